@@ -1,0 +1,74 @@
+import type { DatasetInfo } from './dataset-info.js'
+import { deepFreeze } from './freeze.js'
+import type { AgentTask, Table } from './schemas.js'
+
+/** One cell whose dirty value differs from its clean value. */
+export interface Correction {
+  row: number
+  column: string
+  dirty: string
+  clean: string
+  /** Corruption kind, where the generator recorded it (typo, null_placeholder, …). */
+  kind?: string
+}
+
+export interface GroundTruth {
+  corrections: Correction[]
+  dataset: DatasetInfo
+}
+
+/**
+ * The label wall. Ground truth is keyed by the task object in a module-private WeakMap, so nothing
+ * reachable from the task (own or inherited keys, symbols, JSON, structured clones) leads to a clean value.
+ * Only graders and the privileged mock oracle call `groundTruthOf`; it is not exported from the package.
+ */
+const truths = new WeakMap<AgentTask, GroundTruth>()
+
+export interface TaskInput {
+  name: string
+  dirty: Table
+  metadata?: AgentTask['metadata']
+  seed: number
+}
+
+/** Builds a deep-frozen task and files its ground truth behind the wall. */
+export function createTask(input: TaskInput, truth: GroundTruth): AgentTask {
+  const task: AgentTask = deepFreeze({
+    name: input.name,
+    dirty: { columns: [...input.dirty.columns], rows: input.dirty.rows },
+    columns: [...input.dirty.columns],
+    metadata: { ...(input.metadata ?? {}) },
+    seed: input.seed,
+  })
+  truths.set(task, truth)
+  return task
+}
+
+export function hasGroundTruth(task: AgentTask): boolean {
+  return truths.has(task)
+}
+
+export function groundTruthOf(task: AgentTask): GroundTruth {
+  const truth = truths.get(task)
+  if (!truth) {
+    throw new Error(
+      `task "${task?.name}" has no ground truth: grade the task object created by a dataset loader or createRepairTask(), not a copy of it`,
+    )
+  }
+  return truth
+}
+
+/** Every cell whose strings differ, compared by position; column names come from `clean`. */
+export function diffTables(dirty: Table, clean: Table, skipColumns: ReadonlySet<string> = new Set()): Correction[] {
+  const out: Correction[] = []
+  for (let r = 0; r < clean.rows.length; r++) {
+    const d = dirty.rows[r]!
+    const c = clean.rows[r]!
+    for (let j = 0; j < clean.columns.length; j++) {
+      const column = clean.columns[j]!
+      if (skipColumns.has(column)) continue
+      if (d[j] !== c[j]) out.push({ row: r, column, dirty: d[j]!, clean: c[j]! })
+    }
+  }
+  return out
+}

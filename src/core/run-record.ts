@@ -1,0 +1,62 @@
+import { z } from 'zod'
+import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
+import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
+
+export const RUN_RECORD_VERSION = 1
+
+/**
+ * One row per attempted run (case × turn × trial × agent), written even when the agent threw,
+ * timed out or was skipped. The unit every report, statistic and comparison is computed from.
+ */
+export const RunRecordSchema = z.object({
+  recordVersion: z.literal(RUN_RECORD_VERSION),
+  // identity
+  caseId: z.string(),
+  turn: z.number().int().nullable(),
+  suite: z.string(),
+  dataset: z.string(),
+  category: z.string().nullable(),
+  agent: z.string(),
+  agentKind: z.string(),
+  model: z.string().nullable(),
+  provider: z.string().nullable(),
+  trial: z.number().int().nonnegative(),
+  seed: z.number().int(),
+  generation: z.string().nullable(),
+  // outcome
+  status: z.enum(['ok', 'failed', 'skipped']),
+  failureKind: FailureKindSchema.nullable(),
+  failureMessage: z.string().nullable(),
+  /** null when there is no usable judgment (failed or skipped run). */
+  correct: z.boolean().nullable(),
+  completed: z.boolean(),
+  validationError: z.string().nullable(),
+  // repair metrics (null for non-repair runs and failed runs)
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  f1: z.number().nullable(),
+  tp: z.number().int().nullable(),
+  fp: z.number().int().nullable(),
+  fn: z.number().int().nullable(),
+  detection: PRFSchema.nullable(),
+  diagnostics: RepairDiagnosticsSchema.nullable(),
+  perColumn: z.record(z.string(), PRFSchema).nullable(),
+  perKind: z.record(z.string(), KindRecallSchema).nullable(),
+  fixes: z.array(FixSchema).nullable(),
+  /** Custom metrics recorded by the eval (`record(name, value)`) and grader scores. */
+  metrics: z.record(z.string(), z.number()),
+  // efficiency
+  steps: z.number().int().nonnegative(),
+  runtimeS: z.number().nonnegative(),
+  usage: UsageSchema,
+  /** True when every model call of this run was answered from the record/replay cache. */
+  cached: z.boolean(),
+  warnings: z.array(z.string()),
+  // provenance
+  datasetSha256: z.object({ dirty: z.string(), clean: z.string() }).nullable(),
+  projectCommit: z.string().nullable(),
+  configId: z.string(),
+  armId: z.string(),
+  runDateUtc: z.string(),
+})
+export type RunRecord = z.infer<typeof RunRecordSchema>

@@ -1,0 +1,113 @@
+import { z } from 'zod'
+
+/**
+ * A table as agents see it: column names and rows of literal strings.
+ * Rows are addressed by their 0-based index in `rows` (the header is not a row).
+ */
+export const TableSchema = z
+  .object({
+    columns: z.array(z.string()),
+    rows: z.array(z.array(z.string())),
+  })
+  .superRefine((table, ctx) => {
+    table.rows.forEach((row, i) => {
+      if (row.length !== table.columns.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rows', i],
+          message: `row ${i} has ${row.length} cells, expected ${table.columns.length}`,
+        })
+      }
+    })
+  })
+export type Table = z.infer<typeof TableSchema>
+
+/** One proposed cell repair. `row` is the 0-based data row, `column` a canonical column name. */
+export const FixSchema = z.object({
+  row: z.number().int().nonnegative(),
+  column: z.string(),
+  newValue: z.string(),
+  reason: z.string().optional(),
+})
+export type Fix = z.infer<typeof FixSchema>
+
+export const UsageSchema = z.object({
+  calls: z.number().nonnegative(),
+  promptTokens: z.number().nonnegative(),
+  completionTokens: z.number().nonnegative(),
+  quotaUnits: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  /** Calls answered from the record/replay cache: they cost no quota and no money. */
+  cachedCalls: z.number().nonnegative().default(0),
+  /** Tokens the cached answers would have cost when they were recorded. */
+  cachedPromptTokens: z.number().nonnegative().default(0),
+  cachedCompletionTokens: z.number().nonnegative().default(0),
+})
+export type Usage = z.infer<typeof UsageSchema>
+
+export function emptyUsage(): Usage {
+  return {
+    calls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    quotaUnits: 0,
+    costUsd: 0,
+    cachedCalls: 0,
+    cachedPromptTokens: 0,
+    cachedCompletionTokens: 0,
+  }
+}
+
+export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  return {
+    calls: a.calls + (b.calls ?? 0),
+    promptTokens: a.promptTokens + (b.promptTokens ?? 0),
+    completionTokens: a.completionTokens + (b.completionTokens ?? 0),
+    quotaUnits: a.quotaUnits + (b.quotaUnits ?? 0),
+    costUsd: a.costUsd + (b.costUsd ?? 0),
+    cachedCalls: a.cachedCalls + (b.cachedCalls ?? 0),
+    cachedPromptTokens: a.cachedPromptTokens + (b.cachedPromptTokens ?? 0),
+    cachedCompletionTokens: a.cachedCompletionTokens + (b.cachedCompletionTokens ?? 0),
+  }
+}
+
+const MetadataValue = z.union([z.string(), z.number(), z.boolean(), z.null()])
+
+/** What an agent is given: never any clean value. */
+export const AgentTaskSchema = z.object({
+  name: z.string(),
+  /** The dirty table; its column names are the canonical ones. */
+  dirty: TableSchema,
+  /** Canonical column names, the only legal `Fix.column` values. */
+  columns: z.array(z.string()),
+  metadata: z.record(z.string(), z.union([MetadataValue, z.array(z.string())])),
+  seed: z.number().int(),
+})
+export type AgentTask = z.infer<typeof AgentTaskSchema>
+
+export const AgentRunResultSchema = z.object({
+  fixes: z.array(z.unknown()),
+  usage: UsageSchema.partial().optional(),
+  steps: z.number().int().nonnegative().optional(),
+  model: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  /** Set by model adapters when a run fails in a known way (parse failure, refusal, rate limit…). */
+  failure: z
+    .object({ kind: z.string(), message: z.string() })
+    .optional(),
+})
+export type AgentRunResult = z.infer<typeof AgentRunResultSchema>
+
+/** Why a run produced no score. Kept apart from repair diagnostics in every report. */
+export const FailureKindSchema = z.enum([
+  'timeout',
+  'exception',
+  'invalid_output',
+  'parse_failure',
+  'refusal',
+  'rate_limited',
+  'provider_error',
+  'cache_miss',
+  'skipped',
+])
+export type FailureKind = z.infer<typeof FailureKindSchema>
