@@ -1,1 +1,1 @@
-export {}
+export * from './repair/index.js'
