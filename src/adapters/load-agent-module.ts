@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs'
+import { basename, extname, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createJiti } from 'jiti'
+import type { RepairAgent } from '../core/agent.js'
+import { InputError } from '../core/errors.js'
+
+export function looksLikeModulePath(spec: string): boolean {
+  return spec.startsWith('.') || spec.startsWith('/') || /\.(c|m)?(t|j)s$/.test(spec)
+}
+
+/**
+ * Loads a user agent from a `.ts` or `.js` module: the default export or a named `agent` export,
+ * either an agent object or a factory function returning one.
+ */
+export async function loadAgentModule(spec: string, cwd: string): Promise<RepairAgent> {
+  const path = resolve(cwd, spec)
+  if (!existsSync(path)) throw new InputError(`agent module ${spec} not found (resolved to ${path})`)
+  let mod: Record<string, unknown>
+  try {
+    mod = /\.(c|m)?ts$/.test(path)
+      ? ((await createJiti(import.meta.url, { interopDefault: false }).import(path)) as Record<string, unknown>)
+      : ((await import(pathToFileURL(path).href)) as Record<string, unknown>)
+  } catch (error) {
+    throw new InputError(`agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+  }
+  let candidate = mod.agent ?? mod.default
+  if (typeof candidate === 'function' && !('run' in candidate)) candidate = await (candidate as () => unknown)()
+  if (!candidate || typeof candidate !== 'object' || typeof (candidate as RepairAgent).run !== 'function') {
+    throw new InputError(
+      `agent module ${spec} must export an agent ({ name, run(task, ctx) }) as default or as "agent"; found exports [${Object.keys(mod).join(', ')}]`,
+    )
+  }
+  const agent = candidate as RepairAgent
+  const name = typeof agent.name === 'string' && agent.name ? agent.name : basename(path, extname(path))
+  return {
+    name,
+    kind: agent.kind ?? 'custom',
+    model: agent.model,
+    provider: agent.provider,
+    run: (task, ctx) => agent.run(task, ctx),
+  }
+}

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { InputError } from '../../core/errors.js'
+import { pullDataset } from '../../datasets/index.js'
+import type { Command } from '../io.js'
+
+export const datasetsCommand: Command = async (argv, io) => {
+  const [sub, ...rest] = argv
+  if (sub !== 'pull') throw new InputError(`datasets: unknown subcommand "${sub ?? ''}"; usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]`)
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { 'data-dir': { type: 'string' }, 'base-url': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  })
+  if (positionals.length !== 1) throw new InputError('datasets pull: name exactly one dataset (hospital, flights or beers)')
+  const dataDir = resolve(io.cwd, values['data-dir'] ?? io.env.DATAFORGE_DATA_DIR ?? 'data')
+  const baseUrl = values['base-url'] ?? io.env.DATAFORGE_DATASETS_BASE_URL
+  const { files } = await pullDataset(positionals[0]!, {
+    dataDir,
+    ...(baseUrl ? { baseUrl } : {}),
+    log: (line) => io.stderr(`${line}\n`),
+  })
+  for (const f of files) io.stdout(`${f}\n`)
+  return 0
+}

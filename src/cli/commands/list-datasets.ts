@@ -1,0 +1,34 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { listDatasets } from '../../datasets/index.js'
+import type { Command } from '../io.js'
+import { table } from '../../report/format.js'
+
+export const listDatasetsCommand: Command = async (argv, io) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
+    strict: true,
+  })
+  const dataDir = resolve(io.cwd, values['data-dir'] ?? io.env.DATAFORGE_DATA_DIR ?? 'data')
+  const listings = await listDatasets({ dataDir })
+  if (values.json) {
+    io.stdout(`${JSON.stringify(listings, null, 2)}\n`)
+    return 0
+  }
+  io.stdout(
+    `${table(
+      ['name', 'rows × columns', 'dirty cells', 'source', 'corruption kinds'],
+      listings.map((d) => [
+        d.available ? d.id : `${d.id} (not downloaded)`,
+        d.available ? `${d.rows} × ${d.columns}` : '—',
+        d.available ? String(d.dirtyCells) : '—',
+        d.source,
+        d.corruptionKinds?.join(', ') ?? '—',
+      ]),
+    )}\n`,
+  )
+  const missing = listings.filter((d) => !d.available)
+  if (missing.length) io.stdout(`\n${missing.map((d) => d.hint ?? `${d.id}: dataforge-evals datasets pull ${d.id}`).join('\n')}\n`)
+  return 0
+}

@@ -1,0 +1,173 @@
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import pc from 'picocolors'
+import type { RepairAgent } from '../../core/agent.js'
+import { InputError } from '../../core/errors.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { resolveAgent } from '../../adapters/registry.js'
+import { resolveCacheOptions } from '../../adapters/providers/index.js'
+import { comparatorByName } from '../../grading/index.js'
+import { buildReport } from '../../report/build.js'
+import { renderMarkdownReport } from '../../report/markdown.js'
+import { projectCommit } from '../../report/reproducibility.js'
+import { writeReportFiles } from '../../report/write-report.js'
+import { runEvaluation } from '../../run/run-evaluation.js'
+import type { CliIO, Command } from '../io.js'
+import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { renderTerminalSummary } from '../../report/terminal.js'
+
+export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
+
+Runs repair agents on datasets for N seeded trials, grades every trial exactly, and writes a Markdown and a
+JSON report (plus runs.jsonl and manifest.json beside the JSON report).
+
+Options:
+  --agent NAME|PATH      mock, noop, baseline, a provider preset, or ./my-agent.ts|js (repeatable or comma list)
+  --dataset NAME         synthetic, hospital, flights, beers, any Raha-layout folder, or a name for --dirty-csv/--clean-csv
+  --dirty-csv FILE       custom dirty CSV (with --clean-csv and --dataset NAME)
+  --clean-csv FILE       custom clean CSV; column names come from this file
+  --data-dir DIR         Raha-layout root (default $DATAFORGE_DATA_DIR or ./data)
+  --rows N               synthetic: number of rows (default 200)
+  --error-rate R         synthetic: share of corrupted cells (default 0.05)
+  --trials N             trials per agent and dataset (default 1)
+  --seed S               first seed; trials use S … S+N−1 (default 1)
+  --timeout-s T          abort a trial after T seconds and record a timeout (default 300)
+  --pass-f1 X            a trial counts as correct when F1 ≥ X (default 1.0)
+  --comparator NAME      exact (default; trims trailing whitespace) or raha
+  --generation NAME      comparability epoch recorded on every run
+  --output FILE          Markdown report (default reports/report.md)
+  --output-json FILE     JSON report (default reports/report.json)
+  --model ID             model id for provider agents
+  --base-url URL         base URL for openai-compatible
+  --api-key-env VAR      environment variable holding the API key
+  --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
+  --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
+  --prices FILE          USD price map for cost accounting
+  --quiet                no progress lines
+`
+
+const OPTIONS = {
+  agent: { type: 'string', multiple: true },
+  dataset: { type: 'string', multiple: true },
+  'dirty-csv': { type: 'string' },
+  'clean-csv': { type: 'string' },
+  'data-dir': { type: 'string' },
+  rows: { type: 'string' },
+  'error-rate': { type: 'string' },
+  trials: { type: 'string' },
+  seed: { type: 'string' },
+  'timeout-s': { type: 'string' },
+  'pass-f1': { type: 'string' },
+  comparator: { type: 'string' },
+  generation: { type: 'string' },
+  output: { type: 'string' },
+  'output-json': { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  cache: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  prices: { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+export const runCommand: Command = async (argv, io) => {
+  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  if (values.help) {
+    io.stdout(RUN_HELP)
+    return 0
+  }
+  const agentSpecs = splitList(values.agent)
+  const datasetIds = splitList(values.dataset)
+  if (!agentSpecs.length) throw new InputError('run: --agent is required (try --agent baseline)')
+  if (!datasetIds.length) throw new InputError('run: --dataset is required (try --dataset synthetic)')
+  const dirtyCsv = values['dirty-csv']
+  const cleanCsv = values['clean-csv']
+  if ((dirtyCsv === undefined) !== (cleanCsv === undefined)) throw new InputError('run: --dirty-csv and --clean-csv go together')
+  if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
+  const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
+  const seed = parseIntegerFlag('seed', values.seed, 1, {})
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true })
+  const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
+  const comparator = comparatorByName(values.comparator ?? 'exact')
+  const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
+  const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
+  const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
+  const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
+  const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
+
+  const providerOptions = {
+    model: values.model,
+    baseUrl: values['base-url'],
+    apiKeyEnv: values['api-key-env'],
+    env: io.env,
+    envFile: resolve(io.cwd, '.env'),
+    cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] ? resolve(io.cwd, values['cache-dir']) : undefined }),
+    prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
+    log: (line: string) => io.stderr(`${line}\n`),
+  }
+  const agents: RepairAgent[] = []
+  for (const spec of agentSpecs) agents.push(await resolveAgent(spec, { cwd: io.cwd, provider: providerOptions }))
+  const names = agents.map((a) => a.name)
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i)
+  if (duplicate) throw new InputError(`run: two agents are named "${duplicate}"; names must be unique in one run`)
+
+  const datasets = datasetIds.map((id) => ({
+    id,
+    dataDir,
+    ...(dirtyCsv ? { dirtyCsv: resolve(io.cwd, dirtyCsv), cleanCsv: resolve(io.cwd, cleanCsv!) } : {}),
+    ...(rows !== undefined ? { rows } : {}),
+    ...(errorRate !== undefined ? { errorRate } : {}),
+  }))
+  const runDateUtc = new Date().toISOString()
+  const quiet = values.quiet === true
+  const { records, datasets: infos } = await runEvaluation({
+    agents,
+    datasets,
+    trials,
+    seed,
+    timeoutMs: timeoutS * 1000,
+    passF1,
+    comparator,
+    generation: values.generation ?? null,
+    provenance: { projectCommit: projectCommit(io.cwd).commit, runDateUtc },
+    onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
+  })
+  const report = buildReport({
+    records,
+    datasets: infos,
+    cwd: io.cwd,
+    runDateUtc,
+    config: {
+      command: 'run',
+      agents: names,
+      datasets: datasetIds,
+      trials,
+      seed,
+      timeoutS,
+      passF1,
+      comparator: comparator.name,
+      generation: values.generation ?? null,
+    },
+  })
+  await writeReportFiles({
+    report,
+    markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
+    jsonPath,
+    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+  })
+  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && io.env.FORCE_COLOR !== '0' }))
+  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  return 0
+}
+
+function relativeToCwd(io: CliIO, path: string): string {
+  return path.startsWith(io.cwd + '/') ? path.slice(io.cwd.length + 1) : path
+}
+
+function progressLine(index: number, total: number, r: RunRecord): string {
+  const head = `[${index}/${total}] ${r.agent} × ${r.dataset} trial ${r.trial + 1} (seed ${r.seed})`
+  if (r.status !== 'ok') return `${head}: ${pc.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
+  return `${head}: F1 ${r.f1!.toFixed(3)} (P ${r.precision!.toFixed(3)} R ${r.recall!.toFixed(3)}) tp ${r.tp} fp ${r.fp} fn ${r.fn} · ${r.runtimeS.toFixed(2)} s\n`
+}

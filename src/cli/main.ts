@@ -1,0 +1,78 @@
+import { InputError } from '../core/errors.js'
+import { toolVersion } from '../report/tool-version.js'
+import { compareCommand } from './commands/compare.js'
+import { corpusCommand } from './commands/corpus.js'
+import { datasetsCommand } from './commands/datasets.js'
+import { exportCommand } from './commands/export.js'
+import { listAgentsCommand } from './commands/list-agents.js'
+import { listDatasetsCommand } from './commands/list-datasets.js'
+import { pricesCommand } from './commands/prices.js'
+import { RUN_HELP, runCommand } from './commands/run.js'
+import { verifyCommand } from './commands/verify.js'
+import { type CliIO, type Command, processIO } from './io.js'
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  'list-agents': listAgentsCommand,
+  'list-datasets': listDatasetsCommand,
+  datasets: datasetsCommand,
+  compare: compareCommand,
+  export: exportCommand,
+  corpus: corpusCommand,
+  verify: verifyCommand,
+  prices: pricesCommand,
+}
+
+export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
+
+Usage: dataforge-evals <command> [options]
+
+Commands:
+  run              run repair agents on datasets and write Markdown/JSON reports (run --help)
+  list-agents      built-in agents and provider presets
+  list-datasets    datasets with shape, dirty cells, source and corruption kinds
+  datasets pull N  download a canonical dataset (hospital, flights, beers) and check its sha256
+  compare A B      paired comparison of two runs (McNemar, paired F1 test)
+  export RUNS      export a run corpus (--parquet OUT)
+  corpus merge     merge run corpora into latest/snapshot/history views
+  verify DIR       re-derive a report folder's manifest and fail on any mismatch
+  prices fetch     fetch per-token prices from OpenRouter's models endpoint
+
+Options: --help, --version
+Exit codes: 0 ok, 1 a gate or comparison failed, 2 bad usage or input.
+`
+
+/** Runs the CLI in-process; returns the exit code. Errors are one line on stderr. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(HELP.replace('{version}', toolVersion()))
+    if (!name) io.stdout(`\n${RUN_HELP}`)
+    return 0
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${toolVersion()}\n`)
+    return 0
+  }
+  const command = COMMANDS[name]
+  try {
+    if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
+    return await command(rest, io)
+  } catch (error) {
+    if (error instanceof InputError || isParseArgsError(error)) {
+      io.stderr(`dataforge-evals: ${oneLine((error as Error).message)}\n`)
+      return 2
+    }
+    io.stderr(`dataforge-evals: internal error: ${oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
+    return 1
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
+}
+
+function oneLine(text: string): string {
+  return text.split('\n')[0]!.trim()
+}

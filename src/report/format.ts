@@ -1,0 +1,38 @@
+/** Fixed-width number formatting for diffable reports; `—` for missing values. */
+export function fixed(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—'
+  return value.toFixed(digits)
+}
+
+export function meanStd(mean: number | null, std: number | null, digits = 3): string {
+  if (mean === null) return '—'
+  return `${fixed(mean, digits)} ± ${fixed(std ?? 0, digits)}`
+}
+
+/** Quota units and costs keep their small fractions visible without scientific notation. */
+export function units(value: number): string {
+  if (value === 0) return '0'
+  if (Math.abs(value) >= 100) return value.toFixed(1)
+  if (Math.abs(value) >= 1) return value.toFixed(3)
+  return value.toPrecision(3)
+}
+
+export function usd(value: number | null): string {
+  if (value === null) return '—'
+  return `$${value === 0 ? '0' : value < 0.01 ? value.toPrecision(3) : value.toFixed(4)}`
+}
+
+export function seconds(value: number): string {
+  return `${value.toFixed(2)} s`
+}
+
+/** Escapes a Markdown table cell. */
+export function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+}
+
+export function table(header: string[], rows: string[][]): string {
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
+  for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
+  return lines.join('\n')
+}

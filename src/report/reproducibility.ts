@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import type { RunRecord } from '../core/run-record.js'
+
+export interface Reproducibility {
+  projectCommit: string | null
+  /** Whether the working tree had uncommitted changes when the run started. */
+  projectDirty: boolean | null
+  datasets: Array<{
+    id: string
+    origin: string
+    source: string
+    seed: number | null
+    rows: number
+    columns: number
+    dirty: { sha256: string; bytes: number; path: string | null }
+    clean: { sha256: string; bytes: number; path: string | null }
+  }>
+  seeds: number[]
+  models: string[]
+  agents: string[]
+  runDateUtc: string
+  dependencyVersions: Record<string, string>
+  cache: { cachedRuns: number; cachedCalls: number; liveCalls: number }
+  nondeterminismNote: string
+}
+
+export const NONDETERMINISM_NOTE =
+  'Dataset generation, grading, the baseline agent and bootstrap intervals are deterministic given the seeds above. ' +
+  'Hosted models may answer differently for the same request (sampling, silent model updates, load-dependent ' +
+  'routing) even at temperature 0; runs answered from the record/replay cache are deterministic. Runtimes vary ' +
+  'with machine load. Reports compare only when dataset hashes, seeds, model ids and adapter code are identical.'
+
+/** The commit of the project being evaluated: the git repository around `cwd`. */
+export function projectCommit(cwd: string): { commit: string | null; dirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+    return { commit, dirty: status.length > 0 }
+  } catch {
+    return { commit: null, dirty: null }
+  }
+}
+
+const TRACKED_PACKAGES = ['dataforge-evals', 'vitest', 'vite', 'openai', 'zod', 'csv-parse', 'undici', 'typescript']
+
+/** Versions of Node and the packages that shape results, read from the installed package.json files. */
+export function dependencyVersions(): Record<string, string> {
+  const out: Record<string, string> = { node: process.versions.node }
+  const here = dirname(fileURLToPath(import.meta.url))
+  for (const name of TRACKED_PACKAGES) {
+    const version = findInstalledVersion(here, name)
+    if (version) out[name] = version
+  }
+  return out
+}
+
+function findInstalledVersion(from: string, name: string): string | null {
+  let dir = from
+  for (;;) {
+    const own = join(dir, 'package.json')
+    if (existsSync(own)) {
+      try {
+        const pkg = JSON.parse(readFileSync(own, 'utf8')) as { name?: string; version?: string }
+        if (pkg.name === name && pkg.version) return pkg.version
+      } catch {
+        // unreadable package.json: keep walking up
+      }
+    }
+    const candidate = join(dir, 'node_modules', name, 'package.json')
+    if (existsSync(candidate)) {
+      try {
+        return (JSON.parse(readFileSync(candidate, 'utf8')) as { version?: string }).version ?? null
+      } catch {
+        return null
+      }
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return null
+    dir = parent
+  }
+}
+
+export function buildReproducibility(input: {
+  records: readonly RunRecord[]
+  datasets: readonly DatasetInfo[]
+  cwd: string
+  runDateUtc: string
+}): Reproducibility {
+  const { commit, dirty } = projectCommit(input.cwd)
+  const uniqueSorted = <T>(xs: T[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const datasets = [...new Map(input.datasets.map((d) => [`${d.id}\u0000${d.seed ?? ''}`, d])).values()]
+    .sort((a, b) => (a.id === b.id ? (a.seed ?? 0) - (b.seed ?? 0) : a.id < b.id ? -1 : 1))
+    .map((d) => ({
+      id: d.id,
+      origin: d.origin,
+      source: d.source,
+      seed: d.seed ?? null,
+      rows: d.rows,
+      columns: d.columns,
+      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd) },
+      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, path: portablePath(d.clean.path, input.cwd) },
+    }))
+  return {
+    projectCommit: commit,
+    projectDirty: dirty,
+    datasets,
+    seeds: uniqueSorted(input.records.map((r) => r.seed)),
+    models: uniqueSorted(input.records.map((r) => r.model).filter((m): m is string => m !== null)),
+    agents: uniqueSorted(input.records.map((r) => r.agent)),
+    runDateUtc: input.runDateUtc,
+    dependencyVersions: dependencyVersions(),
+    cache: {
+      cachedRuns: input.records.filter((r) => r.cached).length,
+      cachedCalls: input.records.reduce((a, r) => a + r.usage.cachedCalls, 0),
+      liveCalls: input.records.reduce((a, r) => a + Math.max(0, r.usage.calls - r.usage.cachedCalls), 0),
+    },
+    nondeterminismNote: NONDETERMINISM_NOTE,
+  }
+}
+
+/** Paths relative to the working folder, so reports from two checkouts diff cleanly. */
+function portablePath(path: string | undefined, cwd: string): string | null {
+  if (!path) return null
+  return isAbsolute(path) ? relative(cwd, path).split('\\').join('/') : path
+}

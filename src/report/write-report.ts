@@ -1,0 +1,31 @@
+import type { RunRecord } from '../core/run-record.js'
+import type { EvalReport } from './build.js'
+import { writeFileAtomic } from './write-atomic.js'
+
+export function renderJsonReport(report: EvalReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`
+}
+
+export function renderRunsJsonl(records: readonly RunRecord[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '')
+}
+
+export interface ReportFiles {
+  report: EvalReport
+  markdown?: { path: string; text: string }
+  jsonPath?: string
+  runsPath?: string
+}
+
+/**
+ * Renders everything first, then writes each file atomically: a failure while rendering writes nothing,
+ * and no reader ever sees half a file.
+ */
+export async function writeReportFiles(files: ReportFiles): Promise<string[]> {
+  const outputs: Array<[string, string]> = []
+  if (files.markdown) outputs.push([files.markdown.path, files.markdown.text])
+  if (files.jsonPath) outputs.push([files.jsonPath, renderJsonReport(files.report)])
+  if (files.runsPath) outputs.push([files.runsPath, renderRunsJsonl(files.report.records)])
+  for (const [path, text] of outputs) await writeFileAtomic(path, text)
+  return outputs.map(([path]) => path)
+}

@@ -1,0 +1,87 @@
+import type { RepairAgent } from '../core/agent.js'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import type { RunRecord } from '../core/run-record.js'
+import type { AgentTask } from '../core/schemas.js'
+import { loadDataset, type DatasetRequest } from '../datasets/index.js'
+import { gradeRepair, type Comparator } from '../grading/index.js'
+import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import { runRepairTrial } from './run-repair-trial.js'
+
+export interface EvaluationPlan {
+  agents: RepairAgent[]
+  /** Dataset requests without the seed: the trial seed is filled in per trial. */
+  datasets: Omit<DatasetRequest, 'seed'>[]
+  trials: number
+  seed: number
+  timeoutMs: number | null
+  passF1: number
+  comparator?: Comparator
+  generation?: string | null
+  category?: string | null
+  provenance: RecordProvenance
+  onTrialDone?: (event: TrialEvent) => void
+  signal?: AbortSignal
+}
+
+export interface TrialEvent {
+  index: number
+  total: number
+  record: RunRecord
+}
+
+/**
+ * Runs every agent on every dataset for `trials` trials with seeds seed … seed+trials−1. Datasets are loaded
+ * (and validated) before the first agent runs, so bad input fails fast with nothing run and nothing written.
+ */
+export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: RunRecord[]; datasets: DatasetInfo[] }> {
+  const seeds = Array.from({ length: plan.trials }, (_, i) => plan.seed + i)
+  const loaded: Array<{ request: Omit<DatasetRequest, 'seed'>; perTrial: Array<{ task: AgentTask; info: DatasetInfo }> }> = []
+  for (const request of plan.datasets) {
+    const perTrial = []
+    for (const seed of seeds) perTrial.push(await loadDataset({ ...request, seed }))
+    loaded.push({ request, perTrial })
+  }
+  const total = plan.agents.length * loaded.length * seeds.length
+  const records: RunRecord[] = []
+  let index = 0
+  for (const { perTrial } of loaded) {
+    for (const agent of plan.agents) {
+      for (let trial = 0; trial < seeds.length; trial++) {
+        const { task, info } = perTrial[trial]!
+        const seed = seeds[trial]!
+        const { outcome, model } = await runRepairTrial({
+          agent,
+          task,
+          info,
+          trial,
+          seed,
+          timeoutMs: plan.timeoutMs,
+          passF1: plan.passF1,
+          grade: (t, fixes) => gradeRepair(t, fixes, plan.comparator ? { comparator: plan.comparator } : {}),
+          signal: plan.signal,
+        })
+        const record = buildRunRecord(
+          {
+            caseId: info.id,
+            dataset: info.id,
+            suite: info.id,
+            category: plan.category ?? null,
+            agent: agent.name,
+            agentKind: agent.kind ?? 'custom',
+            model,
+            provider: agent.provider ?? null,
+            trial,
+            seed,
+            generation: plan.generation ?? null,
+            datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
+          },
+          outcome,
+          plan.provenance,
+        )
+        records.push(record)
+        plan.onTrialDone?.({ index: ++index, total, record })
+      }
+    }
+  }
+  return { records, datasets: loaded.flatMap((l) => l.perTrial.map((p) => p.info)) }
+}

@@ -1,0 +1,37 @@
+import { AgentFailure } from '../core/errors.js'
+
+/**
+ * Runs `work` with an abort signal that fires after `timeoutMs`. On expiry the promise rejects with an
+ * `AgentFailure('timeout')` at once, whether or not the work honours the signal.
+ */
+export async function withTimeout<T>(
+  timeoutMs: number | null,
+  work: (signal: AbortSignal) => Promise<T> | T,
+  parent?: AbortSignal,
+): Promise<T> {
+  const controller = new AbortController()
+  const onParentAbort = () => controller.abort(parent?.reason)
+  if (parent) {
+    if (parent.aborted) controller.abort(parent.reason)
+    else parent.addEventListener('abort', onParentAbort, { once: true })
+  }
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    if (timeoutMs === null || !Number.isFinite(timeoutMs)) return
+    timer = setTimeout(() => {
+      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)}`)
+      controller.abort(failure)
+      reject(failure)
+    }, timeoutMs)
+  })
+  try {
+    return await Promise.race([Promise.resolve().then(() => work(controller.signal)), expired])
+  } finally {
+    clearTimeout(timer)
+    parent?.removeEventListener('abort', onParentAbort)
+  }
+}
+
+function formatSeconds(s: number): string {
+  return Number.isInteger(s) ? `${s} s` : `${s.toFixed(3)} s`
+}
