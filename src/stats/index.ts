@@ -1,1 +1,28 @@
-export {}
+export { Z_95, type ProportionInterval, wilsonInterval } from './wilson.js'
+export {
+  type BootstrapOptions,
+  type MeanInterval,
+  type PairedBootstrapResult,
+  bootstrapMeanInterval,
+  pairedBootstrap,
+} from './bootstrap.js'
+export { MCNEMAR_EXACT_MAX, type McNemarResult, mcnemar } from './mcnemar.js'
+export {
+  PERMUTATION_EXACT_MAX_N,
+  type PairedTestOptions,
+  type PairedTestResult,
+  pairedPermutationTest,
+  signFlipTest,
+} from './permutation.js'
+export { passAtK, passHatK } from './pass-at-k.js'
+export { erfc, chiSquareSurvival1, binomialHalfCdf } from './special.js'
+export { quantileSorted } from './quantile.js'
+export { stars, formatNumber, formatSigned, formatInterval, formatP } from './format.js'
+export { type OutcomeSummary, type SummarizeOptions, summarizeOutcomes } from './outcomes.js'
+export {
+  type CaseTrialStats,
+  type RepeatGateResult,
+  caseTrialStats,
+  flakyCases,
+  repeatGate,
+} from './case-trials.js'

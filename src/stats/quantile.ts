@@ -1,0 +1,17 @@
+/** Linear-interpolation quantile (Hyndman & Fan type 7, the R and NumPy default) of an ascending array. */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length
+  if (n === 0) return Number.NaN
+  const h = (n - 1) * q
+  const lo = Math.floor(h)
+  const hi = Math.min(n - 1, lo + 1)
+  const a = sorted[lo]!
+  const b = sorted[hi]!
+  return a + (h - lo) * (b - a)
+}
+
+export function mean(values: readonly number[]): number {
+  let sum = 0
+  for (const v of values) sum += v
+  return sum / values.length
+}
