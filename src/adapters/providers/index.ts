@@ -1,1 +1,50 @@
-export {}
+export { PROVIDER_PRESETS, presetNames, type ProviderPreset, type ProviderLimits } from './presets.js'
+export { createProviderAgent } from './provider-agent.js'
+export { resolveProviderConfig, type ProviderAgentOptions } from './resolve-provider.js'
+export { createChatClient } from './create-chat-client.js'
+export { openChatClient, type ChatClient, type ChatClientConfig } from './chat-client.js'
+export type {
+  CallContext,
+  ChatMessage,
+  ChatReply,
+  ChatRequest,
+  ChatTool,
+  ToolCall,
+  ToolCallWire,
+  ToolChoice,
+} from './chat-types.js'
+export {
+  buildRepairPrompt,
+  estimateTokens,
+  DEFAULT_CHUNK_TOKEN_BUDGET,
+  type RepairChunk,
+  type RepairPrompt,
+  type RepairPromptOptions,
+} from './repair-prompt.js'
+export { parseRepairResponse, type ParsedRepair, type ParseContext } from './repair-parse.js'
+export {
+  resolveCacheOptions,
+  cacheKey,
+  ResponseCache,
+  CACHE_MODES,
+  DEFAULT_CACHE_DIR,
+  type CacheMode,
+  type CacheOptions,
+  type CacheEntry,
+  type CacheKeyParts,
+} from './cache.js'
+export { checkBudget, type Budget } from './budget.js'
+export { usageOfCall, tokensSpentAndSaved, costPerCorrectFix } from './accounting.js'
+export {
+  parsePriceMap,
+  loadPriceFile,
+  priceMapFromOpenRouterModels,
+  costUsd,
+  type PriceMap,
+  type ModelPrice,
+} from './prices.js'
+export { serverRetryDelayMs, backoffDelayMs, formatSeconds, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
+export { RateLimiter, type RateLimiterOptions } from './rate-limiter.js'
+export { realClock, type Clock } from './clock.js'
+export { loadEnvironment, parseEnvFile, requireApiKey } from './env-file.js'
+export { ProviderFailure } from './failure.js'

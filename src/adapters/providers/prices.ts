@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs'
+import { InputError } from '../../core/errors.js'
+
+/** USD per token, by model id. */
+export interface ModelPrice {
+  prompt: number
+  completion: number
+}
+export type PriceMap = Record<string, ModelPrice>
+
+/**
+ * Reads a price map: `{ "<model>": { "prompt": n, "completion": n } }`, optionally wrapped in `{ "models": … }`
+ * (the shape `prices fetch` writes). Prices may be numbers or numeric strings, in USD per token.
+ */
+export function parsePriceMap(value: unknown, source: string): PriceMap {
+  const root = isRecord(value) && isRecord(value['models']) ? value['models'] : value
+  if (!isRecord(root)) throw new InputError(`${source}: expected an object mapping model ids to { prompt, completion }`)
+  const out: PriceMap = {}
+  for (const [model, entry] of Object.entries(root)) {
+    if (!isRecord(entry)) throw new InputError(`${source}: model "${model}": expected { prompt, completion }`)
+    out[model] = {
+      prompt: priceField(entry['prompt'], `${source}: model "${model}" field prompt`),
+      completion: priceField(entry['completion'], `${source}: model "${model}" field completion`),
+    }
+  }
+  return out
+}
+
+export function loadPriceFile(file: string): PriceMap {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    throw new InputError(`price file ${file} cannot be read`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new InputError(`price file ${file} is not valid JSON: ${(error as Error).message}`)
+  }
+  return parsePriceMap(json, `price file ${file}`)
+}
+
+export function resolvePrices(prices: string | PriceMap | undefined): PriceMap | undefined {
+  if (prices === undefined) return undefined
+  return typeof prices === 'string' ? loadPriceFile(prices) : parsePriceMap(prices, 'prices option')
+}
+
+export function costUsd(price: ModelPrice | undefined, promptTokens: number, completionTokens: number): number {
+  if (!price) return 0
+  return promptTokens * price.prompt + completionTokens * price.completion
+}
+
+/**
+ * OpenRouter's `/models` answer → price map. `pricing.prompt` and `pricing.completion` are USD per token as
+ * strings; models without a usable, non-negative price (routers report -1) are left out.
+ */
+export function priceMapFromOpenRouterModels(body: unknown, source: string): PriceMap {
+  const data = isRecord(body) ? body['data'] : undefined
+  if (!Array.isArray(data)) throw new InputError(`${source}: expected a JSON object with a "data" array of models`)
+  const out: PriceMap = {}
+  for (const model of data) {
+    if (!isRecord(model) || typeof model['id'] !== 'string' || !isRecord(model['pricing'])) continue
+    const prompt = Number(model['pricing']['prompt'])
+    const completion = Number(model['pricing']['completion'])
+    if (!Number.isFinite(prompt) || !Number.isFinite(completion) || prompt < 0 || completion < 0) continue
+    out[model['id']] = { prompt, completion }
+  }
+  const sorted: PriceMap = {}
+  for (const id of Object.keys(out).sort()) sorted[id] = out[id]!
+  return sorted
+}
+
+function priceField(value: unknown, where: string): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
+    throw new InputError(`${where}: expected a non-negative number of USD per token`)
+  }
+  return n
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,108 @@
+import { InputError } from '../../core/errors.js'
+import type { BackoffOptions } from './backoff.js'
+import type { CacheOptions } from './cache.js'
+import type { ChatClientConfig } from './chat-client.js'
+import type { Clock } from './clock.js'
+import { loadEnvironment, requireApiKey } from './env-file.js'
+import { PROVIDER_PRESETS, presetNames } from './presets.js'
+import { type PriceMap, resolvePrices } from './prices.js'
+
+/** Options of a provider agent; the CLI flags `--model --base-url --api-key-env --cache --cache-dir --prices` map 1:1. */
+export interface ProviderAgentOptions {
+  model?: string
+  baseUrl?: string
+  /** Variable holding the key, instead of the preset's (`--api-key-env`). */
+  apiKeyEnv?: string
+  /** Default `process.env`; wins over the `.env` file. */
+  env?: Record<string, string | undefined>
+  /** Default `.env` in `cwd`, read if present. */
+  envFile?: string
+  cwd?: string
+  cache?: CacheOptions
+  /** A price-map file or the map itself (USD per token). */
+  prices?: string | PriceMap
+  timeoutMs?: number
+  /** Retries after HTTP 429 (default 5). */
+  maxRetries?: number
+  /** Retries after 5xx or connection errors (default 2). */
+  maxServerRetries?: number
+  /** A 429 asking for a longer wait fails at once (default 10 minutes). */
+  maxRetryAfterMs?: number
+  concurrency?: number
+  rpm?: number
+  chunkTokenBudget?: number
+  log?: (line: string) => void
+  /** Named in cache-miss errors; default the task name. */
+  caseId?: string
+  temperature?: number
+  maxTokens?: number
+  jsonMode?: boolean
+  backoff?: Partial<BackoffOptions>
+  clock?: Clock
+  random?: () => number
+}
+
+/**
+ * Preset + options + environment → a client configuration. Everything is checked here, before any call:
+ * unknown agent, missing `--base-url`/`--model`, a bad URL, a missing key (named by its variable).
+ */
+export function resolveProviderConfig(name: string, opts: ProviderAgentOptions = {}): ChatClientConfig {
+  const preset = PROVIDER_PRESETS[name]
+  if (!preset) throw new InputError(`unknown provider agent "${name}": use one of ${presetNames().join(', ')}`)
+  const baseUrl = opts.baseUrl ?? preset.baseUrl
+  if (!baseUrl) throw new InputError(`agent ${name} needs --base-url (the server's OpenAI-compatible base URL)`)
+  checkBaseUrl(baseUrl)
+  const model = opts.model ?? preset.defaultModel
+  if (!model) throw new InputError(`agent ${name} needs --model (the model id to call)`)
+  const env = loadEnvironment({ env: opts.env, envFile: opts.envFile, cwd: opts.cwd })
+  const keyVariable = opts.apiKeyEnv ?? preset.apiKeyEnv
+  // Ollama needs no key, but the SDK wants a non-empty one.
+  const apiKey = keyVariable ? requireApiKey(name, keyVariable, env) : 'ollama'
+  for (const field of ['timeoutMs', 'concurrency', 'rpm', 'chunkTokenBudget', 'maxRetryAfterMs'] as const) {
+    const value = opts[field]
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new InputError(`${field}: expected a non-negative number, got ${value}`)
+    }
+  }
+  for (const field of ['maxRetries', 'maxServerRetries'] as const) {
+    const value = opts[field]
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new InputError(`${field}: expected a non-negative integer, got ${value}`)
+    }
+  }
+  const config: ChatClientConfig = {
+    agent: name,
+    provider: preset.provider,
+    baseUrl,
+    model,
+    apiKey,
+    quotaPerDay: preset.quotaPerDay,
+    concurrency: opts.concurrency ?? preset.limits.concurrency,
+    rpm: opts.rpm ?? preset.limits.rpm,
+  }
+  const prices = resolvePrices(opts.prices)
+  if (prices) config.prices = prices
+  if (opts.cache) config.cache = opts.cache
+  if (opts.timeoutMs !== undefined) config.timeoutMs = opts.timeoutMs
+  if (opts.maxRetries !== undefined) config.maxRetries = opts.maxRetries
+  if (opts.maxServerRetries !== undefined) config.maxServerRetries = opts.maxServerRetries
+  if (opts.maxRetryAfterMs !== undefined) config.maxRetryAfterMs = opts.maxRetryAfterMs
+  if (opts.backoff) config.backoff = opts.backoff
+  if (opts.log) config.log = opts.log
+  if (opts.clock) config.clock = opts.clock
+  if (opts.random) config.random = opts.random
+  return config
+}
+
+function checkBaseUrl(baseUrl: string): void {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new InputError('--base-url: not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError('--base-url: expected an http or https URL')
+  if (url.username || url.password || /(^|[?&])(key|api_key|apikey|token)=/i.test(url.search)) {
+    throw new InputError('--base-url: credentials do not belong in the URL; put the key in the environment variable instead')
+  }
+}
