@@ -1,6 +1,9 @@
 import type { PRF } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { MeanInterval } from '../stats/bootstrap.js'
+import { summarizeOutcomes } from '../stats/outcomes.js'
+import type { ProportionInterval } from '../stats/wilson.js'
 
 export interface GroupKey {
   agent: string
@@ -21,7 +24,14 @@ export interface Aggregate extends GroupKey {
   failures: Record<string, number>
   correct: number
   validated: number
+  /** Score = correct / attempted (skipped runs excluded), with its 95% Wilson interval. */
   passRate: number | null
+  score: ProportionInterval
+  /** correct / validated: runs without a usable judgment leave the denominator. */
+  validatedAccuracy: ProportionInterval
+  completionRate: ProportionInterval
+  /** Mean F1 over completed repair runs with a seeded bootstrap 95% interval. */
+  f1Interval: MeanInterval | null
   /** Macro: mean (and sample std) over completed runs; null when no run completed. */
   precisionMean: number | null
   recallMean: number | null
@@ -95,8 +105,13 @@ function compareKeys(a: GroupKey, b: GroupKey): number {
   return 0
 }
 
+export interface AggregateOptions {
+  /** Seed of the bootstrap resamples, so intervals are reproducible. Default 0. */
+  seed?: number
+}
+
 /** Groups records by agent/model × dataset/suite × category, in a stable order. */
-export function aggregate(records: readonly RunRecord[]): Aggregate[] {
+export function aggregate(records: readonly RunRecord[], options: AggregateOptions = {}): Aggregate[] {
   const groups = new Map<string, { key: GroupKey; rows: RunRecord[] }>()
   for (const r of records) {
     const key = keyOf(r)
@@ -105,10 +120,10 @@ export function aggregate(records: readonly RunRecord[]): Aggregate[] {
     if (!g) groups.set(id, (g = { key, rows: [] }))
     g.rows.push(r)
   }
-  return [...groups.values()].sort((a, b) => compareKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows))
+  return [...groups.values()].sort((a, b) => compareKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
 }
 
-function summarize(key: GroupKey, rows: RunRecord[]): Aggregate {
+function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
   const completed = rows.filter((r) => r.status === 'ok')
   const repair = completed.filter((r) => r.tp !== null)
   const failures: Record<string, number> = {}
@@ -126,9 +141,10 @@ function summarize(key: GroupKey, rows: RunRecord[]): Aggregate {
       )
     : null
   const usage = rows.reduce((u, r) => addUsage(u, r.usage), emptyUsage())
-  const attempted = rows.filter((r) => r.status !== 'skipped').length
-  const correct = rows.filter((r) => r.correct === true).length
-  const validated = rows.filter((r) => r.correct !== null).length
+  const outcomes = summarizeOutcomes(
+    rows.filter((r) => r.status !== 'skipped'),
+    { seed },
+  )
   return {
     ...key,
     group: groupName(key),
@@ -136,9 +152,13 @@ function summarize(key: GroupKey, rows: RunRecord[]): Aggregate {
     trialsCompleted: completed.length,
     trialsSkipped: rows.filter((r) => r.status === 'skipped').length,
     failures: sortRecord(failures),
-    correct,
-    validated,
-    passRate: attempted === 0 ? null : correct / attempted,
+    correct: outcomes.correct,
+    validated: outcomes.validated,
+    passRate: outcomes.score.point,
+    score: outcomes.score,
+    validatedAccuracy: outcomes.validatedAccuracy,
+    completionRate: outcomes.completionRate,
+    f1Interval: outcomes.f1,
     precisionMean: mean(repair.map((r) => r.precision!)),
     recallMean: mean(repair.map((r) => r.recall!)),
     f1Mean: mean(repair.map((r) => r.f1!)),

@@ -1,6 +1,7 @@
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 import { aggregate, type Aggregate } from './aggregate.js'
+import { caseTrialStats, type CaseTrialStats } from '../stats/case-trials.js'
 import { buildReproducibility, type Reproducibility } from './reproducibility.js'
 import { toolVersion } from './tool-version.js'
 
@@ -14,6 +15,8 @@ export interface EvalReport {
   config: Record<string, unknown>
   records: RunRecord[]
   aggregates: Aggregate[]
+  /** Per case across its trials: pass@k, pass^k, and whether it is flaky (passed and failed). */
+  cases: CaseTrialStats[]
   reproducibility: Reproducibility
 }
 
@@ -23,6 +26,8 @@ export interface BuildReportInput {
   config: Record<string, unknown>
   cwd: string
   runDateUtc: string
+  /** Seed of the bootstrap intervals. Default 0. */
+  statsSeed?: number
 }
 
 export function compareRecords(a: RunRecord, b: RunRecord): number {
@@ -39,7 +44,8 @@ export function buildReport(input: BuildReportInput): EvalReport {
     tool: { name: 'dataforge-evals', version: toolVersion() },
     config: input.config,
     records,
-    aggregates: aggregate(records),
+    aggregates: aggregate(records, { seed: input.statsSeed ?? 0 }),
+    cases: caseTrialStats(records.filter((r) => r.status !== 'skipped')),
     reproducibility: buildReproducibility({
       records,
       datasets: input.datasets,

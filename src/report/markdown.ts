@@ -1,6 +1,7 @@
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'
+import { formatInterval } from '../stats/format.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -14,7 +15,7 @@ function failuresText(a: Aggregate): string {
 }
 
 export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
-  const header = ['agent', 'kind', 'dataset', 'trials', 'P', 'R', 'F1 (mean ± std)', 'F1 pooled', 'steps', 'quota/trial', 'quota total']
+  const header = ['agent', 'kind', 'dataset', 'trials', 'Score [95% CI]', 'P', 'R', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'steps', 'quota/trial', 'quota total']
   if (opts.runtimeInSummary) header.push('runtime')
   header.push('failures')
   const rows = report.aggregates.map((a) => {
@@ -23,9 +24,11 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
       a.agentKind,
       a.category ? `${a.suite} · ${a.category}` : a.suite,
       `${a.trialsCompleted}/${a.trialsRequested}`,
+      `${formatInterval(a.score.point, a.score.low, a.score.high)} (${a.correct}/${a.trialsRequested - a.trialsSkipped})`,
       fixed(a.precisionMean),
       fixed(a.recallMean),
       meanStd(a.f1Mean, a.f1Std),
+      a.f1Interval ? formatInterval(a.f1Interval.mean, a.f1Interval.low, a.f1Interval.high) : '—',
       fixed(a.pooled?.f1),
       fixed(a.stepsMean, 1),
       units(a.quotaUnitsPerTrial),
@@ -90,6 +93,15 @@ function renderFailures(report: EvalReport): string {
   )
 }
 
+function renderFlaky(report: EvalReport): string {
+  const flaky = report.cases.filter((c) => c.flaky)
+  if (!flaky.length) return ''
+  return table(
+    ['agent', 'dataset', 'case', 'passes', 'pass@1', `pass^k`],
+    flaky.map((c) => [c.agent, c.dataset, c.turn === null ? c.caseId : `${c.caseId}#t${c.turn}`, `${c.passes}/${c.n}`, fixed(c.passAtK[1]), fixed(c.passHatK[c.n])]),
+  )
+}
+
 function truncate(text: string, max: number): string {
   return text.length > max ? text.slice(0, max - 1) + '…' : text
 }
@@ -133,13 +145,17 @@ export function renderMarkdownReport(report: EvalReport, opts: MarkdownOptions =
     '',
     '## Summary',
     '',
-    'P, R and F1 are means over completed trials (± sample standard deviation); F1 pooled is computed from the summed tp/fp/fn counts.',
+    'Score is correct/attempted runs (a repair run is correct when its F1 reaches the pass threshold) with a 95% Wilson interval. ' +
+      'P, R and F1 are means over completed trials (± sample standard deviation, and a seeded bootstrap 95% interval); ' +
+      'F1 pooled is computed from the summed tp/fp/fn counts.',
     '',
     renderSummaryTable(report, opts),
     '',
   ]
   const counts = renderCounts(report)
   if (counts) parts.push('## Repair counts and diagnostics', '', counts, '')
+  const flaky = renderFlaky(report)
+  if (flaky) parts.push('## Flaky cases', '', 'Cases that both passed and failed across their trials (pass^k is the chance all k trials pass).', '', flaky, '')
   const cost = renderCost(report)
   if (cost) parts.push('## Tokens and cost', '', cost, '')
   parts.push('## Run failures', '', 'Timeouts, exceptions and unusable output, kept apart from repair diagnostics.', '', renderFailures(report), '')

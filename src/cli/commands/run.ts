@@ -11,6 +11,7 @@ import { buildReport } from '../../report/build.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeReportFiles } from '../../report/write-report.js'
+import { writeManifest } from '../../report/manifest.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import type { CliIO, Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
@@ -151,12 +152,16 @@ export const runCommand: Command = async (argv, io) => {
       generation: values.generation ?? null,
     },
   })
-  await writeReportFiles({
+  const written = await writeReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
     jsonPath,
     runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
   })
+  const configIds = [...new Set(records.map((r) => r.configId))].sort()
+  for (const dir of new Set(written.map((f) => dirname(f)))) {
+    await writeManifest(dir, written.filter((f) => dirname(f) === dir), { configIds })
+  }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && io.env.FORCE_COLOR !== '0' }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
   return 0

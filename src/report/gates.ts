@@ -1,0 +1,110 @@
+import type { Aggregate } from './aggregate.js'
+import type { EvalReport } from './build.js'
+
+/** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
+export interface ThresholdSpec {
+  f1?: number
+  pooledF1?: number
+  precision?: number
+  recall?: number
+  passRate?: number
+  completionRate?: number
+}
+
+/** Glob pattern (`*`, `?`) → minimums. A pattern matches a group's name, suite, dataset, agent or category. */
+export type Thresholds = Record<string, ThresholdSpec>
+
+export interface GateFailure {
+  group: string
+  metric: string
+  value: number | null
+  threshold: number
+  message: string
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')
+  return new RegExp(`^${escaped}$`, 'i')
+}
+
+export function patternMatches(pattern: string, a: Aggregate): boolean {
+  const re = globToRegExp(pattern)
+  return [a.group, a.suite, a.dataset, a.agent, a.category ?? ''].some((field) => re.test(field))
+}
+
+function metricValue(a: Aggregate, metric: keyof ThresholdSpec): number | null {
+  switch (metric) {
+    case 'f1':
+      return a.f1Mean
+    case 'pooledF1':
+      return a.pooled?.f1 ?? null
+    case 'precision':
+      return a.precisionMean
+    case 'recall':
+      return a.recallMean
+    case 'passRate':
+      return a.passRate
+    case 'completionRate': {
+      const attempted = a.trialsRequested - a.trialsSkipped
+      return attempted ? a.trialsCompleted / attempted : null
+    }
+  }
+}
+
+const KNOWN_METRICS = new Set<keyof ThresholdSpec>(['f1', 'pooledF1', 'precision', 'recall', 'passRate', 'completionRate'])
+
+export function validateThresholds(thresholds: Thresholds): void {
+  for (const [pattern, spec] of Object.entries(thresholds)) {
+    for (const [metric, value] of Object.entries(spec)) {
+      if (!KNOWN_METRICS.has(metric as keyof ThresholdSpec)) {
+        throw new Error(`thresholds["${pattern}"].${metric}: unknown metric; use one of ${[...KNOWN_METRICS].join(', ')}`)
+      }
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`thresholds["${pattern}"].${metric}: must be a number`)
+    }
+  }
+}
+
+/** Every group below a matching threshold. A metric that cannot be computed (no run completed) fails too. */
+export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Thresholds): GateFailure[] {
+  const failures: GateFailure[] = []
+  for (const a of aggregates) {
+    for (const [pattern, spec] of Object.entries(thresholds)) {
+      if (!patternMatches(pattern, a)) continue
+      for (const [metric, threshold] of Object.entries(spec) as [keyof ThresholdSpec, number][]) {
+        const value = metricValue(a, metric)
+        if (value !== null && value >= threshold) continue
+        failures.push({
+          group: a.group,
+          metric,
+          value,
+          threshold,
+          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : value.toFixed(3)} is below the threshold ${threshold} (pattern "${pattern}")`,
+        })
+      }
+    }
+  }
+  return failures
+}
+
+/**
+ * Fail closed: a run in which no eval executed, or in which evals errored instead of scoring, cannot pass a gate.
+ */
+export function failClosed(report: EvalReport): string[] {
+  const executed = report.records.filter((r) => r.status !== 'skipped')
+  if (executed.length === 0) {
+    return [
+      report.records.length === 0
+        ? 'no eval executed: no test used evalCase(), conversation() or a dataforge matcher; the gate fails closed'
+        : `no eval executed: all ${report.records.length} eval runs were skipped; the gate fails closed`,
+    ]
+  }
+  const errored = executed.filter((r) => r.status === 'failed')
+  if (errored.length === 0) return []
+  const byKind = new Map<string, number>()
+  for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
+  const kinds = [...byKind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(', ')
+  const first = errored[0]!
+  return [
+    `${errored.length} of ${executed.length} eval runs errored rather than scored (${kinds}); first: ${first.caseId} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind}`,
+  ]
+}

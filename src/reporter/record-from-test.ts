@@ -1,0 +1,97 @@
+import type { RunRecord } from '../core/run-record.js'
+import type { RepairScore } from '../core/repair-score.js'
+import type { FailureKind } from '../core/schemas.js'
+import { FailureKindSchema } from '../core/schemas.js'
+import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import type { DataforgeMeta } from '../vitest/meta.js'
+
+/** What the reporter needs from a finished Vitest test case (kept minimal so Jest can feed it too). */
+export interface FinishedTest {
+  fullName: string
+  state: 'passed' | 'failed' | 'skipped' | 'pending'
+  errors: ReadonlyArray<{ message?: string; name?: string }>
+  durationMs: number
+  meta: DataforgeMeta
+}
+
+const TIMEOUT_PATTERN = /timed out|timeout/i
+
+function failureKindOf(kind: string): FailureKind {
+  const parsed = FailureKindSchema.safeParse(kind)
+  return parsed.success ? parsed.data : 'exception'
+}
+
+/**
+ * Turns one finished test into a RunRecord. A test whose matchers scored is a completed run (correct when the
+ * test passed); a test that failed before any matcher scored is a run failure with its kind and message.
+ */
+export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): RunRecord {
+  const m = t.meta
+  const identity = {
+    caseId: m.caseId,
+    turn: m.turn,
+    suite: m.suite,
+    dataset: m.dataset,
+    category: m.category,
+    agent: m.agent,
+    agentKind: m.agentKind,
+    model: m.model,
+    provider: m.provider,
+    trial: m.trial,
+    seed: m.seed,
+    generation: m.generation,
+    datasetSha256: m.datasetSha256,
+  }
+  const common = {
+    runtimeS: t.durationMs / 1000,
+    steps: m.steps ?? 0,
+    metrics: { ...m.metrics, ...matcherScores(m) },
+    ...(m.usage ? { usage: m.usage } : {}),
+  }
+  if (t.state === 'skipped' || t.state === 'pending') {
+    return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)
+  }
+  const firstError = t.errors[0]
+  const errorText = firstError ? `${firstError.name && firstError.name !== 'Error' ? `${firstError.name}: ` : ''}${firstError.message ?? ''}` : ''
+  if (m.failure) {
+    return buildRunRecord(identity, { status: 'failed', failureKind: failureKindOf(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
+  }
+  const scored = m.matchers.length > 0
+  if (!scored && t.state === 'failed') {
+    return buildRunRecord(
+      identity,
+      { status: 'failed', failureKind: TIMEOUT_PATTERN.test(errorText) ? 'timeout' : 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
+      provenance,
+    )
+  }
+  const repair = lastRepairScore(m)
+  return buildRunRecord(
+    identity,
+    {
+      status: 'ok',
+      correct: t.state === 'passed',
+      score: repair,
+      validationError: t.state === 'failed' ? errorText.split('\n')[0]!.slice(0, 500) : null,
+      ...common,
+    },
+    provenance,
+  )
+}
+
+function lastRepairScore(m: DataforgeMeta): RepairScore | null {
+  for (let i = m.matchers.length - 1; i >= 0; i--) {
+    const rec = m.matchers[i]!
+    if (rec.repair && !rec.negated) return rec.repair
+  }
+  return null
+}
+
+/** Non-repair grader scores become metrics named after their matcher (`toBeNumeric`, …). */
+function matcherScores(m: DataforgeMeta): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const rec of m.matchers) {
+    if (rec.repair || rec.score === undefined) continue
+    out[rec.matcher] = rec.score
+  }
+  return out
+}

@@ -1,0 +1,84 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { basename } from 'node:path'
+import type { Test } from '@vitest/runner'
+import { getCurrentTest } from 'vitest/suite'
+import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { DataforgeMeta, MatcherRecord } from './meta.js'
+
+/**
+ * The test an assertion belongs to. `evalCase` and `conversation` run their bodies inside this storage, so
+ * matchers find the right test even under `.concurrent`; plain tests fall back to Vitest's current test.
+ */
+const storage = new AsyncLocalStorage<Test>()
+
+export function runInTest<T>(test: Test, fn: () => T): T {
+  return storage.run(test, fn)
+}
+
+export function currentTest(): Test | undefined {
+  return storage.getStore() ?? getCurrentTest<Test | undefined>()
+}
+
+/** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
+export function metaOf(test: Test): DataforgeMeta {
+  if (!test.meta.dataforge) {
+    const file = test.file?.name ? basename(test.file.name) : 'tests'
+    test.meta.dataforge = {
+      caseId: fullName(test),
+      suite: file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, ''),
+      dataset: file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, ''),
+      datasetSha256: null,
+      agent: 'unspecified',
+      agentKind: 'custom',
+      model: null,
+      provider: null,
+      category: null,
+      tags: [],
+      trial: 0,
+      trials: 1,
+      seed: 0,
+      turn: null,
+      generation: null,
+      matchers: [],
+      metrics: {},
+      usage: null,
+      steps: null,
+      failure: null,
+    }
+  }
+  return test.meta.dataforge
+}
+
+export function fullName(test: Test): string {
+  const names: string[] = [test.name]
+  let suite = test.suite
+  while (suite && suite.name && suite !== (test.file as unknown)) {
+    names.unshift(suite.name)
+    suite = suite.suite
+  }
+  return names.join(' > ')
+}
+
+/** Stores a matcher's verdict on the running test and annotates its one-line summary. */
+export function recordMatcher(record: MatcherRecord): void {
+  const test = currentTest()
+  if (!test) return
+  metaOf(test).matchers.push(record)
+  void test.context?.annotate?.(record.summary, 'dataforge')
+}
+
+export function recordMetric(name: string, value: number): void {
+  const test = currentTest()
+  if (!test) throw new Error(`record("${name}") called outside a running test`)
+  if (!Number.isFinite(value)) throw new TypeError(`record("${name}", ${value}): value must be a finite number`)
+  metaOf(test).metrics[name] = value
+}
+
+export function recordUsage(usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
+  const test = currentTest()
+  if (!test) return
+  const meta = metaOf(test)
+  if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
+  if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
+  if (model && !meta.model) meta.model = model
+}

@@ -1,0 +1,187 @@
+import type { Test, TestContext } from '@vitest/runner'
+import { test as vitestTest } from 'vitest'
+import type { RepairAgent } from '../core/agent.js'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import { AgentFailure } from '../core/errors.js'
+import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
+import { resolveAgent } from '../adapters/registry.js'
+import { loadDataset, type DatasetRequest } from '../datasets/index.js'
+import { withTimeout } from '../run/with-timeout.js'
+import { metaOf, recordMetric, recordUsage, runInTest } from './current.js'
+import type { DataforgeMeta } from './meta.js'
+
+export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
+export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
+
+export interface EvalCaseOptions {
+  /** A dataset id (`synthetic`, `hospital`, a Raha-layout folder) or a full request (rows, error rate, CSV pair…). */
+  dataset?: DatasetOption
+  /** A task you built (e.g. with `createRepairTask`), or a factory called with each trial's seed. */
+  task?: TaskSource
+  /** The agent under test: an agent object, or a name/path resolved like the CLI's `--agent`. */
+  agent: RepairAgent | string
+  trials?: number
+  /** First seed; trial i uses seed + i. Default 1. */
+  seed?: number
+  /** Per-trial timeout in milliseconds: the agent's signal aborts and the trial fails as `timeout`. Default 60000. */
+  timeout?: number
+  category?: string
+  tags?: string[]
+  /** Comparability epoch recorded on every run. */
+  generation?: string
+}
+
+/** The agent as handed to the eval body: `run(task)` fills in the trial's seed and signal and records usage. */
+export interface BoundAgent {
+  name: string
+  kind: string
+  model: string | undefined
+  run(task?: AgentTask): Promise<Fix[] | AgentRunResult>
+}
+
+export interface EvalCaseContext {
+  task: AgentTask
+  info: DatasetInfo
+  agent: BoundAgent
+  seed: number
+  trial: number
+  signal: AbortSignal
+  /** Records a custom metric on this run (averaged per group in the report). */
+  record(name: string, value: number): void
+  /** Vitest's own test context (annotate, skip, onTestFinished…). */
+  test: TestContext
+}
+
+type EvalBody = (ctx: EvalCaseContext) => unknown | Promise<unknown>
+type Registrar = typeof vitestTest | typeof vitestTest.only | typeof vitestTest.skip | typeof vitestTest.concurrent
+
+const DEFAULT_TIMEOUT_MS = 60_000
+
+export function trialTestName(name: string, trial: number, trials: number, seed: number): string {
+  return `${name} [trial ${trial + 1}/${trials} · seed ${seed}]`
+}
+
+function datasetIdOf(options: EvalCaseOptions): string {
+  if (typeof options.dataset === 'string') return options.dataset
+  if (options.dataset) return options.dataset.id
+  if (options.task && typeof options.task !== 'function') return options.task.info.id
+  return 'custom'
+}
+
+function staticAgentIdentity(agent: RepairAgent | string): { name: string; kind: string; model: string | null; provider: string | null } {
+  if (typeof agent === 'string') return { name: agent.replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, ''), kind: 'custom', model: null, provider: null }
+  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
+}
+
+async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task: AgentTask; info: DatasetInfo }> {
+  if (options.task) return typeof options.task === 'function' ? options.task(seed) : options.task
+  if (!options.dataset) throw new Error('evalCase needs a `dataset` or a `task` option')
+  const request = typeof options.dataset === 'string' ? { id: options.dataset } : options.dataset
+  return loadDataset({ ...request, seed })
+}
+
+function makeEvalCase(register: Registrar) {
+  return (name: string, options: EvalCaseOptions, body: EvalBody): void => {
+    const trials = options.trials ?? 1
+    const firstSeed = options.seed ?? 1
+    const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
+    if (!Number.isInteger(trials) || trials < 1) throw new Error(`evalCase "${name}": trials must be a positive integer, got ${trials}`)
+    const identity = staticAgentIdentity(options.agent)
+    const dataset = datasetIdOf(options)
+    for (let trial = 0; trial < trials; trial++) {
+      const seed = firstSeed + trial
+      const meta: DataforgeMeta = {
+        caseId: name,
+        suite: dataset,
+        dataset,
+        datasetSha256: null,
+        agent: identity.name,
+        agentKind: identity.kind,
+        model: identity.model,
+        provider: identity.provider,
+        category: options.category ?? null,
+        tags: options.tags ?? [],
+        trial,
+        trials,
+        seed,
+        turn: null,
+        generation: options.generation ?? null,
+        matchers: [],
+        metrics: {},
+        usage: null,
+        steps: null,
+        failure: null,
+      }
+      // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
+      register(trialTestName(name, trial, trials, seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
+        const test = context.task as Test
+        await runInTest(test, async () => {
+          const live = metaOf(test)
+          const agent = typeof options.agent === 'string' ? await resolveAgent(options.agent, { cwd: process.cwd() }) : options.agent
+          Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider })
+          const { task, info } = await loadTask(options, seed)
+          Object.assign(live, {
+            dataset: info.id,
+            suite: live.suite === 'custom' ? info.id : live.suite,
+            datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
+            datasetInfo: info,
+          })
+          try {
+            await withTimeout(
+              timeoutMs,
+              (signal) =>
+                body({
+                  task,
+                  info,
+                  seed,
+                  trial,
+                  signal,
+                  record: recordMetric,
+                  test: context,
+                  agent: bindAgent(agent, { seed, trial, signal }, task),
+                }),
+              context.signal,
+            )
+          } catch (error) {
+            if (error instanceof AgentFailure) live.failure = { kind: error.kind, message: error.message }
+            throw error
+          }
+        })
+      })
+    }
+  }
+}
+
+function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask): BoundAgent {
+  return {
+    name: agent.name,
+    kind: agent.kind ?? 'custom',
+    model: agent.model,
+    async run(task = defaultTask) {
+      const output = await agent.run(task, ctx)
+      if (output && !Array.isArray(output) && typeof output === 'object') {
+        recordUsage(output.usage, output.steps, output.model)
+        if (output.failure) throw new AgentFailure(output.failure.kind as never, output.failure.message)
+      } else {
+        recordUsage(undefined, 1, undefined)
+      }
+      return output
+    },
+  }
+}
+
+type EvalCaseFn = ReturnType<typeof makeEvalCase>
+
+/**
+ * Registers one Vitest test per trial, named `name [trial i/N · seed s]`. The body gets the label-hidden task,
+ * the agent, the seed, an abort signal and `record()`; dataset id and hashes, agent, model, category, trial and
+ * seed go on the test's meta for the reporter.
+ */
+export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn } = Object.assign(
+  makeEvalCase(vitestTest),
+  {
+    only: makeEvalCase(vitestTest.only),
+    skip: makeEvalCase(vitestTest.skip),
+    concurrent: makeEvalCase(vitestTest.concurrent),
+  },
+)
