@@ -1,0 +1,121 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { InputError } from '../../core/errors.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { compareRuns, comparisonToJson, renderComparisonMarkdown } from '../../report/compare.js'
+import { readRunRecords } from '../../report/read-runs.js'
+import { writeFileAtomic } from '../../report/write-atomic.js'
+import { formatP, formatSigned } from '../../stats/format.js'
+import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
+import type { CliIO, Command } from '../io.js'
+
+export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
+       dataforge-evals compare RUNS --agents X,Y [options]
+
+Paired comparison of B against A (A is the baseline). A and B are report.json or runs.jsonl files, or
+folders holding one. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
+when A and B share no agent, they are two arms and pair across agents. Score: McNemar (exact binomial
+when b + c ≤ 25, else continuity-corrected χ²); F1: paired sign-flip permutation test with a bootstrap
+interval. Refuses to compare runs whose dataset sha256s differ.
+
+Options:
+  --agents X,Y         A = rows of agent X, B = rows of agent Y (agent name or armId); with one input, both from it
+  --alpha A            significance level (default 0.05)
+  --floor F            B also fails where its Score is below F
+  --seed S             seed for the F1 test and bootstrap (default 0)
+  --output FILE        write the Markdown here instead of stdout
+  --output-json FILE   write the comparison as JSON
+
+Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input.
+`
+
+/** Runs a command body; bad input (InputError, bad flags) becomes one line on stderr and exit code 2. */
+export async function withInputErrors(io: CliIO, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body()
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code
+    if (error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+      io.stderr(`dataforge-evals: ${String((error as Error).message).split('\n')[0]!.trim()}\n`)
+      return 2
+    }
+    throw error
+  }
+}
+
+export const compareCommand: Command = (argv, io) =>
+  withInputErrors(io, async () => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        agents: { type: 'string' },
+        alpha: { type: 'string' },
+        floor: { type: 'string' },
+        seed: { type: 'string' },
+        output: { type: 'string' },
+        'output-json': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help) {
+      io.stdout(COMPARE_HELP)
+      return 0
+    }
+    if (positionals.length < 1 || positionals.length > 2) {
+      throw new InputError('compare needs two runs (A B), or one with --agents X,Y; see compare --help')
+    }
+    const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+    if (alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
+    const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+    const seed = parseIntegerFlag('seed', values.seed, 0, {})
+    const agents = values.agents === undefined ? null : parseAgents(values.agents)
+    if (positionals.length === 1 && !agents) {
+      throw new InputError('compare with one input needs --agents X,Y to say which agents to compare')
+    }
+
+    const pathA = resolve(io.cwd, positionals[0]!)
+    const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
+    const rowsA = await readRunRecords(pathA)
+    const rowsB = pathB === pathA ? rowsA : await readRunRecords(pathB)
+    let labelA = positionals[0]!
+    let labelB = positionals[1] ?? positionals[0]!
+    let a = rowsA
+    let b = rowsB
+    if (agents) {
+      a = selectAgent(rowsA, agents[0], labelA)
+      b = selectAgent(rowsB, agents[1], labelB)
+      labelA = `${labelA} (${agents[0]})`
+      labelB = `${labelB} (${agents[1]})`
+    }
+    const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
+
+    const markdown = renderComparisonMarkdown(cmp)
+    const outputs: Array<[string, string]> = []
+    if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
+    if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), comparisonToJson(cmp)])
+    for (const [path, text] of outputs) await writeFileAtomic(path, text)
+
+    if (!values.output) io.stdout(markdown)
+    const o = cmp.overall
+    io.stdout(
+      `${cmp.regression ? 'REGRESSION' : 'ok'}: ${o.n} pairs, b=${o.b} c=${o.c} p=${formatP(o.p)} Δ=${formatSigned(o.delta)}` +
+        `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
+    )
+    return cmp.regression ? 1 : 0
+  })
+
+function parseAgents(raw: string): [string, string] {
+  const parts = raw.split(',').map((s) => s.trim())
+  if (parts.length !== 2 || !parts[0] || !parts[1]) throw new InputError(`--agents needs two names, X,Y; got "${raw}"`)
+  return [parts[0], parts[1]]
+}
+
+function selectAgent(rows: readonly RunRecord[], agent: string, label: string): RunRecord[] {
+  const picked = rows.filter((r) => r.agent === agent || r.armId === agent)
+  if (picked.length === 0) {
+    const present = [...new Set(rows.map((r) => r.agent))].sort().join(', ') || '(none)'
+    throw new InputError(`${label}: no rows for agent "${agent}"; agents present: ${present}`)
+  }
+  return picked
+}

@@ -1,0 +1,290 @@
+import { readFile, stat } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { z } from 'zod'
+import { InputError } from '../core/errors.js'
+import { canonicalJson, sha256Hex } from '../core/hash.js'
+import { RunRecordSchema } from '../core/run-record.js'
+import { writeFileAtomic } from './write-atomic.js'
+
+export const MANIFEST_FILE = 'manifest.json'
+export const MANIFEST_VERSION = 1
+
+const ManifestSchema = z.object({
+  manifestVersion: z.literal(MANIFEST_VERSION),
+  tool: z.literal('dataforge-evals'),
+  /** Every written file, path relative to the manifest's folder with '/' separators, sorted by path. */
+  files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() })),
+  /** Rows per file: RunRecords in .jsonl (non-blank lines) and report.json (`records`); others as the writer gave them. */
+  rowCounts: z.record(z.string(), z.number().int().nonnegative()),
+  /** Sorted distinct `configId`s of the RunRecords in the listed files (as given by the writer when none are listed). */
+  configIds: z.array(z.string()),
+})
+export type Manifest = z.infer<typeof ManifestSchema>
+
+export interface ManifestExtra {
+  /** Needed only for files whose rows cannot be re-counted (e.g. Parquet); for the others it must agree. */
+  rowCounts?: Record<string, number>
+  /** Must agree with the RunRecords in the listed files; stored as given when no such file is listed. */
+  configIds?: string[]
+}
+
+/**
+ * Writes `dir/manifest.json` (atomically) with the sha256, size and row count of each file and the config
+ * ids of the RunRecords they hold. `files` are absolute or relative to `dir` and must lie inside it.
+ * Call it after the files are written. A `rowCounts` or `configIds` entry that contradicts the files
+ * throws: a manifest that could never verify is a bug in its writer.
+ */
+export async function writeManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const entries: Manifest['files'] = []
+  const rowCounts: Record<string, number> = {}
+  const derivedIds = new Set<string>()
+  let anyRecordFile = false
+  const names = [...new Set(files.map((f) => relativeInside(dir, f)))].sort()
+  for (const name of names) {
+    if (name === MANIFEST_FILE) continue
+    const bytes = await readBytes(join(dir, name))
+    entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.byteLength })
+    const rows = recordRows(name, bytes)
+    if (rows) {
+      anyRecordFile = true
+      rowCounts[name] = rows.length
+      for (const row of rows) {
+        const id = (row as { configId?: unknown } | null)?.configId
+        if (typeof id === 'string') derivedIds.add(id)
+      }
+    }
+  }
+  for (const [file, count] of Object.entries(extra.rowCounts ?? {})) {
+    const name = relativeInside(dir, file)
+    if (!names.includes(name)) throw new Error(`manifest: row count given for ${name}, which is not among the files`)
+    const derived = rowCounts[name]
+    if (derived !== undefined && derived !== count) {
+      throw new Error(`manifest: row count for ${name} given as ${count} but the file holds ${derived} rows`)
+    }
+    rowCounts[name] = count
+  }
+  let configIds = [...derivedIds].sort()
+  if (extra.configIds) {
+    const given = [...new Set(extra.configIds)].sort()
+    if (anyRecordFile && canonicalJson(given) !== canonicalJson(configIds)) {
+      throw new Error(`manifest: configIds given (${given.length}) differ from those in the run records (${configIds.length})`)
+    }
+    configIds = given
+  }
+  const manifest: Manifest = {
+    manifestVersion: MANIFEST_VERSION,
+    tool: 'dataforge-evals',
+    files: entries,
+    rowCounts: sortKeys(rowCounts),
+    configIds,
+  }
+  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+  return manifest
+}
+
+/**
+ * Adds files to the folder's manifest (creating it when there is none) and rewrites it from the files on
+ * disk: what `export` uses so a Parquet file written beside a report is covered by `verify` too.
+ */
+export async function addToManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const present = await stat(join(dir, MANIFEST_FILE)).then(
+    () => true,
+    () => false,
+  )
+  let existing: Manifest | null = null
+  if (present) {
+    try {
+      existing = await readManifest(dir)
+    } catch (error) {
+      throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+    }
+  }
+  const previous = existing?.files.map((f) => f.path) ?? []
+  const keptCounts = Object.fromEntries(
+    Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name)),
+  )
+  return writeManifest(dir, [...previous, ...files], { rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) } })
+}
+
+export interface VerifyResult {
+  ok: boolean
+  /** One line per mismatch, each naming the file. */
+  problems: string[]
+  /** Files checked (listed in the manifest). */
+  files: number
+}
+
+/**
+ * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
+ * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
+ * that the config ids match. Files in the folder that the manifest does not list are not checked.
+ * Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
+ */
+export async function verifyDir(dir: string): Promise<VerifyResult> {
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) throw new InputError(`${dir}: not a folder`)
+  let manifest: Manifest
+  try {
+    manifest = await readManifest(dir)
+  } catch (error) {
+    return { ok: false, problems: [(error as Error).message], files: 0 }
+  }
+  const problems: string[] = []
+  const listed = new Set(manifest.files.map((f) => f.path))
+  const recordsByFile = new Map<string, unknown[]>()
+  for (const entry of manifest.files) {
+    if (!isSafeRelative(entry.path)) {
+      problems.push(`${MANIFEST_FILE}: path "${entry.path}" leaves the folder`)
+      continue
+    }
+    const bytes = await readBytes(join(dir, entry.path)).catch(() => null)
+    if (!bytes) {
+      problems.push(`${entry.path}: listed in the manifest but missing`)
+      continue
+    }
+    if (bytes.byteLength !== entry.bytes) {
+      problems.push(`${entry.path}: size ${bytes.byteLength} bytes, manifest says ${entry.bytes}`)
+    }
+    const hash = sha256Hex(bytes)
+    if (hash !== entry.sha256) problems.push(`${entry.path}: sha256 ${hash}, manifest says ${entry.sha256}`)
+    let rows: unknown[] | null
+    try {
+      rows = recordRows(entry.path, bytes)
+    } catch (error) {
+      problems.push(`${entry.path}: ${(error as Error).message}`)
+      continue
+    }
+    if (!rows) continue
+    recordsByFile.set(entry.path, rows)
+    const recorded = manifest.rowCounts[entry.path]
+    if (recorded === undefined) problems.push(`${entry.path}: no row count in the manifest (file has ${rows.length})`)
+    else if (recorded !== rows.length) problems.push(`${entry.path}: ${rows.length} rows, manifest says ${recorded}`)
+    const bad = rows.findIndex((row) => !RunRecordSchema.safeParse(row).success)
+    if (bad >= 0) {
+      const where = entry.path.endsWith('.jsonl') ? `row ${bad + 1}` : `records[${bad}]`
+      problems.push(`${entry.path}: ${where} is not a valid RunRecord`)
+    }
+  }
+  for (const name of Object.keys(manifest.rowCounts)) {
+    if (!listed.has(name)) problems.push(`${MANIFEST_FILE}: row count for ${name}, which is not listed`)
+  }
+  problems.push(...checkReportMatchesRuns(recordsByFile))
+  if (recordsByFile.size > 0) problems.push(...checkConfigIds(manifest.configIds, recordsByFile))
+  return { ok: problems.length === 0, problems, files: manifest.files.length }
+}
+
+export async function readManifest(dir: string): Promise<Manifest> {
+  const path = join(dir, MANIFEST_FILE)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    throw new Error(`${MANIFEST_FILE}: missing from ${dir}`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new Error(`${MANIFEST_FILE}: not valid JSON (${(error as Error).message})`)
+  }
+  const result = ManifestSchema.safeParse(parsed)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    throw new Error(`${MANIFEST_FILE}: field "${issue?.path.join('.') ?? ''}": ${issue?.message ?? 'invalid'}`)
+  }
+  return result.data
+}
+
+function checkReportMatchesRuns(recordsByFile: Map<string, unknown[]>): string[] {
+  const problems: string[] = []
+  for (const [name, rows] of recordsByFile) {
+    if (!name.endsWith('report.json')) continue
+    const runsName = name.slice(0, -'report.json'.length) + 'runs.jsonl'
+    const runs = recordsByFile.get(runsName)
+    if (!runs) continue
+    const left = rows.map(canonicalJson).sort()
+    const right = runs.map(canonicalJson).sort()
+    if (left.length !== right.length) {
+      problems.push(`${name}: ${left.length} records but ${runsName} has ${right.length} rows`)
+    } else if (left.some((row, i) => row !== right[i])) {
+      problems.push(`${name}: records differ from the rows of ${runsName}`)
+    }
+  }
+  return problems
+}
+
+function checkConfigIds(claimed: readonly string[], recordsByFile: Map<string, unknown[]>): string[] {
+  const actual = new Set<string>()
+  for (const rows of recordsByFile.values()) {
+    for (const row of rows) {
+      const id = (row as { configId?: unknown } | null)?.configId
+      if (typeof id === 'string') actual.add(id)
+    }
+  }
+  const claimedSet = new Set(claimed)
+  const missing = [...actual].filter((id) => !claimedSet.has(id)).sort()
+  const extra = [...claimedSet].filter((id) => !actual.has(id)).sort()
+  const problems: string[] = []
+  if (missing.length) problems.push(`${MANIFEST_FILE}: configIds lack ${missing.length} found in the runs (first ${missing[0]})`)
+  if (extra.length) problems.push(`${MANIFEST_FILE}: configIds list ${extra.length} not found in the runs (first ${extra[0]})`)
+  return problems
+}
+
+function isRecordFileName(name: string): boolean {
+  return name.endsWith('.jsonl') || name.endsWith('.json')
+}
+
+/**
+ * The RunRecord rows a file holds: non-blank lines of a .jsonl, the `records` of a .json report;
+ * null for files that hold no rows this can count. Throws when such a file does not parse.
+ */
+function recordRows(name: string, bytes: Uint8Array): unknown[] | null {
+  if (name.endsWith('.jsonl')) {
+    const text = Buffer.from(bytes).toString('utf8')
+    return text
+      .split('\n')
+      .map((line, i) => ({ line, i }))
+      .filter(({ line }) => line.trim() !== '')
+      .map(({ line, i }) => {
+        try {
+          return JSON.parse(line) as unknown
+        } catch {
+          throw new Error(`line ${i + 1} is not valid JSON`)
+        }
+      })
+  }
+  if (name.endsWith('.json')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(Buffer.from(bytes).toString('utf8'))
+    } catch {
+      throw new Error('not valid JSON')
+    }
+    const records = (parsed as { records?: unknown } | null)?.records
+    return Array.isArray(records) ? records : null
+  }
+  return null
+}
+
+async function readBytes(path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path))
+  } catch (error) {
+    throw new InputError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+}
+
+function relativeInside(dir: string, file: string): string {
+  const abs = isAbsolute(file) ? file : resolve(dir, file)
+  const rel = relative(resolve(dir), abs)
+  if (!isSafeRelative(rel.split(sep).join('/'))) throw new InputError(`${file}: not inside ${dir}; a manifest lists only its own folder`)
+  return rel.split(sep).join('/')
+}
+
+function isSafeRelative(path: string): boolean {
+  return path !== '' && !isAbsolute(path) && !path.split('/').includes('..')
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}

@@ -1,0 +1,116 @@
+import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet-writer'
+import { canonicalJson } from '../core/hash.js'
+import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
+import type { Usage } from '../core/schemas.js'
+import { writeFileAtomic } from './write-atomic.js'
+
+type Value = string | number | bigint | boolean | null
+
+export interface ParquetColumn {
+  name: string
+  type: Extract<BasicType, 'STRING' | 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN'>
+  nullable: boolean
+  /** Where the value comes from in a RunRecord. */
+  source: string
+  get(record: RunRecord): Value
+}
+
+const json = (value: unknown): string | null => (value === null || value === undefined ? null : canonicalJson(value))
+
+const USAGE_FIELDS: (keyof Usage)[] = [
+  'calls',
+  'promptTokens',
+  'completionTokens',
+  'quotaUnits',
+  'costUsd',
+  'cachedCalls',
+  'cachedPromptTokens',
+  'cachedCompletionTokens',
+]
+
+const PRF_FIELDS = ['tp', 'fp', 'fn', 'precision', 'recall', 'f1'] as const
+
+/**
+ * The flat Parquet layout of a RunRecord: nested objects become `parent_child` columns (usage_*,
+ * detection_*, datasetSha256_*); lists and maps (fixes, diagnostics, perColumn, perKind, metrics,
+ * warnings) become JSON strings with sorted keys. Nullable where the record field is.
+ */
+export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
+  col('recordVersion', 'INT32', false, (r) => r.recordVersion),
+  col('caseId', 'STRING', false, (r) => r.caseId),
+  col('turn', 'INT32', true, (r) => r.turn),
+  col('suite', 'STRING', false, (r) => r.suite),
+  col('dataset', 'STRING', false, (r) => r.dataset),
+  col('category', 'STRING', true, (r) => r.category),
+  col('agent', 'STRING', false, (r) => r.agent),
+  col('agentKind', 'STRING', false, (r) => r.agentKind),
+  col('model', 'STRING', true, (r) => r.model),
+  col('provider', 'STRING', true, (r) => r.provider),
+  col('trial', 'INT32', false, (r) => r.trial),
+  col('seed', 'INT64', false, (r) => BigInt(r.seed)),
+  col('generation', 'STRING', true, (r) => r.generation),
+  col('status', 'STRING', false, (r) => r.status),
+  col('failureKind', 'STRING', true, (r) => r.failureKind),
+  col('failureMessage', 'STRING', true, (r) => r.failureMessage),
+  col('correct', 'BOOLEAN', true, (r) => r.correct),
+  col('completed', 'BOOLEAN', false, (r) => r.completed),
+  col('validationError', 'STRING', true, (r) => r.validationError),
+  col('precision', 'DOUBLE', true, (r) => r.precision),
+  col('recall', 'DOUBLE', true, (r) => r.recall),
+  col('f1', 'DOUBLE', true, (r) => r.f1),
+  col('tp', 'INT32', true, (r) => r.tp),
+  col('fp', 'INT32', true, (r) => r.fp),
+  col('fn', 'INT32', true, (r) => r.fn),
+  ...PRF_FIELDS.map((f) =>
+    col(`detection_${f}`, f === 'tp' || f === 'fp' || f === 'fn' ? 'INT32' : 'DOUBLE', true, (r) => r.detection?.[f] ?? null, `detection.${f}`),
+  ),
+  col('diagnostics', 'STRING', true, (r) => json(r.diagnostics), 'diagnostics (JSON)'),
+  col('perColumn', 'STRING', true, (r) => json(r.perColumn), 'perColumn (JSON)'),
+  col('perKind', 'STRING', true, (r) => json(r.perKind), 'perKind (JSON)'),
+  col('fixes', 'STRING', true, (r) => json(r.fixes), 'fixes (JSON)'),
+  col('metrics', 'STRING', false, (r) => json(r.metrics), 'metrics (JSON)'),
+  col('steps', 'INT32', false, (r) => r.steps),
+  col('runtimeS', 'DOUBLE', false, (r) => r.runtimeS),
+  ...USAGE_FIELDS.map((f) => col(`usage_${f}`, 'DOUBLE', false, (r) => r.usage[f], `usage.${f}`)),
+  col('cached', 'BOOLEAN', false, (r) => r.cached),
+  col('warnings', 'STRING', false, (r) => json(r.warnings), 'warnings (JSON)'),
+  col('datasetSha256_dirty', 'STRING', true, (r) => r.datasetSha256?.dirty ?? null, 'datasetSha256.dirty'),
+  col('datasetSha256_clean', 'STRING', true, (r) => r.datasetSha256?.clean ?? null, 'datasetSha256.clean'),
+  col('projectCommit', 'STRING', true, (r) => r.projectCommit),
+  col('configId', 'STRING', false, (r) => r.configId),
+  col('armId', 'STRING', false, (r) => r.armId),
+  col('runDateUtc', 'STRING', false, (r) => r.runDateUtc),
+]
+
+function col(
+  name: string,
+  type: ParquetColumn['type'],
+  nullable: boolean,
+  get: (r: RunRecord) => Value,
+  source = name,
+): ParquetColumn {
+  return { name, type, nullable, source, get }
+}
+
+/** Encodes RunRecords as one Parquet file (Snappy, one column per `PARQUET_COLUMNS` entry); same rows, same bytes. */
+export function runRecordsToParquet(records: readonly RunRecord[]): Uint8Array {
+  const columnData: ColumnSource[] = PARQUET_COLUMNS.map((c) => ({
+    name: c.name,
+    type: c.type,
+    nullable: c.nullable,
+    data: records.map((r) => c.get(r)),
+  }))
+  const buffer = parquetWriteBuffer({
+    columnData,
+    createdBy: 'dataforge-evals',
+    kvMetadata: [{ key: 'dataforge-evals.recordVersion', value: String(RUN_RECORD_VERSION) }],
+  })
+  return new Uint8Array(buffer)
+}
+
+/** Writes the Parquet file atomically; returns its size. */
+export async function writeRunsParquet(path: string, records: readonly RunRecord[]): Promise<{ rows: number; bytes: number }> {
+  const bytes = runRecordsToParquet(records)
+  await writeFileAtomic(path, bytes)
+  return { rows: records.length, bytes: bytes.byteLength }
+}
