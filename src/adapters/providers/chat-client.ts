@@ -129,7 +129,8 @@ class OpenAIChatClient implements ChatClient {
         )
       }
     }
-    const response = await this.callWithRetries(body, call.signal)
+    // A provider could echo the key back; nothing downstream (fixes, reports, cassettes) may carry it.
+    const response = JSON.parse(redactSecrets(JSON.stringify(await this.callWithRetries(body, call.signal)), [this.config.apiKey]))
     const reply = this.replyOf(response, key, false)
     if (this.cache && (mode === 'record' || mode === 'auto')) {
       const entry: CacheEntry = { version: 1, key, request: parts, response }
