@@ -1,1 +1,23 @@
-export {}
+export {
+  CANONICAL_DATASETS,
+  CANONICAL_UPSTREAM,
+  DEFAULT_DATASETS_BASE_URL,
+  type CanonicalDataset,
+  type CanonicalFile,
+  type CanonicalName,
+} from './canonical.js'
+export { csvDigest, parseCsvStrict, readCsvTable, sha256OfBytes, toCsv } from './csv.js'
+export { type DatasetListing, listDatasets } from './list.js'
+export { type DatasetRequest, type LoadedDataset, loadDataset } from './load.js'
+export { detectIdColumns } from './pair.js'
+export { DatasetDownloadError, type PullOptions, pullDataset } from './pull.js'
+export { resolveDataDir } from './raha.js'
+export { SYNTHETIC_COLUMNS } from './synthetic/clean-table.js'
+export { CORRUPTION_KINDS, type CorruptionKind, NULL_PLACEHOLDERS } from './synthetic/corruptions.js'
+export {
+  SYNTHETIC_DEFAULTS,
+  SYNTHETIC_GENERATOR_VERSION,
+  SYNTHETIC_SOURCE,
+  type SyntheticOptions,
+  generateSynthetic,
+} from './synthetic/generate.js'

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { parse } from 'csv-parse/sync'
+import type { FileDigest } from '../core/dataset-info.js'
+import { InputError } from '../core/errors.js'
+import type { Table } from '../core/schemas.js'
+
+interface CsvParseError extends Error {
+  code?: string
+  lines?: number
+  records?: number
+}
+
+/**
+ * Parses CSV text into a table of literal strings: no casting, no trimming, no NA guessing.
+ * A UTF-8 BOM is dropped, LF and CRLF both work, quoted fields may hold commas, quotes and newlines.
+ * The first record is the header. A header-only file gives a table with no rows.
+ * `file` only names the source in error messages.
+ */
+export function parseCsvStrict(text: string, file: string): Table {
+  if (text.replace(/^\ufeff/, '').length === 0) {
+    throw new InputError(`${file} is empty: expected a header line followed by data rows`)
+  }
+  let records: string[][]
+  try {
+    records = parse(text, { bom: true, cast: false, trim: false, skip_empty_lines: false }) as string[][]
+  } catch (error) {
+    throw csvInputError(error as CsvParseError, file)
+  }
+  const [header, ...rows] = records
+  if (!header) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
+  const seen = new Set<string>()
+  for (const name of header) {
+    if (seen.has(name)) throw new InputError(`${file}: header names column "${name}" twice`)
+    seen.add(name)
+  }
+  return { columns: header, rows }
+}
+
+function csvInputError(error: CsvParseError, file: string): InputError {
+  const line = error.lines
+  switch (error.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
+      const dataRow = (error.records ?? 1) - 1
+      const got = /got (\d+)/.exec(error.message)?.[1]
+      const expected = /expect (\d+)/.exec(error.message)?.[1]
+      return new InputError(
+        `${file}: line ${line} (data row ${dataRow}) has ${got} fields but the header has ${expected}`,
+      )
+    }
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return new InputError(`${file}: a quoted field opened before line ${line} is never closed`)
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return new InputError(`${file}: line ${line} has text right after a closing quote (quotes inside a field must be doubled)`)
+    default:
+      return new InputError(`${file}: not valid CSV${line === undefined ? '' : ` at line ${line}`}: ${error.message}`)
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** Reads and parses a CSV file; the digest is over the bytes exactly as read. */
+export async function readCsvTable(path: string): Promise<{ table: Table; digest: FileDigest }> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError(`${path} does not exist`)
+    if (code === 'EISDIR') throw new InputError(`${path} is a folder, expected a CSV file`)
+    throw new InputError(`cannot read ${path}: ${(error as Error).message}`)
+  }
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    throw new InputError(`${path} is not valid UTF-8 text`)
+  }
+  const table = parseCsvStrict(text, path)
+  return { table, digest: { path, sha256: sha256OfBytes(bytes), bytes: bytes.length } }
+}
+
+export function sha256OfBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+const NEEDS_QUOTES = /[",\r\n]/
+
+function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? '"' + value.replaceAll('"', '""') + '"' : value
+}
+
+function csvLine(cells: readonly string[]): string {
+  // A lone empty cell would make a blank line, which CSV readers may skip.
+  if (cells.length === 1 && cells[0] === '') return '""'
+  // Fast path: most rows need no quoting, and a native join is far cheaper than mapping every cell.
+  for (let j = 0; j < cells.length; j++) {
+    if (NEEDS_QUOTES.test(cells[j]!)) return cells.map(csvField).join(',')
+  }
+  return cells.join(',')
+}
+
+/** Calls `write` with the CSV text (LF line endings, header first) in chunks of many lines. */
+export function writeCsvChunks(table: Table, write: (chunk: string) => void, linesPerChunk = 4096): void {
+  let lines: string[] = [csvLine(table.columns)]
+  for (const row of table.rows) {
+    lines.push(csvLine(row))
+    if (lines.length >= linesPerChunk) {
+      write(lines.join('\n') + '\n')
+      lines = []
+    }
+  }
+  if (lines.length > 0) write(lines.join('\n') + '\n')
+}
+
+/** Serializes a table as CSV (LF line endings, RFC 4180 quoting); `parseCsvStrict` reads it back unchanged. */
+export function toCsv(table: Table): string {
+  const parts: string[] = []
+  writeCsvChunks(table, (chunk) => parts.push(chunk))
+  return parts.join('')
+}
+
+/** sha256 and UTF-8 byte size of `toCsv(table)`, computed without building the whole string. */
+export function csvDigest(table: Table): FileDigest {
+  const hash = createHash('sha256')
+  let bytes = 0
+  writeCsvChunks(table, (chunk) => {
+    hash.update(chunk, 'utf8')
+    bytes += Buffer.byteLength(chunk, 'utf8')
+  })
+  return { sha256: hash.digest('hex'), bytes }
+}

@@ -1,0 +1,94 @@
+import { readdir, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import { InputError } from '../core/errors.js'
+import type { AgentTask } from '../core/schemas.js'
+import { CANONICAL_DATASETS, canonicalSource, isCanonicalName } from './canonical.js'
+import { readCsvTable } from './csv.js'
+import { buildPairTask } from './pair.js'
+
+/** `dataDir` option, else DATAFORGE_DATA_DIR, else `./data`; resolved against the working directory. */
+export function resolveDataDir(dataDir?: string, env: Record<string, string | undefined> = process.env): string {
+  return resolve(dataDir ?? env['DATAFORGE_DATA_DIR'] ?? './data')
+}
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+export function assertDatasetName(name: string): void {
+  if (!SAFE_NAME.test(name)) {
+    throw new InputError(
+      `dataset id "${name}" is not a folder name: use letters, digits, '.', '_' or '-' (no slashes), e.g. hospital`,
+    )
+  }
+}
+
+export function rahaPaths(dataDir: string, name: string): { dir: string; dirty: string; clean: string } {
+  const dir = join(dataDir, name)
+  return { dir, dirty: join(dir, 'dirty.csv'), clean: join(dir, 'clean.csv') }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile()
+  } catch {
+    return false
+  }
+}
+
+export async function hasRahaFiles(dataDir: string, name: string): Promise<boolean> {
+  const paths = rahaPaths(dataDir, name)
+  return (await isFile(paths.dirty)) && (await isFile(paths.clean))
+}
+
+/** Sorted names of the folders under `dataDir` that hold both dirty.csv and clean.csv. */
+export async function findRahaFolders(dataDir: string): Promise<string[]> {
+  let entries: string[]
+  try {
+    entries = (await readdir(dataDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name)
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const name of entries.sort()) {
+    if (SAFE_NAME.test(name) && (await hasRahaFiles(dataDir, name))) out.push(name)
+  }
+  return out
+}
+
+export function missingDatasetMessage(name: string, dataDir: string): string {
+  const paths = rahaPaths(dataDir, name)
+  const where = `put its files at ${paths.dirty} and ${paths.clean}`
+  if (isCanonicalName(name)) {
+    return `dataset "${name}" is not downloaded: run \`dataforge-evals datasets pull ${name}\` or ${where}`
+  }
+  return `dataset "${name}" not found: ${where} (Raha layout: <dataDir>/<name>/dirty.csv and clean.csv), or pick one of: synthetic, ${Object.keys(CANONICAL_DATASETS).join(', ')}`
+}
+
+/** Loads `<dataDir>/<name>/{dirty,clean}.csv`, aligning columns by position and naming them from clean.csv. */
+export async function loadRahaDataset(
+  name: string,
+  dataDir: string,
+  seed: number,
+): Promise<{ task: AgentTask; info: DatasetInfo }> {
+  assertDatasetName(name)
+  if (!(await hasRahaFiles(dataDir, name))) throw new InputError(missingDatasetMessage(name, dataDir))
+  const paths = rahaPaths(dataDir, name)
+  const [dirty, clean] = await Promise.all([readCsvTable(paths.dirty), readCsvTable(paths.clean)])
+  let source = `Raha-layout folder ${paths.dir}`
+  if (isCanonicalName(name)) {
+    const pinned = CANONICAL_DATASETS[name].files
+    const verified = dirty.digest.sha256 === pinned.dirty.sha256 && clean.digest.sha256 === pinned.clean.sha256
+    source = verified
+      ? `${canonicalSource(name)} (sha256 verified, read from ${paths.dir})`
+      : `local files in ${paths.dir} (sha256 differs from ${canonicalSource(name)})`
+  }
+  const { task, info } = buildPairTask({
+    id: name,
+    origin: 'raha',
+    source,
+    seed,
+    dirty: { ...dirty, label: paths.dirty },
+    clean: { ...clean, label: paths.clean },
+  })
+  return { task, info }
+}
