@@ -32,6 +32,7 @@ export const FixSchema = z.object({
 export type Fix = z.infer<typeof FixSchema>
 
 export const UsageSchema = z.object({
+  /** Model calls, cached or live. */
   calls: z.number().nonnegative(),
   promptTokens: z.number().nonnegative(),
   completionTokens: z.number().nonnegative(),

@@ -1,0 +1,8 @@
+import { checkBudget, type Budget } from '../adapters/providers/index.js'
+import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
+
+/** `expect(runResult).toStayWithinBudget({ tokens, usd, calls, quotaUnits })`. */
+export function toStayWithinBudget(this: MatcherContext, received: unknown, budget: Budget): MatcherOutcome {
+  const { passed, detail } = checkBudget(received as Parameters<typeof checkBudget>[0], budget)
+  return conclude(this, 'toStayWithinBudget', { passed, summary: `budget ${passed ? 'kept' : 'exceeded'}: ${detail}`, failureText: detail })
+}

@@ -1,0 +1,19 @@
+import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
+import { toStayWithinBudget } from './budget.js'
+import { toRepairCells } from './repair.js'
+
+/** Every dataforge matcher, ready for `expect.extend`. */
+export const dataforgeMatchers = {
+  toRepairCells,
+  toBeNumeric,
+  toContainAnswer,
+  toExactlyEqual,
+  toEqualTable,
+  toRefuse,
+  toProduceChart,
+  toPass,
+  toStayWithinBudget,
+}
+
+export type { RepairThresholds } from './repair.js'
+export { repairSummary } from './repair.js'

@@ -1,0 +1,55 @@
+import type { CellIssue, RepairScore } from '../core/repair-score.js'
+import type { AgentTask } from '../core/schemas.js'
+import { gradeRepair } from '../grading/index.js'
+import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
+
+export interface RepairThresholds {
+  minF1?: number
+  minPrecision?: number
+  minRecall?: number
+}
+
+const SHOWN = 5
+
+export function repairSummary(s: RepairScore): string {
+  return `F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)} R ${s.recall.toFixed(3)}) tp ${s.tp} fp ${s.fp} fn ${s.fn}`
+}
+
+function cellLine(issue: CellIssue, kind: 'wrong' | 'missed' | 'over'): string {
+  const got = kind === 'missed' ? `(left as ${JSON.stringify(issue.dirty ?? '')})` : JSON.stringify(issue.got ?? '')
+  const want = kind === 'over' ? `(no error; was ${JSON.stringify(issue.dirty ?? '')})` : JSON.stringify(issue.want ?? '')
+  return `  ${issue.row}, ${issue.column}: ${got} → ${want}`
+}
+
+function listCells(title: string, issues: CellIssue[], kind: 'wrong' | 'missed' | 'over'): string[] {
+  if (!issues.length) return []
+  const more = issues.length > SHOWN ? ` (first ${SHOWN} of ${issues.length})` : ''
+  return [`${title}${more}:`, ...issues.slice(0, SHOWN).map((i) => cellLine(i, kind))]
+}
+
+/**
+ * `expect(agentOutput).toRepairCells(task, { minF1 })`: grades the fixes exactly against the task's hidden
+ * ground truth. Without thresholds the bar is F1 = 1 (every error fixed, nothing else touched).
+ */
+export function toRepairCells(this: MatcherContext, received: unknown, task: AgentTask, thresholds: RepairThresholds = {}): MatcherOutcome {
+  const score = gradeRepair(task, received)
+  const bars: Array<[string, number, number]> = []
+  const { minF1, minPrecision, minRecall } = thresholds
+  if (minF1 === undefined && minPrecision === undefined && minRecall === undefined) bars.push(['F1', score.f1, 1])
+  if (minF1 !== undefined) bars.push(['F1', score.f1, minF1])
+  if (minPrecision !== undefined) bars.push(['precision', score.precision, minPrecision])
+  if (minRecall !== undefined) bars.push(['recall', score.recall, minRecall])
+  const missed = bars.filter(([, value, bar]) => value < bar)
+  const summary = repairSummary(score)
+  const d = score.diagnostics
+  const failureText = [
+    missed.map(([name, value, bar]) => `${name} ${value.toFixed(3)} is below ${bar}`).join('; ') + ` — ${summary}`,
+    ...listCells('wrong values', d.wrongValue, 'wrong'),
+    ...listCells('missed cells', d.missedRepair, 'missed'),
+    ...listCells('over-repairs', d.overRepair, 'over'),
+    ...(d.wrongCell.length ? [`fixes to cells that do not exist: ${d.wrongCell.length}`] : []),
+    ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
+    ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).join('; ')}`] : []),
+  ].join('\n')
+  return conclude(this, 'toRepairCells', { passed: missed.length === 0, summary, failureText, score: score.f1, repair: score })
+}

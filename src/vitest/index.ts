@@ -1,0 +1,19 @@
+import './augment.js'
+
+export { evalCase, trialTestName } from './eval-case.js'
+export type { EvalCaseOptions, EvalCaseContext, BoundAgent, DatasetOption, TaskSource } from './eval-case.js'
+export { conversation } from './conversation.js'
+export type { ConversationOptions, Turn } from './conversation.js'
+export { normalizeData, recordsToTable, type DataInput } from './data-input.js'
+export { recordMetric as record } from './current.js'
+export type { DataforgeMeta, MatcherRecord } from './meta.js'
+export type { DataforgeMatchers } from './augment.js'
+export { dataforgeMatchers } from '../matchers/index.js'
+export { createMockQaAgent, type ScriptedAnswer } from '../adapters/mock-qa.js'
+export type { DataAgent, DataSession } from '../core/data-agent.js'
+
+/** The agent named by `DATAFORGE_AGENT` (e.g. groq-llama-70b or ./my-agent.ts), else the fallback. */
+export function agentFromEnv(opts: { fallback: string }): string {
+  const fromEnv = process.env.DATAFORGE_AGENT?.trim()
+  return fromEnv ? fromEnv : opts.fallback
+}

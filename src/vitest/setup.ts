@@ -1,0 +1,6 @@
+import { expect } from 'vitest'
+import { dataforgeMatchers } from '../matchers/index.js'
+import './augment.js'
+
+/** `setupFiles: ['dataforge-evals/vitest/setup']` registers every dataforge matcher. */
+expect.extend(dataforgeMatchers)
