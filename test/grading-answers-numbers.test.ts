@@ -38,6 +38,15 @@ describe('parseNumber', () => {
     ['3 Billion', 3e9],
     ['2 thousand', 2000],
     ['$4.5 trillion', 4.5e12],
+    ['2 MILLION', 2e6],
+    ['$1.2M', 1200000],
+    ['20k', 20000],
+    ['20K', 20000],
+    ['3MM', 3e6],
+    ['1.5bn', 1.5e9],
+    ['€2B', 2e9],
+    ['4mn', 4e6],
+    ['12.5 Percent', 12.5],
     ['0', 0],
   ])('reads %j as %d', (text, value) => {
     expect(parseNumber(text)).toBe(value)
@@ -80,7 +89,10 @@ describe('parseNumber', () => {
     '5.',
     '1e',
     'seven',
-    '5M',
+    '5m',
+    '5kg',
+    '5 M',
+    '5Mbps',
     '1e999',
   ])('rejects %j', (text) => {
     expect(parseNumber(text)).toBeNull()
@@ -142,6 +154,8 @@ describe('findNumbers / extractNumbers', () => {
     expect(extractNumbers('5%', { percentAsFraction: true })).toEqual([0.05])
     expect(extractNumbers('the 5 thousandths place')).toEqual([5])
     expect(extractNumbers('the 90 percentile')).toEqual([90])
+    expect(extractNumbers('revenue of $1.2M from 20k users')).toEqual([1200000, 20000])
+    expect(extractNumbers('a 5m wall, 5Mbps link, 3km run')).toEqual([5, 5, 3])
   })
 
   it('finds nothing in text without digits', () => {

@@ -36,7 +36,7 @@ export function answerNumberFromText(text: string, opts: NumberOptions = {}): An
     for (let i = markers.length - 1; i >= 0; i--) {
       const marker = markers[i]!
       const end = marker.index + marker[0].length
-      const next = numbers.find((n) => n.index >= end)
+      const next = numbers[firstAtOrAfter(numbers, end)]
       if (next) {
         return {
           value: next.value,
@@ -48,4 +48,16 @@ export function answerNumberFromText(text: string, opts: NumberOptions = {}): An
   }
   const last = numbers[numbers.length - 1]!
   return { value: last.value, match: last, source: { kind: 'final' } }
+}
+
+/** Index of the first match starting at or after `offset` (matches are in text order), or length. */
+function firstAtOrAfter(numbers: readonly NumberMatch[], offset: number): number {
+  let lo = 0
+  let hi = numbers.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (numbers[mid]!.index < offset) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

@@ -10,8 +10,10 @@
  *   A comma followed by anything but three digits is not part of the number: decimal commas (`3,5`) are
  *   not supported and read as two numbers in prose, and as no number in `parseNumber`.
  * - decimals `1.5`, `.5`; exponents `1.2e3`, `1.2E-3`
- * - scale words `thousand`, `million`, `billion`, `trillion` (`1.2 million` = 1200000); no abbreviations
- *   (`5M`, `3k` read as 5 and 3) and no number words (`seven` is not a number)
+ * - scale words `thousand`, `million`, `billion`, `trillion`, any case (`1.2 million` = 1200000), and these
+ *   abbreviations glued to the number: `k` `K` (thousand), `M` `MM` `mn` (million), `B` `bn` (billion), so
+ *   `$1.2M` = 1200000 and `20k` = 20000. Lower-case `m` and `b` are not scales (`5m` is 5, likely metres).
+ *   No number words: `seven` is not a number.
  * - percent: `12.5%` or `12.5 percent` is 12.5 by default, 0.125 with `percentAsFraction`
  *
  * In prose a number must not be glued to a preceding letter, digit, `_` or `.`: "COVID-19" holds 19
@@ -38,6 +40,13 @@ const SIGN = '[-+\\u2212]'
 const CURRENCY = '[$€£¥]'
 const THIN_SPACES = '\\u2009\\u00A0\\u202F'
 
+/** A pattern matching `word` in any letter case (the number patterns are case-sensitive for `M` vs `m`). */
+function anyCase(word: string): string {
+  return [...word].map((c) => `[${c}${c.toUpperCase()}]`).join('')
+}
+
+const SCALE_WORDS = ['thousand', 'million', 'billion', 'trillion'].map(anyCase).join('|')
+
 function numberPattern(groupSpaces: string): string {
   // Grouped digits are tried before plain digits so that "1,234" is one number; the (?!\d) stops
   // "1,2345" from reading as 1,234 followed by 5.
@@ -50,17 +59,28 @@ function numberPattern(groupSpaces: string): string {
     `(?<sign2>${SIGN})?` +
     `(?<body>${body})` +
     `(?<exp>[eE][-+\\u2212]?\\d+)?` +
-    `(?:\\s?(?<scale>thousand|million|billion|trillion)(?!\\p{L}))?` +
-    `(?:\\s?(?<pct>%|percent(?!\\p{L})))?` +
+    `(?:\\s?(?<scale>${SCALE_WORDS})(?!\\p{L})|(?<abbr>k|K|MM|M|mn|bn|B)(?![\\p{L}\\p{N}]))?` +
+    `(?:\\s?(?<pct>%|${anyCase('percent')}(?!\\p{L})))?` +
     `(?:\\s?(?<cur2>${CURRENCY}))?` +
     `(?<close>\\s*\\))?`
   )
 }
 
-const PROSE_NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.])${numberPattern(THIN_SPACES)}`, 'giu')
-const WHOLE_NUMBER = new RegExp(`^\\s*${numberPattern(THIN_SPACES + ' ')}\\s*$`, 'iu')
+const PROSE_NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.])${numberPattern(THIN_SPACES)}`, 'gu')
+const WHOLE_NUMBER = new RegExp(`^\\s*${numberPattern(THIN_SPACES + ' ')}\\s*$`, 'u')
 
-const SCALE_EXPONENT: Record<string, number> = { thousand: 3, million: 6, billion: 9, trillion: 12 }
+const SCALE_EXPONENT: Record<string, number> = {
+  thousand: 3,
+  million: 6,
+  billion: 9,
+  trillion: 12,
+  k: 3,
+  mm: 6,
+  m: 6,
+  mn: 6,
+  b: 9,
+  bn: 9,
+}
 
 interface Parts {
   open?: string
@@ -70,6 +90,7 @@ interface Parts {
   body?: string
   exp?: string
   scale?: string
+  abbr?: string
   pct?: string
   cur2?: string
   close?: string
@@ -79,7 +100,8 @@ interface Parts {
 function magnitudeOf(parts: Parts, negative: boolean, opts: NumberOptions): number {
   const mantissa = parts.body!.replace(/[^\d.]/g, '')
   let exponent = parts.exp ? Number(parts.exp.slice(1).replace('\u2212', '-')) : 0
-  if (parts.scale) exponent += SCALE_EXPONENT[parts.scale.toLowerCase()]!
+  const scale = parts.scale ?? parts.abbr
+  if (scale) exponent += SCALE_EXPONENT[scale.toLowerCase()]!
   if (parts.pct && opts.percentAsFraction) exponent -= 2
   const magnitude = Number(`${mantissa}e${exponent}`)
   return negative ? -magnitude : magnitude
