@@ -8,7 +8,6 @@ import type { Table } from '../core/schemas.js'
 interface CsvParseError extends Error {
   code?: string
   lines?: number
-  records?: number
 }
 
 /**
@@ -18,14 +17,14 @@ interface CsvParseError extends Error {
  * `file` only names the source in error messages.
  */
 export function parseCsvStrict(text: string, file: string): Table {
-  if (text.replace(/^\ufeff/, '').length === 0) {
-    throw new InputError(`${file} is empty: expected a header line followed by data rows`)
-  }
+  // The BOM is dropped here rather than by csv-parse so that byte offsets in error reports match the text.
+  const body = text.startsWith('\ufeff') ? text.slice(1) : text
+  if (body.length === 0) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
   let records: string[][]
   try {
-    records = parse(text, { bom: true, cast: false, trim: false, skip_empty_lines: false }) as string[][]
+    records = parse(body, { cast: false, trim: false, skip_empty_lines: false }) as string[][]
   } catch (error) {
-    throw csvInputError(error as CsvParseError, file)
+    throw csvInputError(error as CsvParseError, body, file)
   }
   const [header, ...rows] = records
   if (!header) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
@@ -37,15 +36,42 @@ export function parseCsvStrict(text: string, file: string): Table {
   return { columns: header, rows }
 }
 
-function csvInputError(error: CsvParseError, file: string): InputError {
+interface RaggedRow {
+  line: number
+  dataRow: number
+  got: number
+  expected: number
+}
+
+/**
+ * Finds the first record whose length differs from the header's, with the line it starts on.
+ * csv-parse counts a CRLF inside a quoted field as two lines, so lines are counted here from byte offsets.
+ */
+function locateRaggedRow(body: string): RaggedRow | undefined {
+  let records: { record: string[]; info: { bytes: number } }[]
+  try {
+    records = parse(body, { relax_column_count: true, info: true }) as typeof records
+  } catch {
+    return undefined
+  }
+  const expected = records[0]?.record.length ?? 0
+  const k = records.findIndex((r) => r.record.length !== expected)
+  if (k < 1) return undefined
+  const start = records[k - 1]!.info.bytes
+  const bytes = Buffer.from(body, 'utf8')
+  let line = 1
+  for (let i = 0; i < start && i < bytes.length; i++) if (bytes[i] === 0x0a) line++
+  return { line, dataRow: k - 1, got: records[k]!.record.length, expected }
+}
+
+function csvInputError(error: CsvParseError, body: string, file: string): InputError {
   const line = error.lines
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
-      const dataRow = (error.records ?? 1) - 1
-      const got = /got (\d+)/.exec(error.message)?.[1]
-      const expected = /expect (\d+)/.exec(error.message)?.[1]
+      const ragged = locateRaggedRow(body)
+      if (!ragged) return new InputError(`${file}: line ${line} has a different number of fields than the header`)
       return new InputError(
-        `${file}: line ${line} (data row ${dataRow}) has ${got} fields but the header has ${expected}`,
+        `${file}: line ${ragged.line} (data row ${ragged.dataRow}) has ${ragged.got} fields but the header has ${ragged.expected}`,
       )
     }
     case 'CSV_QUOTE_NOT_CLOSED':

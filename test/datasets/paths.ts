@@ -1,0 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..')
+/** The canonical Raha/Baran pairs, read-only, beside the repository. */
+export const sharedDatasets = resolve(repoRoot, '../shared/datasets')
+export const fixturesDir = resolve(repoRoot, 'fixtures/csv')
+
+/** A fresh folder under the OS temp dir; call the returned cleanup in afterEach/afterAll. */
+export async function tempDir(prefix = 'dataforge-datasets-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
