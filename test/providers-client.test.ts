@@ -323,6 +323,20 @@ describe('chunks and limits', () => {
     expect([...clock.wakes].sort((a, b) => a - b)).toEqual(Array.from({ length: calls - 1 }, (_, i) => (i + 1) * 2_000))
   })
 
+  it('two agents for the same provider share its limits', async () => {
+    const slow = await startFakeServer({ latencyMs: 40 })
+    try {
+      const opts = options({ baseUrl: slow.baseUrl, concurrency: 2, rpm: 0, clock: undefined })
+      const first = createProviderAgent('groq-llama-70b', opts)
+      const second = createProviderAgent('groq-llama-70b', { ...opts, model: 'other-model' })
+      await Promise.all([0, 1, 2].flatMap((trial) => [first.run(task, ctx(trial)), second.run(task, ctx(trial))]))
+      expect(slow.requests).toHaveLength(6)
+      expect(slow.maxInFlight).toBe(2)
+    } finally {
+      await slow.close()
+    }
+  })
+
   it('keeps calls in flight within the concurrency limit', async () => {
     const slow = await startFakeServer({ latencyMs: 60 })
     try {

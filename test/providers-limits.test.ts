@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { backoffDelayMs, formatSeconds, RateLimiter, serverRetryDelayMs } from '../src/adapters/providers/index.js'
+import { formatSeconds } from '../src/adapters/providers/backoff.js'
+import { backoffDelayMs, RateLimiter, serverRetryDelayMs } from '../src/adapters/providers/index.js'
 import { virtualClock } from './providers/helpers.js'
 
 function headers(values: Record<string, string>) {

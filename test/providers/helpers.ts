@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { RunContext } from '../../src/core/agent.js'
 import { createTask } from '../../src/core/ground-truth.js'
 import type { AgentTask } from '../../src/core/schemas.js'
-import type { Clock } from '../../src/adapters/providers/index.js'
+import type { ProviderClock as Clock } from '../../src/adapters/providers/index.js'
 
 /** A task over a small table; ground truth is empty (these tests grade nothing). */
 export function makeTask(columns: string[], rows: string[][], name = 'tiny'): AgentTask {

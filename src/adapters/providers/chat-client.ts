@@ -8,7 +8,7 @@ import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCa
 import { type Clock, realClock } from './clock.js'
 import { createHttp } from './http.js'
 import type { PriceMap } from './prices.js'
-import { RateLimiter } from './rate-limiter.js'
+import { type RateLimiter, sharedRateLimiter } from './rate-limiter.js'
 import { redactSecrets } from './redact.js'
 
 /** Everything a client needs, resolved: no presets, no environment lookups. */
@@ -86,7 +86,11 @@ class OpenAIChatClient implements ChatClient {
     this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`))
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.backoff = { ...DEFAULT_BACKOFF, ...config.backoff }
-    this.limiter = new RateLimiter({ concurrency: config.concurrency ?? 0, rpm: config.rpm ?? 0, clock: this.clock })
+    this.limiter = sharedRateLimiter(this.baseUrl, {
+      concurrency: config.concurrency ?? 0,
+      rpm: config.rpm ?? 0,
+      clock: this.clock,
+    })
     this.cache =
       config.cache && config.cache.mode !== 'off' ? new ResponseCache(config.cache.dir, [config.apiKey]) : undefined
     this.http = createHttp({ connections: config.concurrency, timeoutMs: this.timeoutMs })

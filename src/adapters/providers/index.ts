@@ -43,8 +43,8 @@ export {
   type PriceMap,
   type ModelPrice,
 } from './prices.js'
-export { serverRetryDelayMs, backoffDelayMs, formatSeconds, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
-export { RateLimiter, type RateLimiterOptions } from './rate-limiter.js'
-export { realClock, type Clock } from './clock.js'
+export { serverRetryDelayMs, backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
+export { RateLimiter, sharedRateLimiter, type RateLimiterOptions } from './rate-limiter.js'
+export type { Clock as ProviderClock } from './clock.js'
 export { loadEnvironment, parseEnvFile, requireApiKey } from './env-file.js'
 export { ProviderFailure } from './failure.js'

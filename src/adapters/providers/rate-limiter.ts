@@ -77,3 +77,24 @@ export class RateLimiter {
     else this.inFlight--
   }
 }
+
+const shared = new WeakMap<object, Map<string, RateLimiter>>()
+
+/**
+ * One limiter per provider endpoint and limits (per clock), so two agents or clients for the same provider
+ * in one process share its concurrency and requests-per-minute budget instead of doubling it.
+ */
+export function sharedRateLimiter(endpoint: string, opts: RateLimiterOptions): RateLimiter {
+  let byEndpoint = shared.get(opts.clock)
+  if (!byEndpoint) {
+    byEndpoint = new Map()
+    shared.set(opts.clock, byEndpoint)
+  }
+  const key = `${endpoint}\n${opts.concurrency}\n${opts.rpm}`
+  let limiter = byEndpoint.get(key)
+  if (!limiter) {
+    limiter = new RateLimiter(opts)
+    byEndpoint.set(key, limiter)
+  }
+  return limiter
+}
