@@ -1,1 +1,2 @@
 export * from './repair/index.js'
+export * from './answers/index.js'
