@@ -124,3 +124,18 @@ describe('more structural traps', () => {
     expect(passes(chartProduced(), { charts: [{ ...chart, encoding: { x: { field: 'month' } } }] })).toBe(true)
   })
 })
+
+describe('details stay on one line', () => {
+  it('collapses newlines from multi-line answers', async () => {
+    const answer: Answer = { text: 'Line one\nthe answer is 5\n\nI cannot\tsay more', value: null }
+    const details = [
+      numeric(6)(answer).detail,
+      contains(['answer', 'missing\nword'])(answer).detail,
+      refuses()(answer).detail,
+      exact('a\nb')({ value: 'a\nc' }).detail,
+      tableEquals([{ 'a\nb': 'x\ny' }])({ value: [{ 'a\nb': 'x\nz' }] }).detail,
+      (await allOf(numeric(5), contains('line one'))(answer)).detail,
+    ]
+    for (const d of details) expect(d).not.toMatch(/[\n\r]/)
+  })
+})
