@@ -79,7 +79,12 @@ export function signFlipTest(deltas: readonly number[], options: PairedTestOptio
     let extreme = 0
     for (let it = 0; it < iterations; it++) {
       let sum = 0
-      for (let i = 0; i < n; i++) sum += rng.next() < 0.5 ? -magnitudes[i]! : magnitudes[i]!
+      let bits = 0
+      for (let i = 0; i < n; i++) {
+        // Random.next() is a uint32 over 2^32: one draw gives 32 fair coin flips.
+        if ((i & 31) === 0) bits = (rng.next() * 4294967296) >>> 0
+        sum += (bits >>> (i & 31)) & 1 ? -magnitudes[i]! : magnitudes[i]!
+      }
       if (Math.abs(sum) >= threshold) extreme++
     }
     p = (1 + extreme) / (iterations + 1)
