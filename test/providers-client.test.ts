@@ -257,6 +257,15 @@ describe('429, server errors and timeouts', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('fails an answer that is not a chat completion as provider_error', async () => {
+    server.script({ text: '<html>gateway</html>' })
+    expect((await failureOf(runAgent('groq-llama-70b'))).kind).toBe('provider_error')
+    server.script({ json: { object: 'list', data: [] } })
+    const failure = await failureOf(runAgent('groq-llama-70b'))
+    expect(failure.kind).toBe('provider_error')
+    expect(failure.message).toMatch(/not a chat completion/)
+  })
+
   it('fails a call past its timeout as timeout', async () => {
     server.script({ ...fixesReply([]), delayMs: 3_000 })
     const failure = await failureOf(runAgent('groq-llama-70b', { timeoutMs: 150, clock: undefined }))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildRepairPrompt, estimateTokens, parseRepairResponse } from '../src/adapters/providers/index.js'
 import { AgentFailure, InputError } from '../src/core/errors.js'
+import { createTask, type GroundTruth } from '../src/core/ground-truth.js'
 import { makeTask, numberedTask } from './providers/helpers.js'
 
 function failureOf(fn: () => unknown): AgentFailure {
@@ -98,6 +99,15 @@ describe('buildRepairPrompt', () => {
     expect(user!.content).toContain('{"row":1,"name":"Bob","city":"N/A"}')
     expect(user!.content).toContain('"new_value"')
     expect(chunks[0]).toMatchObject({ startRow: 0, endRow: 2 })
+  })
+
+  it('names id columns as never to be changed, when the task has them', () => {
+    const task = createTask(
+      { name: 't', dirty: { columns: ['index', 'city'], rows: [['1', 'x']] }, metadata: { idColumns: ['index'] }, seed: 1 },
+      { corrections: [], dataset: {} as GroundTruth['dataset'] },
+    )
+    expect(buildRepairPrompt(task).chunks[0]!.messages[1]!.content).toContain('Id columns ["index"] hold no errors')
+    expect(buildRepairPrompt(makeTask(['a'], [['1']])).chunks[0]!.messages[1]!.content).not.toContain('Id columns')
   })
 
   it('uses another key for the row number when a column is named "row"', () => {

@@ -85,8 +85,10 @@ export function buildRepairPrompt(task: AgentTask, opts: RepairPromptOptions = {
 
 function instructions(task: AgentTask, rowKey: string, from: number, to: number, total: number): string {
   const range = total === 0 ? 'The table has no rows.' : `Rows ${from} to ${to - 1} of ${total} (0-based), one JSON record per line:`
+  const idColumns = Array.isArray(task.metadata['idColumns']) ? task.metadata['idColumns'] : []
   return [
     `Table "${task.name}". Allowed columns: ${JSON.stringify(task.columns)}.`,
+    ...(idColumns.length > 0 ? [`Id columns ${JSON.stringify(idColumns)} hold no errors: never change them.`] : []),
     'Find cells whose value is wrong (typos, wrong formats, placeholder nulls, values inconsistent with the rest of the table) and give the corrected value.',
     `Answer with exactly this JSON shape: {"fixes":[{"row":<row number from "${rowKey}">,"column":"<allowed column>","new_value":"<corrected value as a string>"}]}`,
     'List only cells you change. If nothing needs repair, answer {"fixes":[]}.',
