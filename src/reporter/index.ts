@@ -27,7 +27,14 @@ export interface DataforgeReporterOptions {
   statsSeed?: number
   /** Print the compact leaderboard after each run. Default true. */
   print?: boolean
+  /**
+   * Which test files are evals. Default: files named `*.eval.*` or inside an `evals/` folder. Runs with no
+   * eval file (e.g. `vitest run test/`) leave the reporter silent; eval files with no executed eval fail closed.
+   */
+  evalFiles?: RegExp[]
 }
+
+const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
 export type { ReportFormat }
 
@@ -65,9 +72,11 @@ export default class DataforgeReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
+    if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
     const provenance = { projectCommit: projectCommit(this.root).commit, runDateUtc }
-    for (const module of testModules) {
+    for (const module of evalModules) {
       for (const testCase of module.children.allTests()) this.collect(testCase, provenance)
     }
     const report = buildReport({
@@ -146,6 +155,11 @@ export default class DataforgeReporter implements Reporter {
     )
     this.records.set(testCase.id, record)
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
+  }
+
+  private isEvalFile(moduleId: string): boolean {
+    const relative = moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId
+    return (this.options.evalFiles ?? DEFAULT_EVAL_FILES).some((re) => re.test(relative))
   }
 
   private baselinePath(): string | null {

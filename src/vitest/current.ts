@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
-import { getCurrentTest } from 'vitest/suite'
+import { TestRunner } from 'vitest'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 import type { DataforgeMeta, MatcherRecord } from './meta.js'
 
@@ -16,7 +16,7 @@ export function runInTest<T>(test: Test, fn: () => T): T {
 }
 
 export function currentTest(): Test | undefined {
-  return storage.getStore() ?? getCurrentTest<Test | undefined>()
+  return storage.getStore() ?? (TestRunner.getCurrentTest() as Test | undefined)
 }
 
 /** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
