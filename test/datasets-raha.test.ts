@@ -6,7 +6,7 @@ import { InputError } from '../src/core/errors.js'
 import { groundTruthOf } from '../src/core/ground-truth.js'
 import { AgentTaskSchema } from '../src/core/schemas.js'
 import { CANONICAL_DATASETS, DEFAULT_DATASETS_BASE_URL, loadDataset } from '../src/datasets/index.js'
-import { sharedDatasets, tempDir } from './datasets/paths.js'
+import { rejectionOf, sharedDatasets, tempDir } from './datasets/paths.js'
 
 interface ManifestFile {
   bytes: number
@@ -146,7 +146,7 @@ describe('Raha-layout edge cases', () => {
   afterAll(() => cleanup())
 
   it('a missing canonical dataset says where to put the files and suggests pull', async () => {
-    const error = await loadDataset({ id: 'flights', seed: 0, dataDir: dir }).catch((e: unknown) => e as Error)
+    const error = await rejectionOf(loadDataset({ id: 'flights', seed: 0, dataDir: dir }))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(
       `dataset "flights" is not downloaded: run \`dataforge-evals datasets pull flights\` or put its files at ${join(dir, 'flights', 'dirty.csv')} and ${join(dir, 'flights', 'clean.csv')}`,

@@ -50,7 +50,7 @@ interface RaggedRow {
 function locateRaggedRow(body: string): RaggedRow | undefined {
   let records: { record: string[]; info: { bytes: number } }[]
   try {
-    records = parse(body, { relax_column_count: true, info: true }) as typeof records
+    records = parse(body, { relax_column_count: true, info: true }) as unknown as typeof records
   } catch {
     return undefined
   }

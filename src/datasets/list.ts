@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.js'
 import { CANONICAL_DATASETS, type CanonicalName, canonicalSource } from './canonical.js'
-import { findRahaFolders, hasRahaFiles, loadRahaDataset, rahaPaths, resolveDataDir } from './raha.js'
+import { describeRahaDataset, findRahaFolders, hasRahaFiles, rahaPaths, resolveDataDir } from './raha.js'
 import { SYNTHETIC_COLUMNS } from './synthetic/clean-table.js'
 import { CORRUPTION_KINDS } from './synthetic/corruptions.js'
 import { SYNTHETIC_DEFAULTS, SYNTHETIC_SOURCE } from './synthetic/generate.js'
@@ -37,7 +37,7 @@ function syntheticListing(): DatasetListing {
 
 async function folderListing(name: string, dataDir: string): Promise<DatasetListing> {
   try {
-    const { info } = await loadRahaDataset(name, dataDir, 0)
+    const info = await describeRahaDataset(name, dataDir)
     return {
       id: name,
       origin: 'raha',

@@ -36,10 +36,10 @@ export interface PairInput {
 }
 
 /**
- * Builds a repair task from a dirty/clean pair compared by position. Column names come from the clean
- * file (the task's dirty table is relabelled with them); ground truth is every differing non-id cell.
+ * Compares a dirty/clean pair by position: shape checks, id columns, ground truth and the report info.
+ * Column names come from the clean file; ground truth is every differing non-id cell.
  */
-export function buildPairTask(input: PairInput): { task: AgentTask; info: DatasetInfo; corrections: Correction[] } {
+export function analysePair(input: PairInput): { info: DatasetInfo; corrections: Correction[]; idColumns: string[] } {
   const { dirty, clean } = input
   if (dirty.table.rows.length !== clean.table.rows.length || dirty.table.columns.length !== clean.table.columns.length) {
     throw new InputError(
@@ -64,10 +64,16 @@ export function buildPairTask(input: PairInput): { task: AgentTask; info: Datase
     dirty: dirty.digest,
     clean: clean.digest,
   }
+  return { info, corrections, idColumns }
+}
+
+/** Builds a repair task from a dirty/clean pair; the task's dirty table is relabelled with the clean names. */
+export function buildPairTask(input: PairInput): { task: AgentTask; info: DatasetInfo; corrections: Correction[] } {
+  const { info, corrections, idColumns } = analysePair(input)
   const task = createTask(
     {
       name: input.id,
-      dirty: { columns, rows: dirty.table.rows },
+      dirty: { columns: [...info.columnNames], rows: input.dirty.table.rows },
       metadata: { dataset: input.id, origin: input.origin, idColumns },
       seed: input.seed,
     },

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import type { AgentTask } from '../core/schemas.js'
 import { CANONICAL_DATASETS, canonicalSource, isCanonicalName } from './canonical.js'
 import { readCsvTable } from './csv.js'
-import { buildPairTask } from './pair.js'
+import { type PairInput, analysePair, buildPairTask } from './pair.js'
 
 /** `dataDir` option, else DATAFORGE_DATA_DIR, else `./data`; resolved against the working directory. */
 export function resolveDataDir(dataDir?: string, env: Record<string, string | undefined> = process.env): string {
@@ -64,12 +64,7 @@ export function missingDatasetMessage(name: string, dataDir: string): string {
   return `dataset "${name}" not found: ${where} (Raha layout: <dataDir>/<name>/dirty.csv and clean.csv), or pick one of: synthetic, ${Object.keys(CANONICAL_DATASETS).join(', ')}`
 }
 
-/** Loads `<dataDir>/<name>/{dirty,clean}.csv`, aligning columns by position and naming them from clean.csv. */
-export async function loadRahaDataset(
-  name: string,
-  dataDir: string,
-  seed: number,
-): Promise<{ task: AgentTask; info: DatasetInfo }> {
+async function readRahaPair(name: string, dataDir: string, seed: number): Promise<PairInput> {
   assertDatasetName(name)
   if (!(await hasRahaFiles(dataDir, name))) throw new InputError(missingDatasetMessage(name, dataDir))
   const paths = rahaPaths(dataDir, name)
@@ -82,13 +77,27 @@ export async function loadRahaDataset(
       ? `${canonicalSource(name)} (sha256 verified, read from ${paths.dir})`
       : `local files in ${paths.dir} (sha256 differs from ${canonicalSource(name)})`
   }
-  const { task, info } = buildPairTask({
+  return {
     id: name,
     origin: 'raha',
     source,
     seed,
     dirty: { ...dirty, label: paths.dirty },
     clean: { ...clean, label: paths.clean },
-  })
+  }
+}
+
+/** Loads `<dataDir>/<name>/{dirty,clean}.csv`, aligning columns by position and naming them from clean.csv. */
+export async function loadRahaDataset(
+  name: string,
+  dataDir: string,
+  seed: number,
+): Promise<{ task: AgentTask; info: DatasetInfo }> {
+  const { task, info } = buildPairTask(await readRahaPair(name, dataDir, seed))
   return { task, info }
+}
+
+/** What a report or listing says about a Raha-layout folder, without building a task. */
+export async function describeRahaDataset(name: string, dataDir: string): Promise<DatasetInfo> {
+  return analysePair(await readRahaPair(name, dataDir, 0)).info
 }

@@ -13,3 +13,13 @@ export async function tempDir(prefix = 'dataforge-datasets-'): Promise<{ dir: st
   const dir = await mkdtemp(join(tmpdir(), prefix))
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
+
+/** The error a promise rejects with; fails the test if it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected the promise to reject')
+}
