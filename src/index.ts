@@ -30,3 +30,4 @@ export { checkThresholds, failClosed, type Thresholds, type ThresholdSpec } from
 export { compareRuns, regressionVerdict, renderComparisonMarkdown, type Comparison } from './report/compare.js'
 export { readRunRecords } from './report/read-runs.js'
 export { writeManifest, verifyDir } from './report/manifest.js'
+export { createRepairTask } from './datasets/create-repair-task.js'

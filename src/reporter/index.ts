@@ -103,8 +103,14 @@ export default class DataforgeReporter implements Reporter {
       const baselineRecords = await readBaseline(baselinePath)
       if (baselineRecords) {
         const baselineReport = buildReport({ records: baselineRecords, datasets: [], cwd: this.root, runDateUtc, config: {} })
-        baselineDeltas = groupDeltas(baselineReport, report, this.baselineOptions())
-        for (const d of baselineDeltas) if (d.verdict?.failed) failures.push(d.verdict.message)
+        try {
+          baselineDeltas = groupDeltas(baselineReport, report, this.baselineOptions())
+          for (const d of baselineDeltas) if (d.verdict?.failed) failures.push(d.verdict.message)
+        } catch (error) {
+          failures.push(
+            `baseline ${baselinePath} is not comparable with this run (${(error as Error).message}); rerun with DATAFORGE_UPDATE_BASELINE=1 to replace it`,
+          )
+        }
       }
     }
 

@@ -6,7 +6,7 @@ import type { AgentTask, FailureKind } from '../core/schemas.js'
 import { normalizeAgentOutput } from './normalize-output.js'
 import { withTimeout } from './with-timeout.js'
 import type { RecordOutcome } from '../report/records.js'
-import { FailureKindSchema } from '../core/schemas.js'
+import { FailureKindSchema, addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 
 export interface RepairTrialInput {
   agent: RepairAgent
@@ -75,13 +75,34 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
   }
 }
 
-export function classifyFailure(error: unknown): { failureKind: FailureKind; failureMessage: string } {
-  if (error instanceof AgentFailure) return { failureKind: error.kind, failureMessage: error.message }
+export interface ClassifiedFailure {
+  failureKind: FailureKind
+  failureMessage: string
+  /** What the run spent before failing, when the failure carries it (provider failures do). */
+  usage?: Usage
+  steps?: number
+  warnings?: string[]
+}
+
+export function classifyFailure(error: unknown): ClassifiedFailure {
+  if (error instanceof AgentFailure) {
+    const spent = spentBefore(error)
+    return { failureKind: error.kind, failureMessage: error.message, ...spent }
+  }
   if (error instanceof TypeError && /^agent returned /.test(error.message)) {
     return { failureKind: 'invalid_output', failureMessage: error.message }
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : `thrown non-error: ${String(error)}`
   return { failureKind: 'exception', failureMessage: message }
+}
+
+function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings'> {
+  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown }
+  return {
+    ...(e.usage && typeof e.usage === 'object' ? { usage: addUsage(emptyUsage(), e.usage) } : {}),
+    ...(typeof e.steps === 'number' ? { steps: e.steps } : {}),
+    ...(Array.isArray(e.warnings) ? { warnings: e.warnings.map(String) } : {}),
+  }
 }
 
 function toFailureKind(kind: string): FailureKind {

@@ -3,7 +3,7 @@ import { test as vitestTest } from 'vitest'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { AgentFailure } from '../core/errors.js'
-import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
+import type { AgentRunResult, AgentTask, Fix, Usage } from '../core/schemas.js'
 import { resolveAgent } from '../adapters/registry.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { withTimeout } from '../run/with-timeout.js'
@@ -143,7 +143,11 @@ function makeEvalCase(register: Registrar) {
               context.signal,
             )
           } catch (error) {
-            if (error instanceof AgentFailure) live.failure = { kind: error.kind, message: error.message }
+            if (error instanceof AgentFailure) {
+              live.failure = { kind: error.kind, message: error.message }
+              const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
+              recordUsage(spent.usage, spent.steps, undefined)
+            }
             throw error
           }
         })
