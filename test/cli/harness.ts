@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { main } from '../../src/cli/main.js'
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CLI in-process against a cwd, capturing its output. */
+export async function runCli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, {
+    stdout: (t) => {
+      stdout += t
+    },
+    stderr: (t) => {
+      stderr += t
+    },
+    cwd,
+    env: { NO_COLOR: '1', ...env },
+  })
+  return { code, stdout, stderr }
+}
+
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'dataforge-cli-'))
+  try {
+    return await fn(dir)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
