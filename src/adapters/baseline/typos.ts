@@ -1,0 +1,72 @@
+import { encodeColumn } from './column-codes.js'
+import { boundedEditDistance } from './edit-distance.js'
+import type { Proposal, WorkingTable } from './working-table.js'
+
+const DIGIT = /\d/
+
+export interface TypoOptions {
+  /** A column qualifies when its distinct non-null values are at most this share of its rows. */
+  maxDistinctShare: number
+  /** A replacement must occur at least this many times… */
+  minTargetCount: number
+  /** …and this many times as often as the value it replaces. */
+  minRatio: number
+  /** Among equally near replacements the most frequent must be this many times as frequent as the next. */
+  minLeadRatio: number
+}
+
+export const DEFAULT_TYPO_OPTIONS: TypoOptions = { maxDistinctShare: 0.2, minTargetCount: 5, minRatio: 20, minLeadRatio: 3 }
+
+/** Edits allowed for a value of this length: one per four characters, at most three (none below four). */
+function maxEdits(length: number): number {
+  return Math.min(3, Math.floor(length / 4))
+}
+
+/**
+ * In low-cardinality text columns, a rare value within a few edits of a much more frequent one is taken for a
+ * misspelling of it (`yxs` → `yes`). values with digits (numbers, codes, times) are never respelled (a rare `13` beside a common `12` is data), short values neither,
+ * and an ambiguous value (two frequent neighbours at the same distance) is left alone.
+ */
+export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYPO_OPTIONS): Proposal[] {
+  const out: Proposal[] = []
+  for (const col of table.repairable) {
+    const c = encodeColumn(table.cells[col]!)
+    const nonNullCodes = c.values.map((_, code) => code).filter((code) => !c.isNull[code])
+    const rows = nonNullCodes.reduce((sum, code) => sum + c.counts[code]!, 0)
+    if (nonNullCodes.length < 2 || nonNullCodes.length > opts.maxDistinctShare * rows) continue
+    const frequent = nonNullCodes
+      .filter((code) => c.counts[code]! >= opts.minTargetCount)
+      .sort((x, y) => c.counts[y]! - c.counts[x]! || (c.values[x]! < c.values[y]! ? -1 : 1))
+    const replacement = new Map<number, number>()
+    for (const code of nonNullCodes) {
+      const value = c.values[code]!
+      const count = c.counts[code]!
+      const limit = maxEdits(value.length)
+      if (limit === 0 || DIGIT.test(value)) continue
+      let bestDistance = limit + 1
+      let best: number[] = []
+      for (const target of frequent) {
+        if (target === code || c.counts[target]! < opts.minRatio * count) continue
+        const d = boundedEditDistance(value, c.values[target]!, Math.min(limit, bestDistance))
+        if (d < bestDistance) {
+          bestDistance = d
+          best = [target]
+        } else if (d === bestDistance && d <= limit) {
+          best.push(target)
+        }
+      }
+      if (best.length === 0) continue
+      const [first, second] = best
+      if (second !== undefined && c.counts[first!]! < opts.minLeadRatio * c.counts[second]!) continue
+      replacement.set(code, first!)
+    }
+    if (replacement.size === 0) continue
+    for (let r = 0; r < table.nRows; r++) {
+      const target = replacement.get(c.codes[r]!)
+      if (target !== undefined) {
+        out.push({ row: r, col, value: c.values[target]!, reason: `near-duplicate of the frequent value "${c.values[target]}"` })
+      }
+    }
+  }
+  return out
+}
