@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InputError } from '../src/core/errors.js'
 import type { Table } from '../src/core/schemas.js'
-import { csvDigest, parseCsvStrict, readCsvTable, toCsv } from '../src/datasets/index.js'
+import { csvDigest, csvDigestPair, parseCsvStrict, readCsvTable, toCsv } from '../src/datasets/index.js'
 import { fixturesDir, tempDir } from './datasets/paths.js'
 
 function errorOf(fn: () => unknown): Error {
@@ -151,5 +151,15 @@ describe('toCsv', () => {
       sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
       bytes: Buffer.byteLength(text, 'utf8'),
     })
+  })
+
+  it('csvDigestPair equals two csvDigest calls, with shared rows, distinct rows and unequal lengths', () => {
+    const shared = Array.from({ length: 5000 }, (_, i) => [String(i), i % 3 === 0 ? 'x,y' : 'plain'])
+    const a: Table = { columns: ['i', 'v'], rows: shared }
+    const b: Table = { columns: ['i', 'v'], rows: shared.map((row, i) => (i % 10 === 0 ? [row[0]!, 'changed'] : row)) }
+    expect(csvDigestPair(a, b)).toEqual([csvDigest(a), csvDigest(b)])
+    expect(csvDigestPair(a, b)[0]).not.toEqual(csvDigestPair(a, b)[1])
+    const short: Table = { columns: ['i', 'v'], rows: shared.slice(0, 10) }
+    expect(csvDigestPair(a, short)).toEqual([csvDigest(a), csvDigest(short)])
   })
 })

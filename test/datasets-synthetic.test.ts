@@ -218,6 +218,7 @@ describe('generateSynthetic', () => {
       [{ seed: 1.5 }, 'seed must be an integer, got 1.5'],
       [{ seed: 1, rows: 0 }, 'rows must be a whole number ≥ 1, got 0'],
       [{ seed: 1, rows: 2.5 }, 'rows must be a whole number ≥ 1, got 2.5'],
+      [{ seed: 1, rows: 1e9 }, 'rows must be at most 10000000, got 1000000000'],
       [{ seed: 1, errorRate: -0.1 }, 'errorRate must be a number between 0 and 1, got -0.1'],
       [{ seed: 1, errorRate: 1.5 }, 'errorRate must be a number between 0 and 1, got 1.5'],
       [{ seed: 1, errorRate: Number.NaN }, 'errorRate must be a number between 0 and 1, got NaN'],

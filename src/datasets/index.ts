@@ -6,7 +6,7 @@ export {
   type CanonicalFile,
   type CanonicalName,
 } from './canonical.js'
-export { csvDigest, parseCsvStrict, readCsvTable, sha256OfBytes, toCsv } from './csv.js'
+export { csvDigest, csvDigestPair, parseCsvStrict, readCsvTable, sha256OfBytes, toCsv } from './csv.js'
 export { type DatasetListing, listDatasets } from './list.js'
 export { type DatasetRequest, type LoadedDataset, loadDataset } from './load.js'
 export { detectIdColumns } from './pair.js'
@@ -17,6 +17,7 @@ export { CORRUPTION_KINDS, type CorruptionKind, NULL_PLACEHOLDERS } from './synt
 export {
   SYNTHETIC_DEFAULTS,
   SYNTHETIC_GENERATOR_VERSION,
+  SYNTHETIC_MAX_ROWS,
   SYNTHETIC_SOURCE,
   type SyntheticOptions,
   generateSynthetic,

@@ -6,20 +6,38 @@ import {
   discoverDependencies,
   voteWithDependencies,
 } from './dependencies.js'
+import { unifyDates } from './date-formats.js'
 import { normalizeUnitNumbers, numericNullPlaceholders, roundFloatNoise, stripDecorations } from './formats.js'
+import { padLeadingZeros, unifyDecimals, unifyPhones } from './number-formats.js'
+import { unifyCaseAndSpacing } from './spelling.js'
 import { DEFAULT_TYPO_OPTIONS, repairTypos, type TypoOptions } from './typos.js'
 import { applyProposals, type Proposal, type WorkingTable, workingTableOf } from './working-table.js'
 
-export type BaselinePhase = 'nullPlaceholders' | 'unitNumbers' | 'decorations' | 'floatNoise' | 'dependencies' | 'typos'
+export type BaselinePhase =
+  | 'nullPlaceholders'
+  | 'unitNumbers'
+  | 'decorations'
+  | 'floatNoise'
+  | 'numbers'
+  | 'dates'
+  | 'phones'
+  | 'spelling'
+  | 'dependencies'
+  | 'typos'
 
-export const BASELINE_PHASES: readonly BaselinePhase[] = [
-  'nullPlaceholders',
-  'unitNumbers',
-  'decorations',
-  'floatNoise',
-  'dependencies',
-  'typos',
+/** The format phases, in the order they run: each rewrites values by themselves, one column at a time. */
+const FORMAT_PHASES: readonly [BaselinePhase, (table: WorkingTable) => Proposal[]][] = [
+  ['nullPlaceholders', (t) => numericNullPlaceholders(t)],
+  ['unitNumbers', (t) => normalizeUnitNumbers(t)],
+  ['decorations', (t) => stripDecorations(t)],
+  ['floatNoise', roundFloatNoise],
+  ['numbers', (t) => [...unifyDecimals(t), ...padLeadingZeros(t)]],
+  ['dates', (t) => unifyDates(t)],
+  ['phones', (t) => unifyPhones(t)],
+  ['spelling', (t) => unifyCaseAndSpacing(t)],
 ]
+
+export const BASELINE_PHASES: readonly BaselinePhase[] = [...FORMAT_PHASES.map(([name]) => name), 'dependencies', 'typos']
 
 export interface BaselineOptions {
   /** Agent name in reports; default `baseline`. */
@@ -34,14 +52,18 @@ export interface BaselineOptions {
  * A deterministic, non-LLM repairer that works from the dirty table alone (`task.dirty`, `task.columns`,
  * `task.metadata.idColumns`; never the ground truth). Phases, each applied to the result of the one before:
  *
- * 1. `nullPlaceholders`: `N/A`-like text in a numeric column becomes empty.
+ * 1. `nullPlaceholders`: systematic `N/A`-like text in a numeric column becomes empty.
  * 2. `unitNumbers`: numbers with an inconsistently spelled unit become bare numbers.
- * 3. `decorations`: values differing from a column's dominant format only by `%`/currency/quote symbols lose them.
+ * 3. `decorations`: values differing from a column's dominant format only by `%`/currency symbols lose them.
  * 4. `floatNoise`: decimals printed with binary floating-point noise are rounded (`0.052000000000000005`).
- * 5. `dependencies`: approximate functional dependencies are discovered and minority values (and nulls) in a
+ * 5. `numbers`: decimal commas, surplus trailing zeros, float suffixes on integers, lost leading zeros.
+ * 6. `dates`: dates in a minority layout are rewritten in the column's dominant layout.
+ * 7. `phones`: ten-digit phone numbers are rewritten in the column's dominant layout.
+ * 8. `spelling`: case and spacing variants take the column's usual spelling.
+ * 9. `dependencies`: approximate functional dependencies are discovered and minority values (and nulls) in a
  *    group are replaced by the group's majority value.
- * 6. `typos`: rare values a few edits from a much more frequent one in low-cardinality columns are respelled;
- *    when that changed anything, `dependencies` runs once more on the improved groups.
+ * 10. `typos`: in low-cardinality columns, rare values a few edits from (or truncations of) a much more frequent
+ *    one take it; when that changed anything, `dependencies` runs once more on the improved groups.
  *
  * Every rule proposes a value only where the data make it likely; it prefers proposing nothing to guessing.
  * Id columns are never changed. The output is sorted by row, then column position.
@@ -69,11 +91,11 @@ export function createBaselineAgent(opts: BaselineOptions = {}): RepairAgent {
         steps++
         return applyProposals(table, proposals, reasons)
       }
-      if (phases.has('nullPlaceholders')) apply(numericNullPlaceholders(table))
-      if (phases.has('unitNumbers')) apply(normalizeUnitNumbers(table))
-      if (phases.has('decorations')) apply(stripDecorations(table))
-      if (phases.has('floatNoise')) apply(roundFloatNoise(table))
-      await pause()
+      for (const [name, phase] of FORMAT_PHASES) {
+        if (!phases.has(name)) continue
+        apply(phase(table))
+        await pause()
+      }
       const dependencies = async () => {
         const model = discoverDependencies(table, depOptions, checkpoint)
         await pause()

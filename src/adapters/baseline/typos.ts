@@ -24,8 +24,10 @@ function maxEdits(length: number): number {
 
 /**
  * In low-cardinality text columns, a rare value within a few edits of a much more frequent one is taken for a
- * misspelling of it (`yxs` → `yes`). values with digits (numbers, codes, times) are never respelled (a rare `13` beside a common `12` is data), short values neither,
- * and an ambiguous value (two frequent neighbours at the same distance) is left alone.
+ * misspelling of it (`yxs` → `yes`); failing that, a rare value that a much more frequent one begins with is
+ * taken for a truncation of it (`Stand.` → `Standard`). Values with digits (numbers, codes, times) are never
+ * respelled (a rare `13` beside a common `12` is data), values under four characters are never edited, and an
+ * ambiguous value (two frequent candidates, neither three times as frequent as the other) is left alone.
  */
 export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYPO_OPTIONS): Proposal[] {
   const out: Proposal[] = []
@@ -42,10 +44,10 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
       const value = c.values[code]!
       const count = c.counts[code]!
       const limit = maxEdits(value.length)
-      if (limit === 0 || DIGIT.test(value)) continue
+      if (DIGIT.test(value)) continue
       let bestDistance = limit + 1
       let best: number[] = []
-      for (const target of frequent) {
+      for (const target of limit > 0 ? frequent : []) {
         if (target === code || c.counts[target]! < opts.minRatio * count) continue
         const d = boundedEditDistance(value, c.values[target]!, Math.min(limit, bestDistance))
         if (d < bestDistance) {
@@ -55,6 +57,7 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
           best.push(target)
         }
       }
+      if (best.length === 0) best = prefixTargets(value, count, frequent, c.values, c.counts, opts.minRatio)
       if (best.length === 0) continue
       const [first, second] = best
       if (second !== undefined && c.counts[first!]! < opts.minLeadRatio * c.counts[second]!) continue
@@ -64,9 +67,23 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
     for (let r = 0; r < table.nRows; r++) {
       const target = replacement.get(c.codes[r]!)
       if (target !== undefined) {
-        out.push({ row: r, col, value: c.values[target]!, reason: `near-duplicate of the frequent value "${c.values[target]}"` })
+        out.push({ row: r, col, value: c.values[target]!, reason: `misspelling or truncation of the frequent value "${c.values[target]}"` })
       }
     }
   }
   return out
+}
+
+/** Frequent values that a truncated value (`Stand.`, `Bas`; three letters at least) is the beginning of. */
+function prefixTargets(
+  value: string,
+  count: number,
+  frequent: readonly number[],
+  values: readonly string[],
+  counts: readonly number[],
+  minRatio: number,
+): number[] {
+  const stem = value.endsWith('.') ? value.slice(0, -1) : value
+  if (stem.length < 3) return []
+  return frequent.filter((t) => values[t]!.length > stem.length && values[t]!.startsWith(stem) && counts[t]! >= minRatio * count)
 }

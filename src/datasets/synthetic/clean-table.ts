@@ -49,6 +49,10 @@ interface Pools {
   /** `first.last@domain` for each name × domain, so most rows reuse a string instead of building one. */
   emails: string[]
   scores: string[]
+  /** `AAA-EEE-` for each location × exchange 200–999, indexed location * 800 + (exchange - 200). */
+  phonePrefixes: string[]
+  /** `0000` … `9999`. */
+  lineNumbers: string[]
 }
 
 let pools: Pools | undefined
@@ -65,7 +69,9 @@ function stringPools(): Pools {
   }
   const emails = emailLocals.flatMap((local) => EMAIL_DOMAINS.map((domain) => `${local}@${domain}`))
   const scores = Array.from({ length: 1001 }, (_, i) => (i / 10).toFixed(1))
-  pools = { names, emailLocals, emails, scores }
+  const phonePrefixes = LOCATIONS.flatMap((l) => Array.from({ length: 800 }, (_, e) => `${l.areaCode}-${200 + e}-`))
+  const lineNumbers = Array.from({ length: 10_000 }, (_, i) => String(i).padStart(4, '0'))
+  pools = { names, emailLocals, emails, scores, phonePrefixes, lineNumbers }
   return pools
 }
 
@@ -75,7 +81,7 @@ function stringPools(): Pools {
  */
 export function generateCleanTable(rng: Random, rows: number): Table {
   const dates = signupDates()
-  const { names, emailLocals, emails, scores } = stringPools()
+  const { names, emailLocals, emails, scores, phonePrefixes, lineNumbers } = stringPools()
   const domains = EMAIL_DOMAINS.length
   const out: string[][] = []
   for (let r = 0; r < rows; r++) {
@@ -84,11 +90,11 @@ export function generateCleanTable(rng: Random, rows: number): Table {
     const email = rng.next() < 0.3
       ? `${emailLocals[person]}${1 + Math.floor(rng.next() * 99)}@${EMAIL_DOMAINS[domain]}`
       : emails[person * domains + domain]!
-    const location = LOCATIONS[Math.floor(rng.next() * LOCATIONS.length)]!
-    const exchange = 200 + Math.floor(rng.next() * 800)
-    const line = Math.floor(rng.next() * 10_000)
+    const locationIndex = Math.floor(rng.next() * LOCATIONS.length)
+    const location = LOCATIONS[locationIndex]!
+    const exchange = Math.floor(rng.next() * 800)
     // 12 characters: short enough that V8 stores the concatenation flat rather than as a rope.
-    const phone = `${location.areaCode}-${exchange}-${line < 1000 ? String(line).padStart(4, '0') : line}`
+    const phone = phonePrefixes[locationIndex * 800 + exchange]! + lineNumbers[Math.floor(rng.next() * 10_000)]!
     const plan = PLANS[pickPlanIndex(rng)]!
     // Mean of two uniforms: scores cluster around the middle like real ratings.
     const score = scores[Math.round((rng.next() + rng.next()) * 500)]!

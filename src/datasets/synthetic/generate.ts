@@ -3,7 +3,7 @@ import { InputError } from '../../core/errors.js'
 import { type Correction, createTask } from '../../core/ground-truth.js'
 import { Random } from '../../core/random.js'
 import type { AgentTask, Table } from '../../core/schemas.js'
-import { csvDigest } from '../csv.js'
+import { csvDigestPair } from '../csv.js'
 import { SYNTHETIC_COLUMNS, type SyntheticColumn, generateCleanTable } from './clean-table.js'
 import { corruptValue } from './corruptions.js'
 
@@ -12,6 +12,8 @@ export const SYNTHETIC_GENERATOR_VERSION = 1
 export const SYNTHETIC_SOURCE = `dataforge-evals synthetic generator v${SYNTHETIC_GENERATOR_VERSION}`
 export const SYNTHETIC_DEFAULTS = { rows: 200, errorRate: 0.05 } as const
 export const SYNTHETIC_ID_COLUMNS = ['id'] as const
+/** A guard against typos like 1e9: ten million rows already take gigabytes. */
+export const SYNTHETIC_MAX_ROWS = 10_000_000
 
 export interface SyntheticOptions {
   seed: number
@@ -25,6 +27,7 @@ export function resolveSyntheticOptions(opts: SyntheticOptions): { seed: number;
   const errorRate = opts.errorRate ?? SYNTHETIC_DEFAULTS.errorRate
   if (!Number.isSafeInteger(opts.seed)) throw new InputError(`seed must be an integer, got ${opts.seed}`)
   if (!Number.isSafeInteger(rows) || rows < 1) throw new InputError(`rows must be a whole number ≥ 1, got ${rows}`)
+  if (rows > SYNTHETIC_MAX_ROWS) throw new InputError(`rows must be at most ${SYNTHETIC_MAX_ROWS}, got ${rows}`)
   if (!Number.isFinite(errorRate) || errorRate < 0 || errorRate > 1) {
     throw new InputError(`errorRate must be a number between 0 and 1, got ${errorRate}`)
   }
@@ -44,11 +47,9 @@ export function generateSynthetic(opts: SyntheticOptions): { dirty: Table; clean
   const corrections: Correction[] = []
   const dataColumns = SYNTHETIC_COLUMNS.length - 1
   const cells = rows * dataColumns
-  let needed = Math.round(errorRate * cells)
-  // Selection sampling (Knuth's algorithm S): exactly `needed` distinct cells, visited in row-major order.
-  for (let cell = 0; cell < cells && needed > 0; cell++) {
-    if (rng.next() * (cells - cell) >= needed) continue
-    needed--
+  const chosen = sampleCells(rng, cells, Math.round(errorRate * cells))
+  for (let cell = 0; cell < cells; cell++) {
+    if (chosen[cell] === 0) continue
     const r = Math.floor(cell / dataColumns)
     const j = (cell % dataColumns) + 1
     const column = SYNTHETIC_COLUMNS[j] as Exclude<SyntheticColumn, 'id'>
@@ -64,6 +65,20 @@ export function generateSynthetic(opts: SyntheticOptions): { dirty: Table; clean
   return { dirty: { columns: [...clean.columns], rows: dirtyRows }, clean, corrections }
 }
 
+/**
+ * Exactly `k` distinct cells of `n`, as a 0/1 mask (Floyd's algorithm: k draws rather than one per cell).
+ * Visiting the mask in order then corrupts cells in row-major order.
+ */
+function sampleCells(rng: Random, n: number, k: number): Uint8Array {
+  const chosen = new Uint8Array(n)
+  for (let j = n - k; j < n; j++) {
+    const t = Math.floor(rng.next() * (j + 1))
+    if (chosen[t] === 0) chosen[t] = 1
+    else chosen[j] = 1
+  }
+  return chosen
+}
+
 /** Rows are frozen (one level deep is enough: cells are strings), so createTask's deep freeze skips them fast. */
 function freezeRows(rows: string[][]): void {
   for (const row of rows) Object.freeze(row)
@@ -76,6 +91,7 @@ export function loadSynthetic(opts: SyntheticOptions): { task: AgentTask; info: 
   const { dirty, clean, corrections } = generateSynthetic(resolved)
   const options = { rows: resolved.rows, errorRate: resolved.errorRate }
   const idColumns = [...SYNTHETIC_ID_COLUMNS]
+  const [dirtyDigest, cleanDigest] = csvDigestPair(dirty, clean)
   const info: DatasetInfo = {
     id: 'synthetic',
     origin: 'synthetic',
@@ -88,8 +104,8 @@ export function loadSynthetic(opts: SyntheticOptions): { task: AgentTask; info: 
     idColumns,
     seed: resolved.seed,
     options,
-    dirty: csvDigest(dirty),
-    clean: csvDigest(clean),
+    dirty: dirtyDigest,
+    clean: cleanDigest,
   }
   const task = createTask(
     {
