@@ -116,9 +116,9 @@ export function aggregate(records: readonly RunRecord[], options: AggregateOptio
   for (const r of records) {
     const key = keyOf(r)
     const id = JSON.stringify([key.agent, key.model, key.dataset, key.suite, key.category])
-    let g = groups.get(id)
-    if (!g) groups.set(id, (g = { key, rows: [] }))
-    g.rows.push(r)
+    const g = groups.get(id)
+    if (g) g.rows.push(r)
+    else groups.set(id, { key, rows: [r] })
   }
   return [...groups.values()].sort((a, b) => compareKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
 }

@@ -20,7 +20,6 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
       failures ? c.red(String(failures)) : '0',
     ]
   })
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strip ANSI codes to measure widths
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ')

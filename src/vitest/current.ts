@@ -52,7 +52,7 @@ export function metaOf(test: Test): DataforgeMeta {
 export function fullName(test: Test): string {
   const names: string[] = [test.name]
   let suite = test.suite
-  while (suite && suite.name && suite !== (test.file as unknown)) {
+  while (suite?.name && suite !== (test.file as unknown)) {
     names.unshift(suite.name)
     suite = suite.suite
   }

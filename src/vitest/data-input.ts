@@ -16,7 +16,13 @@ function isTable(x: unknown): x is Table {
 export function recordsToTable(records: Record<string, unknown>[]): Table {
   const columns: string[] = []
   const seen = new Set<string>()
-  for (const r of records) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k))
+  for (const r of records) {
+    for (const k of Object.keys(r)) {
+      if (seen.has(k)) continue
+      seen.add(k)
+      columns.push(k)
+    }
+  }
   return { columns, rows: records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c])))) }
 }
 
