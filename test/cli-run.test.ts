@@ -144,6 +144,19 @@ describe('dataforge-evals run', () => {
     })
   })
 
+  it('--min-passes gates on every case passing at least K of its trials', async () => {
+    await withTempDir(async (dir) => {
+      const base = ['run', '--dataset', 'synthetic', '--rows', '40', '--trials', '2', '--quiet']
+      const oracle = await runCli([...base, '--agent', 'mock', '--min-passes', '2'], dir)
+      expect(oracle.code, oracle.stderr).toBe(0)
+      const floor = await runCli([...base, '--agent', 'noop', '--min-passes', '1'], dir)
+      expect(floor.code).toBe(1)
+      expect(floor.stderr).toMatch(/repeat gate: noop · synthetic · synthetic passed 0 of 2 trials, needs 1/)
+      const lenient = await runCli([...base, '--agent', 'noop', '--pass-f1', '0', '--min-passes', '2'], dir)
+      expect(lenient.code).toBe(0)
+    })
+  })
+
   it('grades a custom CSV pair named by --dataset', async () => {
     await withTempDir(async (dir) => {
       const res = await runCli(

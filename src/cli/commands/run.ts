@@ -13,6 +13,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { writeReportFiles } from '../../report/write-report.js'
 import { writeManifest } from '../../report/manifest.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
+import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
@@ -44,6 +45,10 @@ Options:
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
   --prices FILE          USD price map for cost accounting
+  --concurrency N        provider calls in flight at once (default: the preset's limit)
+  --rpm N                provider requests per minute (default: the preset's limit)
+  --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
+  --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
   --quiet                no progress lines
 `
 
@@ -69,6 +74,10 @@ const OPTIONS = {
   cache: { type: 'string' },
   'cache-dir': { type: 'string' },
   prices: { type: 'string' },
+  concurrency: { type: 'string' },
+  rpm: { type: 'string' },
+  'chunk-token-budget': { type: 'string' },
+  'min-passes': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -91,6 +100,7 @@ export const runCommand: Command = async (argv, io) => {
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
+  const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
@@ -104,7 +114,12 @@ export const runCommand: Command = async (argv, io) => {
     apiKeyEnv: values['api-key-env'],
     env: io.env,
     envFile: resolve(io.cwd, '.env'),
-    cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] ? resolve(io.cwd, values['cache-dir']) : undefined }),
+    cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
+    ...(values.concurrency !== undefined ? { concurrency: parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 }) } : {}),
+    ...(values.rpm !== undefined ? { rpm: parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true }) } : {}),
+    ...(values['chunk-token-budget'] !== undefined
+      ? { chunkTokenBudget: parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 }) }
+      : {}),
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
@@ -162,8 +177,15 @@ export const runCommand: Command = async (argv, io) => {
   for (const dir of new Set(written.map((f) => dirname(f)))) {
     await writeManifest(dir, written.filter((f) => dirname(f) === dir), { configIds })
   }
-  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && io.env.FORCE_COLOR !== '0' }))
+  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  if (minPasses !== undefined) {
+    const gate = repeatGate(report.cases, { atLeast: minPasses })
+    if (!gate.passed) {
+      for (const c of gate.failing) io.stderr(`repeat gate: ${c.agent} · ${c.dataset} · ${c.caseId} passed ${c.passes} of ${c.n} trials, needs ${minPasses}\n`)
+      return 1
+    }
+  }
   return 0
 }
 
