@@ -153,6 +153,15 @@ describe('toCsv', () => {
     })
   })
 
+  it('csvDigest handles lines longer than its buffer and multi-byte text', () => {
+    const table: Table = { columns: ['a', 'b'], rows: [['x', 'é'.repeat(400_000)], ['y', '€,"'.repeat(200_000)], ['z', 'ok']] }
+    const text = toCsv(table)
+    expect(csvDigest(table)).toEqual({
+      sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+      bytes: Buffer.byteLength(text, 'utf8'),
+    })
+  })
+
   it('csvDigestPair equals two csvDigest calls, with shared rows, distinct rows and unequal lengths', () => {
     const shared = Array.from({ length: 5000 }, (_, i) => [String(i), i % 3 === 0 ? 'x,y' : 'plain'])
     const a: Table = { columns: ['i', 'v'], rows: shared }

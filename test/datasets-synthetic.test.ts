@@ -54,7 +54,7 @@ describe('generateSynthetic', () => {
     const { dirty, clean } = generateSynthetic({ seed: 7 })
     expect(SYNTHETIC_SOURCE).toBe('dataforge-evals synthetic generator v1')
     expect({ dirty: sha(toCsv(dirty)), clean: sha(toCsv(clean)) }).toEqual({
-      dirty: '6cbce8de4286c2d65ba4c6a454d0df8737c78ef793a668604dfe5adf3dc8885d',
+      dirty: 'eecfecbbf5f3546b1bf8ac5884a58b78d6a255ba26dde08aa25355f54798bc72',
       clean: 'fe5d3cd70826e36831ad9b29c1d07a00c1b63cca714bbedec3ea32a236ccd30d',
     })
   })

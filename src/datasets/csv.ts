@@ -119,11 +119,13 @@ function csvField(value: string): string {
 function csvLine(cells: readonly string[]): string {
   // A lone empty cell would make a blank line, which CSV readers may skip.
   if (cells.length === 1 && cells[0] === '') return '""'
-  // Fast path: most rows need no quoting, and a native join is far cheaper than mapping every cell.
+  // Plain concatenation: Array#join has no fast path for frozen arrays, and task rows are frozen.
+  let line = ''
   for (let j = 0; j < cells.length; j++) {
-    if (NEEDS_QUOTES.test(cells[j]!)) return cells.map(csvField).join(',')
+    const field = csvField(cells[j]!)
+    line = j === 0 ? field : line + ',' + field
   }
-  return cells.join(',')
+  return line
 }
 
 /** Calls `write` with the CSV text (LF line endings, header first) in chunks of many lines. */
@@ -146,15 +148,45 @@ export function toCsv(table: Table): string {
   return parts.join('')
 }
 
+/** sha256 and byte count of CSV lines, encoded as UTF-8 into a reused buffer (no giant strings). */
+class CsvHasher {
+  private readonly hash = createHash('sha256')
+  private readonly buffer = Buffer.allocUnsafe(1 << 20)
+  private used = 0
+  private bytes = 0
+
+  line(text: string): void {
+    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
+    const worst = (text.length + 1) * 3
+    if (this.used + worst > this.buffer.length) this.flush()
+    if (worst > this.buffer.length) {
+      const encoded = Buffer.from(text + '\n', 'utf8')
+      this.hash.update(encoded)
+      this.bytes += encoded.length
+      return
+    }
+    this.used += this.buffer.write(text, this.used, 'utf8')
+    this.buffer[this.used++] = 0x0a
+  }
+
+  digest(): FileDigest {
+    this.flush()
+    return { sha256: this.hash.digest('hex'), bytes: this.bytes }
+  }
+
+  private flush(): void {
+    this.hash.update(this.buffer.subarray(0, this.used))
+    this.bytes += this.used
+    this.used = 0
+  }
+}
+
 /** sha256 and UTF-8 byte size of `toCsv(table)`, computed without building the whole string. */
 export function csvDigest(table: Table): FileDigest {
-  const hash = createHash('sha256')
-  let bytes = 0
-  writeCsvChunks(table, (chunk) => {
-    hash.update(chunk, 'utf8')
-    bytes += Buffer.byteLength(chunk, 'utf8')
-  })
-  return { sha256: hash.digest('hex'), bytes }
+  const hasher = new CsvHasher()
+  hasher.line(csvLine(table.columns))
+  for (const row of table.rows) hasher.line(csvLine(row))
+  return hasher.digest()
 }
 
 /**
@@ -163,29 +195,16 @@ export function csvDigest(table: Table): FileDigest {
  */
 export function csvDigestPair(a: Table, b: Table): [FileDigest, FileDigest] {
   if (a.rows.length !== b.rows.length) return [csvDigest(a), csvDigest(b)]
-  const hashes = [createHash('sha256'), createHash('sha256')] as const
-  const sizes = [0, 0]
-  const pending: [string[], string[]] = [[csvLine(a.columns)], [csvLine(b.columns)]]
-  const flush = () => {
-    for (const k of [0, 1] as const) {
-      if (pending[k].length === 0) continue
-      const chunk = pending[k].join('\n') + '\n'
-      hashes[k].update(chunk, 'utf8')
-      sizes[k]! += Buffer.byteLength(chunk, 'utf8')
-      pending[k] = []
-    }
-  }
+  const hashA = new CsvHasher()
+  const hashB = new CsvHasher()
+  hashA.line(csvLine(a.columns))
+  hashB.line(csvLine(b.columns))
   for (let r = 0; r < a.rows.length; r++) {
     const rowA = a.rows[r]!
     const rowB = b.rows[r]!
     const lineA = csvLine(rowA)
-    pending[0].push(lineA)
-    pending[1].push(rowA === rowB ? lineA : csvLine(rowB))
-    if (pending[0].length >= 4096) flush()
+    hashA.line(lineA)
+    hashB.line(rowA === rowB ? lineA : csvLine(rowB))
   }
-  flush()
-  return [
-    { sha256: hashes[0].digest('hex'), bytes: sizes[0]! },
-    { sha256: hashes[1].digest('hex'), bytes: sizes[1]! },
-  ]
+  return [hashA.digest(), hashB.digest()]
 }
