@@ -54,7 +54,7 @@ describe('generateSynthetic', () => {
     const { dirty, clean } = generateSynthetic({ seed: 7 })
     expect(SYNTHETIC_SOURCE).toBe('dataforge-evals synthetic generator v1')
     expect({ dirty: sha(toCsv(dirty)), clean: sha(toCsv(clean)) }).toEqual({
-      dirty: 'eecfecbbf5f3546b1bf8ac5884a58b78d6a255ba26dde08aa25355f54798bc72',
+      dirty: 'da02e11aa1b403f1b576f3c9ea13979bc66b727c88dde617a6896b5225950583',
       clean: 'fe5d3cd70826e36831ad9b29c1d07a00c1b63cca714bbedec3ea32a236ccd30d',
     })
   })

@@ -159,7 +159,6 @@ const transposition: Corruptor = (value, _column, rng) => {
 const FD_DOMAINS: Partial<Record<SyntheticColumn, readonly string[]>> = {
   city: [...new Set(LOCATIONS.map((l) => l.city))],
   state: [...new Set(LOCATIONS.map((l) => l.state))],
-  zip: LOCATIONS.flatMap((l) => l.zips),
   plan: PLANS.map((p) => p.name),
   monthly_fee: PLANS.map((p) => p.fee),
 }
@@ -186,12 +185,16 @@ export const CORRUPTORS: Readonly<Record<CorruptionKind, Corruptor>> = {
   fd_violation: fdViolation,
 }
 
-/** Which kinds hit which column, with weights: the mix a column tends to suffer in real data. */
+/**
+ * Which kinds hit which column, with weights: the mix a column tends to suffer in real data.
+ * fd_violation only hits columns a dependency can restore (zip → city → state, plan ↔ monthly_fee);
+ * a wrong zip could not be told from the city's other zips, so zips never get one.
+ */
 export const COLUMN_KIND_WEIGHTS: Readonly<Record<Exclude<SyntheticColumn, 'id'>, Partial<Record<CorruptionKind, number>>>> = {
   name: { typo: 3, abbreviation: 2, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   email: { typo: 3, abbreviation: 1, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   phone: { format_drift: 4, typo: 2, null_placeholder: 1, transposition: 2, case_whitespace: 1 },
-  zip: { typo: 2, transposition: 2, format_drift: 2, null_placeholder: 1, fd_violation: 2, case_whitespace: 1 },
+  zip: { typo: 2, transposition: 2, format_drift: 2, null_placeholder: 1, case_whitespace: 1 },
   city: { typo: 3, abbreviation: 2, null_placeholder: 1, case_whitespace: 2, transposition: 1, fd_violation: 2 },
   state: { case_whitespace: 3, format_drift: 2, null_placeholder: 1, typo: 1, fd_violation: 2 },
   signup_date: { format_drift: 5, typo: 1, transposition: 1, null_placeholder: 1 },
