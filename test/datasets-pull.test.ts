@@ -16,6 +16,8 @@ interface FileServer {
   tamper: Set<string>
   /** Paths answered 404. */
   missing: Set<string>
+  /** Paths that get headers but never a body. */
+  stall: Set<string>
   close(): Promise<void>
 }
 
@@ -23,12 +25,18 @@ async function startFileServer(): Promise<FileServer> {
   const requests: string[] = []
   const tamper = new Set<string>()
   const missing = new Set<string>()
+  const stall = new Set<string>()
   const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '/'
     requests.push(path)
     const match = /^\/raha\/(hospital|flights|beers)\/(dirty|clean)\.csv$/.exec(path)
     if (!match || missing.has(path)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+      return
+    }
+    if (stall.has(path)) {
+      res.writeHead(200, { 'content-type': 'text/csv' })
+      res.write('index,')
       return
     }
     const bytes = await readFile(join(sharedDatasets, match[1]!, `${match[2]}.csv`))
@@ -42,7 +50,12 @@ async function startFileServer(): Promise<FileServer> {
     requests,
     tamper,
     missing,
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    stall,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()))
+        server.closeAllConnections()
+      }),
   }
 }
 
@@ -71,6 +84,7 @@ describe('pullDataset against a local HTTP server', () => {
     server.requests.length = 0
     server.tamper.clear()
     server.missing.clear()
+    server.stall.clear()
   })
   afterEach(() => cleanup())
 
@@ -145,6 +159,25 @@ describe('pullDataset against a local HTTP server', () => {
         `(sha256 ${CANONICAL_DATASETS.hospital.files.dirty.sha256}) and ${join(dataDir, 'hospital/clean.csv')} ` +
         `(sha256 ${CANONICAL_DATASETS.hospital.files.clean.sha256})`,
     )
+    expect(await readdir(dataDir)).toEqual([])
+  })
+
+  it('a DNS failure is reported as offline too', async () => {
+    const fetchImpl = (async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) })
+    }) as typeof fetch
+    const error = await rejectionOf(pullDataset('beers', { dataDir, baseUrl: 'http://no-such-host.invalid/raha', fetchImpl }))
+    expect(error).toBeInstanceOf(DatasetDownloadError)
+    expect(error.message).toMatch(
+      /^beers\/dirty\.csv: cannot reach http:\/\/no-such-host\.invalid\/raha\/beers\/dirty\.csv \(ENOTFOUND\): offline\?; to install it by hand/,
+    )
+  })
+
+  it('gives up on a download that stalls, after the configured limit', async () => {
+    server.stall.add('/raha/flights/dirty.csv')
+    const error = await rejectionOf(pullDataset('flights', { dataDir, baseUrl: server.baseUrl, timeoutMs: 200 }))
+    expect(error).toBeInstanceOf(DatasetDownloadError)
+    expect(error.message).toContain(`flights/dirty.csv: download of ${server.baseUrl}/flights/dirty.csv timed out after 200 ms;`)
     expect(await readdir(dataDir)).toEqual([])
   })
 
