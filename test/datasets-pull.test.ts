@@ -212,6 +212,16 @@ describe('pullDataset against a local HTTP server', () => {
     expect(error.message).not.toContain('s3cret-token')
   })
 
+  it('says so when the verified files cannot be written', async () => {
+    const blocker = join(dataDir, 'not-a-folder')
+    await writeFile(blocker, 'a file where the data folder should be')
+    const error = await rejectionOf(pullDataset('hospital', { dataDir: blocker, baseUrl: server.baseUrl }))
+    expect(error).toBeInstanceOf(DatasetDownloadError)
+    expect(error.message).toMatch(
+      new RegExp(`^hospital: downloaded and verified, but cannot write ${join(blocker, 'hospital/dirty.csv')}: `),
+    )
+  })
+
   it('refuses names it cannot pull', async () => {
     await expect(pullDataset('rayyan', { dataDir, baseUrl: server.baseUrl })).rejects.toThrow(
       new InputError(

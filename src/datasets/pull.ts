@@ -148,9 +148,13 @@ export async function pullDataset(name: string, opts: PullOptions): Promise<{ fi
     verified.push({ path, bytes })
   }
 
-  await mkdir(paths.dir, { recursive: true })
   for (const file of verified) {
-    await writeAtomically(file.path, file.bytes)
+    try {
+      await mkdir(paths.dir, { recursive: true })
+      await writeAtomically(file.path, file.bytes)
+    } catch (error) {
+      throw new DatasetDownloadError(`${name}: downloaded and verified, but cannot write ${file.path}: ${(error as Error).message}`)
+    }
     log(`${name}: wrote ${file.path} (${file.bytes.length} bytes, sha256 ok)`)
   }
   return { files: [paths.dirty, paths.clean] }
