@@ -1,5 +1,5 @@
-import { type ColumnCodes, encodeColumn } from './column-codes.js'
-import type { Proposal, WorkingTable } from './working-table.js'
+import type { ColumnCodes } from './column-codes.js'
+import { codesOf, type Proposal, type WorkingTable } from './working-table.js'
 
 /**
  * Runs `rewrite` once per distinct value of each repairable column (tables repeat values a lot) and turns
@@ -12,7 +12,7 @@ export function rewriteDistinctValues(
 ): Proposal[] {
   const out: Proposal[] = []
   for (const col of table.repairable) {
-    const column = encodeColumn(table.cells[col]!)
+    const column = codesOf(table, col)
     if (prepare && !prepare(column)) continue
     const changes = new Map<number, { value: string; reason: string }>()
     for (let code = 0; code < column.values.length; code++) {

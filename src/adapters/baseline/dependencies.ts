@@ -1,6 +1,6 @@
-import { type ColumnCodes, encodeColumn } from './column-codes.js'
+import type { ColumnCodes } from './column-codes.js'
 import { shapeOf } from './formats.js'
-import type { Proposal, WorkingTable } from './working-table.js'
+import { codesOf, type Proposal, type WorkingTable } from './working-table.js'
 
 /** An approximate functional dependency `from → to` between column positions. */
 export interface Dependency {
@@ -73,39 +73,68 @@ interface PairStats {
   attested: Uint8Array
 }
 
-function pairStats(a: ColumnCodes, b: ColumnCodes, from: number, to: number): PairStats {
+/** Pair counts are kept in one reusable dense array while the pair's key space is at most this large. */
+const DENSE_LIMIT = 1 << 22
+let denseCounts = new Int32Array(0)
+
+/**
+ * Counts one column pair in a single pass, tracking each group's two most frequent `to` values as the counts
+ * grow (counts only increase, so the running top two stay exact; ties go to the value seen first). Returns
+ * nothing when `accept` rejects the pair's strength, before building the lookup structures.
+ */
+function pairStats(a: ColumnCodes, b: ColumnCodes, from: number, to: number, accept: (strength: number) => boolean): PairStats | undefined {
   const nA = a.values.length
   const nB = b.values.length
-  const pairs = new Map<number, number>()
   const nonNull = new Int32Array(nA)
+  const top1 = new Int32Array(nA).fill(-1)
+  const top1Count = new Int32Array(nA)
+  const top2 = new Int32Array(nA).fill(-1)
+  const top2Count = new Int32Array(nA)
+  const dense = nA * nB <= DENSE_LIMIT
+  if (dense && denseCounts.length < nA * nB) denseCounts = new Int32Array(nA * nB)
+  const sparse = dense ? undefined : new Map<number, number>()
+  const touched: number[] = []
   for (let r = 0; r < a.codes.length; r++) {
     const ca = a.codes[r]!
     const cb = b.codes[r]!
     if (a.isNull[ca] || b.isNull[cb]) continue
     nonNull[ca]!++
     const key = ca * nB + cb
-    pairs.set(key, (pairs.get(key) ?? 0) + 1)
-  }
-  const top1 = new Int32Array(nA).fill(-1)
-  const top1Count = new Int32Array(nA)
-  const top2 = new Int32Array(nA).fill(-1)
-  const top2Count = new Int32Array(nA)
-  for (const [key, count] of pairs) {
-    const ca = Math.floor(key / nB)
-    const cb = key - ca * nB
-    if (count > top1Count[ca]! || (count === top1Count[ca]! && cb < top1[ca]!)) {
+    let c: number
+    if (sparse) {
+      c = (sparse.get(key) ?? 0) + 1
+      sparse.set(key, c)
+    } else {
+      c = ++denseCounts[key]!
+      if (c === 1) touched.push(key)
+    }
+    if (cb === top1[ca]) top1Count[ca] = c
+    else if (c > top1Count[ca]!) {
       top2[ca] = top1[ca]!
       top2Count[ca] = top1Count[ca]!
       top1[ca] = cb
-      top1Count[ca] = count
-    } else if (count > top2Count[ca]! || (count === top2Count[ca]! && cb < top2[ca]!)) {
+      top1Count[ca] = c
+    } else if (cb === top2[ca]) top2Count[ca] = c
+    else if (c > top2Count[ca]!) {
       top2[ca] = cb
-      top2Count[ca] = count
+      top2Count[ca] = c
     }
   }
+  let pairs = sparse
+  if (!pairs) {
+    pairs = new Map()
+    for (const key of touched) {
+      pairs.set(key, denseCounts[key]!)
+      denseCounts[key] = 0
+    }
+  }
+  const stats: PairStats = { dep: { from, to, strength: 0 }, pairs, nonNull, top1, top1Count, top2, top2Count, attested: new Uint8Array(0) }
+  stats.dep.strength = strengthOf(stats)
+  if (!accept(stats.dep.strength)) return undefined
   const attested = new Uint8Array(nB)
   for (let ca = 0; ca < nA; ca++) if (top1Count[ca]! >= 2 && top1Count[ca]! > top2Count[ca]!) attested[top1[ca]!] = 1
-  return { dep: { from, to, strength: 0 }, pairs, nonNull, top1, top1Count, top2, top2Count, attested }
+  stats.attested = attested
+  return stats
 }
 
 /** Agreement beyond the first row: Σ(majority − 1) / Σ(size − 1) over groups of two or more. */
@@ -159,7 +188,7 @@ export function discoverDependencies(
   checkpoint: () => void = () => {},
 ): DependencyModel {
   const codes = new Map<number, ColumnCodes>()
-  for (const col of table.repairable) codes.set(col, encodeColumn(table.cells[col]!))
+  for (const col of table.repairable) codes.set(col, codesOf(table, col))
   const determinants = table.repairable.filter((col) => {
     const c = codes.get(col)!
     return c.values.length >= 2 && coverage(c, table.nRows) >= opts.minCoverage
@@ -172,10 +201,14 @@ export function discoverDependencies(
     const base = baseAgreement(b)
     for (const from of determinants) {
       if (from === to) continue
-      const stats = pairStats(codes.get(from)!, b, from, to)
-      const strength = strengthOf(stats)
-      if (strength < Math.min(opts.minStrength, opts.minFillStrength) || 1 - strength > (1 - base) / opts.minGain) continue
-      stats.dep.strength = strength
+      const stats = pairStats(
+        codes.get(from)!,
+        b,
+        from,
+        to,
+        (strength) => strength >= Math.min(opts.minStrength, opts.minFillStrength) && 1 - strength <= (1 - base) / opts.minGain,
+      )
+      if (!stats) continue
       dependencies.push(stats.dep)
       const list = byTarget.get(to) ?? []
       list.push(stats)
@@ -233,6 +266,7 @@ export function voteWithDependencies(
     for (let r = 0; r < table.nRows; r++) {
       const current = b.codes[r]!
       const currentIsNull = b.isNull[current]!
+      if (!anyDissent(statsList, fromCodes, r, current, currentIsNull, opts)) continue
       const common = !currentIsNull && b.counts[current]! >= protectedCount
       support.clear()
       leaders.fill(-1)
@@ -297,6 +331,27 @@ export function voteWithDependencies(
     checkpoint()
   }
   return proposals
+}
+
+/** Cheap first look at a row: does any group that may vote hold a leader other than the row's value? */
+function anyDissent(
+  statsList: readonly PairStats[],
+  fromCodes: readonly ColumnCodes[],
+  r: number,
+  current: number,
+  currentIsNull: boolean,
+  opts: DependencyOptions,
+): boolean {
+  for (let k = 0; k < statsList.length; k++) {
+    const stats = statsList[k]!
+    const ca = fromCodes[k]!.codes[r]!
+    if (fromCodes[k]!.isNull[ca] || (!currentIsNull && stats.dep.strength < opts.minStrength)) continue
+    if (stats.nonNull[ca]! - (currentIsNull ? 0 : 1) < opts.minOthers) continue
+    const top1 = stats.top1[ca]!
+    if (top1 < 0) continue
+    if (top1 !== current || stats.top2Count[ca]! > stats.top1Count[ca]! - 1) return true
+  }
+  return false
 }
 
 /** The most frequent `to` value in the `from` group `ca`, leaving out one occurrence of the row's own value. */

@@ -1,3 +1,5 @@
+let buffers: [Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64)]
+
 /**
  * Levenshtein distance between `a` and `b`, or `max + 1` as soon as it is known to exceed `max`
  * (one row of the DP table, cut off early: cheap for the short values it compares).
@@ -5,8 +7,8 @@
 export function boundedEditDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1
   if (a === b) return 0
-  let prev = new Array<number>(b.length + 1)
-  let next = new Array<number>(b.length + 1)
+  if (buffers[0].length <= b.length) buffers = [new Int32Array(2 * b.length + 2), new Int32Array(2 * b.length + 2)]
+  let [prev, next] = buffers
   for (let j = 0; j <= b.length; j++) prev[j] = j
   for (let i = 1; i <= a.length; i++) {
     next[0] = i
@@ -18,7 +20,9 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
       if (value < rowMin) rowMin = value
     }
     if (rowMin > max) return max + 1
-    ;[prev, next] = [next, prev]
+    const swap = prev
+    prev = next
+    next = swap
   }
   return prev[b.length]!
 }
