@@ -3,26 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareCommand } from '../src/cli/commands/compare.js'
-import type { CliIO } from '../src/cli/io.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { readRunRecords } from '../src/report/read-runs.js'
 import { makeRecord } from './stats-records.fixture.js'
+import { captureIO } from './cli/harness.js'
 
-function capture(cwd: string): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd,
-    env: {},
-    stdout(t: string) {
-      io.out += t
-    },
-    stderr(t: string) {
-      io.err += t
-    },
-  }
-  return io
-}
+const capture = captureIO
 
 const jsonl = (rows: RunRecord[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const cases = (n: number, pass: (i: number) => boolean, extra: Partial<RunRecord> = {}) =>

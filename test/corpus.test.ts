@@ -3,27 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { corpusCommand } from '../src/cli/commands/corpus.js'
-import type { CliIO } from '../src/cli/io.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { mergeCorpora } from '../src/report/corpus.js'
 import { verifyDir } from '../src/report/manifest.js'
 import { makeRecord } from './stats-records.fixture.js'
+import { captureIO } from './cli/harness.js'
 
-function capture(cwd: string): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd,
-    env: {},
-    stdout(t: string) {
-      io.out += t
-    },
-    stderr(t: string) {
-      io.err += t
-    },
-  }
-  return io
-}
+const capture = captureIO
 
 const row = (agent: string, caseId: string, generation: string | null, runDateUtc: string, trial = 0, extra: Partial<RunRecord> = {}) =>
   makeRecord({ agent, caseId, generation, runDateUtc, trial, armId: `${agent}-${generation}`, ...extra })

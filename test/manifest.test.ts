@@ -3,27 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { verifyCommand } from '../src/cli/commands/verify.js'
-import type { CliIO } from '../src/cli/io.js'
 import { sha256Hex } from '../src/core/hash.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { addToManifest, verifyDir, writeManifest } from '../src/report/manifest.js'
 import { makeRecord } from './stats-records.fixture.js'
+import { captureIO } from './cli/harness.js'
 
-function capture(cwd: string): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd,
-    env: {},
-    stdout(t: string) {
-      io.out += t
-    },
-    stderr(t: string) {
-      io.err += t
-    },
-  }
-  return io
-}
+const capture = captureIO
 
 const records: RunRecord[] = [
   makeRecord({ caseId: 'a', configId: 'cfg-a', f1: 0.75 }),

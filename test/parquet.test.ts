@@ -4,27 +4,13 @@ import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportCommand } from '../src/cli/commands/export.js'
-import type { CliIO } from '../src/cli/io.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { verifyDir, writeManifest } from '../src/report/manifest.js'
 import { PARQUET_COLUMNS, runRecordsToParquet } from '../src/report/parquet.js'
 import { failedRecord, makeRecord } from './stats-records.fixture.js'
+import { captureIO } from './cli/harness.js'
 
-function capture(cwd: string): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd,
-    env: {},
-    stdout(t: string) {
-      io.out += t
-    },
-    stderr(t: string) {
-      io.err += t
-    },
-  }
-  return io
-}
+const capture = captureIO
 
 const prf = { tp: 3, fp: 1, fn: 2, precision: 0.75, recall: 0.6, f1: 2 / 3 }
 const repaired = makeRecord({

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { CliIO } from '../../src/cli/io.js'
 import { main } from '../../src/cli/main.js'
 
 export interface CliResult {
@@ -33,4 +34,21 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/** An in-memory CliIO for calling one command directly; `out` and `err` collect what it printed. */
+export function captureIO(cwd: string): CliIO & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    cwd,
+    env: {},
+    stdout(t: string) {
+      io.out += t
+    },
+    stderr(t: string) {
+      io.err += t
+    },
+  }
+  return io
 }
