@@ -1,5 +1,6 @@
 import type { PRF } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
+import { prf } from '../grading/repair/prf.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 import type { MeanInterval } from '../stats/bootstrap.js'
 import { summarizeOutcomes } from '../stats/outcomes.js'
@@ -76,13 +77,6 @@ function keyOf(r: RunRecord): GroupKey {
   }
 }
 
-export function prfFromCounts(tp: number, fp: number, fn: number): PRF {
-  const precision = tp + fp === 0 ? 1 : tp / (tp + fp)
-  const recall = tp + fn === 0 ? 1 : tp / (tp + fn)
-  const f1 = tp + fp + fn === 0 ? 1 : (2 * tp) / (2 * tp + fp + fn)
-  return { tp, fp, fn, precision, recall, f1 }
-}
-
 function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length
 }
@@ -131,10 +125,10 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     if (r.status === 'failed') failures[r.failureKind ?? 'exception'] = (failures[r.failureKind ?? 'exception'] ?? 0) + 1
   }
   const sum = (f: (r: RunRecord) => number) => repair.reduce((a, r) => a + f(r), 0)
-  const pooled = repair.length ? prfFromCounts(sum((r) => r.tp!), sum((r) => r.fp!), sum((r) => r.fn!)) : null
+  const pooled = repair.length ? prf(sum((r) => r.tp!), sum((r) => r.fp!), sum((r) => r.fn!)) : null
   const withDetection = repair.filter((r) => r.detection)
   const detectionPooled = withDetection.length
-    ? prfFromCounts(
+    ? prf(
         withDetection.reduce((a, r) => a + r.detection!.tp, 0),
         withDetection.reduce((a, r) => a + r.detection!.fp, 0),
         withDetection.reduce((a, r) => a + r.detection!.fn, 0),
@@ -185,7 +179,7 @@ function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
       acc.set(col, [a[0] + p.tp, a[1] + p.fp, a[2] + p.fn])
     }
   }
-  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, [tp, fp, fn]]) => [c, prfFromCounts(tp, fp, fn)]))
+  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, [tp, fp, fn]]) => [c, prf(tp, fp, fn)]))
 }
 
 function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
