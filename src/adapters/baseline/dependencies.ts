@@ -62,7 +62,8 @@ export const DEFAULT_DEPENDENCY_OPTIONS: DependencyOptions = {
 /** Co-occurrence counts of one column pair, with each group's two most frequent non-null `to` values. */
 interface PairStats {
   dep: Dependency
-  pairs: Map<number, number>
+  /** Per row: how many rows share its `from` and `to` values, itself included (0 where either is null). */
+  own: Int32Array
   /** Non-null `to` values per `from` code. */
   nonNull: Int32Array
   top1: Int32Array
@@ -73,65 +74,90 @@ interface PairStats {
   attested: Uint8Array
 }
 
-/** Pair counts are kept in one reusable dense array while the pair's key space is at most this large. */
-const DENSE_LIMIT = 1 << 22
-let denseCounts = new Int32Array(0)
+/** Rows grouped by their code in one column (a counting sort): group `c` is `rows[offsets[c]..offsets[c + 1])`. */
+interface RowGroups {
+  offsets: Int32Array
+  rows: Int32Array
+}
+
+function groupRows(column: ColumnCodes): RowGroups {
+  const n = column.values.length
+  const offsets = new Int32Array(n + 1)
+  for (let code = 0; code < n; code++) offsets[code + 1] = offsets[code]! + (column.isNull[code] ? 0 : column.counts[code]!)
+  const next = offsets.slice(0, n)
+  const rows = new Int32Array(offsets[n]!)
+  for (let r = 0; r < column.codes.length; r++) {
+    const code = column.codes[r]!
+    if (!column.isNull[code]) rows[next[code]!++] = r
+  }
+  return { offsets, rows }
+}
+
+let scratch = new Int32Array(0)
 
 /**
- * Counts one column pair in a single pass, tracking each group's two most frequent `to` values as the counts
- * grow (counts only increase, so the running top two stay exact; ties go to the value seen first). Returns
- * nothing when `accept` rejects the pair's strength, before building the lookup structures.
+ * Counts one column pair group by group, tracking each group's two most frequent `to` values as the counts
+ * grow (counts only increase, so the running top two stay exact; ties go to the value seen first, in row
+ * order). Returns nothing when `accept` rejects the pair's strength.
  */
-function pairStats(a: ColumnCodes, b: ColumnCodes, from: number, to: number, accept: (strength: number) => boolean): PairStats | undefined {
+function pairStats(
+  a: ColumnCodes,
+  groups: RowGroups,
+  b: ColumnCodes,
+  from: number,
+  to: number,
+  accept: (strength: number) => boolean,
+): PairStats | undefined {
   const nA = a.values.length
-  const nB = b.values.length
+  if (scratch.length < b.values.length) scratch = new Int32Array(b.values.length)
   const nonNull = new Int32Array(nA)
   const top1 = new Int32Array(nA).fill(-1)
   const top1Count = new Int32Array(nA)
   const top2 = new Int32Array(nA).fill(-1)
   const top2Count = new Int32Array(nA)
-  const dense = nA * nB <= DENSE_LIMIT
-  if (dense && denseCounts.length < nA * nB) denseCounts = new Int32Array(nA * nB)
-  const sparse = dense ? undefined : new Map<number, number>()
-  const touched: number[] = []
-  for (let r = 0; r < a.codes.length; r++) {
-    const ca = a.codes[r]!
-    const cb = b.codes[r]!
-    if (a.isNull[ca] || b.isNull[cb]) continue
-    nonNull[ca]!++
-    const key = ca * nB + cb
-    let c: number
-    if (sparse) {
-      c = (sparse.get(key) ?? 0) + 1
-      sparse.set(key, c)
-    } else {
-      c = ++denseCounts[key]!
-      if (c === 1) touched.push(key)
+  const own = new Int32Array(a.codes.length)
+  const { offsets, rows } = groups
+  for (let ca = 0; ca < nA; ca++) {
+    const start = offsets[ca]!
+    const end = offsets[ca + 1]!
+    let t1 = -1
+    let c1 = 0
+    let t2 = -1
+    let c2 = 0
+    let n = 0
+    for (let i = start; i < end; i++) {
+      const cb = b.codes[rows[i]!]!
+      if (b.isNull[cb]) continue
+      n++
+      const c = ++scratch[cb]!
+      if (cb === t1) c1 = c
+      else if (c > c1) {
+        t2 = t1
+        c2 = c1
+        t1 = cb
+        c1 = c
+      } else if (cb === t2) c2 = c
+      else if (c > c2) {
+        t2 = cb
+        c2 = c
+      }
     }
-    if (cb === top1[ca]) top1Count[ca] = c
-    else if (c > top1Count[ca]!) {
-      top2[ca] = top1[ca]!
-      top2Count[ca] = top1Count[ca]!
-      top1[ca] = cb
-      top1Count[ca] = c
-    } else if (cb === top2[ca]) top2Count[ca] = c
-    else if (c > top2Count[ca]!) {
-      top2[ca] = cb
-      top2Count[ca] = c
+    for (let i = start; i < end; i++) {
+      const r = rows[i]!
+      const cb = b.codes[r]!
+      if (!b.isNull[cb]) own[r] = scratch[cb]!
     }
+    for (let i = start; i < end; i++) scratch[b.codes[rows[i]!]!] = 0
+    nonNull[ca] = n
+    top1[ca] = t1
+    top1Count[ca] = c1
+    top2[ca] = t2
+    top2Count[ca] = c2
   }
-  let pairs = sparse
-  if (!pairs) {
-    pairs = new Map()
-    for (const key of touched) {
-      pairs.set(key, denseCounts[key]!)
-      denseCounts[key] = 0
-    }
-  }
-  const stats: PairStats = { dep: { from, to, strength: 0 }, pairs, nonNull, top1, top1Count, top2, top2Count, attested: new Uint8Array(0) }
+  const stats: PairStats = { dep: { from, to, strength: 0 }, own, nonNull, top1, top1Count, top2, top2Count, attested: new Uint8Array(0) }
   stats.dep.strength = strengthOf(stats)
   if (!accept(stats.dep.strength)) return undefined
-  const attested = new Uint8Array(nB)
+  const attested = new Uint8Array(b.values.length)
   for (let ca = 0; ca < nA; ca++) if (top1Count[ca]! >= 2 && top1Count[ca]! > top2Count[ca]!) attested[top1[ca]!] = 1
   stats.attested = attested
   return stats
@@ -193,6 +219,7 @@ export function discoverDependencies(
     const c = codes.get(col)!
     return c.values.length >= 2 && coverage(c, table.nRows) >= opts.minCoverage
   })
+  const groups = new Map(determinants.map((col) => [col, groupRows(codes.get(col)!)]))
   const byTarget = new Map<number, PairStats[]>()
   const dependencies: Dependency[] = []
   for (const to of table.repairable) {
@@ -203,6 +230,7 @@ export function discoverDependencies(
       if (from === to) continue
       const stats = pairStats(
         codes.get(from)!,
+        groups.get(from)!,
         b,
         from,
         to,
@@ -293,7 +321,7 @@ export function voteWithDependencies(
           support.set(leader, (support.get(leader) ?? 0) + (w * leaderCount) / others)
         }
         if (!currentIsNull) {
-          const same = (stats.pairs.get(ca * nB + current) ?? 1) - 1
+          const same = stats.own[r]! - 1
           if (same > 0) support.set(current, (support.get(current) ?? 0) + (w * same) / others)
         }
       }
