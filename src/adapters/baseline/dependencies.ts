@@ -18,7 +18,7 @@ export interface DependencyOptions {
    * weigh against the groups' value, so a looser dependency is still worth more than nothing.
    */
   minFillStrength: number
-  /** The dependency must at least halve (by this factor) the disagreement `to` shows on its own. */
+  /** The dependency must cut the disagreement `to` shows on its own by at least this factor. */
   minGain: number
   /** Least share of rows that sit in groups of two or more for a column to serve as a determinant. */
   minCoverage: number
@@ -29,9 +29,9 @@ export interface DependencyOptions {
   /** The current value's weighted support must be at most this. */
   maxCurrentSupport: number
   /**
-   * A common value is never overruled: one that fills this share of its column's non-null cells, or occurs at
-   * least half as often as the column's values do on average. Where a common value breaks a dependency, the
-   * dependency is more likely approximate than the value wrong; errors tend to make rare values.
+   * A common value (one that fills this share of its column's non-null cells, or occurs at least half as often
+   * as the column's values do on average) is overruled only under `overruleStrength`. Where a common value
+   * breaks a dependency, the dependency is more likely approximate than the value wrong: errors make rare values.
    */
   protectShare: number
   /**
@@ -60,7 +60,7 @@ export const DEFAULT_DEPENDENCY_OPTIONS: DependencyOptions = {
 }
 
 /** Co-occurrence counts of one column pair, with each group's two most frequent non-null `to` values. */
-interface PairStats {
+export interface PairStats {
   dep: Dependency
   /** Per row: how many rows share its `from` and `to` values, itself included (0 where either is null). */
   own: Int32Array
