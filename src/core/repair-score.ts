@@ -57,7 +57,7 @@ export const RepairScoreSchema = PRFSchema.extend({
   perColumn: z.record(z.string(), PRFSchema),
   /** Recall per corruption kind, where kinds are known. */
   perKind: z.record(z.string(), KindRecallSchema),
-  /** The effective fixes after validation and last-write-wins, in input order of their last write. */
+  /** The effective fixes after validation and last-write-wins, sorted by row, then column position. */
   fixes: z.array(FixSchema),
   warnings: z.array(z.string()),
   comparator: z.string(),
