@@ -1,3 +1,4 @@
+import { InputError } from '../core/errors.js'
 import type { CellIssue, RepairScore } from '../core/repair-score.js'
 import type { AgentTask } from '../core/schemas.js'
 import { gradeRepair } from '../grading/index.js'
@@ -27,11 +28,23 @@ function listCells(title: string, issues: CellIssue[], kind: 'wrong' | 'missed' 
   return [`${title}${more}:`, ...issues.slice(0, SHOWN).map((i) => cellLine(i, kind))]
 }
 
+function checkThresholds(thresholds: RepairThresholds): void {
+  if (typeof thresholds !== 'object' || thresholds === null) throw new InputError('toRepairCells: thresholds must be an object like { minF1: 0.8 }')
+  for (const name of ['minF1', 'minPrecision', 'minRecall'] as const) {
+    const value: unknown = thresholds[name]
+    if (value === undefined) continue
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+      throw new InputError(`toRepairCells: ${name} must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`)
+    }
+  }
+}
+
 /**
  * `expect(agentOutput).toRepairCells(task, { minF1 })`: grades the fixes exactly against the task's hidden
  * ground truth. Without thresholds the bar is F1 = 1 (every error fixed, nothing else touched).
  */
 export function toRepairCells(this: MatcherContext, received: unknown, task: AgentTask, thresholds: RepairThresholds = {}): MatcherOutcome {
+  checkThresholds(thresholds)
   const score = gradeRepair(task, received)
   const bars: Array<[string, number, number]> = []
   const { minF1, minPrecision, minRecall } = thresholds

@@ -1,9 +1,14 @@
+import type { Test } from '@vitest/runner'
 import type { GradeResult } from '../core/answer.js'
 import { recordMatcher } from '../vitest/current.js'
 import type { MatcherRecord } from '../vitest/meta.js'
 
+/** The parts of Vitest's matcher state the matchers use. */
 export interface MatcherContext {
-  isNot: boolean
+  /** True under `.not`; Vitest leaves it undefined otherwise. */
+  isNot?: boolean
+  /** The test the assertion is bound to (a test's local `expect` knows it even under `.concurrent`). */
+  task?: Test
 }
 
 export interface MatcherOutcome {
@@ -20,26 +25,35 @@ export function conclude(
   matcher: string,
   verdict: { passed: boolean; summary: string; failureText: string; score?: number; repair?: MatcherRecord['repair'] },
 ): MatcherOutcome {
-  recordMatcher({
-    matcher,
-    passed: ctx.isNot ? !verdict.passed : verdict.passed,
-    negated: ctx.isNot,
-    summary: verdict.summary,
-    ...(verdict.score !== undefined ? { score: verdict.score } : {}),
-    ...(verdict.repair ? { repair: verdict.repair } : {}),
-  })
+  const negated = ctx.isNot === true
+  recordMatcher(
+    {
+      matcher,
+      passed: negated ? !verdict.passed : verdict.passed,
+      negated,
+      summary: verdict.summary,
+      ...(verdict.score !== undefined ? { score: verdict.score } : {}),
+      ...(verdict.repair ? { repair: verdict.repair } : {}),
+    },
+    ctx.task?.type === 'test' ? ctx.task : undefined,
+  )
   return {
     pass: verdict.passed,
     message: () =>
-      ctx.isNot ? `${matcher}: expected the grader to reject, but it passed: ${verdict.summary}` : `${matcher}: ${verdict.failureText}`,
+      negated ? `${matcher}: expected the grader to reject, but it passed: ${verdict.summary}` : `${matcher}: ${verdict.failureText}`,
   }
 }
 
-/** For answer graders: the one-line detail is both the summary and the failure text. */
+/**
+ * For answer graders: the one-line detail is both the summary and the failure text. The summary says whether
+ * the assertion held (`not.toBeNumeric passed: …` when the grader rejected, as `.not` asked).
+ */
 export function concludeGrade(ctx: MatcherContext, matcher: string, result: GradeResult): MatcherOutcome {
+  const negated = ctx.isNot === true
+  const held = negated ? !result.passed : result.passed
   return conclude(ctx, matcher, {
     passed: result.passed,
-    summary: `${matcher} ${result.passed ? 'passed' : 'failed'}: ${result.detail}`,
+    summary: `${negated ? 'not.' : ''}${matcher} ${held ? 'passed' : 'failed'}: ${result.detail}`,
     failureText: result.detail,
     score: result.score ?? (result.passed ? 1 : 0),
   })

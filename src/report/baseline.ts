@@ -23,19 +23,27 @@ export async function readBaseline(path: string): Promise<RunRecord[] | null> {
   return readRunRecords(path)
 }
 
-/** Per-group deltas of the current run against earlier records, each with its paired significance test. */
+/**
+ * Per-group deltas of the current run against earlier records, each with its paired significance test.
+ * Skipped runs take no part on either side: a group filtered out of this run (`-t`, `.skip`) is not compared,
+ * and a skipped trial is neither a regression nor a missing judgment. Throws the comparison's InputError when
+ * the two sides cannot be compared (a dataset's sha256 changed).
+ */
 export function groupDeltas(
   before: { aggregates: readonly Aggregate[]; records: readonly RunRecord[] },
   after: { aggregates: readonly Aggregate[]; records: readonly RunRecord[] },
   options: BaselineOptions = {},
 ): GroupDelta[] {
+  const executed = (records: readonly RunRecord[]) => records.filter((r) => r.status !== 'skipped')
+  const beforeRecords = executed(before.records)
+  const afterRecords = executed(after.records)
   const verdicts = new Map<string, GroupVerdict>()
-  if (before.records.length && after.records.length) {
-    for (const v of regressionVerdict(before.records, after.records, options)) verdicts.set(v.group, v)
+  if (beforeRecords.length && afterRecords.length) {
+    for (const v of regressionVerdict(beforeRecords, afterRecords, options)) verdicts.set(v.group, v)
   }
-  const previous = new Map(before.aggregates.map((a) => [a.group, a]))
+  const previous = new Map(before.aggregates.filter(ran).map((a) => [a.group, a]))
   return after.aggregates
-    .filter((a) => previous.has(a.group))
+    .filter((a) => ran(a) && previous.has(a.group))
     .map((a) => {
       const p = previous.get(a.group)!
       return {
@@ -45,6 +53,10 @@ export function groupDeltas(
         verdict: verdicts.get(a.group) ?? null,
       }
     })
+}
+
+function ran(a: Aggregate): boolean {
+  return a.trialsRequested > a.trialsSkipped
 }
 
 export function formatDelta(before: number | null, after: number | null): string {

@@ -2,15 +2,19 @@ import { resolve } from 'node:path'
 import pc from 'picocolors'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { DatasetInfo } from '../core/dataset-info.js'
+import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { formatDelta, groupDeltas, readBaseline, type BaselineOptions, type GroupDelta } from '../report/baseline.js'
+import { groupName } from '../report/aggregate.js'
 import { buildReport, type EvalReport } from '../report/build.js'
 import { checkThresholds, failClosed, validateThresholds, type Thresholds } from '../report/gates.js'
+import type { RecordProvenance } from '../report/records.js'
 import { projectCommit } from '../report/reproducibility.js'
 import { renderTerminalSummary } from '../report/terminal.js'
 import { writeReportFolder, type ReportFormat } from '../report/write-folder.js'
 import { writeFileAtomic } from '../report/write-atomic.js'
 import { renderJsonReport } from '../report/write-report.js'
+import { formatP } from '../stats/format.js'
 import { recordFromTest } from './record-from-test.js'
 
 export interface DataforgeReporterOptions {
@@ -45,12 +49,13 @@ export default class DataforgeReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: DataforgeReporterOptions
   /** Records by test id, kept across watch reruns so groups that were not rerun stay in the files. */
-  private readonly records = new Map<string, RunRecord>()
+  private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
   private readonly datasets = new Map<string, DatasetInfo>()
   private previous: EvalReport | null = null
 
   constructor(options: DataforgeReporterOptions = {}) {
     if (options.thresholds) validateThresholds(options.thresholds)
+    if (options.baseline) validateBaselineOptions(options.baseline)
     this.options = options
   }
 
@@ -75,11 +80,10 @@ export default class DataforgeReporter implements Reporter {
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
     const provenance = { projectCommit: projectCommit(this.root).commit, runDateUtc }
-    for (const module of evalModules) {
-      for (const testCase of module.children.allTests()) this.collect(testCase, provenance)
-    }
+    const touched = new Set<string>()
+    for (const module of evalModules) this.collectModule(module, provenance, touched)
     const report = buildReport({
-      records: [...this.records.values()],
+      records: [...this.records.values()].map((e) => e.record),
       datasets: [...this.datasets.values()],
       cwd: this.root,
       runDateUtc,
@@ -92,46 +96,36 @@ export default class DataforgeReporter implements Reporter {
     })
 
     const lines: string[] = []
-    const failures: string[] = [...failClosed(report)]
+    const closed = failClosed(report)
+    const failures: string[] = [...closed]
     for (const f of checkThresholds(report.aggregates, this.options.thresholds ?? {})) failures.push(f.message)
 
-    let baselineDeltas: GroupDelta[] = []
-    const baselinePath = this.baselinePath()
     const updateBaseline = process.env.DATAFORGE_UPDATE_BASELINE === '1'
-    if (baselinePath && !updateBaseline) {
-      const baselineRecords = await readBaseline(baselinePath)
-      if (baselineRecords) {
-        const baselineReport = buildReport({ records: baselineRecords, datasets: [], cwd: this.root, runDateUtc, config: {} })
-        try {
-          baselineDeltas = groupDeltas(baselineReport, report, this.baselineOptions())
-          for (const d of baselineDeltas) if (d.verdict?.failed) failures.push(d.verdict.message)
-        } catch (error) {
-          failures.push(
-            `baseline ${baselinePath} is not comparable with this run (${(error as Error).message}); rerun with DATAFORGE_UPDATE_BASELINE=1 to replace it`,
-          )
-        }
-      }
-    }
+    const baseline = updateBaseline ? { deltas: [], problem: null } : await this.compareWithBaseline(report, runDateUtc)
+    if (baseline.problem) failures.push(baseline.problem)
+    for (const d of baseline.deltas) if (d.verdict?.failed) failures.push(d.verdict.message)
 
     await writeReportFolder(this.outputDir, report, {
       formats: this.options.formats,
       title: 'dataforge-evals leaderboard',
-      baselineDeltas,
+      baselineDeltas: baseline.deltas,
       gateFailures: failures,
     })
-    if (baselinePath && updateBaseline && failClosed(report).length === 0) {
-      await writeFileAtomic(baselinePath, renderJsonReport(report))
-      lines.push(`dataforge-evals: baseline updated: ${baselinePath}`)
+    const baselinePath = this.baselinePath()
+    if (baselinePath && updateBaseline) {
+      if (closed.length === 0) {
+        await writeFileAtomic(baselinePath, renderJsonReport(report))
+        lines.push(`dataforge-evals: baseline updated: ${baselinePath}`)
+      } else {
+        lines.push(pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${baselinePath}`))
+      }
     }
 
     if (this.options.print !== false) {
       const color = pc.isColorSupported
       lines.unshift(`\n${pc.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(report, { color })}`)
-      if (baselineDeltas.length) lines.push(pc.bold('against the baseline'), ...baselineDeltas.map(deltaLine))
-      if (this.watching && this.previous) {
-        const rerun = groupDeltas(this.previous, report, this.baselineOptions())
-        if (rerun.length) lines.push(pc.bold('since the previous run'), ...rerun.map(deltaLine))
-      }
+      if (baseline.deltas.length) lines.push(pc.bold('against the baseline'), ...baseline.deltas.map((d) => deltaLine(d, this.alpha)))
+      if (this.watching && this.previous) lines.push(...this.sincePrevious(this.previous, report, touched))
       lines.push(`reports: ${this.outputDir}`)
     }
     if (failures.length) {
@@ -142,12 +136,53 @@ export default class DataforgeReporter implements Reporter {
     this.previous = report
   }
 
-  private collect(testCase: TestCase, provenance: { projectCommit: string | null; runDateUtc: string }): void {
+  /** Deltas against the baseline file, or the reason the baseline cannot be used (which fails the gate). */
+  private async compareWithBaseline(report: EvalReport, runDateUtc: string): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
+    const path = this.baselinePath()
+    if (!path) return { deltas: [], problem: null }
+    try {
+      const records = await readBaseline(path)
+      if (!records) return { deltas: [], problem: null }
+      const baselineReport = buildReport({ records, datasets: [], cwd: this.root, runDateUtc, config: {} })
+      return { deltas: groupDeltas(baselineReport, report, this.baselineOptions()), problem: null }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      return { deltas: [], problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
+    }
+  }
+
+  /** Watch mode: per-group deltas of the groups this rerun ran, against the previous run. */
+  private sincePrevious(previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>): string[] {
+    try {
+      const deltas = groupDeltas(previous, report, this.baselineOptions()).filter((d) => touched.has(d.group))
+      return deltas.length ? [pc.bold('since the previous run'), ...deltas.map((d) => deltaLine(d, this.alpha))] : []
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      return [pc.bold('since the previous run'), `  not comparable: ${error.message}`]
+    }
+  }
+
+  /**
+   * Collects a module's tests. Records are kept by test id across watch reruns, so groups that were not rerun
+   * stay in the files; tests that no longer exist in a rerun module are dropped.
+   */
+  private collectModule(module: TestModule, provenance: RecordProvenance, touched: Set<string>): void {
+    const present = new Set<string>()
+    for (const testCase of module.children.allTests()) {
+      present.add(testCase.id)
+      const record = this.collect(testCase, module.moduleId, provenance)
+      if (record && record.status !== 'skipped') touched.add(groupName(record))
+    }
+    for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
+  }
+
+  private collect(testCase: TestCase, moduleId: string, provenance: RecordProvenance): RunRecord | null {
     const meta = testCase.meta().dataforge
-    if (!meta) return
+    if (!meta) return null
     const result = testCase.result()
     // In watch mode a test filtered out of this rerun keeps its last real result.
-    if (result.state === 'skipped' && this.records.get(testCase.id)?.status !== 'skipped' && this.records.has(testCase.id)) return
+    const kept = this.records.get(testCase.id)?.record
+    if (result.state === 'skipped' && kept && kept.status !== 'skipped') return null
     const record = recordFromTest(
       {
         fullName: testCase.fullName,
@@ -158,8 +193,9 @@ export default class DataforgeReporter implements Reporter {
       },
       provenance,
     )
-    this.records.set(testCase.id, record)
+    this.records.set(testCase.id, { record, moduleId })
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
+    return record
   }
 
   private isEvalFile(moduleId: string): boolean {
@@ -170,6 +206,10 @@ export default class DataforgeReporter implements Reporter {
   private baselinePath(): string | null {
     if (this.options.baseline === false) return null
     return resolve(this.outputDir, this.options.baseline?.path ?? 'baseline.json')
+  }
+
+  private get alpha(): number {
+    return this.baselineOptions().alpha ?? 0.05
   }
 
   private baselineOptions(): BaselineOptions {
@@ -184,10 +224,30 @@ export default class DataforgeReporter implements Reporter {
   }
 }
 
-function deltaLine(d: GroupDelta): string {
-  const sig = d.verdict ? (d.verdict.significantWorse ? pc.red(' significant regression') : d.verdict.p < 0.05 ? pc.green(' significant') : ' not significant') : ''
-  const p = d.verdict ? ` (b=${d.verdict.b} c=${d.verdict.c} p=${d.verdict.p.toFixed(4)})` : ''
-  return `  ${d.group}: F1 ${formatDelta(d.before.f1, d.after.f1)}, pass rate ${formatDelta(d.before.passRate, d.after.passRate)}${p}${sig}`
+function validateBaselineOptions(b: BaselineOptions): void {
+  if (b.alpha !== undefined && !(typeof b.alpha === 'number' && b.alpha > 0 && b.alpha < 1)) {
+    throw new InputError(`baseline.alpha must be a number between 0 and 1 (exclusive), got ${JSON.stringify(b.alpha)}`)
+  }
+  if (b.floor !== undefined && !(typeof b.floor === 'number' && b.floor >= 0 && b.floor <= 1)) {
+    throw new InputError(`baseline.floor must be a number between 0 and 1, got ${JSON.stringify(b.floor)}`)
+  }
+}
+
+function deltaLine(d: GroupDelta, alpha: number): string {
+  const v = d.verdict
+  let verdict = ''
+  if (v && v.n > 0) {
+    const counts = ` (b=${v.b} c=${v.c} p=${formatP(v.p)}, ${v.n} pairs)`
+    const label = v.significantWorse
+      ? pc.red('significant regression')
+      : v.p < alpha
+        ? pc.green('significant improvement')
+        : 'not significant'
+    verdict = `${counts} ${label}${v.belowFloor ? pc.red(', below the floor') : ''}`
+  } else if (v) {
+    verdict = ' (no paired runs)'
+  }
+  return `  ${d.group}: F1 ${formatDelta(d.before.f1, d.after.f1)}, pass rate ${formatDelta(d.before.passRate, d.after.passRate)}${verdict}`
 }
 
 export { DataforgeReporter }

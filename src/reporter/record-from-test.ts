@@ -86,12 +86,15 @@ function lastRepairScore(m: DataforgeMeta): RepairScore | null {
   return null
 }
 
-/** Non-repair grader scores become metrics named after their matcher (`toBeNumeric`, …). */
+/**
+ * Non-repair grader scores become metrics named after their matcher (`toBeNumeric`, …): the mean over the
+ * test's positive uses. Negated uses are left out: under `.not` a low grader score is the goal.
+ */
 function matcherScores(m: DataforgeMeta): Record<string, number> {
-  const out: Record<string, number> = {}
+  const scores = new Map<string, number[]>()
   for (const rec of m.matchers) {
-    if (rec.repair || rec.score === undefined) continue
-    out[rec.matcher] = rec.score
+    if (rec.repair || rec.score === undefined || rec.negated) continue
+    scores.set(rec.matcher, [...(scores.get(rec.matcher) ?? []), rec.score])
   }
-  return out
+  return Object.fromEntries([...scores].map(([name, xs]) => [name, xs.reduce((a, b) => a + b, 0) / xs.length]))
 }

@@ -7,7 +7,8 @@ import type { DataforgeMeta, MatcherRecord } from './meta.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run their bodies inside this storage, so
- * matchers find the right test even under `.concurrent`; plain tests fall back to Vitest's current test.
+ * matchers find the right test even under `.concurrent`. Elsewhere the matcher's own test comes next (the
+ * test's local `expect` knows it, which is what concurrent plain tests need), then Vitest's current test.
  */
 const storage = new AsyncLocalStorage<Test>()
 
@@ -15,8 +16,8 @@ export function runInTest<T>(test: Test, fn: () => T): T {
   return storage.run(test, fn)
 }
 
-export function currentTest(): Test | undefined {
-  return storage.getStore() ?? (TestRunner.getCurrentTest() as Test | undefined)
+export function currentTest(assertionTest?: Test): Test | undefined {
+  return storage.getStore() ?? assertionTest ?? (TestRunner.getCurrentTest() as Test | undefined)
 }
 
 /** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
@@ -59,12 +60,19 @@ export function fullName(test: Test): string {
   return names.join(' > ')
 }
 
-/** Stores a matcher's verdict on the running test and annotates its one-line summary. */
-export function recordMatcher(record: MatcherRecord): void {
-  const test = currentTest()
+/**
+ * Stores a matcher's verdict on the running test and annotates its one-line summary. `assertionTest` is the
+ * test Vitest bound the assertion to (`this.task` in a matcher).
+ */
+export function recordMatcher(record: MatcherRecord, assertionTest?: Test): void {
+  const test = currentTest(assertionTest)
   if (!test) return
   metaOf(test).matchers.push(record)
-  void test.context?.annotate?.(record.summary, 'dataforge')
+  try {
+    void test.context?.annotate?.(record.summary, 'dataforge')?.catch(() => undefined)
+  } catch {
+    // The test already finished (an assertion in a late callback): the verdict stays on the meta only.
+  }
 }
 
 export function recordMetric(name: string, value: number): void {
