@@ -1,11 +1,12 @@
 import pc from 'picocolors'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd } from './format.js'
+import { formatInterval } from '../stats/format.js'
 
 /** A compact, colored leaderboard for the terminal. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
-  const header = ['group', 'trials', 'pass', 'P', 'R', 'F1 (mean ± std)', 'failures']
+  const header = ['group', 'trials', 'pass', 'score [95% CI]', 'P', 'R', 'F1 (mean ± std)', 'failures']
   const rows = report.aggregates.map((a) => {
     const failures = Object.values(a.failures).reduce((x, y) => x + y, 0)
     const f1 = meanStd(a.f1Mean, a.f1Std)
@@ -14,6 +15,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
       a.group,
       `${a.trialsCompleted}/${a.trialsRequested}`,
       a.passRate === null ? '—' : `${a.correct}/${a.trialsRequested - a.trialsSkipped}`,
+      formatInterval(a.score.point, a.score.low, a.score.high, 2),
       fixed(a.precisionMean),
       fixed(a.recallMean),
       f1Colored,
