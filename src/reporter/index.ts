@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../report/write-atomic.js'
 import { renderJsonReport } from '../report/write-report.js'
 import { formatP } from '../stats/format.js'
 import { recordFromTest } from './record-from-test.js'
+import { repeatGate } from '../stats/case-trials.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */
@@ -35,6 +36,8 @@ export interface DataforgeReporterOptions {
    * eval file (e.g. `vitest run test/`) leave the reporter silent; eval files with no executed eval fail closed.
    */
   evalFiles?: RegExp[]
+  /** Repeat gate: every case must be correct in at least this many of its trials. */
+  minPassesPerCase?: number
 }
 
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
@@ -55,6 +58,8 @@ export default class DataforgeReporter implements Reporter {
 
   constructor(options: DataforgeReporterOptions = {}) {
     if (options.thresholds) validateThresholds(options.thresholds)
+    const k = options.minPassesPerCase
+    if (k !== undefined && !(Number.isInteger(k) && k >= 1)) throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
     if (options.baseline) validateBaselineOptions(options.baseline)
     this.options = options
   }
@@ -99,6 +104,11 @@ export default class DataforgeReporter implements Reporter {
     const closed = failClosed(report)
     const failures: string[] = [...closed]
     for (const f of checkThresholds(report.aggregates, this.options.thresholds ?? {})) failures.push(f.message)
+    if (this.options.minPassesPerCase !== undefined) {
+      for (const c of repeatGate(report.cases, { atLeast: this.options.minPassesPerCase }).failing) {
+        failures.push(`${c.agent} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${this.options.minPassesPerCase}`)
+      }
+    }
 
     const updateBaseline = process.env.DATAFORGE_UPDATE_BASELINE === '1'
     const baseline = updateBaseline ? { deltas: [], problem: null } : await this.compareWithBaseline(report, runDateUtc)
