@@ -1,4 +1,5 @@
-import { checkBudget, type Budget } from '../adapters/providers/index.js'
+// The module itself, not the providers barrel: the setup file stays free of the HTTP client and SDK imports.
+import { checkBudget, type Budget } from '../adapters/providers/budget.js'
 import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
 
 /** `expect(runResult).toStayWithinBudget({ tokens, usd, calls, quotaUnits })`. */

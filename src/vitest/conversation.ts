@@ -3,7 +3,7 @@ import { test as vitestTest } from 'vitest'
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
-import { metaOf, recordUsage, runInTest } from './current.js'
+import { metaOf, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import type { DataforgeMeta } from './meta.js'
 
@@ -77,7 +77,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         const digest = hashOf(data)
         live.datasetSha256 = { dirty: digest, clean: digest }
         const answer = await ask(index)
-        recordUsage(answer.usage, answer.steps ?? 1, answer.model)
+        recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
         context.annotate(`t${turn}: ${question}`, 'dataforge-question')
         await check(answer, { turn, test: context })
       })

@@ -6,14 +6,19 @@ import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 import type { DataforgeMeta, MatcherRecord } from './meta.js'
 
 /**
- * The test an assertion belongs to. `evalCase` and `conversation` run their bodies inside this storage, so
- * matchers find the right test even under `.concurrent`. Elsewhere the matcher's own test comes next (the
- * test's local `expect` knows it, which is what concurrent plain tests need), then Vitest's current test.
+ * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside
+ * this storage, so matchers find the right test even with the global `expect`. Elsewhere the matcher's own
+ * test comes next (the test's local `expect` knows it, which is what concurrent plain tests need), then
+ * Vitest's current test, which is right for every sequential test.
  */
 const storage = new AsyncLocalStorage<Test>()
 
+/**
+ * Runs `fn` as `test`'s body. Only concurrent tests enter the storage: sequential ones are Vitest's current
+ * test already, and an AsyncLocalStorage in use slows every promise in the worker.
+ */
 export function runInTest<T>(test: Test, fn: () => T): T {
-  return storage.run(test, fn)
+  return test.concurrent ? storage.run(test, fn) : fn()
 }
 
 export function currentTest(assertionTest?: Test): Test | undefined {
@@ -78,13 +83,17 @@ export function recordMatcher(record: MatcherRecord, assertionTest?: Test): void
 export function recordMetric(name: string, value: number): void {
   const test = currentTest()
   if (!test) throw new Error(`record("${name}") called outside a running test`)
+  recordMetricOn(test, name, value)
+}
+
+/** Records a custom metric on this test's run (the `record` an evalCase body gets). */
+export function recordMetricOn(test: Test, name: string, value: number): void {
   if (!Number.isFinite(value)) throw new TypeError(`record("${name}", ${value}): value must be a finite number`)
   metaOf(test).metrics[name] = value
 }
 
-export function recordUsage(usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
-  const test = currentTest()
-  if (!test) return
+/** Adds an agent call's usage and steps to this test's run; the first model id reported sticks. */
+export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
   const meta = metaOf(test)
   if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
   if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps

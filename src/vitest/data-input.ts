@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import type { Table } from '../core/schemas.js'
-import { parseCsvStrict } from '../datasets/index.js'
+import { parseCsvStrict } from '../datasets/csv.js'
 
 type OneTable = Table | string | Record<string, unknown>[]
 

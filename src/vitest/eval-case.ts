@@ -4,10 +4,9 @@ import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix, Usage } from '../core/schemas.js'
-import { resolveAgent } from '../adapters/registry.js'
-import { loadDataset, type DatasetRequest } from '../datasets/index.js'
+import type { DatasetRequest } from '../datasets/index.js'
 import { withTimeout } from '../run/with-timeout.js'
-import { metaOf, recordMetric, recordUsage, runInTest } from './current.js'
+import { metaOf, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import type { DataforgeMeta } from './meta.js'
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
@@ -77,7 +76,29 @@ async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task:
   if (options.task) return typeof options.task === 'function' ? options.task(seed) : options.task
   if (!options.dataset) throw new Error('evalCase needs a `dataset` or a `task` option')
   const request = typeof options.dataset === 'string' ? { id: options.dataset } : options.dataset
+  // Loaded on first use, like the agent registry below: eval files that bring their own tasks and agent
+  // objects do not pay for the dataset loaders, the provider clients and their SDKs.
+  const { loadDataset } = await import('../datasets/index.js')
   return loadDataset({ ...request, seed })
+}
+
+/**
+ * Datasets already described on a test's meta by this worker. The reporter needs each description once (it
+ * keeps them across runs), and a thousand copies of it would cost more than the trials themselves.
+ */
+const described = new Set<string>()
+
+function firstDescription(info: DatasetInfo): boolean {
+  const key = [info.id, info.seed ?? '', info.dirty.sha256, info.clean.sha256].join('\u0000')
+  if (described.has(key)) return false
+  described.add(key)
+  return true
+}
+
+async function agentOf(spec: RepairAgent | string): Promise<RepairAgent> {
+  if (typeof spec !== 'string') return spec
+  const { resolveAgent } = await import('../adapters/registry.js')
+  return resolveAgent(spec, { cwd: process.cwd() })
 }
 
 function makeEvalCase(register: Registrar) {
@@ -117,14 +138,14 @@ function makeEvalCase(register: Registrar) {
         const test = context.task as Test
         await runInTest(test, async () => {
           const live = metaOf(test)
-          const agent = typeof options.agent === 'string' ? await resolveAgent(options.agent, { cwd: process.cwd() }) : options.agent
+          const agent = await agentOf(options.agent)
           Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider })
           const { task, info } = await loadTask(options, seed)
           Object.assign(live, {
             dataset: info.id,
             suite: live.suite === 'custom' ? info.id : live.suite,
             datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
-            datasetInfo: info,
+            ...(firstDescription(info) ? { datasetInfo: info } : {}),
           })
           try {
             await withTimeout(
@@ -136,9 +157,9 @@ function makeEvalCase(register: Registrar) {
                   seed,
                   trial,
                   signal,
-                  record: recordMetric,
+                  record: (metric, value) => recordMetricOn(test, metric, value),
                   test: context,
-                  agent: bindAgent(agent, { seed, trial, signal }, task),
+                  agent: bindAgent(agent, { seed, trial, signal }, task, test),
                 }),
               context.signal,
             )
@@ -146,7 +167,7 @@ function makeEvalCase(register: Registrar) {
             if (error instanceof AgentFailure) {
               live.failure = { kind: error.kind, message: error.message }
               const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
-              recordUsage(spent.usage, spent.steps, undefined)
+              recordUsageOn(test, spent.usage, spent.steps, undefined)
             }
             throw error
           }
@@ -156,7 +177,7 @@ function makeEvalCase(register: Registrar) {
   }
 }
 
-function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask): BoundAgent {
+function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask, test: Test): BoundAgent {
   return {
     name: agent.name,
     kind: agent.kind ?? 'custom',
@@ -164,10 +185,10 @@ function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signa
     async run(task = defaultTask) {
       const output = await agent.run(task, ctx)
       if (output && !Array.isArray(output) && typeof output === 'object') {
-        recordUsage(output.usage, output.steps, output.model)
+        recordUsageOn(test, output.usage, output.steps, output.model)
         if (output.failure) throw new AgentFailure(output.failure.kind as never, output.failure.message)
       } else {
-        recordUsage(undefined, 1, undefined)
+        recordUsageOn(test, undefined, 1, undefined)
       }
       return output
     },
