@@ -150,6 +150,23 @@ describe('conversation', () => {
       [3, 'ok', true, 'multi-turn', 'memory-qa'],
     ])
   })
+
+  it('gives each question a timeout and signal: a hung or failing question fails its turn only', () => {
+    expect(run.tests.tests.filter((t) => t.name.startsWith('troubled#')).map((t) => [t.fullName, t.state])).toEqual([
+      ['troubles > troubled#t1', 'failed'],
+      ['troubles > troubled#t2', 'passed'],
+      ['troubles > troubled#t3', 'failed'],
+    ])
+    expect(recordsOf('troubled').map((r) => [r.turn, r.status, r.failureKind, r.failureMessage])).toEqual([
+      [1, 'failed', 'timeout', 'timed out after 0.200 s'],
+      [2, 'ok', null, null],
+      [3, 'failed', 'rate_limited', '429 from the provider'],
+    ])
+  })
+
+  it('closes the session after the last turn', () => {
+    expect(run.tests.byName('the troubled session was closed after its last turn, and the hung question aborted').state).toBe('passed')
+  })
 })
 
 describe('matchers on the running test', () => {
@@ -195,10 +212,10 @@ describe('the reporter', () => {
 
   it('writes one row per attempted test run: passed, failed, timed-out and skipped', () => {
     const withMeta = run.tests.tests.filter((t) => t.meta)
-    expect(withMeta).toHaveLength(25)
-    expect(runs).toHaveLength(25)
+    expect(withMeta).toHaveLength(28)
+    expect(runs).toHaveLength(28)
     const byStatus = (s: string) => runs.filter((r) => r.status === s).length
-    expect([byStatus('ok'), byStatus('failed'), byStatus('skipped')]).toEqual([19, 3, 3])
+    expect([byStatus('ok'), byStatus('failed'), byStatus('skipped')]).toEqual([20, 5, 3])
     expect(run.reports.report().records).toEqual(runs)
   })
 
@@ -232,8 +249,8 @@ describe('the reporter', () => {
   it('fails the gate closed when evals errored rather than scored, and says so', () => {
     expect(run.exitCode).toBe(1)
     expect(run.output).toContain('dataforge-evals gate failed:')
-    expect(run.output).toContain('3 of 22 eval runs errored rather than scored (exception 1, parse_failure 1, timeout 1)')
-    expect(run.reports.text('leaderboard.md')).toContain('- 3 of 22 eval runs errored rather than scored')
+    expect(run.output).toContain('5 of 25 eval runs errored rather than scored (exception 1, parse_failure 1, rate_limited 1, timeout 2)')
+    expect(run.reports.text('leaderboard.md')).toContain('- 5 of 25 eval runs errored rather than scored')
   })
 
   it('prints a compact leaderboard after the run, beside the default reporter', () => {

@@ -1,8 +1,12 @@
 import type { Test, TestContext } from '@vitest/runner'
-import { test as vitestTest } from 'vitest'
+import { afterAll, test as vitestTest } from 'vitest'
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
+import { AgentFailure } from '../core/errors.js'
 import { hashOf } from '../core/hash.js'
+import type { Table, Usage } from '../core/schemas.js'
+import { withTimeout } from '../run/with-timeout.js'
+import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import type { DataforgeMeta } from './meta.js'
@@ -17,33 +21,49 @@ export interface ConversationOptions {
   category?: string
   seed?: number
   generation?: string
-  /** Per-turn timeout in ms. Default 60000. */
+  /** Per-turn timeout in ms: the question's signal aborts and the turn fails as `timeout`. Default 60000. */
   timeout?: number
 }
 
 /**
  * One session, turns asked in order, each turn its own test named `name#t<n>`. State persists across turns;
- * a failed turn does not stop the later ones (they still ask their questions in order).
+ * a failed turn does not stop the later ones (they still ask their questions in order). A turn that runs
+ * alone (`-t`) first asks the turns before it. Each question gets its own timeout and abort signal, so a hung
+ * question fails its turn without holding up the next; the session is closed after the last turn.
  */
 export function conversation(name: string, options: ConversationOptions, turns: Turn[]): void {
+  checkConversationArgs(name, options, turns)
   const seed = options.seed ?? 1
   const timeoutMs = options.timeout ?? 60_000
   let session: Promise<DataSession> | null = null
+  let data: { tables: Record<string, Table>; digest: string } | null = null
   // Questions are asked strictly in order, whatever the tests' scheduling or filters.
   const answers: Array<Promise<Answer>> = []
-  const tables = () => normalizeData(options.data)
+  const tables = () => {
+    if (!data) {
+      const normalized = normalizeData(options.data)
+      data = { tables: normalized, digest: hashOf(normalized) }
+    }
+    return data
+  }
   const openSession = () => {
-    session ??= Promise.resolve().then(() => options.agent.session(tables(), { seed }))
+    session ??= Promise.resolve().then(() => options.agent.session(tables().tables, { seed }))
     return session
   }
   const ask = (index: number): Promise<Answer> => {
     if (answers[index]) return answers[index]!
     for (let i = answers.length; i <= index; i++) {
       const previous = i === 0 ? Promise.resolve() : answers[i - 1]!.catch(() => undefined)
-      answers[i] = previous.then(async () => (await openSession()).ask(turns[i]![0]))
+      const question = turns[i]![0]
+      answers[i] = previous.then(() => withTimeout(timeoutMs, async (signal) => (await openSession()).ask(question, { signal })))
     }
     return answers[index]!
   }
+
+  afterAll(async () => {
+    const opened = await session?.catch(() => null)
+    await opened?.close?.()
+  })
 
   turns.forEach(([question, check], index) => {
     const turn = index + 1
@@ -69,14 +89,25 @@ export function conversation(name: string, options: ConversationOptions, turns: 
       steps: null,
       failure: null,
     }
-    vitestTest(`${name}#t${turn}`, { timeout: timeoutMs, meta: { dataforge: meta } }, async (context: TestContext) => {
+    // A turn run alone may first wait for the questions before it, each with its own timeout.
+    const vitestTimeout = timeoutMs * turn + 5_000
+    vitestTest(`${name}#t${turn}`, { timeout: vitestTimeout, meta: { dataforge: meta } }, async (context: TestContext) => {
       const test = context.task as Test
       await runInTest(test, async () => {
         const live = metaOf(test)
-        const data = tables()
-        const digest = hashOf(data)
+        const { digest } = tables()
         live.datasetSha256 = { dirty: digest, clean: digest }
-        const answer = await ask(index)
+        let answer: Answer
+        try {
+          answer = await ask(index)
+        } catch (error) {
+          if (error instanceof AgentFailure) {
+            live.failure = { kind: error.kind, message: error.message }
+            const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
+            recordUsageOn(test, spent.usage, spent.steps, undefined)
+          }
+          throw error
+        }
         recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
         context.annotate(`t${turn}: ${question}`, 'dataforge-question')
         await check(answer, { turn, test: context })

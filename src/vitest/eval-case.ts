@@ -6,6 +6,7 @@ import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix, Usage } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { withTimeout } from '../run/with-timeout.js'
+import { checkEvalCaseArgs } from './check-options.js'
 import { metaOf, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import type { DataforgeMeta } from './meta.js'
 
@@ -103,10 +104,10 @@ async function agentOf(spec: RepairAgent | string): Promise<RepairAgent> {
 
 function makeEvalCase(register: Registrar) {
   return (name: string, options: EvalCaseOptions, body: EvalBody): void => {
+    checkEvalCaseArgs(name, options, body)
     const trials = options.trials ?? 1
     const firstSeed = options.seed ?? 1
     const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
-    if (!Number.isInteger(trials) || trials < 1) throw new Error(`evalCase "${name}": trials must be a positive integer, got ${trials}`)
     const identity = staticAgentIdentity(options.agent)
     const dataset = datasetIdOf(options)
     for (let trial = 0; trial < trials; trial++) {
