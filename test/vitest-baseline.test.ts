@@ -85,6 +85,12 @@ describe('baseline', () => {
     )
   })
 
+  it('warns when updated from a partial run', async () => {
+    const run = await runWith({ failTrials: [] }, { updateBaseline: true, testNamePattern: '^steady' })
+    expect(run.exitCode).toBeFalsy()
+    expect(run.output).toContain('dataforge-evals: the baseline comes from a partial run: 8 skipped runs have no result in it and will not be compared')
+  })
+
   it('is refused with a clear message when its options are out of range', async () => {
     const { default: DataforgeReporter } = await import('../src/reporter/index.js')
     expect(() => new DataforgeReporter({ baseline: { alpha: 5 } })).toThrow('baseline.alpha must be a number between 0 and 1 (exclusive), got 5')

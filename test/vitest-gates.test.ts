@@ -60,12 +60,13 @@ describe('group thresholds', () => {
     ])
   })
 
-  it('are checked when the reporter is made: unknown metrics and out-of-range values are refused', async () => {
+  it('are checked when the reporter is made: unknown metrics, out-of-range values and unknown formats are refused', async () => {
     const { default: DataforgeReporter } = await import('../src/reporter/index.js')
     expect(() => new DataforgeReporter({ thresholds: { '*': { f2: 0.5 } as never } })).toThrow(
       'thresholds["*"].f2: unknown metric; use one of f1, pooledF1, precision, recall, passRate, completionRate',
     )
     expect(() => new DataforgeReporter({ thresholds: { 'hospital*': { f1: 60 } } })).toThrow('thresholds["hospital*"].f1: must be a number between 0 and 1, got 60')
+    expect(() => new DataforgeReporter({ formats: ['html' as never] })).toThrow('formats: unknown format "html"; use markdown, json, jsonl')
   })
 })
 

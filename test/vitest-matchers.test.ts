@@ -182,6 +182,18 @@ describe('answer matchers', () => {
     ])
   })
 
+  it('toStayWithinBudget checks a run’s usage and names the metric, value and limit', ({ task: test }) => {
+    const run = { fixes: [], usage: { calls: 2, promptTokens: 100, completionTokens: 10, quotaUnits: 1.5, costUsd: 0.002 } }
+    expect(run).toStayWithinBudget({ tokens: 200, calls: 2 })
+    expect(run).not.toStayWithinBudget({ usd: 0.001 })
+    expect(failureOf(() => expect(run).toStayWithinBudget({ tokens: 100, quotaUnits: 2 }))).toBe('toStayWithinBudget: over budget: tokens 110 > 100, quotaUnits 1.5 <= 2')
+    expect(test.meta.dataforge!.matchers.map((m) => [m.matcher, m.passed, m.negated])).toEqual([
+      ['toStayWithinBudget', true, false],
+      ['toStayWithinBudget', true, true],
+      ['toStayWithinBudget', false, false],
+    ])
+  })
+
   it('are all registered by the setup entry', () => {
     for (const name of Object.keys(dataforgeMatchers)) expect(typeof (expect('x') as unknown as Record<string, unknown>)[name]).toBe('function')
   })

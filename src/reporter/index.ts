@@ -40,6 +40,7 @@ export interface DataforgeReporterOptions {
   minPassesPerCase?: number
 }
 
+const REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
 export type { ReportFormat }
@@ -61,6 +62,9 @@ export default class DataforgeReporter implements Reporter {
     const k = options.minPassesPerCase
     if (k !== undefined && !(Number.isInteger(k) && k >= 1)) throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
     if (options.baseline) validateBaselineOptions(options.baseline)
+    for (const format of options.formats ?? []) {
+      if (!REPORT_FORMATS.includes(format)) throw new InputError(`formats: unknown format ${JSON.stringify(format)}; use ${REPORT_FORMATS.join(', ')}`)
+    }
     this.options = options
   }
 
@@ -126,6 +130,8 @@ export default class DataforgeReporter implements Reporter {
       if (closed.length === 0) {
         await writeFileAtomic(baselinePath, renderJsonReport(report))
         lines.push(`dataforge-evals: baseline updated: ${baselinePath}`)
+        const skipped = report.records.filter((r) => r.status === 'skipped').length
+        if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${skipped} skipped runs have no result in it and will not be compared`))
       } else {
         lines.push(pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${baselinePath}`))
       }
