@@ -66,6 +66,7 @@ describe('baseline', () => {
     const run = await runWith({ failTrials: [3] }, { reporterOptions: { baseline: { floor: 0.95 } } })
     expect(run.output).toContain('(b=1 c=0 p=1.0000, 8 pairs) not significant, below the floor')
     expect(run.output).toContain('✗ drifty · synthetic: no significant change vs baseline: b=1 c=0 p=1.0000 Δ=-0.125 (8 pairs); Score 0.875 is below the floor 0.95')
+    expect(run.reports.text('leaderboard.md')).toContain('| drifty · synthetic | 1.000 → 0.875 | -0.125 | 1.000 → 0.875 | -0.125 | 1 | 0 | 1.0000 | **below floor** |')
   })
 
   it('leaves groups filtered out by -t alone: skipped runs are no regression', async () => {

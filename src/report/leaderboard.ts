@@ -9,9 +9,11 @@ export interface LeaderboardExtras {
   title?: string
   baselineDeltas?: readonly GroupDelta[]
   gateFailures?: readonly string[]
+  /** Significance level of the baseline comparison. Default 0.05. */
+  alpha?: number
 }
 
-function renderBaseline(deltas: readonly GroupDelta[]): string {
+function renderBaseline(deltas: readonly GroupDelta[], alpha: number): string {
   return table(
     ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'b', 'c', 'p', 'verdict'],
     deltas.map((d) => [
@@ -23,9 +25,19 @@ function renderBaseline(deltas: readonly GroupDelta[]): string {
       d.verdict ? String(d.verdict.b) : '—',
       d.verdict ? String(d.verdict.c) : '—',
       d.verdict ? formatP(d.verdict.p) : '—',
-      d.verdict ? (d.verdict.failed ? '**regression**' : d.verdict.significantWorse ? 'worse' : 'ok') : 'no pairs',
+      verdictText(d, alpha),
     ]),
   )
+}
+
+function verdictText(d: GroupDelta, alpha: number): string {
+  const v = d.verdict
+  if (!v || v.n === 0) return 'no pairs'
+  const parts: string[] = []
+  if (v.significantWorse) parts.push('**regression**')
+  else if (v.c > v.b && v.p < alpha) parts.push('better')
+  if (v.belowFloor) parts.push('**below floor**')
+  return parts.length ? parts.join(', ') : 'ok'
 }
 
 /** The reporter's leaderboard.md: the shared Markdown report plus baseline deltas and gate results. */
@@ -38,7 +50,9 @@ export function renderLeaderboard(report: EvalReport, extras: LeaderboardExtras 
     sections.push('## Gate', '', 'Passed: every threshold met, every eval scored, no significant regression.', '')
   }
   if (extras.baselineDeltas?.length) {
-    sections.push('## Against the baseline', '', 'Paired on (case, trial); McNemar test on correctness.', '', renderBaseline(extras.baselineDeltas), '')
+    const alpha = extras.alpha ?? 0.05
+    const note = `Paired on (case, trial); McNemar test on correctness at α = ${alpha}. A group fails only when significantly worse or below the floor.`
+    sections.push('## Against the baseline', '', note, '', renderBaseline(extras.baselineDeltas, alpha), '')
   }
   const marker = '\n## Run failures'
   const at = body.indexOf(marker)

@@ -11,7 +11,14 @@ export type ReportFormat = 'markdown' | 'json' | 'jsonl'
 export async function writeReportFolder(
   dir: string,
   report: EvalReport,
-  opts: { formats?: readonly ReportFormat[]; title?: string; baselineDeltas?: readonly GroupDelta[]; gateFailures?: readonly string[] },
+  opts: {
+    formats?: readonly ReportFormat[]
+    title?: string
+    baselineDeltas?: readonly GroupDelta[]
+    gateFailures?: readonly string[]
+    /** Significance level of the baseline comparison, for the verdict column. */
+    alpha?: number
+  },
 ): Promise<string[]> {
   const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl'])
   const written = await writeReportFiles({
@@ -24,6 +31,7 @@ export async function writeReportFolder(
               ...(opts.title ? { title: opts.title } : {}),
               baselineDeltas: opts.baselineDeltas ?? [],
               gateFailures: opts.gateFailures ?? [],
+              ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
             }),
           },
         }

@@ -124,6 +124,7 @@ export default class DataforgeReporter implements Reporter {
       title: 'dataforge-evals leaderboard',
       baselineDeltas: baseline.deltas,
       gateFailures: failures,
+      alpha: this.alpha,
     })
     const baselinePath = this.baselinePath()
     if (baselinePath && updateBaseline) {
