@@ -5,7 +5,7 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { formatDelta, groupDeltas, readBaseline, type BaselineOptions, type GroupDelta } from '../report/baseline.js'
-import { groupName } from '../report/aggregate.js'
+import { aggregate, groupName } from '../report/aggregate.js'
 import { buildReport, type EvalReport } from '../report/build.js'
 import { checkThresholds, failClosed, validateThresholds, type Thresholds } from '../report/gates.js'
 import type { RecordProvenance } from '../report/records.js'
@@ -115,7 +115,7 @@ export default class DataforgeReporter implements Reporter {
     }
 
     const updateBaseline = process.env.DATAFORGE_UPDATE_BASELINE === '1'
-    const baseline = updateBaseline ? { deltas: [], problem: null } : await this.compareWithBaseline(report, runDateUtc)
+    const baseline = updateBaseline ? { deltas: [], problem: null } : await this.compareWithBaseline(report)
     if (baseline.problem) failures.push(baseline.problem)
     for (const d of baseline.deltas) if (d.verdict?.failed) failures.push(d.verdict.message)
 
@@ -154,14 +154,13 @@ export default class DataforgeReporter implements Reporter {
   }
 
   /** Deltas against the baseline file, or the reason the baseline cannot be used (which fails the gate). */
-  private async compareWithBaseline(report: EvalReport, runDateUtc: string): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
+  private async compareWithBaseline(report: EvalReport): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
     const path = this.baselinePath()
     if (!path) return { deltas: [], problem: null }
     try {
       const records = await readBaseline(path)
       if (!records) return { deltas: [], problem: null }
-      const baselineReport = buildReport({ records, datasets: [], cwd: this.root, runDateUtc, config: {} })
-      return { deltas: groupDeltas(baselineReport, report, this.baselineOptions()), problem: null }
+      return { deltas: groupDeltas({ records, aggregates: aggregate(records) }, report, this.baselineOptions()), problem: null }
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       return { deltas: [], problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
