@@ -28,6 +28,8 @@ export interface BuildReportInput {
   runDateUtc: string
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number
+  /** The project's commit, when the caller already looked it up (saves running git again). */
+  project?: { commit: string | null; dirty: boolean | null }
 }
 
 export function compareRecords(a: RunRecord, b: RunRecord): number {
@@ -51,6 +53,7 @@ export function buildReport(input: BuildReportInput): EvalReport {
       datasets: input.datasets,
       cwd: input.cwd,
       runDateUtc: input.runDateUtc,
+      ...(input.project ? { project: input.project } : {}),
     }),
   }
 }

@@ -26,6 +26,8 @@ export interface ManifestExtra {
   rowCounts?: Record<string, number>
   /** Must agree with the RunRecords in the listed files; stored as given when no such file is listed. */
   configIds?: string[]
+  /** What the caller just wrote, by path as given in `files`: hashed and counted without reading it back. */
+  contents?: ReadonlyMap<string, string | Uint8Array>
 }
 
 /**
@@ -40,9 +42,13 @@ export async function writeManifest(dir: string, files: readonly string[], extra
   const derivedIds = new Set<string>()
   let anyRecordFile = false
   const names = [...new Set(files.map((f) => relativeInside(dir, f)))].sort()
+  const known = new Map<string, Uint8Array>()
+  for (const [file, content] of extra.contents ?? []) {
+    known.set(relativeInside(dir, file), typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
+  }
   for (const name of names) {
     if (name === MANIFEST_FILE) continue
-    const bytes = await readBytes(join(dir, name))
+    const bytes = known.get(name) ?? (await readBytes(join(dir, name)))
     entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.byteLength })
     const rows = recordRows(name, bytes)
     if (rows) {

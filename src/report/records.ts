@@ -41,8 +41,20 @@ export interface RecordProvenance {
   runDateUtc: string
 }
 
+const armIds = new Map<string, string>()
+
 /** Arm = what is being compared (agent configuration); config = arm × case × data. */
 export function armIdOf(id: RecordIdentity): string {
+  const key = JSON.stringify([id.agent, id.agentKind ?? 'custom', id.model ?? null, id.provider ?? null, id.generation ?? null])
+  let armId = armIds.get(key)
+  if (armId === undefined) {
+    armId = computeArmId(id)
+    armIds.set(key, armId)
+  }
+  return armId
+}
+
+function computeArmId(id: RecordIdentity): string {
   return hashOf({
     agent: id.agent,
     agentKind: id.agentKind ?? 'custom',

@@ -50,14 +50,18 @@ export function projectCommit(cwd: string): { commit: string | null; dirty: bool
 const TRACKED_PACKAGES = ['dataforge-evals', 'vitest', 'vite', 'openai', 'zod', 'csv-parse', 'undici', 'typescript']
 
 /** Versions of Node and the packages that shape results, read from the installed package.json files. */
+let versionsCache: Record<string, string> | undefined
+
 export function dependencyVersions(): Record<string, string> {
+  if (versionsCache) return { ...versionsCache }
   const out: Record<string, string> = { node: process.versions.node }
   const here = dirname(fileURLToPath(import.meta.url))
   for (const name of TRACKED_PACKAGES) {
     const version = findInstalledVersion(here, name)
     if (version) out[name] = version
   }
-  return out
+  versionsCache = out
+  return { ...out }
 }
 
 function findInstalledVersion(from: string, name: string): string | null {
@@ -91,8 +95,10 @@ export function buildReproducibility(input: {
   datasets: readonly DatasetInfo[]
   cwd: string
   runDateUtc: string
+  /** The project's commit, when the caller already looked it up. */
+  project?: { commit: string | null; dirty: boolean | null }
 }): Reproducibility {
-  const { commit, dirty } = projectCommit(input.cwd)
+  const { commit, dirty } = input.project ?? projectCommit(input.cwd)
   const uniqueSorted = <T>(xs: T[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const datasets = [...new Map(input.datasets.map((d) => [`${d.id}\u0000${d.seed ?? ''}`, d])).values()]
     .sort((a, b) => (a.id === b.id ? (a.seed ?? 0) - (b.seed ?? 0) : a.id < b.id ? -1 : 1))

@@ -39,6 +39,7 @@ export async function writeReportFolder(
     ...(formats.has('json') ? { jsonPath: join(dir, 'report.json') } : {}),
     ...(formats.has('jsonl') ? { runsPath: join(dir, 'runs.jsonl') } : {}),
   })
-  await writeManifest(dir, written, { configIds: [...new Set(report.records.map((r) => r.configId))].sort() })
-  return written
+  const paths = [...written.keys()]
+  await writeManifest(dir, paths, { configIds: [...new Set(report.records.map((r) => r.configId))].sort(), contents: written })
+  return paths
 }

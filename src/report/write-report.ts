@@ -19,13 +19,13 @@ export interface ReportFiles {
 
 /**
  * Renders everything first, then writes each file atomically: a failure while rendering writes nothing,
- * and no reader ever sees half a file.
+ * and no reader ever sees half a file. Returns what was written, by path.
  */
-export async function writeReportFiles(files: ReportFiles): Promise<string[]> {
-  const outputs: Array<[string, string]> = []
-  if (files.markdown) outputs.push([files.markdown.path, files.markdown.text])
-  if (files.jsonPath) outputs.push([files.jsonPath, renderJsonReport(files.report)])
-  if (files.runsPath) outputs.push([files.runsPath, renderRunsJsonl(files.report.records)])
-  for (const [path, text] of outputs) await writeFileAtomic(path, text)
-  return outputs.map(([path]) => path)
+export async function writeReportFiles(files: ReportFiles): Promise<Map<string, string>> {
+  const outputs = new Map<string, string>()
+  if (files.markdown) outputs.set(files.markdown.path, files.markdown.text)
+  if (files.jsonPath) outputs.set(files.jsonPath, renderJsonReport(files.report))
+  if (files.runsPath) outputs.set(files.runsPath, renderRunsJsonl(files.report.records))
+  await Promise.all([...outputs].map(([path, text]) => writeFileAtomic(path, text)))
+  return outputs
 }

@@ -88,7 +88,8 @@ export default class DataforgeReporter implements Reporter {
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
-    const provenance = { projectCommit: projectCommit(this.root).commit, runDateUtc }
+    const project = projectCommit(this.root)
+    const provenance = { projectCommit: project.commit, runDateUtc }
     const touched = new Set<string>()
     for (const module of evalModules) this.collectModule(module, provenance, touched)
     const report = buildReport({
@@ -96,6 +97,7 @@ export default class DataforgeReporter implements Reporter {
       datasets: [...this.datasets.values()],
       cwd: this.root,
       runDateUtc,
+      project,
       statsSeed: this.options.statsSeed ?? 0,
       config: {
         command: 'vitest',

@@ -25,7 +25,13 @@ export async function withTimeout<T>(
     }, timeoutMs)
   })
   try {
-    return await Promise.race([Promise.resolve().then(() => work(controller.signal)), expired])
+    let started: Promise<T>
+    try {
+      started = Promise.resolve(work(controller.signal))
+    } catch (error) {
+      started = Promise.reject(error)
+    }
+    return await (timeoutMs === null || !Number.isFinite(timeoutMs) ? started : Promise.race([started, expired]))
   } finally {
     clearTimeout(timer)
     parent?.removeEventListener('abort', onParentAbort)

@@ -139,9 +139,9 @@ function makeEvalCase(register: Registrar) {
         const test = context.task as Test
         await runInTest(test, async () => {
           const live = metaOf(test)
-          const agent = await agentOf(options.agent)
+          const agent = typeof options.agent === 'string' ? await agentOf(options.agent) : options.agent
           Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider })
-          const { task, info } = await loadTask(options, seed)
+          const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
           Object.assign(live, {
             dataset: info.id,
             suite: live.suite === 'custom' ? info.id : live.suite,

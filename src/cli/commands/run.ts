@@ -137,6 +137,7 @@ export const runCommand: Command = async (argv, io) => {
     ...(errorRate !== undefined ? { errorRate } : {}),
   }))
   const runDateUtc = new Date().toISOString()
+  const project = projectCommit(io.cwd)
   const quiet = values.quiet === true
   const { records, datasets: infos } = await runEvaluation({
     agents,
@@ -147,7 +148,7 @@ export const runCommand: Command = async (argv, io) => {
     passF1,
     comparator,
     generation: values.generation ?? null,
-    provenance: { projectCommit: projectCommit(io.cwd).commit, runDateUtc },
+    provenance: { projectCommit: project.commit, runDateUtc },
     onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
   })
   const report = buildReport({
@@ -155,6 +156,7 @@ export const runCommand: Command = async (argv, io) => {
     datasets: infos,
     cwd: io.cwd,
     runDateUtc,
+    project,
     config: {
       command: 'run',
       agents: names,
@@ -174,8 +176,9 @@ export const runCommand: Command = async (argv, io) => {
     runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
   })
   const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  for (const dir of new Set(written.map((f) => dirname(f)))) {
-    await writeManifest(dir, written.filter((f) => dirname(f) === dir), { configIds })
+  const paths = [...written.keys()]
+  for (const dir of new Set(paths.map((f) => dirname(f)))) {
+    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
