@@ -9,7 +9,7 @@ import { withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
-import type { DataforgeMeta } from './meta.js'
+import { newMeta } from './meta.js'
 
 export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext }) => unknown | Promise<unknown>]
 
@@ -67,28 +67,19 @@ export function conversation(name: string, options: ConversationOptions, turns: 
 
   turns.forEach(([question, check], index) => {
     const turn = index + 1
-    const meta: DataforgeMeta = {
+    const meta = newMeta({
       caseId: name,
       suite: options.suite ?? name,
       dataset: options.suite ?? name,
-      datasetSha256: null,
       agent: options.agent.name,
       agentKind: options.agent.kind ?? 'custom',
       model: options.agent.model ?? null,
       provider: options.agent.provider ?? null,
       category: options.category ?? null,
-      tags: [],
-      trial: 0,
-      trials: 1,
       seed,
       turn,
       generation: options.generation ?? null,
-      matchers: [],
-      metrics: {},
-      usage: null,
-      steps: null,
-      failure: null,
-    }
+    })
     // A turn run alone may first wait for the questions before it, each with its own timeout.
     const vitestTimeout = timeoutMs * turn + 5_000
     vitestTest(`${name}#t${turn}`, { timeout: vitestTimeout, meta: { dataforge: meta } }, async (context: TestContext) => {

@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
-import type { DataforgeMeta, MatcherRecord } from './meta.js'
+import { type DataforgeMeta, type MatcherRecord, newMeta } from './meta.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside
@@ -29,28 +29,8 @@ export function currentTest(assertionTest?: Test): Test | undefined {
 export function metaOf(test: Test): DataforgeMeta {
   if (!test.meta.dataforge) {
     const file = test.file?.name ? basename(test.file.name) : 'tests'
-    test.meta.dataforge = {
-      caseId: fullName(test),
-      suite: file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, ''),
-      dataset: file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, ''),
-      datasetSha256: null,
-      agent: 'unspecified',
-      agentKind: 'custom',
-      model: null,
-      provider: null,
-      category: null,
-      tags: [],
-      trial: 0,
-      trials: 1,
-      seed: 0,
-      turn: null,
-      generation: null,
-      matchers: [],
-      metrics: {},
-      usage: null,
-      steps: null,
-      failure: null,
-    }
+    const suite = file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, '')
+    test.meta.dataforge = newMeta({ caseId: fullName(test), suite, dataset: suite, agent: 'unspecified' })
   }
   return test.meta.dataforge
 }

@@ -8,7 +8,7 @@ import type { DatasetRequest } from '../datasets/index.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from './check-options.js'
 import { metaOf, recordMetricOn, recordUsageOn, runInTest } from './current.js'
-import type { DataforgeMeta } from './meta.js'
+import { newMeta } from './meta.js'
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
 export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
@@ -112,11 +112,10 @@ function makeEvalCase(register: Registrar) {
     const dataset = datasetIdOf(options)
     for (let trial = 0; trial < trials; trial++) {
       const seed = firstSeed + trial
-      const meta: DataforgeMeta = {
+      const meta = newMeta({
         caseId: name,
         suite: dataset,
         dataset,
-        datasetSha256: null,
         agent: identity.name,
         agentKind: identity.kind,
         model: identity.model,
@@ -126,14 +125,8 @@ function makeEvalCase(register: Registrar) {
         trial,
         trials,
         seed,
-        turn: null,
         generation: options.generation ?? null,
-        matchers: [],
-        metrics: {},
-        usage: null,
-        steps: null,
-        failure: null,
-      }
+      })
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
       register(trialTestName(name, trial, trials, seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
         const test = context.task as Test

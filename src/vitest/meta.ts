@@ -48,3 +48,26 @@ declare module '@vitest/runner' {
     dataforge?: DataforgeMeta
   }
 }
+
+/** A fresh meta: the identity given, neutral defaults for the rest, and nothing recorded yet. */
+export function newMeta(identity: Pick<DataforgeMeta, 'caseId' | 'suite' | 'dataset' | 'agent'> & Partial<DataforgeMeta>): DataforgeMeta {
+  return {
+    datasetSha256: null,
+    agentKind: 'custom',
+    model: null,
+    provider: null,
+    category: null,
+    tags: [],
+    trial: 0,
+    trials: 1,
+    seed: 0,
+    turn: null,
+    generation: null,
+    matchers: [],
+    metrics: {},
+    usage: null,
+    steps: null,
+    failure: null,
+    ...identity,
+  }
+}
