@@ -112,3 +112,9 @@ export const FailureKindSchema = z.enum([
   'skipped',
 ])
 export type FailureKind = z.infer<typeof FailureKindSchema>
+
+/** A failure kind from free text (adapters, meta): known kinds as they are, anything else is an `exception`. */
+export function toFailureKind(kind: string): FailureKind {
+  const parsed = FailureKindSchema.safeParse(kind)
+  return parsed.success ? parsed.data : 'exception'
+}

@@ -1,7 +1,6 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { RepairScore } from '../core/repair-score.js'
-import type { FailureKind } from '../core/schemas.js'
-import { FailureKindSchema } from '../core/schemas.js'
+import { toFailureKind } from '../core/schemas.js'
 import { buildRunRecord, type RecordProvenance } from '../report/records.js'
 import type { DataforgeMeta } from '../vitest/meta.js'
 
@@ -15,11 +14,6 @@ export interface FinishedTest {
 }
 
 const TIMEOUT_PATTERN = /timed out|timeout/i
-
-function failureKindOf(kind: string): FailureKind {
-  const parsed = FailureKindSchema.safeParse(kind)
-  return parsed.success ? parsed.data : 'exception'
-}
 
 /**
  * Turns one finished test into a RunRecord. A test whose matchers scored is a completed run (correct when the
@@ -54,7 +48,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   const firstError = t.errors[0]
   const errorText = firstError ? `${firstError.name && firstError.name !== 'Error' ? `${firstError.name}: ` : ''}${firstError.message ?? ''}` : ''
   if (m.failure) {
-    return buildRunRecord(identity, { status: 'failed', failureKind: failureKindOf(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
+    return buildRunRecord(identity, { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
   }
   const scored = m.matchers.length > 0
   if (!scored && t.state === 'failed') {

@@ -6,7 +6,7 @@ import type { AgentTask, FailureKind } from '../core/schemas.js'
 import { normalizeAgentOutput } from './normalize-output.js'
 import { withTimeout } from './with-timeout.js'
 import type { RecordOutcome } from '../report/records.js'
-import { FailureKindSchema, addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import { addUsage, emptyUsage, toFailureKind, type Usage } from '../core/schemas.js'
 
 export interface RepairTrialInput {
   agent: RepairAgent
@@ -105,7 +105,3 @@ function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'st
   }
 }
 
-function toFailureKind(kind: string): FailureKind {
-  const parsed = FailureKindSchema.safeParse(kind)
-  return parsed.success ? parsed.data : 'exception'
-}
