@@ -1,4 +1,5 @@
 import { InputError } from '../../core/errors.js'
+import { resolveCacheOptions } from './cache.js'
 import type { BackoffOptions } from './backoff.js'
 import type { CacheOptions } from './cache.js'
 import type { ChatClientConfig } from './chat-client.js'
@@ -82,7 +83,9 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   }
   const prices = resolvePrices(opts.prices)
   if (prices) config.prices = prices
-  if (opts.cache) config.cache = opts.cache
+  // Without an explicit choice, DATAFORGE_CACHE / DATAFORGE_CACHE_DIR decide (so `DATAFORGE_CACHE=replay vitest run`
+  // replays in eval files that name a provider agent), relative to the working folder.
+  config.cache = opts.cache ?? resolveCacheOptions(env, {}, opts.cwd ?? process.cwd())
   if (opts.timeoutMs !== undefined) config.timeoutMs = opts.timeoutMs
   if (opts.maxRetries !== undefined) config.maxRetries = opts.maxRetries
   if (opts.maxServerRetries !== undefined) config.maxServerRetries = opts.maxServerRetries
