@@ -17,3 +17,13 @@ describe('record/replay chosen by the environment', () => {
     expect(() => resolveProviderConfig('local-ollama', { env: { DATAFORGE_CACHE: 'sometimes' } })).toThrow(/DATAFORGE_CACHE: "sometimes" is not a cache mode/)
   })
 })
+
+describe('replay without a key', () => {
+  it('replay mode needs no API key (no call is made); other modes still name the missing variable', () => {
+    const replay = resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'replay' }, cwd: '/srv/project' })
+    expect(replay.cache?.mode).toBe('replay')
+    expect(replay.apiKey).toBe('replay-without-key')
+    expect(() => resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'auto' } })).toThrow(/GROQ_API_KEY/)
+    expect(resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'replay', GROQ_API_KEY: 'k' } }).apiKey).toBe('k')
+  })
+})

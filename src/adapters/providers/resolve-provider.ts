@@ -57,8 +57,12 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   if (!model) throw new InputError(`agent ${name} needs --model (the model id to call)`)
   const env = loadEnvironment({ env: opts.env, envFile: opts.envFile, cwd: opts.cwd })
   const keyVariable = opts.apiKeyEnv ?? preset.apiKeyEnv
-  // Ollama needs no key, but the SDK wants a non-empty one.
-  const apiKey = keyVariable ? requireApiKey(name, keyVariable, env) : 'ollama'
+  // Without an explicit choice, DATAFORGE_CACHE / DATAFORGE_CACHE_DIR decide (so `DATAFORGE_CACHE=replay vitest run`
+  // replays in eval files that name a provider agent), relative to the working folder.
+  const cache = opts.cache ?? resolveCacheOptions(env, {}, opts.cwd ?? process.cwd())
+  // Ollama needs no key, but the SDK wants a non-empty one. Pure replay makes no call, so CI needs no key.
+  const replayOnly = cache.mode === 'replay' && Boolean(keyVariable) && !env[keyVariable as string]?.trim()
+  const apiKey = keyVariable && !replayOnly ? requireApiKey(name, keyVariable, env) : replayOnly ? 'replay-without-key' : 'ollama'
   for (const field of ['timeoutMs', 'concurrency', 'rpm', 'chunkTokenBudget', 'maxRetryAfterMs'] as const) {
     const value = opts[field]
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
@@ -83,9 +87,7 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   }
   const prices = resolvePrices(opts.prices)
   if (prices) config.prices = prices
-  // Without an explicit choice, DATAFORGE_CACHE / DATAFORGE_CACHE_DIR decide (so `DATAFORGE_CACHE=replay vitest run`
-  // replays in eval files that name a provider agent), relative to the working folder.
-  config.cache = opts.cache ?? resolveCacheOptions(env, {}, opts.cwd ?? process.cwd())
+  config.cache = cache
   if (opts.timeoutMs !== undefined) config.timeoutMs = opts.timeoutMs
   if (opts.maxRetries !== undefined) config.maxRetries = opts.maxRetries
   if (opts.maxServerRetries !== undefined) config.maxServerRetries = opts.maxServerRetries
