@@ -2,12 +2,11 @@ import type { Test, TestContext } from '@vitest/runner'
 import { afterAll, test as vitestTest } from 'vitest'
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
-import { AgentFailure } from '../core/errors.js'
 import { hashOf } from '../core/hash.js'
-import type { Table, Usage } from '../core/schemas.js'
+import type { Table } from '../core/schemas.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
-import { metaOf, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import { newMeta } from './meta.js'
 
@@ -92,11 +91,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         try {
           answer = await ask(index)
         } catch (error) {
-          if (error instanceof AgentFailure) {
-            live.failure = { kind: error.kind, message: error.message }
-            const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
-            recordUsageOn(test, spent.usage, spent.steps, undefined)
-          }
+          recordFailureOn(test, error)
           throw error
         }
         recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
+import { AgentFailure } from '../core/errors.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 import { type DataforgeMeta, type MatcherRecord, newMeta } from './meta.js'
 
@@ -78,4 +79,12 @@ export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, ste
   if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
   if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
   if (model && !meta.model) meta.model = model
+}
+
+/** A known agent failure (timeout, rate limit…) goes on the test with what the run spent before it. */
+export function recordFailureOn(test: Test, error: unknown): void {
+  if (!(error instanceof AgentFailure)) return
+  metaOf(test).failure = { kind: error.kind, message: error.message }
+  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
+  recordUsageOn(test, spent.usage, spent.steps, undefined)
 }

@@ -3,11 +3,11 @@ import { test as vitestTest } from 'vitest'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { AgentFailure } from '../core/errors.js'
-import type { AgentRunResult, AgentTask, Fix, Usage } from '../core/schemas.js'
+import type { AgentRunResult, AgentTask, Fix, } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from './check-options.js'
-import { metaOf, recordMetricOn, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordFailureOn, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import { newMeta } from './meta.js'
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
@@ -158,11 +158,7 @@ function makeEvalCase(register: Registrar) {
               context.signal,
             )
           } catch (error) {
-            if (error instanceof AgentFailure) {
-              live.failure = { kind: error.kind, message: error.message }
-              const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
-              recordUsageOn(test, spent.usage, spent.steps, undefined)
-            }
+            recordFailureOn(test, error)
             throw error
           }
         })
