@@ -1,7 +1,9 @@
-/** Fixed-width number formatting for diffable reports; `—` for missing values. */
+import { formatNumber } from '../stats/format.js'
+
+/** Fixed-width number formatting for diffable reports (never `-0.000`); `—` for missing values. */
 export function fixed(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return '—'
-  return value.toFixed(digits)
+  const text = formatNumber(value, digits)
+  return text === 'n/a' ? '—' : text
 }
 
 export function meanStd(mean: number | null, std: number | null, digits = 3): string {
