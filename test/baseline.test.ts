@@ -10,7 +10,7 @@ import { loadDataset } from '../src/datasets/index.js'
 import { gradeRepair } from '../src/grading/index.js'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const dataDir = path.resolve(repoRoot, '../shared/datasets')
+const dataDir = path.resolve(repoRoot, 'datasets')
 
 function ctx(signal: AbortSignal = new AbortController().signal): RunContext {
   return { seed: 0, trial: 0, signal }

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from './cli/harness.js'
-import { sharedDatasets } from './datasets/paths.js'
+import { bundledDatasets } from './datasets/paths.js'
 
 /** Serves `<name>/{dirty,clean}.csv` from the shared canonical copies, like the pinned upstream does. */
 async function serveShared(): Promise<{ server: Server; baseUrl: string }> {
   const server = createServer((req, res) => {
     const match = /^\/([a-z]+)\/(dirty|clean)\.csv$/.exec(req.url ?? '')
-    const file = match ? join(sharedDatasets, match[1]!, `${match[2]}.csv`) : ''
+    const file = match ? join(bundledDatasets, match[1]!, `${match[2]}.csv`) : ''
     if (!file || !existsSync(file)) {
       res.writeHead(404).end('not found')
       return

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { generateSynthetic, csvDigest } from '../src/datasets/index.js'
 import { runCli, withTempDir } from './cli/harness.js'
-import { sharedDatasets } from './datasets/paths.js'
+import { bundledDatasets } from './datasets/paths.js'
 
 async function readJson(path: string) {
   return JSON.parse(await readFile(path, 'utf8'))
@@ -75,7 +75,7 @@ describe('dataforge-evals run', () => {
 
   it('reaches F1 ≥ 0.3 with the baseline on the canonical hospital set and records file hashes', async () => {
     await withTempDir(async (dir) => {
-      const res = await runCli(['run', '--agent', 'baseline', '--dataset', 'hospital', '--data-dir', sharedDatasets, '--quiet'], dir)
+      const res = await runCli(['run', '--agent', 'baseline', '--dataset', 'hospital', '--data-dir', bundledDatasets, '--quiet'], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = await readJson(join(dir, 'reports/report.json'))
       expect(report.records[0].f1).toBeGreaterThanOrEqual(0.3)
@@ -184,13 +184,14 @@ describe('dataforge-evals run', () => {
       for (const name of ['mock', 'noop', 'baseline', 'groq-llama-70b', 'gemini-flash', 'local-ollama', 'openai-compatible']) {
         expect(agents.stdout).toContain(name)
       }
-      const datasets = await runCli(['list-datasets', '--data-dir', sharedDatasets], dir)
+      const datasets = await runCli(['list-datasets', '--data-dir', bundledDatasets], dir)
       expect(datasets.code).toBe(0)
       expect(datasets.stdout).toMatch(/\| hospital \| 1000 × 20 \| 509 \|/)
       expect(datasets.stdout).toMatch(/\| flights \| 2376 × 7 \| 4920 \|/)
       expect(datasets.stdout).toMatch(/synthetic[^\n]*typo/)
-      const empty = await runCli(['list-datasets'], dir)
-      expect(empty.stdout).toMatch(/hospital \(not downloaded\)/)
+      const bundled = await runCli(['list-datasets'], dir)
+      expect(bundled.stdout).toMatch(/\| rayyan \| 1000 × 11 \| 948 \|/)
+      expect(bundled.stdout).not.toMatch(/not downloaded/)
       expect(existsSync(join(dir, 'reports'))).toBe(false)
     })
   })

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CORRUPTION_KINDS, listDatasets } from '../src/datasets/index.js'
-import { sharedDatasets, tempDir } from './datasets/paths.js'
+import { bundledDatasets, tempDir } from './datasets/paths.js'
 
 describe('listDatasets', () => {
   let dir: string
@@ -13,7 +13,7 @@ describe('listDatasets', () => {
   afterEach(() => cleanup())
 
   it('lists synthetic, the canonical sets and other Raha folders found in dataDir', async () => {
-    const listing = await listDatasets({ dataDir: sharedDatasets })
+    const listing = await listDatasets({ dataDir: bundledDatasets })
     expect(listing.map((d) => d.id)).toEqual(['synthetic', 'hospital', 'flights', 'beers', 'rayyan'])
     expect(listing[0]).toEqual({
       id: 'synthetic',
@@ -35,24 +35,33 @@ describe('listDatasets', () => {
     expect(byId['hospital']!.corruptionKinds).toBeUndefined()
   })
 
-  it('marks canonical sets that are not downloaded as unavailable, with a hint', async () => {
+  it('lists the bundled canonical sets when the data folder has none of its own', async () => {
     const listing = await listDatasets({ dataDir: dir })
     expect(listing.map((d) => [d.id, d.available])).toEqual([
       ['synthetic', true],
-      ['hospital', false],
-      ['flights', false],
-      ['beers', false],
+      ['hospital', true],
+      ['flights', true],
+      ['beers', true],
+      ['rayyan', true],
     ])
-    expect(listing[2]).toEqual({
-      id: 'flights',
-      origin: 'raha',
-      rows: 2376,
-      columns: 7,
-      dirtyCells: 4920,
-      source: 'LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/flights',
-      available: false,
-      hint: `not downloaded: run \`dataforge-evals datasets pull flights\` or put dirty.csv and clean.csv in ${join(dir, 'flights')}`,
-    })
+    expect(listing[2]).toMatchObject({ id: 'flights', rows: 2376, columns: 7, dirtyCells: 4920, available: true })
+    expect(listing[2]!.source).toBe(
+      'LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/flights (sha256 verified, read from the copy bundled with dataforge-evals)',
+    )
+  })
+
+  it('prefers a folder in the data folder over the bundled copy of the same name', async () => {
+    const { dir: own, cleanup: done } = await tempDir()
+    try {
+      await mkdir(join(own, 'hospital'))
+      await writeFile(join(own, 'hospital/dirty.csv'), 'a,b\n1,x\n')
+      await writeFile(join(own, 'hospital/clean.csv'), 'a,b\n1,y\n')
+      const hospital = (await listDatasets({ dataDir: own })).find((d) => d.id === 'hospital')!
+      expect(hospital).toMatchObject({ rows: 1, columns: 2, dirtyCells: 1, available: true })
+      expect(hospital.source).toContain(join(own, 'hospital'))
+    } finally {
+      await done()
+    }
   })
 
   it('lists a folder that fails to load as unavailable with the reason, and skips folders without both files', async () => {
@@ -65,7 +74,7 @@ describe('listDatasets', () => {
     await writeFile(join(dir, 'ok/dirty.csv'), 'index,v\n1,x\n2,y\n')
     await writeFile(join(dir, 'ok/clean.csv'), 'index,v\n1,x\n2,z\n')
     const listing = await listDatasets({ dataDir: dir })
-    expect(listing.map((d) => d.id)).toEqual(['synthetic', 'hospital', 'flights', 'beers', 'broken', 'ok'])
+    expect(listing.map((d) => d.id)).toEqual(['synthetic', 'hospital', 'flights', 'beers', 'broken', 'ok', 'rayyan'])
     const broken = listing.find((d) => d.id === 'broken')!
     expect(broken.available).toBe(false)
     expect(broken.hint).toBe(
@@ -84,7 +93,7 @@ describe('listDatasets', () => {
 
   it('uses DATAFORGE_DATA_DIR, then ./data, when no dataDir is given', async () => {
     const before = process.env['DATAFORGE_DATA_DIR']
-    process.env['DATAFORGE_DATA_DIR'] = sharedDatasets
+    process.env['DATAFORGE_DATA_DIR'] = bundledDatasets
     try {
       expect((await listDatasets()).map((d) => d.id)).toContain('rayyan')
     } finally {

@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { InputError } from '../src/core/errors.js'
 import { CANONICAL_DATASETS, DatasetDownloadError, loadDataset, pullDataset } from '../src/datasets/index.js'
-import { rejectionOf, sharedDatasets, tempDir } from './datasets/paths.js'
+import { rejectionOf, bundledDatasets, tempDir } from './datasets/paths.js'
 
-/** A real HTTP server on 127.0.0.1 serving `/<prefix>/<name>/<file>` from the shared datasets folder. */
+/** A real HTTP server on 127.0.0.1 serving `/<prefix>/<name>/<file>` from the bundled datasets folder. */
 interface FileServer {
   baseUrl: string
   requests: string[]
@@ -39,7 +39,14 @@ async function startFileServer(): Promise<FileServer> {
       res.write('index,')
       return
     }
-    const bytes = await readFile(join(sharedDatasets, match[1]!, `${match[2]}.csv`))
+    let bytes: Buffer
+    try {
+      bytes = await readFile(join(bundledDatasets, match[1]!, `${match[2]}.csv`))
+    } catch (error) {
+      // Every request gets an answer: a missing file fails the test at once, never by a timeout.
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
+      return
+    }
     if (tamper.has(path)) bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 1
     res.writeHead(200, { 'content-type': 'text/csv', 'content-length': bytes.length }).end(bytes)
   })
@@ -122,7 +129,7 @@ describe('pullDataset against a local HTTP server', () => {
 
   it('rejects a download whose sha256 differs, naming file, expected and actual hash, and writes nothing', async () => {
     server.tamper.add('/raha/beers/clean.csv')
-    const served = await readFile(join(sharedDatasets, 'beers/clean.csv'))
+    const served = await readFile(join(bundledDatasets, 'beers/clean.csv'))
     served[served.length - 2] = served[served.length - 2]! ^ 1
     const error = await rejectionOf(pullDataset('beers', { dataDir, baseUrl: server.baseUrl }))
     expect(error).toBeInstanceOf(DatasetDownloadError)

@@ -6,7 +6,8 @@ import { InputError } from '../src/core/errors.js'
 import { groundTruthOf } from '../src/core/ground-truth.js'
 import { AgentTaskSchema } from '../src/core/schemas.js'
 import { CANONICAL_DATASETS, DEFAULT_DATASETS_BASE_URL, loadDataset } from '../src/datasets/index.js'
-import { rejectionOf, sharedDatasets, tempDir } from './datasets/paths.js'
+import { missingDatasetMessage } from '../src/datasets/raha.js'
+import { rejectionOf, bundledDatasets, tempDir } from './datasets/paths.js'
 
 interface ManifestFile {
   bytes: number
@@ -23,7 +24,7 @@ interface ManifestEntry {
   files: { dirty: ManifestFile; clean: ManifestFile }
 }
 
-const manifest = JSON.parse(await readFile(join(sharedDatasets, 'MANIFEST.json'), 'utf8')) as {
+const manifest = JSON.parse(await readFile(join(bundledDatasets, 'MANIFEST.json'), 'utf8')) as {
   datasets: ManifestEntry[]
 }
 const entry = (name: string) => manifest.datasets.find((d) => d.name === name)!
@@ -34,7 +35,7 @@ const EXPECTED_DIRTY_CELLS: Record<string, number> = { hospital: 509, flights: 4
 describe('Raha-layout canonical datasets (real files)', () => {
   for (const name of ['hospital', 'flights', 'beers', 'rayyan']) {
     it(`${name}: shape, dirty-cell count, id column, column names from clean, digests`, async () => {
-      const { task, info } = await loadDataset({ id: name, seed: 42, dataDir: sharedDatasets })
+      const { task, info } = await loadDataset({ id: name, seed: 42, dataDir: bundledDatasets })
       const m = entry(name)
       expect(DatasetInfoSchema.parse(info)).toEqual(info)
       expect(AgentTaskSchema.safeParse(task).success).toBe(true)
@@ -49,12 +50,12 @@ describe('Raha-layout canonical datasets (real files)', () => {
       expect(task.metadata).toEqual({ dataset: name, origin: 'raha', idColumns: [m.key_column] })
       expect(task.seed).toBe(42)
       expect(info.dirty).toEqual({
-        path: join(sharedDatasets, name, 'dirty.csv'),
+        path: join(bundledDatasets, name, 'dirty.csv'),
         sha256: m.files.dirty.sha256,
         bytes: m.files.dirty.bytes,
       })
       expect(info.clean).toEqual({
-        path: join(sharedDatasets, name, 'clean.csv'),
+        path: join(bundledDatasets, name, 'clean.csv'),
         sha256: m.files.clean.sha256,
         bytes: m.files.clean.bytes,
       })
@@ -78,7 +79,7 @@ describe('Raha-layout canonical datasets (real files)', () => {
   }
 
   it('hospital: clean header names win over the dirty ones, aligned by position', async () => {
-    const { task } = await loadDataset({ id: 'hospital', seed: 0, dataDir: sharedDatasets })
+    const { task } = await loadDataset({ id: 'hospital', seed: 0, dataDir: bundledDatasets })
     expect(task.columns.slice(0, 4)).toEqual(['index', 'ProviderNumber', 'HospitalName', 'Address1'])
     const truth = groundTruthOf(task).corrections
     expect(new Set(truth.map((c) => c.column)).has('provider_number')).toBe(false)
@@ -88,7 +89,7 @@ describe('Raha-layout canonical datasets (real files)', () => {
   })
 
   it('flights: CRLF line endings leave no carriage return in any value', async () => {
-    const { task } = await loadDataset({ id: 'flights', seed: 0, dataDir: sharedDatasets })
+    const { task } = await loadDataset({ id: 'flights', seed: 0, dataDir: bundledDatasets })
     expect(task.dirty.rows.some((row) => row.some((v) => v.includes('\r')))).toBe(false)
     expect(task.dirty.rows[0]).toEqual(['1', 'aa', 'AA-3859-IAH-ORD', '7:10 a.m.', '7:16 a.m.', '9:40 a.m.', '9:32 a.m.'])
     const truth = groundTruthOf(task).corrections
@@ -96,7 +97,7 @@ describe('Raha-layout canonical datasets (real files)', () => {
   })
 
   it('beers: index is the id column, the beer id is data; N/A stays a literal string', async () => {
-    const { task, info } = await loadDataset({ id: 'beers', seed: 0, dataDir: sharedDatasets })
+    const { task, info } = await loadDataset({ id: 'beers', seed: 0, dataDir: bundledDatasets })
     expect(info.idColumns).toEqual(['index'])
     expect(task.columns[1]).toBe('id')
     expect(task.columns[2]).toBe('beer-name')
@@ -106,19 +107,30 @@ describe('Raha-layout canonical datasets (real files)', () => {
   })
 
   it('rayyan: first column id is the id column; {NULL} and quoted author lists stay literal', async () => {
-    const { task, info } = await loadDataset({ id: 'rayyan', seed: 0, dataDir: sharedDatasets })
+    const { task, info } = await loadDataset({ id: 'rayyan', seed: 0, dataDir: bundledDatasets })
     expect(info.idColumns).toEqual(['id'])
-    expect(info.source).toBe(`Raha-layout folder ${join(sharedDatasets, 'rayyan')}`)
+    expect(info.source).toBe(`Raha-layout folder ${join(bundledDatasets, 'rayyan')}`)
     const cells = task.dirty.rows.flat()
     expect(cells).toContain('{NULL}')
     expect(task.dirty.rows[0]![10]).toBe('{"A. G. Parks","J. F. McPartlin"}')
   })
 
-  it('says the canonical files are sha256-verified against the pinned upstream', async () => {
-    const { info } = await loadDataset({ id: 'hospital', seed: 0, dataDir: sharedDatasets })
+  it('says the canonical files are sha256-verified against the pinned upstream, and where they were read', async () => {
+    const { info } = await loadDataset({ id: 'hospital', seed: 0, dataDir: bundledDatasets })
     expect(info.source).toBe(
-      `LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/hospital (sha256 verified, read from ${join(sharedDatasets, 'hospital')})`,
+      'LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/hospital (sha256 verified, read from the copy bundled with dataforge-evals)',
     )
+    const { dir, cleanup } = await tempDir()
+    try {
+      await mkdir(join(dir, 'hospital'))
+      for (const file of ['dirty.csv', 'clean.csv']) await copyFile(join(bundledDatasets, 'hospital', file), join(dir, 'hospital', file))
+      const own = await loadDataset({ id: 'hospital', seed: 0, dataDir: dir })
+      expect(own.info.source).toBe(
+        `LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/hospital (sha256 verified, read from ${join(dir, 'hospital')})`,
+      )
+    } finally {
+      await cleanup()
+    }
   })
 
   it('CANONICAL_DATASETS pins the manifest hashes, sizes and shapes; the default base URL is the pinned revision', () => {
@@ -145,10 +157,14 @@ describe('Raha-layout edge cases', () => {
   })
   afterAll(() => cleanup())
 
-  it('a missing canonical dataset says where to put the files and suggests pull', async () => {
-    const error = await rejectionOf(loadDataset({ id: 'flights', seed: 0, dataDir: dir }))
-    expect(error).toBeInstanceOf(InputError)
-    expect(error.message).toBe(
+  it('a canonical dataset absent from the data folder is read from the bundled copy', async () => {
+    const { info } = await loadDataset({ id: 'flights', seed: 0, dataDir: dir })
+    expect(info).toMatchObject({ rows: 2376, dirtyCells: 4920 })
+    expect(info.source).toContain('read from the copy bundled with dataforge-evals')
+  })
+
+  it('a missing canonical dataset (a package without its bundled copy) says where to put the files and suggests pull', () => {
+    expect(missingDatasetMessage('flights', dir)).toBe(
       `dataset "flights" is not downloaded: run \`dataforge-evals datasets pull flights\` or put its files at ${join(dir, 'flights', 'dirty.csv')} and ${join(dir, 'flights', 'clean.csv')}`,
     )
   })
@@ -169,14 +185,14 @@ describe('Raha-layout edge cases', () => {
 
   it('refuses ids that are not plain folder names', async () => {
     for (const id of ['../hospital', 'a/b', '.hidden']) {
-      await expect(loadDataset({ id, seed: 0, dataDir: sharedDatasets })).rejects.toThrow(/is not a folder name/)
+      await expect(loadDataset({ id, seed: 0, dataDir: bundledDatasets })).rejects.toThrow(/is not a folder name/)
     }
   })
 
   it('a local canonical copy whose bytes differ from the pinned upstream is loaded but flagged in the source', async () => {
     await mkdir(join(dir, 'beers'))
-    await copyFile(join(sharedDatasets, 'beers/dirty.csv'), join(dir, 'beers/dirty.csv'))
-    const clean = await readFile(join(sharedDatasets, 'beers/clean.csv'), 'utf8')
+    await copyFile(join(bundledDatasets, 'beers/dirty.csv'), join(dir, 'beers/dirty.csv'))
+    const clean = await readFile(join(bundledDatasets, 'beers/clean.csv'), 'utf8')
     // Same cells, CRLF line endings: other bytes, same table.
     await writeFile(join(dir, 'beers/clean.csv'), clean.replaceAll('\n', '\r\n'))
     const { info } = await loadDataset({ id: 'beers', seed: 0, dataDir: dir })
@@ -187,7 +203,7 @@ describe('Raha-layout edge cases', () => {
   })
 
   it('rejects rows/errorRate for a Raha dataset', async () => {
-    await expect(loadDataset({ id: 'hospital', seed: 0, dataDir: sharedDatasets, errorRate: 0.1 })).rejects.toThrow(
+    await expect(loadDataset({ id: 'hospital', seed: 0, dataDir: bundledDatasets, errorRate: 0.1 })).rejects.toThrow(
       new InputError('dataset "hospital": rows and errorRate apply only to the synthetic dataset'),
     )
   })

@@ -358,7 +358,7 @@ describe('gradeRepair', () => {
 })
 
 describe('grading the canonical sets', () => {
-  const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/datasets')
+  const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../datasets')
   for (const id of ['hospital', 'flights', 'beers', 'rayyan']) {
     it(`${id}: the clean diff as fixes is perfect; no fixes has recall 0`, async () => {
       const { task } = await loadDataset({ id, seed: 0, dataDir })

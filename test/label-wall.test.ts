@@ -4,7 +4,7 @@ import type { AgentTask } from '../src/core/schemas.js'
 import { createRepairTask } from '../src/datasets/create-repair-task.js'
 import { loadDataset } from '../src/datasets/index.js'
 import { gradeRepair } from '../src/grading/index.js'
-import { sharedDatasets as canonicalDir } from './datasets/paths.js'
+import { bundledDatasets as canonicalDir } from './datasets/paths.js'
 
 /** Every string reachable from a value: own and inherited keys, symbols, getters, array items. */
 function reachableStrings(root: unknown): Set<string> {

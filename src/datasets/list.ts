@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.js'
 import { CANONICAL_DATASETS, type CanonicalName, canonicalSource } from './canonical.js'
-import { describeRahaDataset, findRahaFolders, hasRahaFiles, rahaPaths, resolveDataDir } from './raha.js'
+import { BUNDLED_DATA_DIR, describeRahaDataset, findRahaFolders, hasRahaFiles, rahaPaths, resolveDataDir } from './raha.js'
 import { SYNTHETIC_COLUMNS } from './synthetic/clean-table.js'
 import { CORRUPTION_KINDS } from './synthetic/corruptions.js'
 import { SYNTHETIC_DEFAULTS, SYNTHETIC_SOURCE } from './synthetic/generate.js'
@@ -78,16 +78,24 @@ function notDownloadedListing(name: CanonicalName, dataDir: string): DatasetList
   }
 }
 
-/** Synthetic first, then hospital, flights, beers, then every other Raha-layout folder under dataDir by name. */
+/**
+ * Synthetic first, then hospital, flights, beers, then every other Raha-layout folder under dataDir or bundled with
+ * the package (rayyan) by name. A folder in dataDir wins over the bundled copy of the same name.
+ */
 export async function listDatasets(opts: { dataDir?: string } = {}): Promise<DatasetListing[]> {
   const dataDir = resolveDataDir(opts.dataDir)
   const out: DatasetListing[] = [syntheticListing()]
   const canonical = Object.keys(CANONICAL_DATASETS) as CanonicalName[]
   for (const name of canonical) {
-    out.push((await hasRahaFiles(dataDir, name)) ? await folderListing(name, dataDir) : notDownloadedListing(name, dataDir))
+    if (await hasRahaFiles(dataDir, name)) out.push(await folderListing(name, dataDir))
+    else if (await hasRahaFiles(BUNDLED_DATA_DIR, name)) out.push(await folderListing(name, BUNDLED_DATA_DIR))
+    else out.push(notDownloadedListing(name, dataDir))
   }
-  for (const name of await findRahaFolders(dataDir)) {
-    if (!canonical.includes(name as CanonicalName)) out.push(await folderListing(name, dataDir))
-  }
+  const local = await findRahaFolders(dataDir)
+  const bundled = (await findRahaFolders(BUNDLED_DATA_DIR)).filter((name) => !local.includes(name))
+  const others = [...local.map((name) => ({ name, dir: dataDir })), ...bundled.map((name) => ({ name, dir: BUNDLED_DATA_DIR }))]
+    .filter(({ name }) => !canonical.includes(name as CanonicalName))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  for (const { name, dir } of others) out.push(await folderListing(name, dir))
   return out
 }

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import type { AgentTask } from '../core/schemas.js'
@@ -10,6 +11,19 @@ import { type PairInput, analysePair, buildPairTask } from './pair.js'
 /** `dataDir` option, else DATAFORGE_DATA_DIR, else `./data`; resolved against the working directory. */
 export function resolveDataDir(dataDir?: string, env: Record<string, string | undefined> = process.env): string {
   return resolve(dataDir ?? env['DATAFORGE_DATA_DIR'] ?? './data')
+}
+
+/**
+ * The canonical sets shipped with the package (hospital, flights, beers, rayyan under `datasets/` at the package
+ * root), used when the data folder has no copy of its own: they work offline right after install.
+ */
+export const BUNDLED_DATA_DIR = resolve(fileURLToPath(import.meta.url), '../../../datasets')
+
+/** The folder to read `name` from: `dataDir` when it holds the pair, else the bundled copy when one ships. */
+export async function locateRahaDir(name: string, dataDir: string): Promise<string> {
+  if (await hasRahaFiles(dataDir, name)) return dataDir
+  if (await hasRahaFiles(BUNDLED_DATA_DIR, name)) return BUNDLED_DATA_DIR
+  return dataDir
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
@@ -64,17 +78,19 @@ export function missingDatasetMessage(name: string, dataDir: string): string {
   return `dataset "${name}" not found: ${where} (Raha layout: <dataDir>/<name>/dirty.csv and clean.csv), or pick one of: synthetic, ${Object.keys(CANONICAL_DATASETS).join(', ')}`
 }
 
-async function readRahaPair(name: string, dataDir: string, seed: number): Promise<PairInput> {
+async function readRahaPair(name: string, requestedDir: string, seed: number): Promise<PairInput> {
   assertDatasetName(name)
+  const dataDir = await locateRahaDir(name, requestedDir)
   if (!(await hasRahaFiles(dataDir, name))) throw new InputError(missingDatasetMessage(name, dataDir))
   const paths = rahaPaths(dataDir, name)
   const [dirty, clean] = await Promise.all([readCsvTable(paths.dirty), readCsvTable(paths.clean)])
+  const where = dataDir === BUNDLED_DATA_DIR ? 'the copy bundled with dataforge-evals' : paths.dir
   let source = `Raha-layout folder ${paths.dir}`
   if (isCanonicalName(name)) {
     const pinned = CANONICAL_DATASETS[name].files
     const verified = dirty.digest.sha256 === pinned.dirty.sha256 && clean.digest.sha256 === pinned.clean.sha256
     source = verified
-      ? `${canonicalSource(name)} (sha256 verified, read from ${paths.dir})`
+      ? `${canonicalSource(name)} (sha256 verified, read from ${where})`
       : `local files in ${paths.dir} (sha256 differs from ${canonicalSource(name)})`
   }
   return {

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..')
-/** The canonical Raha/Baran pairs, read-only, beside the repository. */
-export const sharedDatasets = resolve(repoRoot, '../shared/datasets')
+/** The canonical Raha/Baran pairs and the WikiTableQuestions slice, committed in the repository (and shipped). */
+export const bundledDatasets = resolve(repoRoot, 'datasets')
 export const fixturesDir = resolve(repoRoot, 'fixtures/csv')
 
 /** A fresh folder under the OS temp dir; call the returned cleanup in afterEach/afterAll. */
