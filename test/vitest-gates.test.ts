@@ -66,7 +66,7 @@ describe('group thresholds', () => {
       'thresholds["*"].f2: unknown metric; use one of f1, pooledF1, precision, recall, passRate, completionRate',
     )
     expect(() => new DataforgeReporter({ thresholds: { 'hospital*': { f1: 60 } } })).toThrow('thresholds["hospital*"].f1: must be a number between 0 and 1, got 60')
-    expect(() => new DataforgeReporter({ formats: ['html' as never] })).toThrow('formats: unknown format "html"; use markdown, json, jsonl')
+    expect(() => new DataforgeReporter({ formats: ['pdf' as never] })).toThrow('formats: unknown format "pdf"; use markdown, json, jsonl, html')
   })
 })
 

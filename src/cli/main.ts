@@ -7,6 +7,7 @@ import { exportCommand } from './commands/export.js'
 import { listAgentsCommand } from './commands/list-agents.js'
 import { listDatasetsCommand } from './commands/list-datasets.js'
 import { pricesCommand } from './commands/prices.js'
+import { reportCommand } from './commands/report.js'
 import { RUN_HELP, runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
 import { type CliIO, type Command, processIO } from './io.js'
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   corpus: corpusCommand,
   verify: verifyCommand,
   prices: pricesCommand,
+  report: reportCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -34,6 +36,7 @@ Commands:
   datasets pull N  download a canonical dataset (hospital, flights, beers) and check its sha256
   compare A B      paired comparison of two runs (McNemar, paired F1 test)
   export RUNS      export a run corpus (--parquet OUT)
+  report RUNS      self-contained HTML report with charts (--html OUT.html)
   corpus merge     merge run corpora into latest/snapshot/history views
   verify DIR       re-derive a report folder's manifest and fail on any mismatch
   prices fetch     fetch per-token prices from OpenRouter's models endpoint

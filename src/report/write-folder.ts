@@ -1,13 +1,14 @@
 import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
+import { renderHtmlReport } from './html/index.js'
 import { renderLeaderboard } from './leaderboard.js'
 import { writeManifest } from './manifest.js'
 import { writeReportFiles } from './write-report.js'
 
-export type ReportFormat = 'markdown' | 'json' | 'jsonl'
+export type ReportFormat = 'markdown' | 'json' | 'jsonl' | 'html'
 
-/** Writes leaderboard.md, report.json, runs.jsonl (as asked) and the folder's manifest.json. */
+/** Writes leaderboard.md, report.json, runs.jsonl, report.html (as asked) and the folder's manifest.json. */
 export async function writeReportFolder(
   dir: string,
   report: EvalReport,
@@ -20,7 +21,7 @@ export async function writeReportFolder(
     alpha?: number
   },
 ): Promise<string[]> {
-  const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl'])
+  const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl', 'html'])
   const written = await writeReportFiles({
     report,
     ...(formats.has('markdown')
@@ -36,6 +37,7 @@ export async function writeReportFolder(
           },
         }
       : {}),
+    ...(formats.has('html') ? { html: { path: join(dir, 'report.html'), text: await renderHtmlReport(report, opts) } } : {}),
     ...(formats.has('json') ? { jsonPath: join(dir, 'report.json') } : {}),
     ...(formats.has('jsonl') ? { runsPath: join(dir, 'runs.jsonl') } : {}),
   })

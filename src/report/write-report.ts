@@ -13,6 +13,7 @@ export function renderRunsJsonl(records: readonly RunRecord[]): string {
 export interface ReportFiles {
   report: EvalReport
   markdown?: { path: string; text: string }
+  html?: { path: string; text: string }
   jsonPath?: string
   runsPath?: string
 }
@@ -24,6 +25,7 @@ export interface ReportFiles {
 export async function writeReportFiles(files: ReportFiles): Promise<Map<string, string>> {
   const outputs = new Map<string, string>()
   if (files.markdown) outputs.set(files.markdown.path, files.markdown.text)
+  if (files.html) outputs.set(files.html.path, files.html.text)
   if (files.jsonPath) outputs.set(files.jsonPath, renderJsonReport(files.report))
   if (files.runsPath) outputs.set(files.runsPath, renderRunsJsonl(files.report.records))
   await Promise.all([...outputs].map(([path, text]) => writeFileAtomic(path, text)))

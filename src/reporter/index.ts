@@ -25,7 +25,7 @@ export interface DataforgeReporterOptions {
   thresholds?: Thresholds
   /** Baseline comparison; `false` turns it off. Default: `<outputDir>/baseline.json` when it exists. */
   baseline?: false | (BaselineOptions & { path?: string })
-  /** Which files to write. Default all three. */
+  /** Which files to write (`report.html` for 'html'). Default all four. */
   formats?: ReportFormat[]
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number
@@ -40,7 +40,7 @@ export interface DataforgeReporterOptions {
   minPassesPerCase?: number
 }
 
-const REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
+const REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl', 'html']
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
 export type { ReportFormat }

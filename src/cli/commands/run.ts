@@ -8,6 +8,7 @@ import { resolveAgent } from '../../adapters/registry.js'
 import { resolveCacheOptions } from '../../adapters/providers/index.js'
 import { comparatorByName } from '../../grading/index.js'
 import { buildReport } from '../../report/build.js'
+import { renderHtmlReport } from '../../report/html/index.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeReportFiles } from '../../report/write-report.js'
@@ -39,6 +40,7 @@ Options:
   --generation NAME      comparability epoch recorded on every run
   --output FILE          Markdown report (default reports/report.md)
   --output-json FILE     JSON report (default reports/report.json)
+  --output-html FILE     self-contained HTML report with charts (default report.html beside the JSON report)
   --model ID             model id for provider agents
   --base-url URL         base URL for openai-compatible
   --api-key-env VAR      environment variable holding the API key
@@ -68,6 +70,7 @@ const OPTIONS = {
   generation: { type: 'string' },
   output: { type: 'string' },
   'output-json': { type: 'string' },
+  'output-html': { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key-env': { type: 'string' },
@@ -106,6 +109,7 @@ export const runCommand: Command = async (argv, io) => {
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
+  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(dirname(jsonPath), 'report.html')
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
 
   const providerOptions = {
@@ -172,6 +176,7 @@ export const runCommand: Command = async (argv, io) => {
   const written = await writeReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
+    html: { path: htmlPath, text: await renderHtmlReport(report) },
     jsonPath,
     runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
   })
@@ -181,7 +186,7 @@ export const runCommand: Command = async (argv, io) => {
     await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}, ${relativeToCwd(io, htmlPath)}\n`)
   if (minPasses !== undefined) {
     const gate = repeatGate(report.cases, { atLeast: minPasses })
     if (!gate.passed) {

@@ -1,0 +1,116 @@
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { InputError } from '../../core/errors.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { aggregate } from '../../report/aggregate.js'
+import { groupDeltas } from '../../report/baseline.js'
+import { buildReport, type EvalReport } from '../../report/build.js'
+import { renderHtmlReport } from '../../report/html/index.js'
+import { addToManifest } from '../../report/manifest.js'
+import { readRunRecords } from '../../report/read-runs.js'
+import type { Reproducibility } from '../../report/reproducibility.js'
+import { writeFileAtomic } from '../../report/write-atomic.js'
+import type { Command } from '../io.js'
+import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
+import { withInputErrors } from './compare.js'
+
+export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--title T] [--stats-seed N]
+
+Builds the self-contained HTML report (leaderboard, charts rendered to inline SVG, failures, reproducibility)
+from the RunRecords of RUNS: a runs.jsonl, a report.json, or a report folder. The page needs no network: open
+it from disk or a CI artifact. With a report.json beside the records, its reproducibility block is used as
+written; from runs.jsonl alone it is rebuilt from the records (dataset sizes unknown).
+
+Options:
+  --html FILE        where to write the page (required); added to manifest.json in its folder
+  --baseline B       runs to compare against (runs.jsonl, report.json or folder): deltas with paired McNemar tests
+  --alpha A          significance level of the baseline comparison (default 0.05)
+  --floor F          absolute Score floor marked in the baseline verdicts
+  --title T          page title (default "dataforge-evals report")
+  --stats-seed N     seed of the bootstrap intervals (default 0)
+`
+
+export const reportCommand: Command = (argv, io) =>
+  withInputErrors(io, async () => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        html: { type: 'string' },
+        baseline: { type: 'string' },
+        alpha: { type: 'string' },
+        floor: { type: 'string' },
+        title: { type: 'string' },
+        'stats-seed': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help) {
+      io.stdout(REPORT_HELP)
+      return 0
+    }
+    if (positionals.length !== 1) throw new InputError('report needs one RUNS input (runs.jsonl, report.json or a report folder); see report --help')
+    if (!values.html) throw new InputError('report needs --html OUT.html (the only format so far)')
+    const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+    const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+    const statsSeed = parseIntegerFlag('stats-seed', values['stats-seed'], 0, {})
+    const input = resolve(io.cwd, positionals[0]!)
+    const records = await readRunRecords(input)
+    if (records.length === 0) throw new InputError(`${positionals[0]}: holds no RunRecords`)
+    const report = await reportFromRecords(records, input, io.cwd, statsSeed)
+
+    let baselineDeltas: ReturnType<typeof groupDeltas> = []
+    if (values.baseline) {
+      const before = await readRunRecords(resolve(io.cwd, values.baseline))
+      baselineDeltas = groupDeltas({ records: before, aggregates: aggregate(before, { seed: statsSeed }) }, report, {
+        alpha,
+        ...(floor !== undefined ? { floor } : {}),
+      })
+    }
+    const html = await renderHtmlReport(report, {
+      ...(values.title ? { title: values.title } : {}),
+      baselineDeltas,
+      alpha,
+    })
+    const out = resolve(io.cwd, values.html)
+    await writeFileAtomic(out, html)
+    await addToManifest(dirname(out), [out])
+    io.stdout(`wrote ${values.html}: ${report.records.length} runs in ${report.aggregates.length} groups, ${Buffer.byteLength(html)} bytes\n`)
+    return 0
+  })
+
+/** The report model for records read back from disk, keeping a stored report.json's reproducibility block. */
+async function reportFromRecords(records: RunRecord[], input: string, cwd: string, statsSeed: number): Promise<EvalReport> {
+  const latest = records.map((r) => r.runDateUtc).sort().at(-1)!
+  const stored = await storedReport(input)
+  const report = buildReport({
+    records,
+    datasets: [],
+    cwd,
+    runDateUtc: latest,
+    statsSeed,
+    project: { commit: records.find((r) => r.projectCommit)?.projectCommit ?? null, dirty: null },
+    config: stored?.config ?? { command: 'report' },
+  })
+  return stored?.reproducibility ? { ...report, reproducibility: stored.reproducibility } : report
+}
+
+/** The report.json that RUNS is or sits beside, when there is one with a reproducibility block. */
+async function storedReport(input: string): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
+  const isDir = await stat(input).then((s) => s.isDirectory(), () => false)
+  const candidate = isDir ? join(input, 'report.json') : input.endsWith('.json') ? input : join(dirname(input), 'report.json')
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(await readFile(candidate, 'utf8'))
+  } catch {
+    return null
+  }
+  const p = parsed as { config?: unknown; reproducibility?: Partial<Reproducibility> } | null
+  const r = p?.reproducibility
+  const usable = r && Array.isArray(r.datasets) && Array.isArray(r.seeds) && Array.isArray(r.agents) && Array.isArray(r.models) && typeof r.nondeterminismNote === 'string' && r.cache && r.dependencyVersions
+  return {
+    ...(p?.config && typeof p.config === 'object' ? { config: p.config as Record<string, unknown> } : {}),
+    ...(usable ? { reproducibility: r as Reproducibility } : {}),
+  }
+}

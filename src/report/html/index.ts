@@ -1,0 +1,102 @@
+import type { GroupDelta } from '../baseline.js'
+import type { EvalReport } from '../build.js'
+import { baselineSection } from './baseline-section.js'
+import { conformanceSection } from './conformance-section.js'
+import { groupConformance } from './conformance-data.js'
+import { esc } from './escape.js'
+import { failuresSection } from './failures-section.js'
+import { groupLabels } from './labels.js'
+import { leaderboardTable } from './leaderboard-section.js'
+import { page } from './page.js'
+import { questionRecords } from './question-data.js'
+import { questionSection } from './question-section.js'
+import { columnHeatTables, kindCharts, scoreCharts } from './repair-sections.js'
+import { reproducibilitySection } from './reproducibility-section.js'
+import { loadVega } from './vega-svg.js'
+
+export interface HtmlReportOptions {
+  title?: string
+  /** Deltas against the baseline with their paired verdicts; the section appears when there are any. */
+  baselineDeltas?: readonly GroupDelta[]
+  /** Gate failures; when given (even empty) the page shows whether the gate passed. */
+  gateFailures?: readonly string[]
+  /** Significance level of the baseline comparison. Default 0.05. */
+  alpha?: number
+}
+
+interface Section {
+  id: string
+  title: string
+  body: string
+}
+
+/**
+ * The report as one self-contained HTML page: the leaderboard table (sortable and filterable with a small
+ * script, readable without it), charts rendered to inline SVG by Vega at build time, and the sections for
+ * question suites, conformance and the baseline only when their data is there. No network access: no
+ * external script, style, font or image, and a Content-Security-Policy that forbids them. Pure: same report
+ * and options, same bytes.
+ */
+export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptions = {}): Promise<string> {
+  const { vega } = await loadVega()
+  const shade = vega.scheme('blues') as (t: number) => string
+  const title = opts.title ?? 'dataforge-evals report'
+  const aggregates = report.aggregates
+  const labels = groupLabels(aggregates)
+  const questions = questionRecords(report.records)
+  const conformance = groupConformance(aggregates)
+  const repair = aggregates.filter((a) => a.pooled !== null)
+  const sections: Section[] = []
+
+  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote() + leaderboardTable(aggregates, labels) })
+  const scores = await scoreCharts(aggregates, labels)
+  if (scores) sections.push({ id: 'scores', title: 'Score and F1 per group', body: scores })
+  if (opts.baselineDeltas?.length) {
+    sections.push({ id: 'baseline', title: 'Against the baseline', body: await baselineSection(opts.baselineDeltas, opts.alpha ?? 0.05) })
+  }
+  const kinds = await kindCharts(repair, labels)
+  if (kinds) sections.push({ id: 'kinds', title: 'Recall per corruption kind', body: kinds })
+  const heat = columnHeatTables(repair, labels, shade)
+  if (heat) sections.push({ id: 'columns', title: 'F1 per column', body: `<p>Repair F1 per column, pooled over each group's runs; hover a cell for its counts.</p>${heat}` })
+  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions) })
+  if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
+  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, new Set(questions)) })
+  sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })
+
+  const body = [
+    `<header><h1>${esc(title)}</h1>`,
+    `<p class="meta">${esc(summaryLine(report))}</p>`,
+    gateBlock(opts.gateFailures),
+    `<nav aria-label="sections"><ul>${sections.map((s) => `<li><a href="#${s.id}">${esc(s.title)}</a></li>`).join('')}</ul></nav></header>`,
+    '<main>',
+    ...sections.map((s) => `<section id="${s.id}"><h2>${esc(s.title)}</h2>${s.body}</section>`),
+    '</main>',
+    `<footer>Reports compare only when dataset hashes, seeds, model ids and adapter code are identical. ` +
+      `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; every run is in runs.jsonl and report.json.</footer>`,
+  ].join('\n')
+  return page(title, body)
+}
+
+function leaderboardNote(): string {
+  return (
+    '<p>Score is correct/attempted runs (a repair run is correct when its F1 reaches the pass threshold) with a 95% Wilson interval. ' +
+    'P, R and F1 are means over completed runs (± sample standard deviation, and a seeded bootstrap 95% interval); F1 pooled is computed from the summed tp/fp/fn counts.</p>'
+  )
+}
+
+function summaryLine(report: EvalReport): string {
+  const attempted = report.records.filter((r) => r.status !== 'skipped').length
+  const skipped = report.records.length - attempted
+  const failed = report.records.filter((r) => r.status === 'failed').length
+  return (
+    `${attempted} runs in ${report.aggregates.length} groups` +
+    (skipped ? `, ${skipped} skipped` : '') +
+    `, ${failed} failed · run ${report.reproducibility.runDateUtc} · commit ${report.reproducibility.projectCommit ?? 'unknown'}`
+  )
+}
+
+function gateBlock(failures: readonly string[] | undefined): string {
+  if (!failures) return ''
+  if (!failures.length) return '<div class="gate pass" role="status">Gate passed: every threshold met, every eval scored, no significant regression.</div>'
+  return `<div class="gate fail" role="status"><strong>The gate failed:</strong><ul>${failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`
+}

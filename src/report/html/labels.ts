@@ -1,0 +1,29 @@
+import type { Aggregate } from '../aggregate.js'
+
+/**
+ * One display label per aggregate: the leaderboard's group name, with the dataset added where two groups
+ * would otherwise share a name (one suite run over two datasets), so chart rows never merge.
+ */
+export function groupLabels(aggregates: readonly Aggregate[]): Map<Aggregate, string> {
+  const counts = new Map<string, number>()
+  for (const a of aggregates) counts.set(a.group, (counts.get(a.group) ?? 0) + 1)
+  return new Map(aggregates.map((a) => [a, (counts.get(a.group) ?? 0) > 1 ? `${a.group} · ${a.dataset}` : a.group]))
+}
+
+/** Who ran: `agent` or `agent@model`. */
+export function armName(agent: string, model: string | null): string {
+  return model && model !== agent ? `${agent}@${model}` : agent
+}
+
+/** Groups of the same suite and dataset, in the aggregates' stable order: one chart each. */
+export function bySuite(aggregates: readonly Aggregate[]): Array<{ title: string; aggregates: Aggregate[] }> {
+  const out = new Map<string, { title: string; aggregates: Aggregate[] }>()
+  for (const a of aggregates) {
+    const key = JSON.stringify([a.suite, a.dataset])
+    const title = a.suite === a.dataset ? a.suite : `${a.suite} (${a.dataset})`
+    const entry = out.get(key) ?? { title, aggregates: [] }
+    entry.aggregates.push(a)
+    out.set(key, entry)
+  }
+  return [...out.values()]
+}

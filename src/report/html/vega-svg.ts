@@ -1,0 +1,58 @@
+import type { TopLevelSpec } from 'vega-lite'
+
+type VegaModule = typeof import('vega')
+type VegaLiteModule = typeof import('vega-lite')
+
+let loaded: Promise<{ vega: VegaModule; vl: VegaLiteModule }> | undefined
+
+/** Vega and Vega-Lite are loaded on first use, so runs that write no HTML never pay for them. */
+export function loadVega(): Promise<{ vega: VegaModule; vl: VegaLiteModule }> {
+  loaded ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, vl }))
+  return loaded
+}
+
+/** Shared look: system fonts only (no web font is ever fetched), quiet axes, the page's text colour. */
+const CONFIG = {
+  font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  background: '#ffffff',
+  view: { stroke: null },
+  axis: { labelColor: '#333', titleColor: '#333', gridColor: '#e6e6e6', domainColor: '#999', tickColor: '#999', labelLimit: 260 },
+  legend: { labelLimit: 260, orient: 'bottom', columns: 3 },
+  range: { category: { scheme: 'tableau10' } },
+} as const
+
+/**
+ * Compiles a Vega-Lite spec with Vega-Lite, runs it with Vega's headless view and returns the SVG markup.
+ * Nothing is drawn by hand: every mark, axis and legend comes from Vega. Data must be inline (`values`):
+ * the loader is replaced by one that refuses any URL, so building a report never touches the network.
+ */
+export async function renderVegaLiteSvg(spec: TopLevelSpec, id: string): Promise<string> {
+  const { vega, vl } = await loadVega()
+  const compiled = vl.compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec
+  const loader = vega.loader()
+  loader.load = async (uri: string) => {
+    throw new Error(`report charts use inline data only; refused to load ${uri}`)
+  }
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader })
+  try {
+    const svg = await view.toSVG()
+    return scopeIds(svg, id)
+  } finally {
+    view.finalize()
+  }
+}
+
+/**
+ * Vega numbers clip paths and gradients with a process-wide counter, so the same chart gets other ids in
+ * another build and two charts in one page could share one. Each chart's ids are renumbered from its own id
+ * in order of appearance: unique in the page, and the same bytes for the same report.
+ */
+function scopeIds(svg: string, id: string): string {
+  const renamed = new Map<string, string>()
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!renamed.has(m[1]!)) renamed.set(m[1]!, `${id}-${renamed.size}`)
+  if (renamed.size === 0) return svg
+  return svg.replace(/(id="|url\(#|href="#)([^")]+)/g, (whole, lead: string, old: string) => {
+    const scoped = renamed.get(old)
+    return scoped ? `${lead}${scoped}` : whole
+  })
+}

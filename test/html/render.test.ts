@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { renderHtmlReport } from '../../src/report/html/index.js'
+import { paretoPoints } from '../../src/report/html/question-data.js'
+import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
+
+function sectionIds(html: string): string[] {
+  return [...html.matchAll(/<section id="([^"]+)"/g)].map((m) => m[1]!)
+}
+
+describe('renderHtmlReport', () => {
+  it('renders every section when repair, question, conformance and baseline data are present', async () => {
+    const { report, baselineDeltas } = fullReport()
+    const html = await renderHtmlReport(report, { baselineDeltas, gateFailures: [] })
+    expect(sectionIds(html)).toEqual(['leaderboard', 'scores', 'baseline', 'kinds', 'columns', 'questions', 'conformance', 'failures', 'reproducibility'])
+    expect(html).toContain('Gate passed')
+    const rows = [...html.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])
+    expect(rows).toEqual(report.aggregates.map((a) => a.group))
+    // the three charts of the question section and the conformance bars
+    for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
+  })
+
+  it('shows only the sections whose data is there', async () => {
+    expect(sectionIds(await renderHtmlReport(reportOf(repairRecords())))).toEqual(['leaderboard', 'scores', 'kinds', 'columns', 'failures', 'reproducibility'])
+    expect(sectionIds(await renderHtmlReport(reportOf(questionRecords())))).toEqual(['leaderboard', 'scores', 'questions', 'failures', 'reproducibility'])
+    expect(sectionIds(await renderHtmlReport(reportOf(conformanceRecords())))).toEqual(['leaderboard', 'scores', 'conformance', 'failures', 'reproducibility'])
+    const oneModel = questionRecords().filter((r) => r.model === 'model-mid')
+    const html = await renderHtmlReport(reportOf(oneModel))
+    expect(html).toContain('id="category-grid"')
+    expect(html).not.toContain('id="pareto"') // nothing to compare with one model
+  })
+
+  it('lists wrong and missed cells by position and agent value, never a clean value', async () => {
+    const { report } = fullReport()
+    const html = await renderHtmlReport(report)
+    expect(report.records.some((r) => JSON.stringify(r).includes(CLEAN_SECRET))).toBe(true)
+    expect(html).not.toContain(CLEAN_SECRET)
+    expect(html).toContain('agent-city-0')
+    expect(html).toMatch(/<td>missed<\/td><td class="num">100<\/td><td>name<\/td><td class="value">\(left unchanged\)<\/td>/)
+    expect(html).toContain('timed out after 300 s')
+    expect(html).toContain('expected a number near 1234, got q9-answer') // the grader's detail of a wrong answer
+  })
+
+  it('reaches nothing outside the page: no external URL, a CSP that forbids loads, system fonts only', async () => {
+    const { report, baselineDeltas } = fullReport()
+    const html = await renderHtmlReport(report, { baselineDeltas })
+    const withoutNamespaces = html.replace(/xmlns(:xlink)?="http:\/\/www\.w3\.org\/[^"]+"/g, '')
+    expect(withoutNamespaces).not.toMatch(/https?:\/\//)
+    expect(html).not.toMatch(/\s(src|href)="(?!#)/)
+    expect(html).not.toMatch(/@import|@font-face|url\((?!#)/)
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/=]+';/)
+    expect(html.match(/<script>/g)).toHaveLength(1)
+  })
+
+  it('escapes names and messages', async () => {
+    const records = repairRecords().map((r) => (r.agent === 'noop' ? { ...r, agent: '<img src=x onerror=alert(1)>' } : r))
+    const html = await renderHtmlReport(reportOf(records))
+    expect(html).not.toContain('<img')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  })
+
+  it('is deterministic: the same report gives the same bytes', async () => {
+    const { report, baselineDeltas } = fullReport()
+    expect(await renderHtmlReport(report, { baselineDeltas })).toBe(await renderHtmlReport(report, { baselineDeltas }))
+  })
+
+  it('keeps 1,000 records under 2 MB', async () => {
+    const html = await renderHtmlReport(reportOf(manyRecords(1000)))
+    expect(Buffer.byteLength(html)).toBeLessThan(2 * 1024 * 1024)
+    expect(html).toContain('more not listed here; every run is in runs.jsonl')
+  })
+})
+
+describe('paretoPoints', () => {
+  const arm = (name: string, correct: number, costUsd: number, tokens = 100) => ({
+    arm: name,
+    attempted: 10,
+    correct,
+    accuracy: { point: correct / 10, low: 0, high: 1 },
+    stepsMean: 1,
+    turnsPerCase: 1,
+    tokens,
+    costUsd,
+    failed: 0,
+  })
+
+  it('marks the arms no other beats on both cost and accuracy', () => {
+    const result = paretoPoints([arm('cheap', 4, 0.1), arm('mid', 8, 0.5), arm('pricey', 7, 2), arm('same-cost-worse', 3, 0.1)])
+    expect(result?.unit).toBe('USD')
+    expect(Object.fromEntries(result!.points.map((p) => [p.arm, p.onFrontier]))).toEqual({ cheap: true, mid: true, pricey: false, 'same-cost-worse': false })
+  })
+
+  it('falls back to tokens when nothing cost money, and gives nothing when nothing was spent', () => {
+    expect(paretoPoints([arm('a', 4, 0, 50), arm('b', 6, 0, 80)])?.unit).toBe('tokens')
+    expect(paretoPoints([arm('a', 4, 0, 0), arm('b', 6, 0, 0)])).toBeNull()
+  })
+})
