@@ -3,12 +3,15 @@ import { formatP } from '../../stats/format.js'
 import { fixed } from '../format.js'
 import { conformanceSpec } from './charts.js'
 import { esc, slug, sortValue } from './escape.js'
+import { chartLabels } from './labels.js'
 import { figure } from './figure.js'
 import type { GroupConformance } from './conformance-data.js'
 
 /** Conformance scores per group and, per property, requested against observed shares as grouped bars. */
 export async function conformanceSection(groups: readonly GroupConformance[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
   const labelOf = (g: GroupConformance) => labels.get(g.aggregate) ?? g.aggregate.group
+  const short = chartLabels(groups.map((g) => g.aggregate), labels)
+  const shortOf = (g: GroupConformance) => short.get(g.aggregate)!
   const rows = groups.map((g) => {
     const worst = [...g.properties].filter((p) => p.p !== null).sort((a, b) => a.p! - b.p!)[0]
     return (
@@ -25,11 +28,11 @@ export async function conformanceSection(groups: readonly GroupConformance[], la
   for (const [i, property] of properties.entries()) {
     const having = groups.filter((g) => g.properties.some((p) => p.name === property && p.labels.some((l) => l.observed !== null)))
     parts.push(
-      await figure(conformanceSpec(property, groups, labelOf), {
+      await figure(conformanceSpec(property, groups, shortOf), {
         id: `conformance-${i}-${slug(property)}`,
         caption: `${property}: requested share of each label against the share observed in each group's samples.`,
         markField: 'series',
-        marksFor: having.map(labelOf),
+        marksFor: having.map(shortOf),
       }),
     )
   }

@@ -27,3 +27,13 @@ export function bySuite(aggregates: readonly Aggregate[]): Array<{ title: string
   }
   return [...out.values()]
 }
+
+/**
+ * Labels for one chart: `agent[@model][ · category]`, short enough to read on an axis, since the chart's
+ * caption already names the suite or dataset; the full labels where the short ones would collide.
+ */
+export function chartLabels(aggregates: readonly Aggregate[], full: ReadonlyMap<Aggregate, string>): Map<Aggregate, string> {
+  const short = aggregates.map((a) => [armName(a.agent, a.model), a.category].filter(Boolean).join(' · '))
+  const unique = new Set(short).size === short.length
+  return new Map(aggregates.map((a, i) => [a, unique ? short[i]! : (full.get(a) ?? a.group)]))
+}

@@ -2,6 +2,7 @@ import { formatInterval } from '../../stats/format.js'
 import type { Aggregate } from '../aggregate.js'
 import { fixed, units, usd } from '../format.js'
 import { esc, sortValue } from './escape.js'
+import { armName } from './labels.js'
 
 function num(value: number | null | undefined, text?: string): string {
   return `<td class="num"${sortValue(value)}>${esc(text ?? fixed(value))}</td>`
@@ -13,14 +14,14 @@ function failureCount(a: Aggregate): number {
 
 /** The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter. */
 export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): string {
-  const head = ['group', 'kind', 'suite · dataset', 'trials', 'Score [95% CI]', 'P', 'R', 'F1', 'F1 [95% CI]', 'F1 pooled', 'steps', 'tokens', 'cost', 'quota/trial', 'failures']
+  const head = ['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score [95% CI]', 'P', 'R', 'F1', 'F1 [95% CI]', 'F1 pooled', 'steps', 'tokens', 'cost', 'quota/trial', 'failures']
   const rows = aggregates.map((a) => {
     const failures = Object.entries(a.failures).map(([k, n]) => `${k} ${n}`).join(', ') || '0'
     const tokens = a.usage.promptTokens + a.usage.completionTokens
     const f1 = a.f1Interval
     return (
       `<tr data-group="${esc(labels.get(a) ?? a.group)}">` +
-      `<th scope="row">${esc(labels.get(a) ?? a.group)}</th>` +
+      `<th scope="row">${esc(armName(a.agent, a.model))}</th>` +
       `<td>${esc(a.agentKind)}</td>` +
       `<td>${esc(a.suite === a.dataset ? a.suite : `${a.suite} · ${a.dataset}`)}${a.category ? ` · ${esc(a.category)}` : ''}</td>` +
       num(a.trialsRequested, `${a.trialsCompleted}/${a.trialsRequested}`) +
@@ -39,8 +40,8 @@ export function leaderboardTable(aggregates: readonly Aggregate[], labels: Reado
     )
   })
   return (
-    `<div class="table-tools" data-filter-for="leaderboard"></div>` +
-    `<div class="scroll"><table id="leaderboard" class="sortable"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
+    `<div class="table-tools" data-filter-for="leaderboard-table"></div>` +
+    `<div class="scroll"><table id="leaderboard-table" class="sortable"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>`
   )
 }

@@ -27,9 +27,9 @@ td.heat{min-width:48px;text-align:center}
 td.message,td.value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-word}
 .verdict.bad{color:#b3261e;font-weight:600}.verdict.good{color:#1b5e20;font-weight:600}.verdict.muted{color:var(--muted)}
 th button{all:unset;cursor:pointer;display:inline-block}
-th button::after{content:" ↕";color:#aaa}
-th[aria-sort=ascending] button::after{content:" ↑";color:var(--fg)}
-th[aria-sort=descending] button::after{content:" ↓";color:var(--fg)}
+th button::after{content:" ↕"/"";color:#aaa}
+th[aria-sort=ascending] button::after{content:" ↑"/"";color:var(--fg)}
+th[aria-sort=descending] button::after{content:" ↓"/"";color:var(--fg)}
 th button:focus-visible{outline:2px solid var(--accent)}
 .table-tools{margin:6px 0}
 .table-tools input{font:inherit;padding:4px 8px;width:min(420px,100%);border:1px solid #bbb;border-radius:4px}

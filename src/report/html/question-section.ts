@@ -30,7 +30,7 @@ export async function questionSection(records: readonly RunRecord[]): Promise<st
     await figure(categoryGridSpec(grid), {
       id: 'category-grid',
       caption: 'Accuracy (correct / attempted) per question category and agent/model; counts in each cell.',
-      markField: 'arm',
+      markField: 'agent / model',
       marksFor: arms.map((a) => a.arm),
     }),
   )

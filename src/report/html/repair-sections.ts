@@ -3,7 +3,7 @@ import { fixed } from '../format.js'
 import { kindRecallSpec, scoreF1Spec } from './charts.js'
 import { esc, slug, sortValue } from './escape.js'
 import { figure } from './figure.js'
-import { bySuite } from './labels.js'
+import { bySuite, chartLabels } from './labels.js'
 
 type Labeled = { label: string; aggregate: Aggregate }
 
@@ -11,7 +11,8 @@ type Labeled = { label: string; aggregate: Aggregate }
 export async function scoreCharts(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
   const parts: string[] = []
   for (const [i, { title, aggregates: groups }] of bySuite(aggregates.filter((a) => a.score.point !== null)).entries()) {
-    const rows: Labeled[] = groups.map((a) => ({ label: labels.get(a)!, aggregate: a }))
+    const short = chartLabels(groups, labels)
+    const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
     parts.push(
       await figure(scoreF1Spec(rows), {
         id: `score-${i}-${slug(title)}`,
@@ -35,7 +36,8 @@ export async function kindCharts(aggregates: readonly Aggregate[], labels: Reado
   const parts: string[] = []
   let i = 0
   for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perKind).length > 0))) {
-    const rows: Labeled[] = groups.map((a) => ({ label: labels.get(a)!, aggregate: a }))
+    const short = chartLabels(groups, labels)
+    const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
     parts.push(
       await figure(kindRecallSpec(rows), {
         id: `kinds-${i++}-${slug(dataset)}`,
