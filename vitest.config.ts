@@ -25,6 +25,7 @@ export default defineConfig({
       'default',
       new DataforgeReporter({
         outputDir: 'evals/__reports__',
+        formats: ['markdown', 'json', 'jsonl', 'html'],
         thresholds: {
           mock: { f1: 1, passRate: 1 },
           'baseline · synthetic': { f1: 0.3 },

@@ -205,13 +205,9 @@ describe('matchers on the running test', () => {
 })
 
 describe('the reporter', () => {
-  it('writes leaderboard.md, report.json, runs.jsonl, report.html and manifest.json, leaving no temp files', () => {
+  it('writes leaderboard.md, report.json, runs.jsonl and manifest.json, leaving no temp files', () => {
     const files = readdirSync(run.reports.dir).sort()
-    expect(files).toEqual(['leaderboard.md', 'manifest.json', 'report.html', 'report.json', 'runs.jsonl'])
-    const html = readFileSync(join(run.reports.dir, 'report.html'), 'utf8')
-    const rows = [...html.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])
-    expect(rows).toHaveLength(run.reports.report().aggregates.length)
-    expect(html).toMatch(/<div class="gate (pass|fail)" role="status">/)
+    expect(files).toEqual(['leaderboard.md', 'manifest.json', 'report.json', 'runs.jsonl'])
   })
 
   it('writes one row per attempted test run: passed, failed, timed-out and skipped', () => {

@@ -21,7 +21,7 @@ export async function writeReportFolder(
     alpha?: number
   },
 ): Promise<string[]> {
-  const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl', 'html'])
+  const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl'])
   const written = await writeReportFiles({
     report,
     ...(formats.has('markdown')

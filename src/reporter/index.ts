@@ -25,7 +25,7 @@ export interface DataforgeReporterOptions {
   thresholds?: Thresholds
   /** Baseline comparison; `false` turns it off. Default: `<outputDir>/baseline.json` when it exists. */
   baseline?: false | (BaselineOptions & { path?: string })
-  /** Which files to write (`report.html` for 'html'). Default all four. */
+  /** Which files to write: 'markdown', 'json', 'jsonl' (the default) and 'html' (`report.html`, charts). */
   formats?: ReportFormat[]
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number

@@ -10,6 +10,12 @@ const METRIC_COLORS = { domain: ['Score', 'F1'], range: ['#4c78a8', '#f58518'] }
 const WIDTH = 420
 const unit = { type: 'quantitative' as const, scale: { domain: [0, 1] } }
 
+/** The Score/F1 colours, limited to the metrics the chart has (groups without repair runs have no F1). */
+function presentMetrics(values: ReadonlyArray<Record<string, unknown>>): { domain: string[]; range: string[] } {
+  const keep = METRIC_COLORS.domain.map((m, i) => [m, METRIC_COLORS.range[i]!] as const).filter(([m]) => values.some((v) => v.metric === m))
+  return { domain: keep.map(([m]) => m), range: keep.map(([, c]) => c) }
+}
+
 /** Score (Wilson 95%) and mean F1 (bootstrap 95%) per group, as points with interval rules. */
 export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
@@ -25,7 +31,7 @@ export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>
     encoding: {
       y: { field: 'group', type: 'nominal', sort: null, title: null },
       yOffset: { field: 'metric', type: 'nominal', sort: ['Score', 'F1'] },
-      color: { field: 'metric', type: 'nominal', scale: METRIC_COLORS, legend: { title: null, orient: 'top' } },
+      color: { field: 'metric', type: 'nominal', scale: presentMetrics(values), legend: { title: null, orient: 'top' } },
     },
     layer: [
       { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'low', ...unit, title: 'value with its 95% interval' }, x2: { field: 'high' } } },

@@ -22,6 +22,7 @@ table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 thead th{background:var(--alt);position:sticky;top:0;white-space:nowrap}
 td.num{text-align:right;white-space:nowrap}
+#leaderboard-table tbody th{white-space:nowrap}
 tbody tr:nth-child(even){background:#fafbfc}
 td.heat{min-width:48px;text-align:center}
 td.message,td.value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-word}

@@ -16,8 +16,8 @@ const CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   background: '#ffffff',
   view: { stroke: null },
-  axis: { labelColor: '#333', titleColor: '#333', gridColor: '#e6e6e6', domainColor: '#999', tickColor: '#999', labelLimit: 260 },
-  legend: { labelLimit: 260, orient: 'bottom', columns: 3 },
+  axis: { labelColor: '#333', titleColor: '#333', gridColor: '#e6e6e6', domainColor: '#999', tickColor: '#999', labelLimit: 420 },
+  legend: { labelLimit: 420, orient: 'bottom', columns: 2 },
   range: { category: { scheme: 'tableau10' } },
 } as const
 
