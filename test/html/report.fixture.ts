@@ -156,8 +156,8 @@ export function fullReport(): { report: EvalReport; baselineDeltas: GroupDelta[]
   return { report, baselineDeltas }
 }
 
-/** `n` repair records over ten agents, for the size check. */
-export function manyRecords(n: number): RunRecord[] {
+/** `n` repair records spread over `agents` agents, for the size check. */
+export function manyRecords(n: number, agents = 10): RunRecord[] {
   const random = new Random(7)
-  return Array.from({ length: n }, (_, i) => repairRecord(`agent-${i % 10}`, Math.floor(i / 10), Math.round(random.next() * 20) / 20))
+  return Array.from({ length: n }, (_, i) => repairRecord(`agent-${i % agents}`, Math.floor(i / agents), Math.round(random.next() * 20) / 20))
 }
