@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { emptyUsage } from '../../src/core/schemas.js'
 import { renderHtmlReport } from '../../src/report/html/index.js'
-import { paretoPoints } from '../../src/report/html/question-data.js'
+import { paretoPoints } from '../../src/report/html/pareto.js'
 import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 
 function sectionIds(html: string): string[] {
@@ -17,6 +18,34 @@ describe('renderHtmlReport', () => {
     expect(rows).toEqual(report.aggregates.map((a) => a.group))
     // the three charts of the question section and the conformance bars
     for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
+  })
+
+  it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
+    const html = await renderHtmlReport(reportOf(repairRecords()), {
+      baselineDeltas: [
+        {
+          group: 'baseline · synthetic',
+          before: { f1: 0.9, passRate: 0.2 },
+          after: { f1: 0.69, passRate: 0 },
+          verdict: { n: 5, b: 1, c: 0, p: 1, significantWorse: false, belowFloor: false, f1: { p: 0.002, significantWorse: true } },
+        },
+        { group: 'noop · synthetic', before: null, after: { f1: 0, passRate: 0 }, status: 'new', verdict: null },
+      ],
+    })
+    expect(html).toContain('<th scope="col">p (F1 paired)</th>')
+    expect(html).toContain('<td class="num" data-value="0.002">0.0020</td><td class="verdict bad">regression (F1)</td>')
+    expect(html).toContain('<td class="verdict muted">new (not in the baseline)</td>')
+    expect(html).toMatch(/<figure class="chart" id="baseline-deltas"[^>]*data-marks-for="\[&quot;baseline · synthetic&quot;\]"/)
+  })
+
+  it('charts repair cost against F1 when several agents/models spent tokens or money', async () => {
+    const spend = (costUsd: number) => ({ ...emptyUsage(), calls: 1, promptTokens: 500, completionTokens: 50, costUsd })
+    const records = repairRecords().map((r) =>
+      r.agent === 'baseline' ? { ...r, model: 'model-a', usage: spend(0.01) } : r.agent === 'noop' ? { ...r, usage: spend(0.001) } : r,
+    )
+    const html = await renderHtmlReport(reportOf(records))
+    expect(sectionIds(html)).toContain('repair-cost')
+    expect(html).toMatch(/<figure class="chart" id="repair-pareto" data-mark-field="arm" data-marks-for="\[&quot;mock&quot;,&quot;noop&quot;,&quot;baseline@model-a&quot;\]"/)
   })
 
   it('shows only the sections whose data is there', async () => {
@@ -74,17 +103,7 @@ describe('renderHtmlReport', () => {
 })
 
 describe('paretoPoints', () => {
-  const arm = (name: string, correct: number, costUsd: number, tokens = 100) => ({
-    arm: name,
-    attempted: 10,
-    correct,
-    accuracy: { point: correct / 10, low: 0, high: 1 },
-    stepsMean: 1,
-    turnsPerCase: 1,
-    tokens,
-    costUsd,
-    failed: 0,
-  })
+  const arm = (name: string, correct: number, costUsd: number, tokens = 100) => ({ arm: name, attempted: 10, quality: correct / 10, tokens, costUsd })
 
   it('marks the arms no other beats on both cost and accuracy', () => {
     const result = paretoPoints([arm('cheap', 4, 0.1), arm('mid', 8, 0.5), arm('pricey', 7, 2), arm('same-cost-worse', 3, 0.1)])

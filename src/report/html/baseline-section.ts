@@ -1,54 +1,73 @@
 import { formatP, formatSigned } from '../../stats/format.js'
-import type { GroupDelta } from '../baseline.js'
 import { fixed } from '../format.js'
 import { baselineDeltaSpec } from './charts.js'
 import { esc, sortValue } from './escape.js'
 import { figure } from './figure.js'
 
-function verdict(d: GroupDelta, alpha: number): { text: string; tone: string } {
+/**
+ * What the page needs of a group's comparison with the baseline: the report's `GroupDelta` fits, and so do
+ * richer verdicts (a paired F1 test, new groups), which are shown when present.
+ */
+export interface BaselineDelta {
+  group: string
+  /** null for a group the baseline does not have. */
+  before: { f1: number | null; passRate: number | null } | null
+  after: { f1: number | null; passRate: number | null }
+  status?: 'compared' | 'new'
+  verdict: {
+    n: number
+    b: number
+    c: number
+    p: number
+    significantWorse: boolean
+    belowFloor: boolean
+    f1?: { p: number; significantWorse?: boolean; significantBetter?: boolean } | null
+  } | null
+}
+
+function verdict(d: BaselineDelta, alpha: number): { text: string; tone: string } {
   const v = d.verdict
+  if (d.status === 'new' || d.before === null) return { text: 'new (not in the baseline)', tone: 'muted' }
   if (!v || v.n === 0) return { text: 'no pairs', tone: 'muted' }
-  const parts: string[] = []
-  let tone = 'ok'
-  if (v.significantWorse) {
-    parts.push('significant regression')
-    tone = 'bad'
-  } else if (v.c > v.b && v.p < alpha) {
-    parts.push('significantly better')
-    tone = 'good'
-  } else parts.push('no significant change')
-  if (v.belowFloor) {
-    parts.push('below the floor')
-    tone = 'bad'
-  }
-  return { text: parts.join(', '), tone }
+  const bad: string[] = []
+  if (v.significantWorse) bad.push('regression (pass/fail)')
+  if (v.f1?.significantWorse) bad.push('regression (F1)')
+  if (v.belowFloor) bad.push('below the floor')
+  if (bad.length) return { text: bad.join(', '), tone: 'bad' }
+  if ((v.c > v.b && v.p < alpha) || v.f1?.significantBetter) return { text: 'significantly better', tone: 'good' }
+  return { text: 'no significant change', tone: 'ok' }
 }
 
-function change(before: number | null, after: number | null): string {
-  return `${fixed(before)} → ${fixed(after)}`
+function delta(before: number | null | undefined, after: number | null): number | null {
+  return before === null || before === undefined || after === null ? null : after - before
 }
 
-/** Deltas against the baseline with the paired test behind each verdict, and a chart of the changes. */
-export async function baselineSection(deltas: readonly GroupDelta[], alpha: number): Promise<string> {
-  const head = ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'pairs', 'b', 'c', 'p (McNemar)', 'verdict']
+/** Deltas against the baseline with the paired tests behind each verdict, and a chart of the changes. */
+export async function baselineSection(deltas: readonly BaselineDelta[], alpha: number): Promise<string> {
+  const withF1Test = deltas.some((d) => d.verdict?.f1 !== undefined)
+  const head = ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'pairs', 'b', 'c', 'p (McNemar)']
+  if (withF1Test) head.push('p (F1 paired)')
+  head.push('verdict')
   const rows = deltas.map((d) => {
-    const dF1 = d.before.f1 !== null && d.after.f1 !== null ? d.after.f1 - d.before.f1 : null
-    const dPass = d.before.passRate !== null && d.after.passRate !== null ? d.after.passRate - d.before.passRate : null
+    const dF1 = delta(d.before?.f1, d.after.f1)
+    const dPass = delta(d.before?.passRate, d.after.passRate)
     const v = verdict(d, alpha)
-    return (
-      `<tr><th scope="row">${esc(d.group)}</th>` +
-      `<td class="num">${esc(change(d.before.f1, d.after.f1))}</td>` +
-      `<td class="num"${sortValue(dF1)}>${esc(formatSigned(dF1))}</td>` +
-      `<td class="num">${esc(change(d.before.passRate, d.after.passRate))}</td>` +
-      `<td class="num"${sortValue(dPass)}>${esc(formatSigned(dPass))}</td>` +
-      `<td class="num">${d.verdict ? d.verdict.n : '—'}</td>` +
-      `<td class="num">${d.verdict ? d.verdict.b : '—'}</td>` +
-      `<td class="num">${d.verdict ? d.verdict.c : '—'}</td>` +
-      `<td class="num"${sortValue(d.verdict?.p ?? null)}>${esc(d.verdict ? formatP(d.verdict.p) : '—')}</td>` +
-      `<td class="verdict ${v.tone}">${esc(v.text)}</td></tr>`
-    )
+    const cells = [
+      `<th scope="row">${esc(d.group)}</th>`,
+      `<td class="num">${esc(`${fixed(d.before?.f1)} → ${fixed(d.after.f1)}`)}</td>`,
+      `<td class="num"${sortValue(dF1)}>${esc(formatSigned(dF1))}</td>`,
+      `<td class="num">${esc(`${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`)}</td>`,
+      `<td class="num"${sortValue(dPass)}>${esc(formatSigned(dPass))}</td>`,
+      `<td class="num">${d.verdict ? d.verdict.n : '—'}</td>`,
+      `<td class="num">${d.verdict ? d.verdict.b : '—'}</td>`,
+      `<td class="num">${d.verdict ? d.verdict.c : '—'}</td>`,
+      `<td class="num"${sortValue(d.verdict?.p ?? null)}>${esc(d.verdict ? formatP(d.verdict.p) : '—')}</td>`,
+    ]
+    if (withF1Test) cells.push(`<td class="num"${sortValue(d.verdict?.f1?.p ?? null)}>${esc(d.verdict?.f1 ? formatP(d.verdict.f1.p) : '—')}</td>`)
+    cells.push(`<td class="verdict ${v.tone}">${esc(v.text)}</td>`)
+    return `<tr>${cells.join('')}</tr>`
   })
-  const chartable = deltas.filter((d) => (d.before.f1 !== null && d.after.f1 !== null) || (d.before.passRate !== null && d.after.passRate !== null))
+  const chartable = deltas.filter((d) => delta(d.before?.f1, d.after.f1) !== null || delta(d.before?.passRate, d.after.passRate) !== null)
   const chart = chartable.length
     ? await figure(baselineDeltaSpec(chartable), {
         id: 'baseline-deltas',
@@ -59,7 +78,7 @@ export async function baselineSection(deltas: readonly GroupDelta[], alpha: numb
     : ''
   return (
     `<p>Runs are paired with the baseline's on (case, trial). b = pairs the baseline got right and this run did not, c = the reverse; ` +
-    `McNemar's test on b and c at α = ${esc(alpha)}. A group fails only when significantly worse or below the floor.</p>` +
+    `McNemar's test on b and c${withF1Test ? ', and a paired test on the per-run F1,' : ''} at α = ${esc(alpha)}. A group fails only when significantly worse or below the floor.</p>` +
     chart +
     `<div class="scroll"><table class="sortable"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   )

@@ -1,8 +1,9 @@
 import type { TopLevelSpec } from 'vega-lite'
 import type { Aggregate } from '../aggregate.js'
-import type { GroupDelta } from '../baseline.js'
+import type { BaselineDelta } from './baseline-section.js'
 import type { GroupConformance } from './conformance-data.js'
-import type { GridCell, ParetoPoint } from './question-data.js'
+import type { ParetoPoint } from './pareto.js'
+import type { GridCell } from './question-data.js'
 
 /** Vega-Lite specs for the report's charts: pure data → spec, rendered to SVG by `renderVegaLiteSvg`. */
 
@@ -60,9 +61,10 @@ export function kindRecallSpec(rows: Array<{ label: string; aggregate: Aggregate
 }
 
 /** Change against the baseline per group: Δ mean F1 and Δ pass rate. */
-export function baselineDeltaSpec(deltas: readonly GroupDelta[]): TopLevelSpec {
+export function baselineDeltaSpec(deltas: readonly BaselineDelta[]): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
   for (const d of deltas) {
+    if (!d.before) continue
     if (d.before.f1 !== null && d.after.f1 !== null) values.push({ group: d.group, measure: 'Δ F1', delta: d.after.f1 - d.before.f1 })
     if (d.before.passRate !== null && d.after.passRate !== null) values.push({ group: d.group, measure: 'Δ pass rate', delta: d.after.passRate - d.before.passRate })
   }
@@ -114,11 +116,11 @@ export function categoryGridSpec(cells: readonly GridCell[]): TopLevelSpec {
   } as TopLevelSpec
 }
 
-/** Cost per question against accuracy per agent/model; the frontier joins the arms nothing beats on both. */
-export function paretoSpec(points: readonly ParetoPoint[], costUnit: 'USD' | 'tokens'): TopLevelSpec {
+/** Cost per run against quality per agent/model; the frontier joins the arms nothing beats on both. */
+export function paretoSpec(points: readonly ParetoPoint[], axes: { costUnit: 'USD' | 'tokens'; per: string; quality: string }): TopLevelSpec {
   const values = points.map((p) => ({ ...p, frontier: p.onFrontier ? 'on the frontier' : 'dominated' }))
-  const x = { field: 'cost', type: 'quantitative', title: costUnit === 'USD' ? 'cost per question (USD)' : 'tokens per question', scale: { zero: true } }
-  const y = { field: 'accuracy', ...unit, title: 'accuracy' }
+  const x = { field: 'cost', type: 'quantitative', title: axes.costUnit === 'USD' ? `cost per ${axes.per} (USD)` : `tokens per ${axes.per}`, scale: { zero: true } }
+  const y = { field: 'quality', ...unit, title: axes.quality }
   return {
     width: WIDTH,
     height: 260,

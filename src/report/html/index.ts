@@ -1,8 +1,7 @@
-import type { GroupDelta } from '../baseline.js'
 import type { EvalReport } from '../build.js'
-import { baselineSection } from './baseline-section.js'
+import { type BaselineDelta, baselineSection } from './baseline-section.js'
 import { conformanceSection } from './conformance-section.js'
-import { groupConformance } from './conformance-data.js'
+import { groupConformance, isConformanceRecord } from './conformance-data.js'
 import { esc } from './escape.js'
 import { failuresSection } from './failures-section.js'
 import { groupLabels } from './labels.js'
@@ -10,14 +9,14 @@ import { leaderboardTable } from './leaderboard-section.js'
 import { page } from './page.js'
 import { questionRecords } from './question-data.js'
 import { questionSection } from './question-section.js'
-import { columnHeatTables, kindCharts, scoreCharts } from './repair-sections.js'
+import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 
 export interface HtmlReportOptions {
   title?: string
   /** Deltas against the baseline with their paired verdicts; the section appears when there are any. */
-  baselineDeltas?: readonly GroupDelta[]
+  baselineDeltas?: readonly BaselineDelta[]
   /** Gate failures; when given (even empty) the page shows whether the gate passed. */
   gateFailures?: readonly string[]
   /** Significance level of the baseline comparison. Default 0.05. */
@@ -58,9 +57,12 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   if (kinds) sections.push({ id: 'kinds', title: 'Recall per corruption kind', body: kinds })
   const heat = columnHeatTables(repair, labels, shade)
   if (heat) sections.push({ id: 'columns', title: 'F1 per column', body: `<p>Repair F1 per column, pooled over each group's runs; hover a cell for its counts.</p>${heat}` })
+  const questionSet = new Set(questions)
+  const repairCost = await repairCostChart(report.records.filter((r) => !questionSet.has(r) && !isConformanceRecord(r)))
+  if (repairCost) sections.push({ id: 'repair-cost', title: 'Repair cost against F1', body: repairCost })
   if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions) })
   if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
-  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, new Set(questions)) })
+  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet) })
   sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })
 
   const body = [

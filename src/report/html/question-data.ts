@@ -81,36 +81,6 @@ export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
     })
 }
 
-export interface ParetoPoint {
-  arm: string
-  cost: number
-  accuracy: number
-  onFrontier: boolean
-}
-
-/**
- * Cost per attempted question against accuracy, per arm. Cost is USD when any arm spent money, else tokens;
- * null when nothing was spent (keyless agents): there is no trade-off to show. A point is on the frontier when
- * no other arm is at least as accurate for less, or more accurate for the same cost.
- */
-export function paretoPoints(arms: readonly ArmSummary[]): { unit: 'USD' | 'tokens'; points: ParetoPoint[] } | null {
-  const usable = arms.filter((a) => a.attempted > 0)
-  const unit = usable.some((a) => a.costUsd > 0) ? 'USD' : usable.some((a) => a.tokens > 0) ? 'tokens' : null
-  if (!unit) return null
-  const points = usable.map((a) => ({
-    arm: a.arm,
-    cost: (unit === 'USD' ? a.costUsd : a.tokens) / a.attempted,
-    accuracy: a.correct / a.attempted,
-    onFrontier: false,
-  }))
-  for (const p of points) {
-    p.onFrontier = !points.some(
-      (q) => q !== p && q.cost <= p.cost && q.accuracy >= p.accuracy && (q.cost < p.cost || q.accuracy > p.accuracy),
-    )
-  }
-  return { unit, points: points.sort((a, b) => a.cost - b.cost || b.accuracy - a.accuracy || cmp(a.arm, b.arm)) }
-}
-
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }

@@ -4,7 +4,8 @@ import { fixed, usd } from '../format.js'
 import { categoryGridSpec, paretoSpec } from './charts.js'
 import { esc, sortValue } from './escape.js'
 import { figure } from './figure.js'
-import { armSummaries, categoryGrid, paretoPoints } from './question-data.js'
+import { paretoPoints } from './pareto.js'
+import { armSummaries, categoryGrid } from './question-data.js'
 
 /** Question suites: accuracy per agent/model, the category × model grid and, when arms differ in cost, the Pareto view. */
 export async function questionSection(records: readonly RunRecord[]): Promise<string> {
@@ -35,11 +36,11 @@ export async function questionSection(records: readonly RunRecord[]): Promise<st
     }),
   )
   if (arms.length > 1) {
-    const pareto = paretoPoints(arms)
+    const pareto = paretoPoints(arms.map((a) => ({ ...a, quality: a.correct / a.attempted })))
     parts.push(`<h3>Cost against accuracy</h3>`)
     if (pareto) {
       parts.push(
-        await figure(paretoSpec(pareto.points, pareto.unit), {
+        await figure(paretoSpec(pareto.points, { costUnit: pareto.unit, per: 'question', quality: 'accuracy' }), {
           id: 'pareto',
           caption: `Accuracy against ${pareto.unit === 'USD' ? 'cost' : 'tokens'} per question. Arms on the frontier are not beaten on both by any other.`,
           markField: 'arm',

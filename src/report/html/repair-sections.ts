@@ -1,9 +1,11 @@
+import type { RunRecord } from '../../core/run-record.js'
 import type { Aggregate } from '../aggregate.js'
 import { fixed } from '../format.js'
-import { kindRecallSpec, scoreF1Spec } from './charts.js'
+import { kindRecallSpec, paretoSpec, scoreF1Spec } from './charts.js'
 import { esc, slug, sortValue } from './escape.js'
 import { figure } from './figure.js'
 import { bySuite, chartLabels } from './labels.js'
+import { paretoPoints, repairArmCosts } from './pareto.js'
 
 type Labeled = { label: string; aggregate: Aggregate }
 
@@ -73,4 +75,17 @@ export function columnHeatTables(aggregates: readonly Aggregate[], labels: Reado
     )
   }
   return parts.join('')
+}
+
+/** When several agents/models repaired and spent tokens or money: cost per run against mean F1, with the frontier. */
+export async function repairCostChart(records: readonly RunRecord[]): Promise<string> {
+  const arms = repairArmCosts(records)
+  const pareto = arms.length > 1 ? paretoPoints(arms) : null
+  if (!pareto) return ''
+  return figure(paretoSpec(pareto.points, { costUnit: pareto.unit, per: 'run', quality: 'mean F1' }), {
+    id: 'repair-pareto',
+    caption: `Mean repair F1 against ${pareto.unit === 'USD' ? 'cost' : 'tokens'} per run, over all datasets. Arms on the frontier are not beaten on both by any other.`,
+    markField: 'arm',
+    marksFor: pareto.points.map((p) => p.arm),
+  })
 }
