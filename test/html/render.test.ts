@@ -80,6 +80,13 @@ describe('renderHtmlReport', () => {
     expect(html.match(/<script>/g)).toHaveLength(1)
   })
 
+  it('renders a report with no runs: an empty leaderboard, no charts', async () => {
+    const html = await renderHtmlReport(reportOf([]))
+    expect(sectionIds(html)).toEqual(['leaderboard', 'failures', 'reproducibility'])
+    expect(html).toContain('<tbody></tbody>')
+    expect(html).toContain('No run failures.')
+  })
+
   it('escapes names and messages', async () => {
     const records = repairRecords().map((r) => (r.agent === 'noop' ? { ...r, agent: '<img src=x onerror=alert(1)>' } : r))
     const html = await renderHtmlReport(reportOf(records))
