@@ -60,7 +60,7 @@ describe('dataforge-evals run', () => {
       const runs = (await readFile(join(dir, 'a/runs.jsonl'), 'utf8')).trim().split('\n')
       expect(runs).toHaveLength(6)
       const manifest = await readJson(join(dir, 'a/manifest.json'))
-      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.json', 'r.md', 'runs.jsonl'])
+      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.json', 'r.md', 'report.html', 'runs.jsonl'])
       expect((await runCli(['verify', join(dir, 'a')], dir)).code).toBe(0)
 
       // Same seeds, same scores: everything but timings and dates repeats.
