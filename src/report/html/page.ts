@@ -43,6 +43,7 @@ details.run summary{cursor:pointer}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-word}
 code{font-size:12px}
+table.hashes code{word-break:break-all}
 footer{color:var(--muted);padding:24px 20px 40px}
 `
 
