@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderHtmlReport } from '../../src/report/html/index.js'
+import { runCli } from '../cli/harness.js'
 import { launchChromium } from './browser.js'
 import { fullReport } from './report.fixture.js'
 
@@ -38,6 +39,19 @@ afterAll(async () => {
   await browser?.close()
   await rm(dir, { recursive: true, force: true })
 })
+
+/** Every chart's id, whether it holds an SVG, and which of its expected groups have no mark. */
+const chartsOf = (p: Page) =>
+  p.$$eval('figure.chart', (figures) =>
+    figures.map((f) => {
+      const field = f.getAttribute('data-mark-field')!
+      const expected = JSON.parse(f.getAttribute('data-marks-for')!) as string[]
+      const labels = [...f.querySelectorAll('svg .role-mark [aria-label]')].map((m) => m.getAttribute('aria-label')!)
+      const missing = expected.filter((g) => !labels.some((l) => l.split('; ').includes(`${field}: ${g}`)))
+      const box = f.querySelector('svg')?.getBoundingClientRect()
+      return { id: f.id, svg: Boolean(f.querySelector(':scope > .svg > svg')), expected: expected.length, missing, width: box?.width ?? 0, height: box?.height ?? 0 }
+    }),
+  )
 
 const groupsInOrder = (p: Page) => p.$$eval('#leaderboard-table tbody tr', (rows) => rows.map((r) => r.getAttribute('data-group')))
 
@@ -76,16 +90,7 @@ describe('report.html in headless Chromium', () => {
   })
 
   it('draws every chart as an SVG with marks for each of its groups', async () => {
-    const charts = await page.$$eval('figure.chart', (figures) =>
-      figures.map((f) => {
-        const field = f.getAttribute('data-mark-field')!
-        const expected = JSON.parse(f.getAttribute('data-marks-for')!) as string[]
-        const labels = [...f.querySelectorAll('svg .role-mark [aria-label]')].map((m) => m.getAttribute('aria-label')!)
-        const missing = expected.filter((g) => !labels.some((l) => l.split('; ').includes(`${field}: ${g}`)))
-        const box = f.querySelector('svg')?.getBoundingClientRect()
-        return { id: f.id, svg: Boolean(f.querySelector(':scope > .svg > svg')), expected: expected.length, missing, width: box?.width ?? 0, height: box?.height ?? 0 }
-      }),
-    )
+    const charts = await chartsOf(page)
     expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(['baseline-deltas', 'category-grid', 'pareto', 'conformance-0-sentiment']))
     expect(charts.filter((c) => c.id.startsWith('score-'))).toHaveLength(4) // conformance, questions, hospital, synthetic
     expect(charts.filter((c) => c.id.startsWith('kinds-'))).toHaveLength(2) // hospital, synthetic
@@ -116,4 +121,33 @@ describe('report.html in headless Chromium', () => {
       await plain.close()
     }
   })
+})
+
+describe('report.html of a real CLI run in headless Chromium', () => {
+  it('opens with no console error or request, one row per group and marks for every group', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'dataforge-html-run-'))
+    try {
+      const run = await runCli(['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '2', '--quiet'], work)
+      expect(run.code, run.stderr).toBe(0)
+      const fileUrl = pathToFileURL(join(work, 'reports', 'report.html')).href
+      const seen: string[] = []
+      const errors: string[] = []
+      const p = await browser.context.newPage()
+      p.on('request', (r) => seen.push(r.url()))
+      p.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text())
+      })
+      p.on('pageerror', (e) => errors.push(e.message))
+      await p.goto(fileUrl)
+      expect(errors).toEqual([])
+      expect(seen).toEqual([fileUrl])
+      expect(await groupsInOrder(p)).toEqual(['baseline · synthetic', 'mock · synthetic', 'noop · synthetic'])
+      const charts = await chartsOf(p)
+      expect(charts.map((c) => c.id)).toEqual(['score-0-synthetic', 'kinds-0-synthetic'])
+      for (const c of charts) expect(c, c.id).toMatchObject({ svg: true, expected: 3, missing: [] })
+      await p.close()
+    } finally {
+      await rm(work, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
