@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createDataAgent, DataAgentFailure, type ToolDataAgent } from '../src/adapters/data-agent/index.js'
+import { createDataAgent, DataAgentFailure, dataAgentFromCli, type ToolDataAgent } from '../src/adapters/data-agent/index.js'
+import { InputError } from '../src/core/errors.js'
 import type { DataAgentSession } from '../src/adapters/data-agent/session.js'
 import type { Answer } from '../src/core/answer.js'
-import { chartProduced, numeric } from '../src/grading/answers/index.js'
-import { contains } from '../src/grading/answers/index.js'
+import { chartProduced, contains, numeric } from '../src/grading/answers/index.js'
 import { completion, errorReply, type FakeChatServer, startFakeServer } from './providers/fake-server.js'
 import { FAKE_KEY, tempDir, virtualClock } from './providers/helpers.js'
 import {
@@ -359,7 +360,18 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(JSON.stringify(failure)).not.toContain(FAKE_KEY)
   })
 
-  it('fails a question past its time as timeout and interrupts nothing else', async () => {
+  it('interrupts a long query when the question runs out of time', async () => {
+    server.onChat(scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' })]))
+    agent = createDataAgent({ client: testClient(server), timeoutMs: 300 })
+    session = await agent.session(shopTables(), { seed: 1 })
+    const failure = await failureOf(session.ask('Count forever'))
+    expect(failure.kind).toBe('timeout')
+    expect(failure.metrics).toMatchObject({ 'toolCalls.sql': 1, toolErrors: 1 })
+    // The session is still usable after the interrupt.
+    expect((await session.engine.query('SELECT count(*) FROM orders', 5)).rows).toEqual([[6]])
+  })
+
+  it('fails a question past its time as timeout while waiting for the model', async () => {
     server.onChat(scriptedModel([callTool('list_tables'), { ...callTool('answer', { value: 1, text: 'late' }), delayMs: 5_000 }]))
     agent = createDataAgent({ client: testClient(server), timeoutMs: 200 })
     session = await agent.session(shopTables(), { seed: 1 })
@@ -398,5 +410,39 @@ describe('data agent: tool calling over DuckDB', () => {
     await other.close()
     expect(miss.kind).toBe('cache_miss')
     expect(miss.message).toContain('no cached answer for case "question 1: North revenue?" trial 3')
+  })
+})
+
+describe('dataAgentFromCli', () => {
+  const base = () => ({ envFile: join(tempDir(), 'absent.env'), cache: { mode: 'off' as const, dir: tempDir() }, rpm: 0 })
+
+  it('builds the agent from the provider flags and answers through the server', async () => {
+    server.onChat(scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM customers' }), (r) => callTool('answer', { value: firstCell(r), text: 'four' })]))
+    agent = dataAgentFromCli({ ...base(), baseUrl: server.baseUrl, model: 'm-1', apiKeyEnv: 'MY_KEY', env: { MY_KEY: FAKE_KEY }, maxSteps: 3, maxTokensPerStep: 77 })
+    expect(agent).toMatchObject({ name: 'data-agent', kind: 'model', model: 'm-1', provider: 'openai-compatible' })
+    session = await agent.session(shopTables(), { seed: 1 })
+    expect((await session.ask('How many customers?')).value).toBe(4)
+    expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${FAKE_KEY}`)
+    expect((server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(77)
+  })
+
+  it('takes a preset or a provider name, and names what is missing', () => {
+    agent = dataAgentFromCli({ ...base(), provider: 'groq', baseUrl: server.baseUrl, env: { GROQ_API_KEY: FAKE_KEY } })
+    expect(agent).toMatchObject({ model: 'llama-3.3-70b-versatile', provider: 'groq' })
+    expect(dataAgentFromCli({ ...base(), provider: 'openrouter', env: { OPENROUTER_API_KEY: FAKE_KEY } }).provider).toBe('openrouter')
+    expect(() => dataAgentFromCli({ ...base(), env: {} })).toThrow(
+      new InputError(
+        'agent data-agent needs --provider (one of groq-llama-70b, cerebras-llama, openrouter, gemini-flash, local-ollama, openai-compatible) or --base-url',
+      ),
+    )
+    expect(() => dataAgentFromCli({ ...base(), provider: 'acme', env: {} })).toThrow('--provider: unknown provider "acme"')
+    expect(() => dataAgentFromCli({ ...base(), provider: 'gemini', env: {} })).toThrow(/GEMINI_API_KEY/)
+    expect(() => dataAgentFromCli({ ...base(), baseUrl: server.baseUrl, env: { OPENAI_API_KEY: FAKE_KEY } })).toThrow(/--model/)
+    expect(() => createDataAgent({ client: testClient(server), maxSteps: 0 })).toThrow(
+      'createDataAgent(): option maxSteps must be a positive integer, got 0',
+    )
+    expect(() => createDataAgent({ client: testClient(server), model: 'other' })).toThrow(
+      'createDataAgent(): option model "other" differs from the client\'s model "fake-model"',
+    )
   })
 })

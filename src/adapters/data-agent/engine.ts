@@ -280,5 +280,6 @@ export function engineMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const lines = message.split('\n')
   const echo = lines.findIndex((line) => /^LINE \d+:/.test(line))
-  return (echo >= 0 ? lines.slice(0, echo) : lines).map((l) => l.trim()).filter(Boolean).join(' ')
+  const text = (echo >= 0 ? lines.slice(0, echo) : lines).map((l) => l.trim()).filter(Boolean).join(' ')
+  return text.replace(/^Failed to extract statements: /, '')
 }
