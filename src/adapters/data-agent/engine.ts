@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type DuckDBConnection, DuckDBInstance, type DuckDBResultReader, DuckDBTypeId, StatementType } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance, DuckDBResultReader, DuckDBTypeId } from '@duckdb/node-api'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
 import { writeCsvChunks } from '../../datasets/csv.js'
@@ -45,6 +44,15 @@ export interface EngineOptions {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
+type DuckDb = typeof import('@duckdb/node-api')
+let duckDbModule: Promise<DuckDb> | undefined
+
+/** The native engine loads on the first session, so importing the package stays cheap where no data agent runs. */
+function loadDuckDb(): Promise<DuckDb> {
+  duckDbModule ??= import('@duckdb/node-api')
+  return duckDbModule
+}
+
 /**
  * One in-memory DuckDB database per session. Tables are loaded and typed by DuckDB's CSV sniffing over every
  * row; then external access is switched off and the configuration locked, so the model's SQL cannot read or
@@ -54,10 +62,17 @@ export class DataEngine {
   private readonly relations = new Map<string, RelationInfo>()
   private closed = false
 
+  // Types DuckDB's JSON conversion renders as text to keep precision; shown as numbers where that loses nothing.
+  private readonly wideNumbers: ReadonlySet<DuckDBTypeId>
+
   private constructor(
+    private readonly duckdb: DuckDb,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
-  ) {}
+  ) {
+    const id = duckdb.DuckDBTypeId
+    this.wideNumbers = new Set([id.BIGINT, id.UBIGINT, id.HUGEINT, id.UHUGEINT, id.DECIMAL])
+  }
 
   static async open(sources: Record<string, TableSource>, opts: EngineOptions = {}): Promise<DataEngine> {
     const names = Object.keys(sources)
@@ -70,9 +85,10 @@ export class DataEngine {
     const config: Record<string, string> = {}
     if (opts.threads !== undefined) config['threads'] = String(opts.threads)
     if (opts.memoryLimit !== undefined) config['memory_limit'] = opts.memoryLimit
-    const instance = await DuckDBInstance.create(':memory:', config)
+    const duckdb = await loadDuckDb()
+    const instance = await duckdb.DuckDBInstance.create(':memory:', config)
     const connection = await instance.connect()
-    const engine = new DataEngine(instance, connection)
+    const engine = new DataEngine(duckdb, instance, connection)
     try {
       await engine.load(sources)
       await connection.run('SET enable_external_access = false')
@@ -209,6 +225,7 @@ export class DataEngine {
     } catch (error) {
       throw new ToolError(engineMessage(error))
     }
+    const { StatementType } = this.duckdb
     if (prepared.statementType !== StatementType.SELECT) {
       const kind = StatementType[prepared.statementType] ?? 'this'
       prepared.destroySync()
@@ -227,20 +244,11 @@ export class DataEngine {
     const all = reader.getRowsJson()
     const truncated = all.length > maxRows
     const kept = truncated ? all.slice(0, maxRows) : all
-    const exact = types.map((t) => WIDE_NUMBERS.has(t.typeId))
+    const exact = types.map((t) => this.wideNumbers.has(t.typeId))
     const rows = kept.map((row) => row.map((value, j) => (exact[j] ? asNumber(value) : value)))
     return { columns, rows, rowCount: all.length, truncated }
   }
 }
-
-// Types DuckDB's JSON conversion renders as text to keep precision; shown as numbers where that loses nothing.
-const WIDE_NUMBERS = new Set<DuckDBTypeId>([
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-  DuckDBTypeId.DECIMAL,
-])
 
 function asNumber(value: unknown): unknown {
   if (typeof value !== 'string') return value
@@ -250,14 +258,11 @@ function asNumber(value: unknown): unknown {
   return n
 }
 
-function writeTableCsv(table: Table, file: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const out = createWriteStream(file, 'utf8')
-    out.on('error', reject)
-    out.on('finish', () => resolvePromise())
-    writeCsvChunks(table, (chunk) => out.write(chunk))
-    out.end()
-  })
+async function writeTableCsv(table: Table, file: string): Promise<void> {
+  // Chunks of many lines written as one iterable: no stream back-pressure to manage and no giant string.
+  const chunks: string[] = []
+  writeCsvChunks(table, (chunk) => chunks.push(chunk), 8192)
+  await writeFile(file, chunks)
 }
 
 export function ident(name: string): string {
