@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -102,6 +102,18 @@ describe('data engine (DuckDB)', () => {
     expect(await toolErrorOf(engine.query('SELECT missing FROM t', 5))).toMatch(/^Binder Error: Referenced column "missing" not found/)
     expect(await toolErrorOf(engine.query('SELEC 1', 5))).toMatch(/^Parser Error: syntax error/)
     expect(await toolErrorOf(engine.query('   ', 5))).toBe('the query is empty')
+  })
+
+  it('keeps a query within the memory limit without spilling to disk', async () => {
+    const cwd = process.cwd()
+    const engine = await open({ t: { columns: ['a'], rows: [['1']] } }, { memoryLimit: '64MB' })
+    expect(await toolErrorOf(engine.query('SELECT count(*) FROM (SELECT md5(range::VARCHAR) h FROM range(20000000) ORDER BY h)', 5))).toMatch(
+      /^Out of Memory Error/,
+    )
+    expect(readdirSync(cwd)).not.toContain('.tmp')
+    await expect(DataEngine.open({ t: { columns: ['a'], rows: [] } }, { memoryLimit: 'lots' })).rejects.toThrow(
+      /^data agent: DuckDB refused the engine options \{"memoryLimit":"lots"\}/,
+    )
   })
 
   it('is closed with its session', async () => {

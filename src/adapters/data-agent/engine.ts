@@ -38,8 +38,13 @@ export interface QueryResult {
 export interface EngineOptions {
   /** DuckDB worker threads; default DuckDB's own (the machine's cores). */
   threads?: number
-  /** DuckDB memory limit, e.g. `'2GB'`; default DuckDB's own (80% of RAM). */
+  /** DuckDB memory limit per session, e.g. `'4GB'`. Default `'2GB'`. */
   memoryLimit?: string
+  /**
+   * Where DuckDB may spill when a query outgrows the memory limit. Default none: such a query fails with an
+   * out-of-memory tool error instead of writing temporary files into the working folder.
+   */
+  tempDirectory?: string
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -82,11 +87,15 @@ export class DataEngine {
         throw new InputError(`data agent: table name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
       }
     }
-    const config: Record<string, string> = {}
+    const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? '2GB', temp_directory: opts.tempDirectory ?? '' }
     if (opts.threads !== undefined) config['threads'] = String(opts.threads)
-    if (opts.memoryLimit !== undefined) config['memory_limit'] = opts.memoryLimit
     const duckdb = await loadDuckDb()
-    const instance = await duckdb.DuckDBInstance.create(':memory:', config)
+    let instance: DuckDBInstance
+    try {
+      instance = await duckdb.DuckDBInstance.create(':memory:', config)
+    } catch (error) {
+      throw new InputError(`data agent: DuckDB refused the engine options ${JSON.stringify(opts)}: ${engineMessage(error)}`)
+    }
     const connection = await instance.connect()
     const engine = new DataEngine(duckdb, instance, connection)
     try {
