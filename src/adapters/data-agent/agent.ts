@@ -6,7 +6,7 @@ import { defaultSystemPrompt } from './prompt.js'
 import { DataAgentSession, type SessionLimits } from './session.js'
 import { toolDefinitions } from './tools.js'
 
-export interface DataAgentOptions {
+export interface ToolDataAgentOptions {
   /** The provider client (rate limits, 429 backoff, accounting, record/replay): `createChatClient(...)`. */
   client: ChatClient
   /** The model id; must match the client's (the client is bound to one model). Default the client's. */
@@ -45,7 +45,7 @@ export interface ToolDataAgent extends DataAgent {
  * question with `answer`. Limits and failures: `maxSteps` (then `no_answer`), `maxTokensPerStep`,
  * `timeoutMs` per question; malformed tool calls go back to the model as tool errors and are counted.
  */
-export function createDataAgent(opts: DataAgentOptions): ToolDataAgent {
+export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
   const { client } = opts
   if (!client || typeof client.chatWithTools !== 'function') throw new InputError('createDataAgent(): option client must be a chat client')
   if (opts.model !== undefined && opts.model !== client.model) {

@@ -2,7 +2,7 @@ import { InputError } from '../../core/errors.js'
 import { createChatClient } from '../providers/create-chat-client.js'
 import { PROVIDER_PRESETS, presetNames } from '../providers/presets.js'
 import type { ProviderAgentOptions } from '../providers/resolve-provider.js'
-import { createDataAgent, type DataAgentOptions, type ToolDataAgent } from './agent.js'
+import { createDataAgent, type ToolDataAgentOptions, type ToolDataAgent } from './agent.js'
 
 export interface DataAgentCliOptions extends ProviderAgentOptions {
   /** A provider preset (`openrouter`, `groq-llama-70b`) or provider name (`groq`, `gemini`); with only `baseUrl`, `openai-compatible`. */
@@ -23,7 +23,7 @@ export interface DataAgentCliOptions extends ProviderAgentOptions {
 export function dataAgentFromCli(opts: DataAgentCliOptions): ToolDataAgent {
   const preset = presetOf(opts.provider, opts.baseUrl)
   const client = createChatClient(preset, opts)
-  const agent: DataAgentOptions = { client, name: opts.name ?? 'data-agent' }
+  const agent: ToolDataAgentOptions = { client, name: opts.name ?? 'data-agent' }
   if (opts.maxSteps !== undefined) agent.maxSteps = opts.maxSteps
   const maxTokens = opts.maxTokensPerStep ?? opts.maxTokens
   if (maxTokens !== undefined) agent.maxTokensPerStep = maxTokens

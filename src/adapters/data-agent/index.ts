@@ -1,4 +1,4 @@
-export { createDataAgent, type DataAgentOptions, type ToolDataAgent } from './agent.js'
+export { createDataAgent, type ToolDataAgentOptions, type ToolDataAgent } from './agent.js'
 export { dataAgentFromCli, type DataAgentCliOptions } from './cli.js'
 export { DataAgentSession, type AskContext } from './session.js'
 export { DataEngine, ToolError, type TableSource, type EngineOptions, type QueryResult, type RelationInfo, type ColumnInfo } from './engine.js'
