@@ -98,6 +98,11 @@ describe('data engine (DuckDB)', () => {
     await engine.save('per_k', 'SELECT 1 AS one')
     expect(engine.relation('per_k').columns).toEqual([{ name: 'one', type: 'INTEGER' }])
     expect(await toolErrorOf(engine.save('t', 'SELECT 1'))).toBe('save: t is a session table; choose another name')
+    // DuckDB's identifiers match case-insensitively: T is t.
+    expect(await toolErrorOf(engine.save('T', 'SELECT 1'))).toBe('save: t is a session table; choose another name')
+    expect(engine.relation('T').name).toBe('t')
+    await engine.save('PER_K', 'SELECT 2 AS two')
+    expect(engine.list().map((r) => r.name)).toEqual(['t', 'PER_K'])
     expect(await toolErrorOf(engine.save('bad name', 'SELECT 1'))).toContain('must be a SQL identifier')
     expect(await toolErrorOf(engine.query('SELECT missing FROM t', 5))).toMatch(/^Binder Error: Referenced column "missing" not found/)
     expect(await toolErrorOf(engine.query('SELEC 1', 5))).toMatch(/^Parser Error: syntax error/)

@@ -141,7 +141,7 @@ export class DataEngine {
     const columns = described.getRowsJson().map((row) => ({ name: String(row[0]), type: String(row[1]) }))
     const counted = await this.connection.runAndReadAll(`SELECT count(*) FROM ${ident(name)}`)
     const info: RelationInfo = { name, kind, rows: Number(counted.getRowsJson()[0]?.[0] ?? 0), columns }
-    this.relations.set(name, info)
+    this.relations.set(name.toLowerCase(), info)
     return info
   }
 
@@ -152,9 +152,10 @@ export class DataEngine {
   }
 
   relation(name: string): RelationInfo {
-    const info = this.relations.get(name)
+    // DuckDB matches identifiers case-insensitively, so this lookup does too.
+    const info = this.relations.get(name.toLowerCase())
     if (info) return info
-    const known = [...this.relations.keys()].join(', ')
+    const known = [...this.relations.values()].map((r) => r.name).join(', ')
     throw new ToolError(`no table or saved result named ${JSON.stringify(name)}; known: ${known}`)
   }
 
@@ -189,8 +190,8 @@ export class DataEngine {
   async save(name: string, sql: string): Promise<RelationInfo> {
     this.assertOpen()
     if (!NAME.test(name)) throw new ToolError(`save: name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
-    const existing = this.relations.get(name)
-    if (existing?.kind === 'table') throw new ToolError(`save: ${name} is a session table; choose another name`)
+    const existing = this.relations.get(name.toLowerCase())
+    if (existing?.kind === 'table') throw new ToolError(`save: ${existing.name} is a session table; choose another name`)
     // The check runs on the model's statement alone; the harness wraps it in the one write the model may ask for.
     ;(await this.prepareReadOnly(sql)).destroySync()
     try {
@@ -198,6 +199,8 @@ export class DataEngine {
     } catch (error) {
       throw new ToolError(`save: ${engineMessage(error)}`)
     }
+    // A result saved again under another case keeps one entry.
+    this.relations.delete(name.toLowerCase())
     return this.register(name, 'saved')
   }
 
