@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createDataAgent, DataAgentFailure, dataAgentFromCli, type ToolDataAgent } from '../src/adapters/data-agent/index.js'
+import { createDataAgent, DataAgentFailure, dataAgentFromCli, toolDefinitions, type ToolDataAgent } from '../src/adapters/data-agent/index.js'
 import { InputError } from '../src/core/errors.js'
 import type { DataAgentSession } from '../src/adapters/data-agent/session.js'
 import type { Answer } from '../src/core/answer.js'
@@ -110,7 +110,8 @@ describe('data agent: tool calling over DuckDB', () => {
       scriptedModel([
         callTool('save', { name: 'cust_rev', query: revenueSql }),
         callTool('sql', { query: 'SELECT count(*) FROM cust_rev' }),
-        (request) => callTool('answer', { value: firstCell(request), text: 'customers with orders' }),
+        // The value as JSON text, as the tool declares it: "4" is the number 4.
+        (request) => callTool('answer', { value: JSON.stringify(firstCell(request)), text: 'customers with orders' }),
         callTool('sql', { query: 'SELECT name FROM cust_rev ORDER BY revenue DESC LIMIT 1' }),
         (request) => callTool('answer', { value: firstCell(request), text: `${firstCell(request)} spent most` }),
         callTool('answer', { result: 'cust_rev', text: 'the saved table' }),
@@ -141,6 +142,7 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(table.rows).toHaveLength(4)
     expect(table.rows.find((r) => r[0] === 'Ada')).toEqual(['Ada', '127.75'])
     expect(session.engine.list().map((r) => `${r.name}:${r.kind}`)).toEqual(['customers:table', 'orders:table', 'cust_rev:saved'])
+    expect(second.text).toBe('Dev spent most')
   })
 
   it('snapshot trap: computing over 100,000 rows passes, answering from the sample rows fails', async () => {
@@ -202,7 +204,9 @@ describe('data agent: tool calling over DuckDB', () => {
     server.onChat(
       scriptedModel([
         callTool('chart', { spec: spec('total'), query: perRegion }),
-        callTool('chart', { spec: spec('revenue'), query: perRegion }),
+        callTool('chart', { spec: '"a bar chart"', query: perRegion }),
+        // As JSON text, the form the tool declares (portable across providers' schema rules).
+        callTool('chart', { spec: JSON.stringify(spec('revenue')), query: perRegion }),
         callTool('answer', { text: 'revenue per region, as a bar chart' }),
       ]),
     )
@@ -212,6 +216,9 @@ describe('data agent: tool calling over DuckDB', () => {
 
     const refused = JSON.parse(messagesOf(server.requests[1]!).at(-1)!.content!)
     expect(refused.error).toContain('spec.encoding.y.field "total" is not in the data')
+    expect(JSON.parse(messagesOf(server.requests[2]!).at(-1)!.content!).error).toBe(
+      'chart: spec must be a Vega-Lite spec, a JSON object (as text or as an object)',
+    )
     expect(answer.charts).toHaveLength(1)
     expect(chartProduced({ mark: 'bar', encodings: ['x', 'y'] })(answer).passed).toBe(true)
     expect((answer.charts![0]!['data'] as { values: unknown[] }).values).toEqual([
@@ -219,7 +226,7 @@ describe('data agent: tool calling over DuckDB', () => {
       { region: 'North', revenue: 180 },
       { region: 'South', revenue: 80 },
     ])
-    expect(answer.metrics).toMatchObject({ 'toolCalls.chart': 2, toolErrors: 1, malformedToolCalls: 0 })
+    expect(answer.metrics).toMatchObject({ 'toolCalls.chart': 3, toolErrors: 2, malformedToolCalls: 0 })
   })
 
   it('refuses writes, attaches and file reads with a tool error the model recovers from', async () => {
@@ -410,6 +417,33 @@ describe('data agent: tool calling over DuckDB', () => {
     await other.close()
     expect(miss.kind).toBe('cache_miss')
     expect(miss.message).toContain('no cached answer for case "question 1: North revenue?" trial 3')
+  })
+})
+
+describe('tool definitions', () => {
+  it('give every property a scalar type and no empty object schema (providers such as Gemini reject them)', () => {
+    for (const tool of toolDefinitions({ maxRows: 50, sampleRows: 5 })) {
+      const parameters = tool.function.parameters as { type: string; properties: Record<string, { type?: string }> }
+      expect(parameters.type, tool.function.name).toBe('object')
+      expect(Object.keys(parameters.properties).length, tool.function.name).toBeGreaterThan(0)
+      for (const [name, property] of Object.entries(parameters.properties)) {
+        expect(['string', 'boolean', 'number', 'integer'], `${tool.function.name}.${name}`).toContain(property.type)
+      }
+    }
+  })
+
+  it('list_tables can leave out saved results', async () => {
+    server.onChat(
+      scriptedModel([
+        callTool('save', { name: 'n', query: 'SELECT 1 AS one' }),
+        callTool('list_tables', { include_saved: false }),
+        (request) => callTool('answer', { value: JSON.stringify(lastToolResult(request)['tables']), text: 'tables' }),
+      ]),
+    )
+    agent = createDataAgent({ client: testClient(server) })
+    session = await agent.session(shopTables(), { seed: 1 })
+    const answer = await session.ask('Which tables are there?')
+    expect((answer.value as Array<{ name: string }>).map((t) => t.name)).toEqual(['customers', 'orders'])
   })
 })
 

@@ -172,8 +172,11 @@ export class DataAgentSession implements DataSession {
   private async execute(name: ToolName, args: unknown, charts: Array<Record<string, unknown>>): Promise<ToolOutcome> {
     const { engine, limits } = this.setup
     switch (name) {
-      case 'list_tables':
-        return json({ tables: engine.list().map((r) => ({ name: r.name, kind: r.kind, rows: r.rows, columns: r.columns.length })) })
+      case 'list_tables': {
+        const { include_saved } = args as ToolArgs<'list_tables'>
+        const shown = engine.list().filter((r) => include_saved !== false || r.kind === 'table')
+        return json({ tables: shown.map((r) => ({ name: r.name, kind: r.kind, rows: r.rows, columns: r.columns.length })) })
+      }
       case 'describe': {
         const { table } = args as ToolArgs<'describe'>
         const info = engine.relation(table)
@@ -198,7 +201,7 @@ export class DataAgentSession implements DataSession {
       }
       case 'chart': {
         const { spec, query } = args as ToolArgs<'chart'>
-        const chart = await buildChart(engine, spec, query)
+        const chart = await buildChart(engine, specObject(spec), query)
         charts.push(chart.spec)
         return json({ ok: true, marks: chart.marks, channels: chart.channels, rows: chart.rows, note: 'attached to your answer' })
       }
@@ -211,7 +214,7 @@ export class DataAgentSession implements DataSession {
   }
 
   private async answerOf(args: ToolArgs<'answer'>): Promise<Answer> {
-    let value: unknown = args.value
+    let value: unknown = typeof args.value === 'string' ? fromJsonText(args.value) : args.value
     if (args.result !== undefined) {
       if (value !== undefined) throw new ToolError('answer: give value or result, not both')
       const { engine } = this.setup
@@ -242,6 +245,24 @@ export class DataAgentSession implements DataSession {
     const message = error instanceof Error ? error.message : String(error)
     return new DataAgentFailure('exception', `${who}: ${message}`, stats)
   }
+}
+
+/** JSON text as its value; anything that is not JSON stays the string it is (`Cara`, `02139`). */
+function fromJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+function specObject(spec: string | Record<string, unknown>): Record<string, unknown> {
+  if (typeof spec !== 'string') return spec
+  const parsed = fromJsonText(spec)
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolError('chart: spec must be a Vega-Lite spec, a JSON object (as text or as an object)')
+  }
+  return parsed as Record<string, unknown>
 }
 
 function json(value: unknown): ToolOutcome {
