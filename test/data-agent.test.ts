@@ -298,6 +298,18 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(answer.steps).toBe(7)
   })
 
+  it('sends the per-step token cap and warns when a provider goes past it', async () => {
+    const over = callTool('answer', { value: 6, text: 'six' })
+    ;((over.json as { usage: Record<string, number> }).usage)['completion_tokens'] = 500
+    server.onChat(scriptedModel([over]))
+    agent = createDataAgent({ client: testClient(server), maxTokensPerStep: 100 })
+    session = await agent.session(shopTables(), { seed: 1 })
+    const answer = await session.ask('How many orders?')
+    expect((server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(100)
+    expect(answer.usage).toMatchObject({ completionTokens: 500 })
+    expect(session.lastStats?.warnings).toEqual(['step 1: 500 completion tokens, over the cap of 100'])
+  })
+
   it('fails a model that never answers as no_answer, with what it spent, and the session goes on', async () => {
     server.onChat(
       scriptedModel([
