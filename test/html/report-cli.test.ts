@@ -34,6 +34,13 @@ describe('report.html from the CLI', () => {
       const fromFolder = await readFile(join(dir, 'out/from-folder.html'), 'utf8')
       expect(fromFolder).toContain('<title>nightly</title>')
       expect(fromFolder).toMatch(/<td>synthetic<\/td><td>synthetic<\/td><td class="num">\d+<\/td><td class="num">40 × \d+<\/td>/)
+      // Part of the runs beside that report.json: the block is rebuilt from the records, not taken from another run.
+      const lines = (await readFile(join(dir, 'reports/runs.jsonl'), 'utf8')).trim().split('\n')
+      await writeFile(join(dir, 'reports/partial.jsonl'), `${lines.slice(0, 2).join('\n')}\n`)
+      expect((await runCli(['report', 'reports/partial.jsonl', '--html', 'out/partial.html'], dir)).code).toBe(0)
+      const partial = await readFile(join(dir, 'out/partial.html'), 'utf8')
+      expect(partial).toMatch(/<td>synthetic<\/td><td>—<\/td><td class="num">—<\/td><td class="num">—<\/td>/)
+      expect(rowsOf(partial)).toEqual(['baseline · synthetic'])
     })
   }, 60_000)
 

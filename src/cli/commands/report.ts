@@ -83,7 +83,7 @@ export const reportCommand: Command = (argv, io) =>
 /** The report model for records read back from disk, keeping a stored report.json's reproducibility block. */
 async function reportFromRecords(records: RunRecord[], input: string, cwd: string, statsSeed: number): Promise<EvalReport> {
   const latest = records.map((r) => r.runDateUtc).sort().at(-1)!
-  const stored = await storedReport(input)
+  const stored = await storedReport(input, records.length)
   const report = buildReport({
     records,
     datasets: [],
@@ -96,8 +96,11 @@ async function reportFromRecords(records: RunRecord[], input: string, cwd: strin
   return stored?.reproducibility ? { ...report, reproducibility: stored.reproducibility } : report
 }
 
-/** The report.json that RUNS is or sits beside, when there is one with a reproducibility block. */
-async function storedReport(input: string): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
+/**
+ * The report.json that RUNS is, or that sits beside it holding the same number of records (a runs.jsonl of
+ * another run next to it is not described by it), when there is one with a reproducibility block.
+ */
+async function storedReport(input: string, recordCount: number): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
   const isDir = await stat(input).then((s) => s.isDirectory(), () => false)
   const candidate = isDir ? join(input, 'report.json') : input.endsWith('.json') ? input : join(dirname(input), 'report.json')
   let parsed: unknown
@@ -106,7 +109,8 @@ async function storedReport(input: string): Promise<{ config?: Record<string, un
   } catch {
     return null
   }
-  const p = parsed as { config?: unknown; reproducibility?: Partial<Reproducibility> } | null
+  const p = parsed as { config?: unknown; records?: unknown; reproducibility?: Partial<Reproducibility> } | null
+  if (candidate !== input && !(Array.isArray(p?.records) && p.records.length === recordCount)) return null
   const r = p?.reproducibility
   const usable = r && Array.isArray(r.datasets) && Array.isArray(r.seeds) && Array.isArray(r.agents) && Array.isArray(r.models) && typeof r.nondeterminismNote === 'string' && r.cache && r.dependencyVersions
   return {
