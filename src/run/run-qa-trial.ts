@@ -133,7 +133,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
       const verdict = await gradeSafely(turns[index]!.grader, answer)
       records.push(
         buildRunRecord(
-          { ...identity, model: answer.model ?? identity.model },
+          { ...identity, model: identity.model ?? answer.model ?? null },
           {
             status: 'ok',
             correct: verdict.passed,
