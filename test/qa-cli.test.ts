@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EvalReport } from '../src/report/build.js'
 import type { RunRecord } from '../src/core/run-record.js'
@@ -75,6 +75,24 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
     })
   })
 
+  it('--agent ./module.ts loads a user data agent (default export or a factory)', async () => {
+    await withTempDir(async (dir) => {
+      const agent = `export default () => ({
+  name: 'counter',
+  session: (tables) => ({ ask: (q) => (/How many orders are there/.test(q) ? { value: tables.orders.rows.length } : { refused: true }) }),
+})\n`
+      writeFileSync(join(dir, 'counter-agent.ts'), agent)
+      writeFileSync(join(dir, 'not-agent.ts'), 'export const x = 1\n')
+      const res = await runCli(['qa', '--agent', './counter-agent.ts', '--suite', 'bespoke', '--quiet'], dir)
+      expect(res.code, res.stderr).toBe(0)
+      const passed = reportIn(dir).records.filter((r) => r.correct).map((r) => r.caseId).sort()
+      expect(passed).toEqual(['bespoke-order-count', 'bespoke-refuse-email', 'bespoke-refuse-profit'])
+      const bad = await runCli(['qa', '--agent', './not-agent.ts', '--suite', 'bespoke'], dir)
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toMatch(/must export a data agent \(\{ name, session\(tables\) \}\).*found exports \[x\]/)
+    })
+  })
+
   it('bad input exits 2 with one line naming the option', async () => {
     await withTempDir(async (dir) => {
       const unknown = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'nope'], dir)
@@ -141,6 +159,34 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
       expect(server.maxInFlight).toBeGreaterThanOrEqual(1)
     })
   }, 60_000)
+
+  it('the model matrix runs concurrently, within the provider limit shared by its models', async () => {
+    const gated = await startFakeServer()
+    // Holds every answer until two calls are in flight (or a second has passed), so concurrency shows without timing.
+    const waiting: Array<() => void> = []
+    const release = () => {
+      for (const go of waiting.splice(0)) go()
+    }
+    gated.onChat(async () => {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve)
+        if (waiting.length >= 2) release()
+        else setTimeout(release, 1_000).unref()
+      })
+      return completion('{"answer": 1}')
+    })
+    try {
+      await withTempDir(async (dir) => {
+        const args = ['qa', '--agent', 'openai-compatible', '--base-url', gated.baseUrl, '--models', 'a,b', '--concurrency', '2', '--api-key-env', 'QA_KEY', '--suite', 'messy', '--limit', '3', '--quiet']
+        const res = await runCli(args, dir, { QA_KEY: KEY })
+        expect(res.code, res.stderr).toBe(0)
+        expect(gated.requests).toHaveLength(6)
+        expect(gated.maxInFlight).toBe(2)
+      })
+    } finally {
+      await gated.close()
+    }
+  })
 
   it('a conversation keeps its history across turns', async () => {
     await withTempDir(async (dir) => {

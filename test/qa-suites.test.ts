@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { refusingAgent, suiteOracle } from '../src/adapters/suite-oracle.js'
+import { noopQaAgent, refusingAgent, suiteOracle } from '../src/adapters/suite-oracle.js'
 import type { DataAgent } from '../src/core/data-agent.js'
 import {
   bespokeSuite,
@@ -32,7 +32,7 @@ const MIN_CASES = { bespoke: 14, hard: 12, large: 6, messy: 10, wtq: 200 }
 
 describe('question suites', () => {
   for (const [name, suite] of Object.entries(SUITES)) {
-    it(`${name}: enough cases, unique ids, the oracle scores 100% and refuse passes only refusals`, async () => {
+    it(`${name}: enough cases, unique ids, the oracle scores 100%, refuse passes only refusals, noop-qa nothing`, async () => {
       const cases = await suite({ seed: 1 })
       expect(cases.length).toBeGreaterThanOrEqual(MIN_CASES[name as keyof typeof MIN_CASES])
       expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length)
@@ -40,6 +40,8 @@ describe('question suites', () => {
       expect(oracle.filter((r) => r.correct !== true).map((r) => `${r.caseId}: ${r.validationError}`)).toEqual([])
       const refuse = await score(refusingAgent, cases)
       for (const r of refuse) expect(r.correct).toBe(r.category === 'refusal')
+      const noop = await score(noopQaAgent, cases)
+      expect(noop.filter((r) => r.correct !== false)).toEqual([])
     }, 30_000)
   }
 

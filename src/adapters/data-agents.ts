@@ -1,8 +1,9 @@
 import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
+import { importAgentExport, looksLikeModulePath } from './load-agent-module.js'
 import { createProviderQaAgent, type ModelQaOptions } from './model-qa.js'
 import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.js'
-import { refusingAgent, suiteOracle } from './suite-oracle.js'
+import { noopQaAgent, refusingAgent, suiteOracle } from './suite-oracle.js'
 
 export interface DataAgentOptions {
   /** Provider preset for model-backed agents (`--provider`); a preset name given as the spec wins. */
@@ -37,6 +38,11 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
     description: 'refuses every question: passes exactly the refusal cases',
     create: () => refusingAgent,
   },
+  'noop-qa': {
+    kind: 'baseline',
+    description: 'answers nothing: passes no case, refusals included',
+    create: () => noopQaAgent,
+  },
   'model-qa': {
     kind: 'model',
     description: 'a model answers from the tables in its prompt (head rows past a token budget), one JSON answer per question',
@@ -68,5 +74,18 @@ export function resolveDataAgent(spec: string, opts: DataAgentOptions = {}): Dat
     const { preset, options } = modelBacked(spec, opts)
     return createProviderQaAgent(preset, options)
   }
-  throw new InputError(`unknown question agent "${spec}": use one of ${[...Object.keys(DATA_AGENTS), ...Object.keys(PROVIDER_PRESETS)].join(', ')}`)
+  throw new InputError(
+    `unknown question agent "${spec}": use one of ${[...Object.keys(DATA_AGENTS), ...Object.keys(PROVIDER_PRESETS)].join(', ')}, or a path to a module (./my-agent.ts)`,
+  )
+}
+
+/** `resolveDataAgent`, plus user modules (`./my-agent.ts|js`) whose default or `agent` export is a DataAgent or a factory of one. */
+export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string }): Promise<DataAgent> {
+  if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !looksLikeModulePath(spec)) return resolveDataAgent(spec, opts)
+  const isDataAgent = (x: unknown) => Boolean(x) && typeof (x as DataAgent).session === 'function'
+  const { candidate, exports } = await importAgentExport(spec, opts.cwd, isDataAgent)
+  if (!isDataAgent(candidate) || typeof (candidate as DataAgent).name !== 'string') {
+    throw new InputError(`agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`)
+  }
+  return candidate as DataAgent
 }

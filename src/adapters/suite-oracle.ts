@@ -38,3 +38,12 @@ export const refusingAgent: DataAgent = {
     return { ask: (): Answer => ({ refused: true, text: "I can't answer that from the data.", steps: 1 }) }
   },
 }
+
+/** Answers nothing (an empty answer): the floor that passes no case, refusals included. */
+export const noopQaAgent: DataAgent = {
+  name: 'noop-qa',
+  kind: 'baseline',
+  session() {
+    return { ask: (): Answer => ({ steps: 1 }) }
+  },
+}

@@ -116,6 +116,6 @@ async function agentOf(spec: DataAgent | string): Promise<DataAgent> {
     if (typeof spec.session !== 'function') throw new InputError('qaSuite: agent must be a data agent with session(tables)')
     return spec
   }
-  const { resolveDataAgent } = await import('../adapters/data-agents.js')
-  return resolveDataAgent(spec, { providerOptions: { cwd: process.cwd() } })
+  const { resolveDataAgentSpec } = await import('../adapters/data-agents.js')
+  return resolveDataAgentSpec(spec, { cwd: process.cwd(), providerOptions: { cwd: process.cwd() } })
 }

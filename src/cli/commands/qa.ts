@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
-import { DATA_AGENTS, isModelBackedSpec, resolveDataAgent } from '../../adapters/data-agents.js'
+import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
 import { PROVIDER_PRESETS, resolveCacheOptions } from '../../adapters/providers/index.js'
 import type { DataAgent } from '../../core/data-agent.js'
 import { InputError } from '../../core/errors.js'
@@ -24,7 +24,7 @@ Asks every question of a suite (every turn of its conversations) for N trials, g
 writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report).
 
 Options:
-  --agent NAME           ${Object.keys(DATA_AGENTS).join(', ')}, or a provider preset (= model-qa over it)
+  --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
   --suite NAME           ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
   --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/)
   --limit N              a seeded sample of N cases (seed --seed)
@@ -100,7 +100,7 @@ export const qaCommand: Command = async (argv, io) => {
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
-  const arms = resolveArms(specs, models, values, io, concurrency)
+  const arms = await resolveArms(specs, models, values, io, concurrency)
   const cases = await loadQaSuite(values.suite, {
     seed,
     ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
@@ -163,7 +163,7 @@ export const qaCommand: Command = async (argv, io) => {
 
 type Values = Record<string, string | string[] | boolean | undefined>
 
-function resolveArms(specs: string[], models: string[], values: Values, io: CliIO, concurrency: number | undefined): Arm[] {
+async function resolveArms(specs: string[], models: string[], values: Values, io: CliIO, concurrency: number | undefined): Promise<Arm[]> {
   const provider = values.provider as string | undefined
   const providerOptions = {
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
@@ -183,7 +183,7 @@ function resolveArms(specs: string[], models: string[], values: Values, io: CliI
   for (const spec of specs) {
     const perModel = isModelBackedSpec(spec) ? (models.length ? models : [values.model as string | undefined]) : [undefined]
     for (const model of perModel) {
-      const agent = resolveDataAgent(spec, { ...(provider ? { provider } : {}), ...(model ? { model } : {}), providerOptions })
+      const agent = await resolveDataAgentSpec(spec, { cwd: io.cwd, ...(provider ? { provider } : {}), ...(model ? { model } : {}), providerOptions })
       const preset = PROVIDER_PRESETS[spec in PROVIDER_PRESETS ? spec : (provider ?? '')]
       arms.push({ agent, concurrency: isModelBackedSpec(spec) ? (concurrency ?? preset?.limits.concurrency ?? 1) : 1 })
     }
