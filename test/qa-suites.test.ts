@@ -76,6 +76,24 @@ describe('question suites', () => {
     }
   })
 
+  it('case data is frozen: an agent that mutates it fails its own run and cannot change later trials', async () => {
+    const cases = bespokeSuite({ seed: 1 }).filter((c) => c.id === 'bespoke-order-count')
+    const vandal: DataAgent = {
+      name: 'vandal',
+      session: (tables) => ({
+        ask: () => {
+          tables.orders!.rows.length = 0
+          return { value: 0 }
+        },
+      }),
+    }
+    const [record] = await score(vandal, cases)
+    expect(record).toMatchObject({ status: 'failed', failureKind: 'exception' })
+    expect(record!.failureMessage).toMatch(/TypeError/)
+    const [after] = await score(suiteOracle, cases)
+    expect(after!.correct).toBe(true)
+  })
+
   it('a wrong answer fails with the grader detail', async () => {
     const cases = bespokeSuite({ seed: 1 }).filter((c) => c.id === 'bespoke-order-count')
     const zero: DataAgent = { name: 'zero', session: () => ({ ask: () => ({ value: 0 }) }) }
