@@ -160,6 +160,25 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     })
   }, 60_000)
 
+  for (const suite of SUITES) {
+    it(`${suite}: runs end to end with the model-backed agent (every question asked, answered and graded)`, async () => {
+      await withTempDir(async (dir) => {
+        const before = server.requests.length
+        const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', suite, '--quiet']
+        const res = await runCli(args, dir, { QA_KEY: KEY })
+        expect(res.code, res.stderr).toBe(0)
+        const { records } = reportIn(dir)
+        expect(server.requests.length - before).toBe(records.length)
+        expect(records.every((r) => r.status === 'ok' && r.correct !== null && r.usage.calls === 1 && r.model === 'm1')).toBe(true)
+        if (suite === 'large') {
+          // The model sees only the head of the 100,000-row table, and is told so: the snapshot trap.
+          const prompt = JSON.stringify(server.requests.at(-1)!.body)
+          expect(prompt).toMatch(/Table events \(first \d+ of 100000 rows shown\)/)
+        }
+      })
+    }, 60_000)
+  }
+
   it('the model matrix runs concurrently, within the provider limit shared by its models', async () => {
     const gated = await startFakeServer()
     // Holds every answer until two calls are in flight (or a second has passed), so concurrency shows without timing.
