@@ -52,12 +52,13 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
     },
   },
   // ── data-agent (tool-calling) ─────────────────────────────────────────────────────────────────────────
-  // Reserved for the lead: when src/adapters/data-agent/ lands, register it here, e.g.
-  //   'data-agent': { kind: 'model', description: '…', create: (opts) => {
-  //     const { preset, options } = modelBacked('data-agent', opts)
-  //     const client = openChatClient(resolveProviderConfig(preset, options))
-  //     return createDataAgent({ client, model: client.model })
-  //   } },
+  // Reserved for the lead, who registers the tool-calling agent of src/adapters/data-agent/ here, e.g.
+  //   'data-agent': {
+  //     kind: 'model',
+  //     description: 'a model with tools (list_tables, describe, sql, save, chart, answer) over an in-memory DuckDB',
+  //     create: (opts) => dataAgentFromCli({ ...opts.providerOptions, provider: opts.provider, model: opts.model }),
+  //   },
+  // (kind 'model' makes `qa --models m1,m2` build one per model.)
   // ──────────────────────────────────────────────────────────────────────────────────────────────────────
 }
 

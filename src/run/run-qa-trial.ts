@@ -126,7 +126,9 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
       }
       if ('error' in outcome) {
         const failure = classifyFailure(outcome.error)
-        records.push(buildRunRecord(identity, { status: 'failed', ...failure, runtimeS: outcome.runtimeS }, input.provenance))
+        const counters = (outcome.error as { metrics?: unknown } | null)?.metrics
+        const metrics = isCounters(counters) ? { metrics: counters } : {}
+        records.push(buildRunRecord(identity, { status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, input.provenance))
         continue
       }
       const { answer } = outcome
@@ -138,7 +140,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
             status: 'ok',
             correct: verdict.passed,
             validationError: verdict.passed ? null : verdict.detail,
-            metrics: verdict.score === undefined ? {} : { score: verdict.score },
+            metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }) },
             steps: answer.steps ?? 1,
             runtimeS: outcome.runtimeS,
             usage: addUsage(emptyUsage(), answer.usage ?? {}),
@@ -151,6 +153,10 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
     await session.close()
   }
   return records
+}
+
+function isCounters(x: unknown): x is Record<string, number> {
+  return typeof x === 'object' && x !== null && Object.values(x).every((v) => typeof v === 'number' && Number.isFinite(v))
 }
 
 /** A grader that throws is a harness bug, reported as the verdict's detail rather than crashing the run. */

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite } from '../datasets/questions/types.js'
 import { turnId, turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
-import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
 import { newMeta } from './meta.js'
 
@@ -84,6 +84,7 @@ export function qaSuite(suite: QaSuite | QaCase[] | string, options: QaSuiteRunO
               }
               const { answer } = outcome
               recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+              recordCountersOn(test, answer.metrics)
               context.annotate(`${turnId(qaCase, index)}: ${question}`, 'dataforge-question')
               await context.expect(answer).toPass(grader)
             })

@@ -136,6 +136,8 @@ export const qaCommand: Command = async (argv, io) => {
       ),
     ),
   )
+  // Agents holding pooled connections (the tool-calling data agent) release them.
+  await Promise.all(arms.map((a) => (a.agent as DataAgent & { close?: () => Promise<void> | void }).close?.()))
   const names = arms.map((a) => (a.agent.model ? `${a.agent.name}@${a.agent.model}` : a.agent.name))
   const report = buildReport({
     records,
