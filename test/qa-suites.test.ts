@@ -18,6 +18,7 @@ import {
 } from '../src/datasets/questions/index.js'
 import { wtqSuite } from '../src/datasets/wtq/suite.js'
 import { hashOf } from '../src/core/hash.js'
+import { AgentFailure } from '../src/core/errors.js'
 import { runQaTrial } from '../src/run/run-qa-trial.js'
 
 const provenance = { projectCommit: null, runDateUtc: '2026-01-01T00:00:00.000Z' }
@@ -92,6 +93,23 @@ describe('question suites', () => {
     expect(record!.failureMessage).toMatch(/TypeError/)
     const [after] = await score(suiteOracle, cases)
     expect(after!.correct).toBe(true)
+  })
+
+  it("an answer's counters (tool calls…) land in the record's metrics, also when the question fails", async () => {
+    const cases = bespokeSuite({ seed: 1 }).filter((c) => c.id === 'bespoke-order-count')
+    const counting: DataAgent = { name: 'counting', session: () => ({ ask: () => ({ value: 0, metrics: { toolCalls: 3, 'toolCalls.sql': 2 } }) }) }
+    const [ok] = await score(counting, cases)
+    expect(ok!.metrics).toMatchObject({ toolCalls: 3, 'toolCalls.sql': 2 })
+    const failing: DataAgent = {
+      name: 'failing',
+      session: () => ({
+        ask: () => {
+          throw Object.assign(new AgentFailure('no_answer', 'ran out of steps'), { metrics: { toolCalls: 16 } })
+        },
+      }),
+    }
+    const [failed] = await score(failing, cases)
+    expect(failed).toMatchObject({ status: 'failed', failureKind: 'no_answer', metrics: { toolCalls: 16 } })
   })
 
   it('a wrong answer fails with the grader detail', async () => {
