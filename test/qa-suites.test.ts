@@ -8,11 +8,13 @@ import {
   isConversationCase,
   LARGE_ROWS,
   largeEventsTable,
+  largeReadingsTable,
   largeSuite,
   MESSY_CATEGORIES,
   messySalesTable,
   messySuite,
   type QaCase,
+  READINGS_ROWS,
   SNAPSHOT_ROWS,
   turnsOf,
 } from '../src/datasets/questions/index.js'
@@ -123,6 +125,11 @@ describe('question suites', () => {
 
 describe('large suite', () => {
   it('builds tables of at least 100,000 rows in memory', () => {
+    const readings = largeReadingsTable(1).table
+    expect(readings.rows.length).toBe(READINGS_ROWS)
+    expect(readings.rows[0]).toEqual(['S-001', '2024-01-01 00:00', expect.stringMatching(/^\d+\.\d$/)])
+    expect(readings.rows.every((r) => /^S-\d{3}$/.test(r[0]!) && /^2024-\d\d-\d\d \d\d:\d\d$/.test(r[1]!))).toBe(true)
+    expect(READINGS_ROWS).toBeGreaterThanOrEqual(100_000)
     const { table } = largeEventsTable(1)
     expect(table.rows.length).toBe(LARGE_ROWS)
     expect(LARGE_ROWS).toBeGreaterThanOrEqual(100_000)
@@ -132,6 +139,9 @@ describe('large suite', () => {
   it('snapshot trap: answers computed from the first rows an agent is shown fail the grader', async () => {
     const cases = largeSuite({ seed: 1 })
     const head = Object.values(cases[0]!.data)[0]!.rows.slice(0, SNAPSHOT_ROWS)
+    const readingsCase = cases.find((c) => 'readings' in c.data)!
+    const readingsHead = readingsCase.data.readings!.rows.slice(0, SNAPSHOT_ROWS)
+    const temps = readingsHead.map((r) => Number(r[2]))
     const amounts = head.map((r) => Number(r[4]))
     const sum = amounts.reduce((a, b) => a + b, 0)
     const decoys: Record<string, unknown> = {
@@ -142,6 +152,9 @@ describe('large suite', () => {
       'large-top-country': 'US',
       'large-mobile-share': (100 * head.filter((r) => r[3] === 'mobile').length) / head.length,
       'large-refunded-amount': head.filter((r) => r[5] === 'refunded').reduce((s, r) => s + Number(r[4]), 0),
+      'large-readings-mean': Math.round((temps.reduce((a, b) => a + b, 0) / temps.length) * 100) / 100,
+      'large-readings-above-40': temps.filter((t) => t > 40).length,
+      'large-readings-hot-sensors': new Set(readingsHead.filter((r) => Number(r[2]) > 40).map((r) => r[0])).size,
     }
     for (const c of cases) {
       expect(decoys, c.id).toHaveProperty([c.id])

@@ -40,7 +40,7 @@ describe('qaSuite in a real Vitest run', () => {
   it('registers one test per case/turn and trial, named id[#tn] [trial i/N · seed s], inside a describe per suite', () => {
     const large = run.tests.tests.filter((t) => t.fullName.startsWith('large >'))
     expect(large.map((t) => t.name)).toContain('large-total-amount [trial 2/2 · seed 2]')
-    expect(large).toHaveLength(14)
+    expect(large).toHaveLength(20)
     expect(run.tests.byName('hard-conv-returns#t4 [trial 1/1 · seed 1]').state).toBe('passed')
   })
 

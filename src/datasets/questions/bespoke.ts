@@ -6,6 +6,7 @@ import {
   expectRefusal,
   expectTable,
   expectText,
+  rankStrict,
   round,
   singleCase,
   strictArgMax,
@@ -193,13 +194,4 @@ function buildBespoke(orders: Order[]): QaCase[] {
       expectRefusal('the table has no costs, so profit cannot be computed'),
     ),
   ]
-}
-
-/** Keys from largest to smallest; a tie among the first `top` places (or at the cut) throws, so no ranking question is ambiguous. */
-export function rankStrict(values: Map<string, number>, top: number): string[] {
-  const sorted = [...values].sort((a, b) => b[1] - a[1])
-  for (let i = 1; i < Math.min(sorted.length, top + 1); i++) {
-    if (Math.abs(sorted[i]![1] - sorted[i - 1]![1]) < 1e-9) strictArgMax(new Map([sorted[i - 1]!, sorted[i]!]))
-  }
-  return sorted.map(([k]) => k)
 }

@@ -125,3 +125,12 @@ export function sumBy<T>(items: readonly T[], key: (item: T) => string, value: (
   for (const item of items) out.set(key(item), (out.get(key(item)) ?? 0) + value(item))
   return out
 }
+
+/** Keys from largest to smallest; a tie among the first `top` places (or at the cut) throws, so no ranking question is ambiguous. */
+export function rankStrict(values: Map<string, number>, top: number): string[] {
+  const sorted = [...values].sort((a, b) => b[1] - a[1])
+  for (let i = 1; i < Math.min(sorted.length, top + 1); i++) {
+    if (Math.abs(sorted[i]![1] - sorted[i - 1]![1]) < 1e-9) strictArgMax(new Map([sorted[i - 1]!, sorted[i]!]))
+  }
+  return sorted.map(([k]) => k)
+}

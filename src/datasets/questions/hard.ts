@@ -1,7 +1,6 @@
 import { Random } from '../../core/random.js'
 import type { Table } from '../../core/schemas.js'
-import { rankStrict } from './bespoke.js'
-import { conversationCase, expectNumber, expectText, round, singleCase, strictArgMax, sumBy, tableOf, turn, withoutTies } from './build.js'
+import { conversationCase, expectNumber, expectText, rankStrict, round, singleCase, strictArgMax, sumBy, tableOf, turn, withoutTies } from './build.js'
 import type { QaCase, QaSuiteOptions } from './types.js'
 
 const COUNTRIES = ['Germany', 'France', 'Spain', 'Italy', 'Poland']
@@ -112,6 +111,13 @@ function buildHard(db: Db): QaCase[] {
       data,
       'What is the total revenue (quantity × price) of shipped orders?',
       expectNumber(lines.filter((l) => l.order.status === 'shipped').reduce((s, l) => s + l.revenue, 0), money),
+    ),
+    singleCase(
+      'hard-join3-country-units',
+      'join-3',
+      data,
+      `How many units were ordered by customers from ${country}?`,
+      expectNumber(lines.filter((l) => l.customer.country === country).reduce((s, l) => s + l.quantity, 0)),
     ),
     singleCase(
       'hard-join4-top-country',

@@ -1,10 +1,10 @@
 import { InputError } from '../../core/errors.js'
-import { Random } from '../../core/random.js'
 import { wtqSuite } from '../wtq/suite.js'
 import { bespokeSuite } from './bespoke.js'
 import { hardSuite } from './hard.js'
 import { largeSuite } from './large.js'
 import { messySuite } from './messy.js'
+import { seededSample } from './sample.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from './types.js'
 
 export * from './types.js'
@@ -12,8 +12,9 @@ export { expectNumber, expectText, expectList, expectTable, expectRefusal, expec
 export { chartUsesFields } from './chart-fields.js'
 export { bespokeSuite } from './bespoke.js'
 export { hardSuite } from './hard.js'
-export { largeSuite, largeEventsTable, LARGE_ROWS, SNAPSHOT_ROWS } from './large.js'
+export { largeSuite, largeEventsTable, largeReadingsTable, LARGE_ROWS, READINGS_ROWS, SNAPSHOT_ROWS } from './large.js'
 export { messySuite, messySalesTable, MESSY_RECORDS, MESSY_CATEGORIES } from './messy.js'
+export { seededSample } from './sample.js'
 export { cleanSales, parseAmount, parseDate, canonicalCategory, isMissing } from './messy-cleaner.js'
 
 /** The built-in question suites, by the name the CLI and `qaSuite` take. */
@@ -30,9 +31,6 @@ export async function loadQaSuite(name: string, opts: QaSuiteOptions): Promise<Q
   const entry = QA_SUITES[name]
   if (!entry) throw new InputError(`unknown suite "${name}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
   const cases = await entry.suite(opts)
-  if (opts.limit !== undefined && name !== 'wtq' && opts.limit < cases.length) {
-    const keep = new Set(new Random(opts.seed).shuffle(cases.map((_, i) => i)).slice(0, opts.limit))
-    return cases.filter((_, i) => keep.has(i))
-  }
-  return cases
+  // wtq samples its examples before loading their tables; the other suites are sampled here.
+  return opts.limit !== undefined && name !== 'wtq' ? seededSample(cases, opts.limit, opts.seed) : cases
 }

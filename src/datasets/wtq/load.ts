@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { InputError } from '../../core/errors.js'
-import { Random } from '../../core/random.js'
 import type { Table } from '../../core/schemas.js'
+import { seededSample } from '../questions/sample.js'
 import { BUNDLED_DATA_DIR } from '../raha.js'
 import { parseWtqCsv, WtqCsvError } from './table-csv.js'
 import { parseTsv, TsvError, tsvUnescape, tsvUnescapeList } from './tsv.js'
@@ -67,11 +67,7 @@ export async function loadWtq(opts: WtqLoadOptions = {}): Promise<WtqExample[]> 
   const layout = layoutOf(opts)
   const rows = tsvRows(await readFile(layout.tsv, 'utf8'), layout.tsv, ['id', 'utterance', 'context', 'targetValue'])
   const canon = layout.tagged ? canonById(await readFile(layout.tagged, 'utf8'), layout.tagged) : new Map<string, { canon: string[]; type: string }>()
-  let chosen = rows
-  if (opts.limit !== undefined && opts.limit < rows.length) {
-    const picked = new Set(new Random(opts.seed ?? 1).shuffle(rows.map((_, i) => i)).slice(0, opts.limit))
-    chosen = rows.filter((_, i) => picked.has(i))
-  }
+  const chosen = opts.limit === undefined ? rows : seededSample(rows, opts.limit, opts.seed ?? 1)
   const tables = new Map<string, Promise<Table>>()
   const readTable = (context: string, where: string) => {
     let table = tables.get(context)
