@@ -28,6 +28,7 @@ export default defineConfig({
         formats: ['markdown', 'json', 'jsonl', 'html'],
         thresholds: {
           mock: { f1: 1, passRate: 1 },
+          'mock-qa': { passRate: 1 },
           'baseline · synthetic': { f1: 0.3 },
           '*': { completionRate: 1 },
         },
