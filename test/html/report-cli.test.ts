@@ -44,6 +44,20 @@ describe('report.html from the CLI', () => {
     })
   }, 60_000)
 
+  it('qa writes qa.html with the question section built from real question-suite records', async () => {
+    await withTempDir(async (dir) => {
+      const res = await runCli(['qa', '--agent', 'mock-qa,refuse', '--suite', 'bespoke', '--quiet'], dir)
+      expect(res.code, res.stderr).toBe(0)
+      const html = await readFile(join(dir, 'reports/qa.html'), 'utf8')
+      expect(html).toContain('<title>dataforge-evals qa: bespoke</title>')
+      expect(html).toMatch(/<section id="questions">.*<th scope="row">mock-qa<\/th><td class="num" data-value="1">1\.000 \[/s)
+      expect(html).toMatch(/<figure class="chart" id="category-grid" data-mark-field="agent \/ model" data-marks-for="\[&quot;mock-qa&quot;,&quot;refuse&quot;\]"/)
+      expect(html).toContain('No agent spent tokens or money, so there is no cost trade-off to show.')
+      expect(html).toContain('<h3>Wrong answers</h3>') // the refusing agent's answers, with the grader's detail
+      expect(html).not.toContain('<section id="kinds">')
+    })
+  }, 60_000)
+
   it('adds the baseline deltas with their paired tests when given --baseline', async () => {
     await withTempDir(async (dir) => {
       await writeFile(join(dir, 'now.jsonl'), renderRunsJsonl(repairRecords()))

@@ -10,6 +10,7 @@ import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
 import { buildReport } from '../../report/build.js'
 import { writeManifest } from '../../report/manifest.js'
+import { renderHtmlReport } from '../../report/html/index.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
@@ -44,6 +45,7 @@ Options:
   --generation NAME      comparability epoch recorded on every run
   --output FILE          Markdown report (default reports/qa.md)
   --output-json FILE     JSON report (default reports/qa.json)
+  --output-html FILE     self-contained HTML report with charts (default qa.html beside the JSON report)
   --quiet                no progress lines
 `
 
@@ -68,6 +70,7 @@ const OPTIONS = {
   generation: { type: 'string' },
   output: { type: 'string' },
   'output-json': { type: 'string' },
+  'output-html': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -98,6 +101,7 @@ export const qaCommand: Command = async (argv, io) => {
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
+  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(dirname(jsonPath), 'qa.html')
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)
@@ -150,6 +154,7 @@ export const qaCommand: Command = async (argv, io) => {
   const written = await writeReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { title: `dataforge-evals qa: ${values.suite}`, runtimeInSummary: true }) },
+    html: { path: htmlPath, text: await renderHtmlReport(report, { title: `dataforge-evals qa: ${values.suite}` }) },
     jsonPath,
     runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
   })
@@ -159,7 +164,7 @@ export const qaCommand: Command = async (argv, io) => {
     await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${markdownPath}, ${jsonPath}\n`)
+  io.stdout(`\nwrote ${markdownPath}, ${jsonPath}, ${htmlPath}\n`)
   return 0
 }
 
