@@ -14,6 +14,13 @@ export function describeIssue(issue: { code?: string; path: ReadonlyArray<Proper
   const message =
     issue.code === 'unrecognized_keys' && issue.keys?.length
       ? `unknown ${issue.keys.length === 1 ? 'property' : 'properties'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-      : issue.message
+      : /received undefined$/.test(issue.message)
+        ? 'missing'
+        : issue.message
   return where ? `${where}: ${message}` : message
+}
+
+/** The issue to report: an unknown key first (a typo usually explains the rest), else the first. */
+export function firstIssue<T extends { code?: string }>(issues: readonly T[]): T {
+  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!
 }

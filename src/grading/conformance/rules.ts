@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InputError } from '../../core/errors.js'
-import { describeIssue } from './issue-path.js'
+import { describeIssue, firstIssue } from './issue-path.js'
 
 /** A zod schema each sample must satisfy, or its JSON description (what a spec file can carry). */
 export type SampleRules = z.ZodType | RulesDescription
@@ -57,7 +57,7 @@ export function rulesSchema(rules: SampleRules, where = 'rules'): z.ZodType {
   if (isZodSchema(rules)) return rules
   const parsed = RulesDescriptionSchema.safeParse(rules)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
+    const issue = firstIssue(parsed.error.issues)
     throw new InputError(`${where}${issue.path.length ? '.' : ': '}${describeIssue(issue)}`)
   }
   const description = parsed.data

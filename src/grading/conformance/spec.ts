@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InputError } from '../../core/errors.js'
-import { describeIssue } from './issue-path.js'
+import { describeIssue, firstIssue } from './issue-path.js'
 import { rulesSchema, type SampleRules } from './rules.js'
 
 /** Requested shares may miss 100 by this much (rounding in hand-written specs). */
@@ -58,7 +58,7 @@ export function resolveSpec(spec: unknown, source = 'spec'): ResolvedSpec {
   }
   const rawRules = (spec as { rules?: unknown }).rules
   const parsed = SpecSchema.safeParse(spec)
-  if (!parsed.success) throw new InputError(`${source}: ${describeIssue(parsed.error.issues[0]!)}`)
+  if (!parsed.success) throw new InputError(`${source}: ${describeIssue(firstIssue(parsed.error.issues))}`)
   const seen = new Set<string>()
   const properties = parsed.data.properties.map((p) => {
     if (seen.has(p.name)) throw new InputError(`${source}: property "${p.name}" appears twice`)
