@@ -21,7 +21,10 @@ function samplesOf(counts: Record<string, number>, extra: (i: number) => Record<
 
 const fixedClock = () => {
   let t = Date.UTC(2026, 0, 1)
-  return () => new Date((t += 1500))
+  return () => {
+    t += 1500
+    return new Date(t)
+  }
 }
 
 describe('evaluateConformance', () => {

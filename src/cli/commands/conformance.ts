@@ -13,7 +13,7 @@ import { buildRunRecord } from '../../report/records.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import type { CliIO, Command } from '../io.js'
+import type { Command } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
 import { withInputErrors } from './compare.js'
 
