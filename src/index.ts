@@ -31,3 +31,5 @@ export { compareRuns, regressionVerdict, renderComparisonMarkdown, type Comparis
 export { readRunRecords } from './report/read-runs.js'
 export { writeManifest, verifyDir } from './report/manifest.js'
 export { createRepairTask } from './datasets/create-repair-task.js'
+export { modelClassifier, type ModelClassifierOptions } from './adapters/model-classifier.js'
+export { renderConformanceMarkdown } from './report/conformance-markdown.js'

@@ -119,6 +119,7 @@ export const conformanceCommand: Command = (argv, io) =>
         ...(classify ? { classify } : {}),
         ...(alpha !== undefined ? { alpha } : {}),
         specSource: values.spec,
+        samplesSource: values.samples,
         onStatus: (status) => io.stderr(`conformance: ${status}\n`),
       })
     } finally {

@@ -63,6 +63,8 @@ export interface ConformanceOptions {
   now?: () => Date
   /** Names the spec in error messages (a file path). Default `spec`. */
   specSource?: string
+  /** Names the samples in error messages (a file path): `s.jsonl[3]: …`. Default `samples`. */
+  samplesSource?: string
 }
 
 interface Prepared {
@@ -80,12 +82,12 @@ interface Prepared {
 function prepare(samples: unknown, specInput: ConformanceSpec | unknown, opts: ConformanceOptions): Prepared {
   const now = opts.now ?? (() => new Date())
   const onStatus = opts.onStatus ?? (() => undefined)
-  onStatus('PENDING')
   const spec = resolveSpec(specInput, opts.specSource ?? 'spec')
-  if (!Array.isArray(samples)) throw new InputError('samples: expected an array of records')
-  if (samples.length === 0) throw new InputError('samples: empty; there is nothing to evaluate')
+  const src = opts.samplesSource ?? 'samples'
+  if (!Array.isArray(samples)) throw new InputError(`${src}: expected an array of records`)
+  if (samples.length === 0) throw new InputError(`${src}: empty; there is nothing to evaluate`)
   samples.forEach((s, i) => {
-    if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new InputError(`samples[${i}]: expected a record (an object), got ${Array.isArray(s) ? 'an array' : s === null ? 'null' : typeof s}`)
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new InputError(`${src}[${i}]: expected a record (an object), got ${Array.isArray(s) ? 'an array' : s === null ? 'null' : typeof s}`)
   })
   const alpha = opts.alpha ?? 0.05
   if (!(alpha > 0 && alpha < 1)) throw new InputError(`alpha: expected a number between 0 and 1, got ${alpha}`)
@@ -97,17 +99,19 @@ function prepare(samples: unknown, specInput: ConformanceSpec | unknown, opts: C
     ...(p.description ? { description: p.description } : {}),
     hiddenFields,
   }))
-  const plans = spec.properties.map((p) => (p.planField ? planOf(samples as Sample[], p.name, p.planField, p.labels) : null))
+  const plans = spec.properties.map((p) => (p.planField ? planOf(samples as Sample[], p.name, p.planField, p.labels, src) : null))
+  // Accepted: bad input has thrown by now, so a status line never precedes an input error.
+  onStatus('PENDING')
   return { spec, samples: samples as Sample[], properties, classifiers, plans, alpha, startedAt: now(), now, onStatus }
 }
 
-function planOf(samples: readonly Sample[], property: string, field: string, labels: readonly string[]): string[] {
+function planOf(samples: readonly Sample[], property: string, field: string, labels: readonly string[], src: string): string[] {
   return samples.map((s, i) => {
     const value = s[field]
-    if (value === undefined || value === null || value === '') throw new InputError(`samples[${i}]: no plan field "${field}" for property "${property}"`)
+    if (value === undefined || value === null || value === '') throw new InputError(`${src}[${i}]: no plan field "${field}" for property "${property}"`)
     const label = String(value)
     if (!labels.includes(label)) {
-      throw new InputError(`samples[${i}].${field}: planned label "${label}" is not one of property "${property}"'s labels (${labels.join(', ')})`)
+      throw new InputError(`${src}[${i}].${field}: planned label "${label}" is not one of property "${property}"'s labels (${labels.join(', ')})`)
     }
     return label
   })
