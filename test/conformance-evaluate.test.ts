@@ -118,6 +118,23 @@ describe('evaluateConformance', () => {
     expect(r.nonConformantAreas).toContain('rules: 1 of 10 samples fail (rating 1)')
   })
 
+  it("the README's second example: (95.0 × 100 + 87.5 × 80) / 180 × 0.9 = 82.5", async () => {
+    const spec: ConformanceSpec = {
+      properties: [SENTIMENT.properties[0]!, { name: 'size', distribution: { small: 50, large: 50 } }],
+      rules: { required: ['checked'] },
+    }
+    const samples = samplesOf({ positive: 45, negative: 28, neutral: 27 }, (i) => ({
+      // size: 50 small and 30 large among the first 80 (TVD ½(0.125 + 0.125) = 0.125 → 87.5), 20 without a size.
+      ...(i < 80 ? { size: i < 50 ? 'small' : 'large' } : {}),
+      // 90 of the 100 pass the rules.
+      ...(i % 10 === 3 ? {} : { checked: true }),
+    }))
+    const r = await evaluateConformance(samples, spec)
+    expect(r.distributionAnalysis.map((a) => [a.score, a.totalSamplesAnalyzed])).toEqual([[95, 100], [87.5, 80]])
+    expect(r.rules!.passRate).toBe(0.9)
+    expect(r.conformanceScore).toBe(82.5)
+  })
+
   it('compiles JSON rules: required fields, formats, ranges (numeric strings accepted)', async () => {
     const spec = {
       ...SENTIMENT,
