@@ -180,6 +180,12 @@ describe('evaluateConformance', () => {
     expect(r.distributionAnalysis[0]!.expectedDistributions).toEqual({ positive: 3, negative: 2, neutral: 2, mixed: 0 })
   })
 
+  it('orders deviations by size, equal sizes in spec order (no floating-point dust)', async () => {
+    // 25/18/17 of 60: positive +1.667, neutral −1.667 (equal), negative 0.
+    const r = await evaluateConformance(samplesOf({ positive: 25, negative: 18, neutral: 17 }), SENTIMENT)
+    expect(r.distributionAnalysis[0]!.deviations.map((d) => d.label)).toEqual(['positive', 'neutral', 'negative'])
+  })
+
   it('labels outside the request count against the score with 0% requested', async () => {
     const r = await evaluateConformance(samplesOf({ positive: 4, negative: 3, neutral: 2, sarcastic: 1 }), SENTIMENT)
     const a = r.distributionAnalysis[0]!

@@ -88,7 +88,8 @@ export function analyzeProperty(property: PropertyInput, classifications: readon
   const tvd = n === 0 ? null : labels.reduce((s, l) => s + Math.abs(requested(l) / 100 - counts.get(l)! / n), 0) / 2
   const deviations = labels
     .map((label, order) => ({ label, order, requestedPercent: requested(label), evaluatedPercent: evaluatedPercent(label) }))
-    .map((d) => ({ ...d, deviationPoints: d.evaluatedPercent - d.requestedPercent }))
+    // tidy: equal deviations (+1.7 and −1.7 points) must tie, so spec order decides and not floating-point dust.
+    .map((d) => ({ ...d, deviationPoints: tidy(d.evaluatedPercent - d.requestedPercent) }))
     .sort((a, b) => Math.abs(b.deviationPoints) - Math.abs(a.deviationPoints) || a.order - b.order)
     .map(({ order: _order, ...d }) => d)
   return {
