@@ -113,6 +113,7 @@ describe('dataforge-evals conformance', () => {
       ['a spec that is not JSON', (d) => { writeFileSync(join(d, 'spec.json'), '{'); return ['--samples', workedExample(d), '--spec', 'spec.json'] }, /^dataforge-evals: spec\.json: not valid JSON/],
       ['a missing samples file', (d) => ['--samples', 'nope.jsonl', '--spec', writeSpec(d)], /^dataforge-evals: nope\.jsonl: no such file\n$/],
       ['a classifier of unknown kind', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--classifier', 'regex:x'], /^dataforge-evals: --classifier: expected field:NAME or agent:ID, got "regex:x"\n$/],
+      ['an output path that is a folder', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--output', '.'], /^dataforge-evals: --output: .* is a folder; give a file path\n$/],
       ['no --spec', (d) => ['--samples', workedExample(d)], /^dataforge-evals: conformance: --spec is required/],
       ['a plan field missing on a sample', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d, { properties: [{ ...SPEC.properties[0], planField: 'asked' }] })], /^dataforge-evals: s\.jsonl\[0\]: no plan field "asked" for property "sentiment"\n$/],
     ]

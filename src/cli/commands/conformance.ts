@@ -1,4 +1,5 @@
-import { basename, resolve } from 'node:path'
+import { mkdir, stat } from 'node:fs/promises'
+import { basename, dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { modelClassifier } from '../../adapters/model-classifier.js'
 import { type ChatClient, createChatClient, resolveCacheOptions } from '../../adapters/providers/index.js'
@@ -87,6 +88,11 @@ export const conformanceCommand: Command = (argv, io) =>
     const samples = await readSamples(resolve(io.cwd, values.samples), values.samples)
     if (samples.length === 0) throw new InputError(`${values.samples}: no samples; there is nothing to evaluate`)
 
+    // Outputs are checked before the first model call, so a bad path costs no quota.
+    for (const flag of ['output', 'output-json'] as const) {
+      const path = values[flag]
+      if (path !== undefined) await checkOutputPath(resolve(io.cwd, path), `--${flag}`)
+    }
     const clients: ChatClient[] = []
     const openClassifier = (text: string): Classifier => {
       if (/^field:.+/.test(text)) return text as Classifier
@@ -181,4 +187,14 @@ function classifierOption(
     perProperty[property!] = open(rest!)
   }
   return shared ?? perProperty
+}
+
+async function checkOutputPath(path: string, flag: string): Promise<void> {
+  const existing = await stat(path).catch(() => null)
+  if (existing?.isDirectory()) throw new InputError(`${flag}: ${path} is a folder; give a file path`)
+  try {
+    await mkdir(dirname(path), { recursive: true })
+  } catch (error) {
+    throw new InputError(`${flag}: cannot create the folder ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
 }
