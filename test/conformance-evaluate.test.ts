@@ -73,6 +73,12 @@ describe('evaluateConformance', () => {
       'conformance.sentiment.analyzed': 100,
       'conformance.sentiment.score': 95,
       'conformance.sentiment.p': a.test!.pValue,
+      'conformance.sentiment.positive.requested': 40,
+      'conformance.sentiment.positive.evaluated': 45,
+      'conformance.sentiment.neutral.requested': 30,
+      'conformance.sentiment.neutral.evaluated': 27,
+      'conformance.sentiment.negative.requested': 30,
+      'conformance.sentiment.negative.evaluated': 28,
     })
   })
 

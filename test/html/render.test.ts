@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { emptyUsage } from '../../src/core/schemas.js'
+import { conformanceMetrics, evaluateConformanceSync } from '../../src/grading/conformance/index.js'
 import { renderHtmlReport } from '../../src/report/html/index.js'
 import { paretoPoints } from '../../src/report/html/pareto.js'
+import { makeRecord } from '../stats-records.fixture.js'
 import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 
 function sectionIds(html: string): string[] {
@@ -46,6 +48,27 @@ describe('renderHtmlReport', () => {
     const html = await renderHtmlReport(reportOf(records))
     expect(sectionIds(html)).toContain('repair-cost')
     expect(html).toMatch(/<figure class="chart" id="repair-pareto" data-mark-field="arm" data-marks-for="\[&quot;mock&quot;,&quot;noop&quot;,&quot;baseline@model-a&quot;\]"/)
+  })
+
+  it('draws the distributions a real conformance evaluation records (conformanceMetrics)', async () => {
+    const samples = (counts: Record<string, number>) =>
+      Object.entries(counts).flatMap(([label, n]) => Array.from({ length: n }, () => ({ sentiment: label, 'tone.formal': label === 'neutral' ? 'yes' : 'no' })))
+    const spec = {
+      properties: [
+        { name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } },
+        { name: 'tone.formal', distribution: { yes: 50, no: 50 } },
+      ],
+    }
+    const recordOf = (agent: string, counts: Record<string, number>) =>
+      makeRecord({ agent, suite: 'conformance', dataset: 'reviews.jsonl', category: null, metrics: conformanceMetrics(evaluateConformanceSync(samples(counts), spec)) })
+    const report = reportOf([recordOf('writer-a', { positive: 45, negative: 28, neutral: 27 }), recordOf('writer-b', { positive: 60, negative: 20, neutral: 20 })])
+    const html = await renderHtmlReport(report)
+    expect(sectionIds(html)).toContain('conformance')
+    expect(html).toMatch(/<th scope="row">writer-a · conformance<\/th><td class="num" data-value="[\d.]+">[\d.]+<\/td><td data-value="[\d.]+">tone\.formal [\d.]+<\/td>/)
+    for (const [i, property] of ['sentiment', 'tone.formal'].entries()) {
+      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a&quot;,&quot;writer-b&quot;\\]"`))
+    }
+    expect(html).toContain('series: requested')
   })
 
   it('shows only the sections whose data is there', async () => {

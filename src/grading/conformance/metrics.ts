@@ -5,7 +5,9 @@ export const CONFORMANCE_SCORE_METRIC = 'conformanceScore'
 
 /**
  * The numbers a RunRecord carries for one evaluated sample set: the score, and per property its score,
- * p-value and samples analyzed (`conformance.<property>.score|p|analyzed`), plus the rules' pass rate.
+ * p-value and samples analyzed (`conformance.<property>.score|p|analyzed`), each label's requested and
+ * evaluated share in percent (`conformance.<property>.<label>.requested|evaluated`, what the HTML report draws),
+ * plus the rules' pass rate.
  */
 export function conformanceMetrics(result: ConformanceEvaluation): Record<string, number> {
   const metrics: Record<string, number> = {}
@@ -14,6 +16,12 @@ export function conformanceMetrics(result: ConformanceEvaluation): Record<string
     metrics[`conformance.${a.propertyName}.analyzed`] = a.totalSamplesAnalyzed
     if (a.score !== null) metrics[`conformance.${a.propertyName}.score`] = a.score
     if (a.test) metrics[`conformance.${a.propertyName}.p`] = a.test.pValue
+    if (a.totalSamplesAnalyzed > 0) {
+      for (const d of a.deviations) {
+        metrics[`conformance.${a.propertyName}.${d.label}.requested`] = d.requestedPercent
+        metrics[`conformance.${a.propertyName}.${d.label}.evaluated`] = d.evaluatedPercent
+      }
+    }
   }
   if (result.rules) metrics['conformance.rulesPassRate'] = result.rules.passRate
   return metrics

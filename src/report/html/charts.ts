@@ -140,7 +140,7 @@ export function paretoSpec(points: readonly ParetoPoint[], axes: { costUnit: 'US
   } as TopLevelSpec
 }
 
-/** Requested against observed shares of one property's labels, grouped bars per label. */
+/** Requested against evaluated shares of one property's labels, grouped bars per label. */
 export function conformanceSpec(property: string, groups: readonly GroupConformance[], labelOf: (g: GroupConformance) => string): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
   const requested = new Map<string, number>()
@@ -149,7 +149,7 @@ export function conformanceSpec(property: string, groups: readonly GroupConforma
     if (!prop) continue
     for (const l of prop.labels) {
       if (l.requested !== null && !requested.has(l.label)) requested.set(l.label, l.requested)
-      if (l.observed !== null) values.push({ label: l.label, series: labelOf(g), percent: l.observed })
+      if (l.evaluated !== null) values.push({ label: l.label, series: labelOf(g), percent: l.evaluated })
     }
   }
   values.unshift(...[...requested].map(([label, percent]) => ({ label, series: 'requested', percent })))

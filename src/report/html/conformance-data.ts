@@ -1,23 +1,27 @@
 import type { RunRecord } from '../../core/run-record.js'
+import { CONFORMANCE_SCORE_METRIC } from '../../grading/conformance/metrics.js'
 import type { Aggregate } from '../aggregate.js'
 
 /**
- * Conformance checks reach the report as metrics on their runs, named
- *   `conformance.score`                                  0–100
- *   `conformance.<property>.<label>.requested|observed`  percent of samples
- *   `conformance.<property>.p`                           goodness-of-fit p-value
- * Property names must not contain a dot; labels may.
+ * Conformance evaluations reach the report as metrics on their runs (`conformanceMetrics`):
+ *   `conformanceScore`                                    0–100
+ *   `conformance.<property>.score|p|analyzed`             per property
+ *   `conformance.<property>.<label>.requested|evaluated`  each label's share, in percent
+ * Properties are known from their `analyzed` count, so property names and labels may contain dots.
  */
-export const CONFORMANCE_PREFIX = 'conformance.'
+const PREFIX = 'conformance.'
+const PROPERTY = /^conformance\.(.+)\.analyzed$/
+const SHARE = /^(.+)\.(requested|evaluated)$/
 
 export function isConformanceRecord(r: RunRecord): boolean {
-  return Object.keys(r.metrics).some((k) => k.startsWith(CONFORMANCE_PREFIX))
+  return CONFORMANCE_SCORE_METRIC in r.metrics || Object.keys(r.metrics).some((k) => k.startsWith(PREFIX))
 }
 
 export interface ConformanceProperty {
   name: string
+  score: number | null
   p: number | null
-  labels: Array<{ label: string; requested: number | null; observed: number | null }>
+  labels: Array<{ label: string; requested: number | null; evaluated: number | null }>
 }
 
 export interface GroupConformance {
@@ -30,44 +34,35 @@ export interface GroupConformance {
 export function groupConformance(aggregates: readonly Aggregate[]): GroupConformance[] {
   const out: GroupConformance[] = []
   for (const a of aggregates) {
-    const entries = Object.entries(a.metrics).filter(([k]) => k.startsWith(CONFORMANCE_PREFIX))
-    if (!entries.length) continue
-    let score: number | null = null
-    const properties = new Map<string, ConformanceProperty>()
-    const property = (name: string) => {
-      let p = properties.get(name)
-      if (!p) {
-        p = { name, p: null, labels: [] }
-        properties.set(name, p)
-      }
-      return p
-    }
-    for (const [key, value] of entries) {
-      const rest = key.slice(CONFORMANCE_PREFIX.length)
-      if (rest === 'score') {
-        score = value
-        continue
-      }
-      const dot = rest.indexOf('.')
-      if (dot <= 0) continue
-      const name = rest.slice(0, dot)
-      const tail = rest.slice(dot + 1)
-      if (tail === 'p') {
-        property(name).p = value
-        continue
-      }
-      const which = tail.endsWith('.requested') ? 'requested' : tail.endsWith('.observed') ? 'observed' : null
-      if (!which) continue
-      const label = tail.slice(0, -(which.length + 1))
-      const prop = property(name)
+    const m = a.metrics
+    const names = Object.keys(m)
+      .map((k) => PROPERTY.exec(k)?.[1])
+      .filter((n): n is string => n !== undefined)
+      // Longest first, so `a.b`'s metrics are not taken for property `a`.
+      .sort((x, y) => y.length - x.length || (x < y ? -1 : 1))
+    if (!names.length && !(CONFORMANCE_SCORE_METRIC in m)) continue
+    const properties = new Map<string, ConformanceProperty>(
+      names.map((name) => [name, { name, score: m[`${PREFIX}${name}.score`] ?? null, p: m[`${PREFIX}${name}.p`] ?? null, labels: [] }]),
+    )
+    for (const [key, value] of Object.entries(m)) {
+      const share = SHARE.exec(key)
+      if (!share) continue
+      const name = names.find((n) => share[1]!.startsWith(`${PREFIX}${n}.`))
+      if (!name) continue
+      const label = share[1]!.slice(`${PREFIX}${name}.`.length)
+      const prop = properties.get(name)!
       let entry = prop.labels.find((l) => l.label === label)
       if (!entry) {
-        entry = { label, requested: null, observed: null }
+        entry = { label, requested: null, evaluated: null }
         prop.labels.push(entry)
       }
-      entry[which] = value
+      entry[share[2] as 'requested' | 'evaluated'] = value
     }
-    out.push({ aggregate: a, score, properties: [...properties.values()].filter((p) => p.labels.length > 0 || p.p !== null) })
+    out.push({
+      aggregate: a,
+      score: m[CONFORMANCE_SCORE_METRIC] ?? null,
+      properties: [...properties.values()].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)),
+    })
   }
   return out
 }
