@@ -1,8 +1,11 @@
 import type { RepairAgent } from '../core/agent.js'
 import { InputError } from '../core/errors.js'
+import { commandSpec, isCommandSpec, moduleSpec, parseCommandSpec, provenanceOf } from '../isolation/agent-spec.js'
+import { type IsolatedAgent, type IsolationOptions, startIsolatedAgent } from '../isolation/isolated-agent.js'
+import { mockAgent } from '../testing/mock-oracle.js'
 import { baselineAgent } from './baseline/index.js'
 import { loadAgentModule, looksLikeModulePath } from './load-agent-module.js'
-import { mockAgent, noopAgent } from './mock-oracle.js'
+import { noopAgent } from './noop.js'
 import { PROVIDER_PRESETS, createProviderAgent, type ProviderAgentOptions } from './providers/index.js'
 
 export interface AgentListing {
@@ -39,12 +42,61 @@ export function listAgents(): AgentListing[] {
   return [...local, ...providers]
 }
 
-/** Resolves an agent name, a provider preset, or a path to a user module. */
-export async function resolveAgent(spec: string, opts: { cwd: string; provider?: ProviderAgentOptions }): Promise<RepairAgent> {
+export interface ResolveOptions {
+  cwd: string
+  provider?: ProviderAgentOptions
+  /** Module agents run in their own process unless this is false (trusted code, debugging). Default true. */
+  isolate?: boolean
+  isolation?: Omit<IsolationOptions, 'cwd'>
+}
+
+/** An agent spec in an eval file: a name/path/`cmd:…` string, or a command as an argument list. */
+export type AgentSpec = string | { command: readonly string[] }
+
+/** Names a custom agent may not take: a report row named `baseline` must be the built-in baseline. */
+export function builtInAgentNames(): string[] {
+  return [...Object.keys(LOCAL_AGENTS), ...Object.keys(PROVIDER_PRESETS)]
+}
+
+/**
+ * Resolves an agent name, a provider preset, a path to a user module, or `cmd:COMMAND`. Built-ins run in this
+ * process; module agents run isolated (their own process under Node's permission model) unless `isolate` is
+ * false; commands always run in their own process. Close what you resolve with `closeAgent`.
+ */
+export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promise<RepairAgent> {
+  if (typeof spec !== 'string') return checkName(await startIsolatedAgent(commandSpec(spec.command, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec.command.join(' '))
   const local = LOCAL_AGENTS[spec]
-  if (local) return local.agent
-  if (spec in PROVIDER_PRESETS) return createProviderAgent(spec, opts.provider ?? {})
-  if (looksLikeModulePath(spec)) return loadAgentModule(spec, opts.cwd)
+  if (local) return { ...local.agent, provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
+  if (spec in PROVIDER_PRESETS) return { ...createProviderAgent(spec, opts.provider ?? {}), provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
+  if (isCommandSpec(spec)) return checkName(await startIsolatedAgent(parseCommandSpec(spec, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec)
+  if (looksLikeModulePath(spec)) {
+    const module = moduleSpec(spec, opts.cwd)
+    if (opts.isolate === false) {
+      const agent = await loadAgentModule(spec, opts.cwd)
+      return checkName({ ...agent, kind: agent.kind === 'model' ? 'model' : 'custom', provenance: { ...provenanceOf(module), isolated: false } }, spec)
+    }
+    let agent: IsolatedAgent
+    try {
+      agent = await startIsolatedAgent(module, { cwd: opts.cwd, ...opts.isolation })
+    } catch (error) {
+      throw new InputError(`agent module ${spec}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    return checkName(agent, spec)
+  }
   const known = listAgents().map((a) => a.name)
-  throw new InputError(`unknown agent "${spec}": use one of ${known.join(', ')}, or a path to a module (./my-agent.ts)`)
+  throw new InputError(`unknown agent "${spec}": use one of ${known.join(', ')}, a path to a module (./my-agent.ts), or cmd:COMMAND`)
+}
+
+function checkName<A extends RepairAgent>(agent: A, spec: string): A {
+  if (builtInAgentNames().includes(agent.name)) {
+    void closeAgent(agent)
+    throw new InputError(`agent ${spec} calls itself "${agent.name}", the name of a built-in agent; give it another name`)
+  }
+  return agent
+}
+
+/** Ends an isolated agent's processes; a no-op for in-process agents. */
+export async function closeAgent(agent: unknown): Promise<void> {
+  const close = (agent as { close?: unknown } | null)?.close
+  if (typeof close === 'function') await (close as () => Promise<void>).call(agent)
 }
