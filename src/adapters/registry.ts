@@ -4,7 +4,8 @@ import { commandSpec, isCommandSpec, moduleSpec, parseCommandSpec, provenanceOf 
 import { type IsolatedAgent, type IsolationOptions, startIsolatedAgent } from '../isolation/isolated-agent.js'
 import { mockAgent } from '../testing/mock-oracle.js'
 import { baselineAgent } from './baseline/index.js'
-import { loadAgentModule, looksLikeModulePath } from './load-agent-module.js'
+import type { DataAgent } from '../core/data-agent.js'
+import { loadAgentModule, loadDataAgentModule, looksLikeModulePath } from './load-agent-module.js'
 import { noopAgent } from './noop.js'
 import { PROVIDER_PRESETS, createProviderAgent, type ProviderAgentOptions } from './providers/index.js'
 
@@ -73,7 +74,7 @@ export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promi
     const module = moduleSpec(spec, opts.cwd)
     if (opts.isolate === false) {
       const agent = await loadAgentModule(spec, opts.cwd)
-      return checkName({ ...agent, kind: agent.kind === 'model' ? 'model' : 'custom', provenance: { ...provenanceOf(module), isolated: false } }, spec)
+      return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
     }
     let agent: IsolatedAgent
     try {
@@ -87,7 +88,27 @@ export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promi
   throw new InputError(`unknown agent "${spec}": use one of ${known.join(', ')}, a path to a module (./my-agent.ts), or cmd:COMMAND`)
 }
 
-function checkName<A extends RepairAgent>(agent: A, spec: string): A {
+/**
+ * Resolves a data (question-answering) agent given by path or command: isolated by default, like `resolveAgent`.
+ * Built-in data agents are objects (`createMockQaAgent`), passed as such.
+ */
+export async function resolveDataAgent(spec: AgentSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<DataAgent> {
+  if (typeof spec !== 'string') return checkName(await startIsolatedAgent(commandSpec(spec.command, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec.command.join(' '))
+  if (isCommandSpec(spec)) return checkName(await startIsolatedAgent(parseCommandSpec(spec, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec)
+  if (!looksLikeModulePath(spec)) throw new InputError(`data agent "${spec}": give a module path (./my-agent.ts), cmd:COMMAND, or an agent object`)
+  const module = moduleSpec(spec, opts.cwd)
+  if (opts.isolate === false) {
+    const agent = await loadDataAgentModule(spec, opts.cwd)
+    return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
+  }
+  try {
+    return checkName(await startIsolatedAgent(module, { cwd: opts.cwd, ...opts.isolation }), spec)
+  } catch (error) {
+    throw new InputError(`agent module ${spec}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function checkName<A extends { name: string }>(agent: A, spec: string): A {
   if (builtInAgentNames().includes(agent.name)) {
     void closeAgent(agent)
     throw new InputError(`agent ${spec} calls itself "${agent.name}", the name of a built-in agent; give it another name`)

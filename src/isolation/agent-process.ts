@@ -41,7 +41,7 @@ export class AgentProcess {
   private settleReady!: (r: Ready | null) => void
   private failReady!: (e: AgentFailure) => void
 
-  constructor(private readonly launch: Launch) {
+  constructor(launch: Launch) {
     this.ready = new Promise<Ready | null>((resolve, reject) => {
       this.settleReady = resolve
       this.failReady = reject
@@ -134,27 +134,35 @@ export class AgentProcess {
     try {
       parsed = JSON.parse(line)
     } catch {
-      return this.kill(new AgentFailure('invalid_output', `agent wrote a line that is not JSON: ${preview(line)}`))
+      this.kill(new AgentFailure('invalid_output', `agent wrote a line that is not JSON: ${preview(line)}`))
+      return
     }
     const message = AgentMessageSchema.safeParse(parsed)
     if (!message.success) {
       const issue = message.error.issues[0]
-      return this.kill(new AgentFailure('invalid_output', `agent wrote an invalid protocol message (${issue?.path.join('.') || 'message'}: ${issue?.message}): ${preview(line)}`))
+      this.kill(new AgentFailure('invalid_output', `agent wrote an invalid protocol message (${issue?.path.join('.') || 'message'}: ${issue?.message}): ${preview(line)}`))
+      return
     }
     const m = message.data
-    if (m.type === 'ready') return this.settleReady(m)
+    if (m.type === 'ready') {
+      this.settleReady(m)
+      return
+    }
     if (m.type === 'error' && m.id === null) {
       const failure = new AgentFailure(toKnownKind(m.kind, 'agent_crash'), m.message)
       this.failReady(failure)
-      return this.kill(failure)
+      this.kill(failure)
+      return
     }
     if (!this.pending || m.id !== this.pending.id) {
-      return this.kill(new AgentFailure('invalid_output', `agent answered request ${m.id}, which is not pending`))
+      this.kill(new AgentFailure('invalid_output', `agent answered request ${m.id}, which is not pending`))
+      return
     }
     if (m.type === 'error') {
       const failure = new AgentFailure(toKnownKind(m.kind, 'exception'), m.message)
-      if (failure.kind === 'agent_crash') return this.kill(failure)
-      return this.pending.reject(failure)
+      if (failure.kind === 'agent_crash') this.kill(failure)
+      else this.pending.reject(failure)
+      return
     }
     this.pending.resolve(m)
   }

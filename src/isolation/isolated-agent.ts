@@ -77,7 +77,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
   const spawnProcess = () => new AgentProcess(launch)
   const live = new Set<AgentProcess>([idle])
   const take = (key: string): AgentProcess => {
-    if (idle && idle.alive && (idleKey === null || idleKey === key)) {
+    if (idle?.alive && (idleKey === null || idleKey === key)) {
       const p = idle
       idleKey = key
       return p

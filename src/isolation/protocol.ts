@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AnswerSchema } from '../core/answer.js'
-import { AgentTaskSchema, TableSchema, UsageSchema } from '../core/schemas.js'
+import { AgentTaskSchema, TableSchema } from '../core/schemas.js'
 
 /**
  * The agent protocol: JSON lines on the agent process's stdin (host → agent) and stdout (agent → host). Every
@@ -44,8 +44,9 @@ export const RepairResultSchema = z.object({
   type: z.literal('result'),
   id: Id,
   fixes: z.array(z.unknown()),
-  usage: UsageSchema.partial().optional(),
-  steps: z.number().optional(),
+  /** Token and cost counts (see `Usage`); negative or non-numeric values are dropped by the host, as in-process. */
+  usage: z.record(z.string(), z.unknown()).optional(),
+  steps: z.unknown().optional(),
   model: z.string().optional(),
   warnings: z.array(z.string()).optional(),
   failure: z.object({ kind: z.string(), message: z.string() }).optional(),

@@ -41,6 +41,8 @@ export interface DataforgeMeta {
   /** Known failure kind (timeout, rate_limited…) when the agent failed before scoring. */
   failure: { kind: string; message: string } | null
   datasetInfo?: import('../core/dataset-info.js').DatasetInfo
+  /** Where the agent came from (built-in, module, command) and its file's sha256; absent for agent objects. */
+  agentProvenance?: import('../core/agent.js').AgentProvenance | null
 }
 
 declare module '@vitest/runner' {
