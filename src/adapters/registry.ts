@@ -1,6 +1,6 @@
 import type { RepairAgent } from '../core/agent.js'
 import { InputError } from '../core/errors.js'
-import { commandSpec, isCommandSpec, moduleSpec, parseCommandSpec, provenanceOf } from '../isolation/agent-spec.js'
+import { commandSpec, type IsolatedSpec, isCommandSpec, moduleSpec, parseCommandSpec, provenanceOf } from '../isolation/agent-spec.js'
 import { type IsolatedAgent, type IsolationOptions, startIsolatedAgent } from '../isolation/isolated-agent.js'
 import { mockAgent } from '../testing/mock-oracle.js'
 import { baselineAgent } from './baseline/index.js'
@@ -65,24 +65,18 @@ export function builtInAgentNames(): string[] {
  * false; commands always run in their own process. Close what you resolve with `closeAgent`.
  */
 export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promise<RepairAgent> {
-  if (typeof spec !== 'string') return checkName(await startIsolatedAgent(commandSpec(spec.command, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec.command.join(' '))
+  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts), spec.command.join(' '))
   const local = LOCAL_AGENTS[spec]
   if (local) return { ...local.agent, provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
   if (spec in PROVIDER_PRESETS) return { ...createProviderAgent(spec, opts.provider ?? {}), provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
-  if (isCommandSpec(spec)) return checkName(await startIsolatedAgent(parseCommandSpec(spec, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec)
+  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts), spec)
   if (looksLikeModulePath(spec)) {
     const module = moduleSpec(spec, opts.cwd)
     if (opts.isolate === false) {
       const agent = await loadAgentModule(spec, opts.cwd)
       return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
     }
-    let agent: IsolatedAgent
-    try {
-      agent = await startIsolatedAgent(module, { cwd: opts.cwd, ...opts.isolation })
-    } catch (error) {
-      throw new InputError(`agent module ${spec}: ${error instanceof Error ? error.message : String(error)}`)
-    }
-    return checkName(agent, spec)
+    return checkName(await start(module, opts), spec)
   }
   const known = listAgents().map((a) => a.name)
   throw new InputError(`unknown agent "${spec}": use one of ${known.join(', ')}, a path to a module (./my-agent.ts), or cmd:COMMAND`)
@@ -93,18 +87,23 @@ export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promi
  * Built-in data agents are objects (`createMockQaAgent`), passed as such.
  */
 export async function resolveDataAgent(spec: AgentSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<DataAgent> {
-  if (typeof spec !== 'string') return checkName(await startIsolatedAgent(commandSpec(spec.command, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec.command.join(' '))
-  if (isCommandSpec(spec)) return checkName(await startIsolatedAgent(parseCommandSpec(spec, opts.cwd), { cwd: opts.cwd, ...opts.isolation }), spec)
+  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts), spec.command.join(' '))
+  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts), spec)
   if (!looksLikeModulePath(spec)) throw new InputError(`data agent "${spec}": give a module path (./my-agent.ts), cmd:COMMAND, or an agent object`)
   const module = moduleSpec(spec, opts.cwd)
   if (opts.isolate === false) {
     const agent = await loadDataAgentModule(spec, opts.cwd)
     return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
   }
+  return checkName(await start(module, opts), spec)
+}
+
+/** Starts an isolated agent; one that cannot start (bad module, missing command, no `ready`) is bad input. */
+async function start(spec: IsolatedSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<IsolatedAgent> {
   try {
-    return checkName(await startIsolatedAgent(module, { cwd: opts.cwd, ...opts.isolation }), spec)
+    return await startIsolatedAgent(spec, { cwd: opts.cwd, ...opts.isolation })
   } catch (error) {
-    throw new InputError(`agent module ${spec}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new InputError(`agent ${spec.type === 'module' ? spec.display : `cmd:${spec.display}`} did not start: ${error instanceof Error ? error.message : String(error)}`)
   }
 }
 

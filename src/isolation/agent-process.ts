@@ -10,9 +10,10 @@ export interface Launch {
   env: NodeJS.ProcessEnv
   /** Where the agent's stderr goes (default: this process's stderr). */
   log?: (chunk: string) => void
-  /** Module agents announce themselves with `ready`; `cmd:` agents may, but need not. */
-  expectReady: boolean
 }
+
+/** How long a new agent process may take to send `ready`. */
+export const READY_TIMEOUT_MS = 30_000
 
 /** SIGTERM first; SIGKILL after this many ms if the process is still there. */
 export const KILL_GRACE_MS = 200
@@ -31,23 +32,28 @@ type Ready = Extract<AgentMessage, { type: 'ready' }>
  * request with a structured `AgentFailure` and ends the process.
  */
 export class AgentProcess {
-  readonly ready: Promise<Ready | null>
+  readonly ready: Promise<Ready>
   private readonly child: ChildProcess
   private pending: Pending | null = null
   private nextId = 0
   private buffer = ''
   private dead: AgentFailure | null = null
   private killedByUs = false
-  private settleReady!: (r: Ready | null) => void
+  private settleReady!: (r: Ready) => void
   private failReady!: (e: AgentFailure) => void
 
   constructor(launch: Launch) {
-    this.ready = new Promise<Ready | null>((resolve, reject) => {
+    this.ready = new Promise<Ready>((resolve, reject) => {
       this.settleReady = resolve
       this.failReady = reject
     })
     this.ready.catch(() => undefined)
-    if (!launch.expectReady) this.settleReady(null)
+    const readyTimer = setTimeout(() => this.kill(new AgentFailure('agent_crash', `agent process sent no "ready" message within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS)
+    readyTimer.unref()
+    this.ready.then(
+      () => clearTimeout(readyTimer),
+      () => clearTimeout(readyTimer),
+    )
     this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
@@ -64,7 +70,22 @@ export class AgentProcess {
 
   /** Sends one request and resolves with the agent's answer to it; rejects with an `AgentFailure` otherwise. */
   async request(message: HostRequest, signal?: AbortSignal): Promise<AgentMessage> {
-    await this.ready
+    if (signal) {
+      const aborted = new Promise<never>((_, reject) => {
+        const onAbort = () => reject(signal.reason instanceof AgentFailure ? signal.reason : new AgentFailure('timeout', 'aborted'))
+        if (signal.aborted) onAbort()
+        else signal.addEventListener('abort', onAbort, { once: true })
+      })
+      aborted.catch(() => undefined)
+      try {
+        await Promise.race([this.ready, aborted])
+      } catch (error) {
+        if (error instanceof AgentFailure) this.kill(error)
+        throw error
+      }
+    } else {
+      await this.ready
+    }
     if (this.dead) throw this.dead
     if (this.pending) throw new Error('agent process: one request at a time')
     const id = this.nextId++

@@ -38,7 +38,7 @@ export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
   // The agent sees the environment it needs (API keys, PATH) but not where the harness keeps its data.
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DATAFORGE_') && key !== 'NODE_OPTIONS') env[key] = value
   if (spec.type === 'command') {
-    return { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log, expectReady: false }
+    return { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log }
   }
   const agentDir = dirname(spec.path)
   const typescript = /\.((c|m)?ts|js)$/.test(spec.path) // loaded through jiti (TypeScript, and ESM .js outside a module package)
@@ -59,7 +59,6 @@ export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
     cwd: agentDir,
     env,
     log: opts.log,
-    expectReady: true,
   }
 }
 
@@ -92,12 +91,12 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     live.delete(p)
     await p.close()
   }
-  const kind = ready?.kind === 'model' ? 'model' : 'custom'
+  const kind = ready.kind === 'model' ? 'model' : 'custom'
   return {
-    name: ready?.name ?? defaultName(spec),
+    name: ready.name ?? defaultName(spec),
     kind,
-    ...(ready?.model ? { model: ready.model } : {}),
-    ...(ready?.provider ? { provider: ready.provider } : {}),
+    ...(ready.model ? { model: ready.model } : {}),
+    ...(ready.provider ? { provider: ready.provider } : {}),
     provenance: provenanceOf(spec),
     async run(task: AgentTask, ctx: RunContext): Promise<AgentRunResult> {
       const p = take(task.name)

@@ -64,7 +64,7 @@ export const ErrorMessageSchema = z.object({
   kind: z.string().optional(),
 })
 
-/** Sent once by module agents after loading: the agent's declared identity. Optional for `cmd:` agents. */
+/** Sent once by every agent process when it is ready for requests: the agent's declared identity. */
 export const ReadySchema = z.object({
   type: z.literal('ready'),
   protocol: z.literal(PROTOCOL_VERSION).optional(),

@@ -191,6 +191,11 @@ export const runCommand: Command = async (argv, io) => {
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  const broken = runBroken(records)
+  if (broken) {
+    io.stderr(`run failed: ${broken}\n`)
+    return 1
+  }
   if (minPasses !== undefined) {
     const gate = repeatGate(report.cases, { atLeast: minPasses })
     if (!gate.passed) {
@@ -199,6 +204,17 @@ export const runCommand: Command = async (argv, io) => {
     }
   }
   return 0
+}
+
+/**
+ * Why the run as a whole failed, if it did: no trial scored, or an agent took down what it ran in (an exit, a
+ * crash, an out-of-memory). The reports are written either way.
+ */
+function runBroken(records: RunRecord[]): string | null {
+  if (records.length && records.every((r) => r.status !== 'ok')) return `none of ${records.length} trials scored`
+  const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
+  if (fatal.length) return `${fatal.length} trial(s) ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
+  return null
 }
 
 /** Resolves every `--agent`; names must be unique and custom agents may not take a built-in's name. */
