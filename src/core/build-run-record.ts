@@ -118,7 +118,8 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     diagnostics: score ? withoutCleanValues(score.diagnostics) : null,
     perColumn: score?.perColumn ?? null,
     perKind: score?.perKind ?? null,
-    fixes: score?.fixes ?? null,
+    // An oracle's fixes are the truth itself: not persisted.
+    fixes: (id.agentKind ?? 'custom') === 'oracle' ? null : (score?.fixes ?? null),
     metrics: outcome.metrics ?? {},
     steps: outcome.steps ?? 0,
     runtimeS: outcome.runtimeS ?? 0,

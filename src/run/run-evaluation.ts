@@ -1,5 +1,6 @@
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
+import type { RepairScore } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { AgentTask } from '../core/schemas.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
@@ -22,6 +23,8 @@ export interface EvaluationPlan {
   provenance: RecordProvenance
   onTrialDone?: (event: TrialEvent) => void
   signal?: AbortSignal
+  /** Called with each graded trial's full score (clean values included), for `--reveal-truth`. */
+  onScored?: (record: RunRecord, score: RepairScore) => void
   /** Catches escaped errors and `process.exit` of in-process agents (the CLI sets it). */
   containment?: Containment
 }
@@ -84,6 +87,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
           plan.provenance,
         )
         records.push(record)
+        if (outcome.score) plan.onScored?.(record, outcome.score)
         plan.onTrialDone?.({ index: ++index, total, record })
       }
     }

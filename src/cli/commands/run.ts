@@ -18,6 +18,7 @@ import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
+import { TruthReveal } from '../../report/reveal-truth.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -29,6 +30,8 @@ Options:
                          (repeatable or comma list); modules and commands run in their own process
   --no-isolate           run module agents in this process (trusted code, debugging)
   --agent-memory-mb N    heap limit of an isolated module agent's process (default 2048)
+  --reveal-truth FILE    also write got → want of the first cells of each trial to FILE (clean values:
+                         keep it out of git, e.g. .dataforge-truth/run.jsonl); reports never hold them
   --dataset NAME         synthetic, hospital, flights, beers, any Raha-layout folder, or a name for --dirty-csv/--clean-csv
   --dirty-csv FILE       custom dirty CSV (with --clean-csv and --dataset NAME)
   --clean-csv FILE       custom clean CSV; column names come from this file
@@ -85,6 +88,7 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   'no-isolate': { type: 'boolean' },
   'agent-memory-mb': { type: 'string' },
+  'reveal-truth': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -135,6 +139,7 @@ export const runCommand: Command = async (argv, io) => {
     maxOldSpaceMb: values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 }),
   })
   const names = agents.map((a) => a.name)
+  const reveal = values['reveal-truth'] ? new TruthReveal() : null
   const containment = agents.some((a) => !a.provenance?.isolated) ? new Containment((line) => io.stderr(`${line}\n`)) : undefined
 
   const datasets = datasetIds.map((id) => ({
@@ -159,7 +164,9 @@ export const runCommand: Command = async (argv, io) => {
     provenance: { projectCommit: project.commit, runDateUtc },
     onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
     containment,
+    onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
   }).finally(() => stopAgents(agents, containment))
+  if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
   const report = buildReport({
     records,
     datasets: infos,
