@@ -61,7 +61,8 @@ export class AgentProcess {
     this.child.stderr!.on('data', (chunk: string) => (launch.log ?? ((c) => process.stderr.write(c)))(chunk))
     this.child.stdin!.on('error', () => undefined)
     this.child.on('error', (error) => this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)))
-    this.child.on('exit', (code, signal) => this.onExit(code, signal))
+    // 'close' (not 'exit'): all of the agent's stderr has reached the log by the time its end is recorded.
+    this.child.on('close', (code, signal) => this.onExit(code, signal))
   }
 
   get alive(): boolean {
