@@ -31,3 +31,6 @@ export { compareRuns, regressionVerdict, renderComparisonMarkdown, type Comparis
 export { readRunRecords } from './report/read-runs.js'
 export { writeManifest, verifyDir } from './report/manifest.js'
 export { createRepairTask } from './datasets/create-repair-task.js'
+export * from './isolation/protocol.js'
+export { startIsolatedAgent, type IsolatedAgent, type IsolationOptions } from './isolation/isolated-agent.js'
+export { resolveDataAgent, closeAgent, builtInAgentNames, type AgentSpec } from './adapters/registry.js'
