@@ -56,7 +56,7 @@ export type AgentSpec = string | { command: readonly string[] }
 
 /** Names a custom agent may not take: a report row named `baseline` must be the built-in baseline. */
 export function builtInAgentNames(): string[] {
-  return [...Object.keys(LOCAL_AGENTS), ...Object.keys(PROVIDER_PRESETS)]
+  return [...Object.keys(LOCAL_AGENTS), ...Object.keys(PROVIDER_PRESETS), 'data-agent']
 }
 
 /**

@@ -116,6 +116,8 @@ export const FailureKindSchema = z.enum([
   'agent_crash',
   /** An isolated agent's process ran out of heap (`--max-old-space-size`). */
   'out_of_memory',
+  /** A tool-using agent ended its steps without calling its answer tool. */
+  'no_answer',
 ])
 export type FailureKind = z.infer<typeof FailureKindSchema>
 

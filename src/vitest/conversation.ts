@@ -8,7 +8,7 @@ import { sanitizeUsage } from '../run/normalize-output.js'
 import { classifyFailure } from '../run/run-repair-trial.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
-import { metaOf, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordCountersOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import { newMeta } from './meta.js'
 
@@ -123,6 +123,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         }
         const steps = answer.steps
         recordUsageOn(test, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
+        recordCountersOn(test, answer.metrics)
         context.annotate(`t${turn}: ${question}`, 'dataforge-question')
         await check(answer, { turn, test: context })
       })
