@@ -75,6 +75,8 @@ export interface ClassifiedFailure {
   usage?: Usage
   steps?: number
   warnings?: string[]
+  /** Counters the agent kept before failing (a data agent's tool calls). */
+  metrics?: Record<string, number>
 }
 
 /** A failure's kind comes from the error's structure (`AgentFailure.kind`), never from its message. */
@@ -87,9 +89,14 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   return { failureKind: 'exception', failureMessage: message }
 }
 
-function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings'> {
-  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown }
+function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings' | 'metrics'> {
+  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown; metrics?: unknown }
+  const metrics =
+    e.metrics && typeof e.metrics === 'object'
+      ? Object.fromEntries(Object.entries(e.metrics).filter((kv): kv is [string, number] => typeof kv[1] === 'number' && Number.isFinite(kv[1])))
+      : null
   return {
+    ...(metrics ? { metrics } : {}),
     ...(e.usage && typeof e.usage === 'object' ? { usage: addUsage(emptyUsage(), sanitizeUsage(e.usage)) } : {}),
     ...(typeof e.steps === 'number' && Number.isInteger(e.steps) && e.steps >= 0 ? { steps: e.steps } : {}),
     ...(Array.isArray(e.warnings) ? { warnings: e.warnings.map(String) } : {}),

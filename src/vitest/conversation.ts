@@ -5,11 +5,11 @@ import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
-import { classifyFailure } from '../run/run-repair-trial.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordCountersOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
+import { recordAgentFailure } from './record-failure.js'
 import { newMeta } from './meta.js'
 
 export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext }) => unknown | Promise<unknown>]
@@ -113,9 +113,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         try {
           answer = await ask(index)
         } catch (error) {
-          const failure = classifyFailure(error)
-          live.failure = { kind: failure.failureKind, message: failure.failureMessage }
-          recordUsageOn(test, failure.usage, failure.steps, undefined)
+          recordAgentFailure(test, error)
           throw error
         } finally {
           const agent = await resolved?.catch(() => null)

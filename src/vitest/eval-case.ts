@@ -5,11 +5,11 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
-import { classifyFailure } from '../run/run-repair-trial.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from './check-options.js'
 import { metaOf, recordFailureOn, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import { newMeta } from './meta.js'
+import { recordAgentFailure } from './record-failure.js'
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
 export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
@@ -217,9 +217,7 @@ function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signa
         if (oracle) metaOf(test).agentKind = 'oracle'
         return { fixes: output.fixes as Fix[], usage: output.usage, steps: output.steps, ...(output.model ? { model: output.model } : {}), warnings: output.warnings }
       } catch (error) {
-        const failure = classifyFailure(error)
-        metaOf(test).failure ??= { kind: failure.failureKind, message: failure.failureMessage }
-        recordUsageOn(test, failure.usage, failure.steps, undefined)
+        recordAgentFailure(test, error)
         throw error
       }
     },
