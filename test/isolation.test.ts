@@ -121,6 +121,7 @@ describe('agents that misbehave are recorded failures', () => {
     expect(kind('rejects fails')).toEqual([['failed', 'agent_crash']])
     expect(kind('loops fails')).toEqual([['failed', 'timeout']])
     expect(kind('huge-output fails')).toEqual([['failed', 'invalid_output']])
+    expect(kind('oom fails')).toEqual([['failed', 'out_of_memory']])
     expect(kind('caught exit still fails')).toEqual([['failed', 'agent_exit']])
   })
 })

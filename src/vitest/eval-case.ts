@@ -28,6 +28,8 @@ export interface EvalCaseOptions {
   agent: RepairAgent | string | { command: readonly string[] }
   /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
   isolate?: boolean
+  /** Heap limit in MB of an isolated module agent's process (`--max-old-space-size`). Default 2048. */
+  agentMemoryMb?: number
   trials?: number
   /** First seed; trial i uses seed + i. Default 1. */
   seed?: number
@@ -122,7 +124,11 @@ function lazyAgent(options: EvalCaseOptions): () => Promise<RepairAgent> {
   })
   return () => {
     resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
-      resolveAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }),
+      resolveAgent(spec, {
+        cwd: process.cwd(),
+        isolate: options.isolate !== false,
+        ...(options.agentMemoryMb !== undefined ? { isolation: { maxOldSpaceMb: options.agentMemoryMb } } : {}),
+      }),
     )
     return resolved
   }
