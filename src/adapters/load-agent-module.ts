@@ -11,10 +11,10 @@ export function looksLikeModulePath(spec: string): boolean {
 }
 
 /**
- * Loads a user agent *into this process* (`--no-isolate`, `isolate: false`): trusted code only. The default
- * export or a named `agent` export, an agent object or a factory function returning one.
+ * Imports a user agent module (`.ts` through jiti, `.js` natively) and returns its default export or named
+ * `agent` export; a factory function (one without `isAgent(candidate)` true) is called first.
  */
-async function loadAgentExport(spec: string, cwd: string, method: 'run' | 'session'): Promise<{ agent: Record<string, unknown>; name: string }> {
+export async function importAgentExport(spec: string, cwd: string, isAgent: (x: unknown) => boolean): Promise<{ candidate: unknown; path: string; exports: string[] }> {
   const path = resolve(cwd, spec)
   if (!existsSync(path)) throw new InputError(`agent module ${spec} not found (resolved to ${path})`)
   let mod: Record<string, unknown>
@@ -26,24 +26,40 @@ async function loadAgentExport(spec: string, cwd: string, method: 'run' | 'sessi
     throw new InputError(`agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
   }
   let candidate = mod.agent ?? mod.default
-  if (typeof candidate === 'function' && !('run' in candidate) && !('session' in candidate)) candidate = await (candidate as () => unknown)()
-  if (!candidate || typeof candidate !== 'object' || typeof (candidate as Record<string, unknown>)[method] !== 'function') {
-    const shape = method === 'run' ? '{ name, run(task, ctx) }' : '{ name, session(tables, ctx) }'
-    throw new InputError(`agent module ${spec} must export an agent (${shape}) as default or as "agent"; found exports [${Object.keys(mod).join(', ')}]`)
-  }
-  const agent = candidate as Record<string, unknown>
-  const name = typeof agent.name === 'string' && agent.name ? agent.name : basename(path, extname(path))
-  return { agent, name }
+  if (typeof candidate === 'function' && !isAgent(candidate)) candidate = await (candidate as () => unknown)()
+  return { candidate, path, exports: Object.keys(mod) }
 }
 
+/**
+ * Loads a user agent from a `.ts` or `.js` module: the default export or a named `agent` export,
+ * either an agent object or a factory function returning one.
+ */
 export async function loadAgentModule(spec: string, cwd: string): Promise<RepairAgent> {
-  const { agent, name } = await loadAgentExport(spec, cwd, 'run')
-  const a = agent as unknown as RepairAgent
-  return { name, kind: a.kind ?? 'custom', model: a.model, provider: a.provider, run: (task, ctx) => a.run(task, ctx) }
+  const { candidate, path, exports } = await importAgentExport(spec, cwd, (x) => typeof x === 'function' && 'run' in x)
+  if (!candidate || typeof candidate !== 'object' || typeof (candidate as RepairAgent).run !== 'function') {
+    throw new InputError(
+      `agent module ${spec} must export an agent ({ name, run(task, ctx) }) as default or as "agent"; found exports [${exports.join(', ')}]`,
+    )
+  }
+  const agent = candidate as RepairAgent
+  const name = typeof agent.name === 'string' && agent.name ? agent.name : basename(path, extname(path))
+  return {
+    name,
+    kind: agent.kind ?? 'custom',
+    model: agent.model,
+    provider: agent.provider,
+    run: (task, ctx) => agent.run(task, ctx),
+  }
 }
 
+/** Loads a user data agent into this process (`isolate: false`): trusted code only. */
 export async function loadDataAgentModule(spec: string, cwd: string): Promise<DataAgent> {
-  const { agent, name } = await loadAgentExport(spec, cwd, 'session')
-  const a = agent as unknown as DataAgent
+  const isDataAgent = (x: unknown) => Boolean(x) && typeof (x as DataAgent).session === 'function'
+  const { candidate, path, exports } = await importAgentExport(spec, cwd, isDataAgent)
+  if (!isDataAgent(candidate)) {
+    throw new InputError(`agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`)
+  }
+  const a = candidate as DataAgent
+  const name = typeof a.name === 'string' && a.name ? a.name : basename(path, extname(path))
   return { name, kind: a.kind ?? 'custom', model: a.model, provider: a.provider, session: (tables, ctx) => a.session(tables, ctx) }
 }

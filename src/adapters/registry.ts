@@ -86,7 +86,7 @@ export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promi
  * Resolves a data (question-answering) agent given by path or command: isolated by default, like `resolveAgent`.
  * Built-in data agents are objects (`createMockQaAgent`), passed as such.
  */
-export async function resolveDataAgent(spec: AgentSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<DataAgent> {
+export async function resolveCustomDataAgent(spec: AgentSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<DataAgent> {
   if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts), spec.command.join(' '))
   if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts), spec)
   if (!looksLikeModulePath(spec)) throw new InputError(`data agent "${spec}": give a module path (./my-agent.ts), cmd:COMMAND, or an agent object`)

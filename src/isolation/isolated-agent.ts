@@ -106,8 +106,15 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
       return result as AgentRunResult & { fixes: Fix[] }
     },
     async session(tables: Record<string, Table>, ctx: { seed: number }): Promise<DataSession> {
-      const p = spawnProcess()
-      live.add(p)
+      // The process started to learn the agent's name serves the first session if no trial has used it.
+      let p: AgentProcess
+      if (idle?.alive && idleKey === null) {
+        p = idle
+        idle = null
+      } else {
+        p = spawnProcess()
+        live.add(p)
+      }
       const opened = await p.request({ type: 'open', protocol: PROTOCOL_VERSION, tables, seed: ctx.seed })
       if (opened.type !== 'opened') throw new AgentFailure('invalid_output', `agent answered an open request with "${opened.type}"`)
       return {

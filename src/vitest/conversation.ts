@@ -59,7 +59,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     resolved ??=
       typeof spec === 'object' && 'session' in spec
         ? Promise.resolve(spec)
-        : import('../adapters/registry.js').then(({ resolveDataAgent }) => resolveDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
+        : import('../adapters/registry.js').then(({ resolveCustomDataAgent }) => resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
     return resolved
   }
   const openSession = () => {
