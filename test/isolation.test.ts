@@ -85,6 +85,17 @@ describe('attacks under isolation score what noop scores', () => {
   })
 })
 
+describe('agents that cannot start are bad input', () => {
+  it('exit 2 naming the agent: missing command, module of the wrong kind', async () => {
+    const missing = await cli(['--agent', 'cmd:no-such-program-here --flag', '--dataset', 'synthetic'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/agent cmd:no-such-program-here --flag did not start: agent process could not start: spawn no-such-program-here ENOENT/)
+    const wrongKind = await cli(['--agent', agentPath('data-only'), '--dataset', 'synthetic'])
+    expect(wrongKind.code).toBe(2)
+    expect(wrongKind.stderr).toMatch(/data-only\.ts must export a repair agent \(\{ name, run\(task, ctx\) \}\); it offers only data/)
+  })
+})
+
 describe('agents that misbehave are recorded failures', () => {
   const cases: Array<[string, string, string[]]> = [
     ['exits', 'agent_exit', []],

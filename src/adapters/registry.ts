@@ -65,18 +65,18 @@ export function builtInAgentNames(): string[] {
  * false; commands always run in their own process. Close what you resolve with `closeAgent`.
  */
 export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promise<RepairAgent> {
-  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts), spec.command.join(' '))
+  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts, 'repair'), spec.command.join(' '))
   const local = LOCAL_AGENTS[spec]
   if (local) return { ...local.agent, provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
   if (spec in PROVIDER_PRESETS) return { ...createProviderAgent(spec, opts.provider ?? {}), provenance: { source: `builtin:${spec}`, sha256: null, isolated: false } }
-  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts), spec)
+  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts, 'repair'), spec)
   if (looksLikeModulePath(spec)) {
     const module = moduleSpec(spec, opts.cwd)
     if (opts.isolate === false) {
       const agent = await loadAgentModule(spec, opts.cwd)
       return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
     }
-    return checkName(await start(module, opts), spec)
+    return checkName(await start(module, opts, 'repair'), spec)
   }
   const known = listAgents().map((a) => a.name)
   throw new InputError(`unknown agent "${spec}": use one of ${known.join(', ')}, a path to a module (./my-agent.ts), or cmd:COMMAND`)
@@ -87,24 +87,32 @@ export async function resolveAgent(spec: AgentSpec, opts: ResolveOptions): Promi
  * Built-in data agents are objects (`createMockQaAgent`), passed as such.
  */
 export async function resolveCustomDataAgent(spec: AgentSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<DataAgent> {
-  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts), spec.command.join(' '))
-  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts), spec)
+  if (typeof spec !== 'string') return checkName(await start(commandSpec(spec.command, opts.cwd), opts, 'data'), spec.command.join(' '))
+  if (isCommandSpec(spec)) return checkName(await start(parseCommandSpec(spec, opts.cwd), opts, 'data'), spec)
   if (!looksLikeModulePath(spec)) throw new InputError(`data agent "${spec}": give a module path (./my-agent.ts), cmd:COMMAND, or an agent object`)
   const module = moduleSpec(spec, opts.cwd)
   if (opts.isolate === false) {
     const agent = await loadDataAgentModule(spec, opts.cwd)
     return checkName({ ...agent, kind: agent.kind === 'model' ? ('model' as const) : ('custom' as const), provenance: { ...provenanceOf(module), isolated: false } }, spec)
   }
-  return checkName(await start(module, opts), spec)
+  return checkName(await start(module, opts, 'data'), spec)
 }
 
 /** Starts an isolated agent; one that cannot start (bad module, missing command, no `ready`) is bad input. */
-async function start(spec: IsolatedSpec, opts: Omit<ResolveOptions, 'provider'>): Promise<IsolatedAgent> {
+async function start(spec: IsolatedSpec, opts: Omit<ResolveOptions, 'provider'>, needs: 'repair' | 'data'): Promise<IsolatedAgent> {
+  const label = spec.type === 'module' ? `module ${spec.display}` : `cmd:${spec.display}`
+  let agent: IsolatedAgent
   try {
-    return await startIsolatedAgent(spec, { cwd: opts.cwd, ...opts.isolation })
+    agent = await startIsolatedAgent(spec, { cwd: opts.cwd, ...opts.isolation })
   } catch (error) {
-    throw new InputError(`agent ${spec.type === 'module' ? spec.display : `cmd:${spec.display}`} did not start: ${error instanceof Error ? error.message : String(error)}`)
+    throw new InputError(`agent ${label} did not start: ${error instanceof Error ? error.message : String(error)}`)
   }
+  if (agent.capabilities && !agent.capabilities.includes(needs)) {
+    await agent.close()
+    const shape = needs === 'repair' ? 'a repair agent ({ name, run(task, ctx) })' : 'a data agent ({ name, session(tables) })'
+    throw new InputError(`agent ${label} must export ${shape}; it offers only ${agent.capabilities.join(', ') || 'nothing'}`)
+  }
+  return agent
 }
 
 function checkName<A extends { name: string }>(agent: A, spec: string): A {

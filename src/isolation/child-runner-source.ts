@@ -73,7 +73,7 @@ let agent
 try {
   agent = await loadAgent()
 } catch (error) {
-  send({ type: 'error', id: null, message: 'agent module failed to load: ' + describe(error).split('\n')[0] })
+  send({ type: 'error', id: null, message: (error instanceof Error ? error.message : String(error)).split('\n')[0] })
   process.exit(1)
 }
 send({

@@ -27,6 +27,8 @@ export interface IsolationOptions {
 /** A repair and data agent whose code runs in another process; `close()` ends whatever process is left. */
 export interface IsolatedAgent extends RepairAgent, DataAgent {
   kind: 'custom' | 'model'
+  /** What the agent said it can do in its `ready` message (absent: not said). */
+  capabilities: ReadonlyArray<'repair' | 'data'> | null
   close(): Promise<void>
 }
 
@@ -98,6 +100,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     ...(ready.model ? { model: ready.model } : {}),
     ...(ready.provider ? { provider: ready.provider } : {}),
     provenance: provenanceOf(spec),
+    capabilities: ready.capabilities ?? null,
     async run(task: AgentTask, ctx: RunContext): Promise<AgentRunResult> {
       const p = take(task.name)
       const reply = await p.request({ type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial }, ctx.signal)
