@@ -220,3 +220,40 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     })
   }, 60_000)
 })
+
+describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a loopback chat server', () => {
+  let server: FakeChatServer
+  beforeAll(async () => {
+    // Each question: first call `sql` counting the rows of the first table listed in the prompt, then answer with
+    // the count the engine returned. The model never sees more than the schema and five sample rows.
+    server = await startFakeServer({
+      handler: async (req) => {
+        const messages = (req.body as { messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }> }).messages
+        const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
+        const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
+        const call = (name: string, args: Record<string, unknown>) =>
+          completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }], promptTokens: 50, completionTokens: 5 })
+        if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
+        const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
+        return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
+      },
+    })
+  })
+  afterAll(async () => server.close())
+
+  it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
+    await withTempDir(async (dir) => {
+      const args = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'large', '--limit', '2', '--quiet']
+      const res = await runCli(args, dir, { QA_KEY: 'sk-test-data-agent-0' })
+      expect(res.code, res.stderr).toBe(0)
+      const { records } = reportIn(dir)
+      expect(records).toHaveLength(2)
+      for (const r of records) {
+        expect(r).toMatchObject({ agent: 'data-agent', agentKind: 'model', model: 'm1', status: 'ok', steps: 2 })
+        expect(r.metrics).toMatchObject({ toolCalls: 2, 'toolCalls.sql': 1, 'toolCalls.answer': 1, toolErrors: 0 })
+        expect(r.usage.calls).toBe(2)
+      }
+      expect(server.requests).toHaveLength(4)
+    })
+  }, 60_000)
+})

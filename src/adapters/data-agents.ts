@@ -1,5 +1,6 @@
 import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
+import { dataAgentFromCli } from './data-agent/index.js'
 import { looksLikeModulePath } from './load-agent-module.js'
 import { createProviderQaAgent, type ModelQaOptions } from './model-qa.js'
 import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.js'
@@ -51,15 +52,12 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
       return createProviderQaAgent(preset, options)
     },
   },
-  // ── data-agent (tool-calling) ─────────────────────────────────────────────────────────────────────────
-  // Reserved for the lead, who registers the tool-calling agent of src/adapters/data-agent/ here, e.g.
-  //   'data-agent': {
-  //     kind: 'model',
-  //     description: 'a model with tools (list_tables, describe, sql, save, chart, answer) over an in-memory DuckDB',
-  //     create: (opts) => dataAgentFromCli({ ...opts.providerOptions, provider: opts.provider, model: opts.model }),
-  //   },
-  // (kind 'model' makes `qa --models m1,m2` build one per model.)
-  // ──────────────────────────────────────────────────────────────────────────────────────────────────────
+  'data-agent': {
+    kind: 'model',
+    description: 'tool-calling agent: read-only SQL over DuckDB, saved results, Vega-Lite charts; sees schemas and 5 sample rows',
+    create: (opts) =>
+      dataAgentFromCli({ ...opts.providerOptions, ...(opts.provider ? { provider: opts.provider } : {}), ...(opts.model ? { model: opts.model } : {}) }),
+  },
 }
 
 /** True when the spec names a model-backed agent (so `--models` makes one per model). */
