@@ -195,7 +195,7 @@ describe('no clean value in any written file', () => {
     expect(cleanOnly.length).toBeGreaterThan(3)
     const res = await cli(['--agent', 'noop', '--dataset', 'hospital', '--trials', '2', '--min-passes', '1'])
     const files = walk(res.out)
-    expect(files.map((f) => f.slice(res.out.length + 1)).sort()).toEqual(['manifest.json', 'report.json', 'report.md', 'runs.jsonl'])
+    expect(files.map((f) => f.slice(res.out.length + 1)).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
     for (const file of [...files, ...walk(fixture.reports.dir)]) {
       const text = readFileSync(file, 'utf8')
       const leaked = cleanOnly.filter((v) => text.includes(JSON.stringify(v)) || text.includes(`| ${v} |`))
