@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { RunRecord } from '../src/core/run-record.js'
-import { compareRuns, comparisonToJson, regressionVerdict, renderComparisonMarkdown } from '../src/report/compare.js'
+import { regressionVerdict } from '../src/report/baseline.js'
+import { compareRuns } from '../src/report/compare.js'
+import { comparisonToJson, renderComparisonMarkdown } from '../src/report/compare-markdown.js'
 import { failedRecord, makeRecord } from './stats-records.fixture.js'
 
 /** One side's rows for cases c0…c(n−1), trial 0, correct where `pass(i)`. */

@@ -1,2 +1,3 @@
 export * from './repair/index.js'
 export * from './answers/index.js'
+export { checkBudget, type Budget } from './budget.js'

@@ -16,6 +16,7 @@ export async function writeReportFolder(
     title?: string
     baselineDeltas?: readonly GroupDelta[]
     gateFailures?: readonly string[]
+    gateNotes?: readonly string[]
     /** Significance level of the baseline comparison, for the verdict column. */
     alpha?: number
   },
@@ -31,6 +32,7 @@ export async function writeReportFolder(
               ...(opts.title ? { title: opts.title } : {}),
               baselineDeltas: opts.baselineDeltas ?? [],
               gateFailures: opts.gateFailures ?? [],
+              gateNotes: opts.gateNotes ?? [],
               ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
             }),
           },

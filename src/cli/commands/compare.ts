@@ -2,10 +2,11 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { compareRuns, comparisonToJson, renderComparisonMarkdown } from '../../report/compare.js'
+import { compareRuns } from '../../report/compare.js'
+import { comparisonToJson, renderComparisonMarkdown } from '../../report/compare-markdown.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
-import { formatP, formatSigned } from '../../stats/format.js'
+import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
@@ -14,9 +15,10 @@ export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
 
 Paired comparison of B against A (A is the baseline). A and B are report.json or runs.jsonl files, or
 folders holding one. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
-when A and B share no agent, they are two arms and pair across agents. Score: McNemar (exact binomial
+when A and B share no agent, they are two arms and pair across agents. Pass/fail: McNemar (exact binomial
 when b + c ≤ 25, else continuity-corrected χ²); F1: paired sign-flip permutation test with a bootstrap
-interval. Refuses to compare runs whose dataset sha256s differ.
+interval. B fails where either test finds it significantly worse. With n pairs no p is below 2·0.5^n (6
+pairs are needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
 
 Options:
   --agents X,Y         A = rows of agent X, B = rows of agent Y (agent name or armId); with one input, both from it
@@ -26,7 +28,8 @@ Options:
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
 
-Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input.
+Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input
+or nothing to compare (no run of B pairs with a run of A).
 `
 
 /** Runs a command body; bad input (InputError, bad flags) becomes one line on stderr and exit code 2. */
@@ -89,6 +92,9 @@ export const compareCommand: Command = (argv, io) =>
       labelB = `${labelB} (${agents[1]})`
     }
     const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
+    if (cmp.overall.n === 0) {
+      throw new InputError(`nothing to compare: no run of ${labelB} pairs with a run of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
+    }
 
     const markdown = renderComparisonMarkdown(cmp)
     const outputs: Array<[string, string]> = []
@@ -99,7 +105,7 @@ export const compareCommand: Command = (argv, io) =>
     if (!values.output) io.stdout(markdown)
     const o = cmp.overall
     io.stdout(
-      `${cmp.regression ? 'REGRESSION' : 'ok'}: ${o.n} pairs, b=${o.b} c=${o.c} p=${formatP(o.p)} Δ=${formatSigned(o.delta)}` +
+      `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
         `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
     )
     return cmp.regression ? 1 : 0
@@ -109,6 +115,11 @@ function parseAgents(raw: string): [string, string] {
   const parts = raw.split(',').map((s) => s.trim())
   if (parts.length !== 2 || !parts[0] || !parts[1]) throw new InputError(`--agents needs two names, X,Y; got "${raw}"`)
   return [parts[0], parts[1]]
+}
+
+function describeGroups(rows: readonly RunRecord[]): string {
+  const names = [...new Set(rows.map((r) => `${r.agent} · ${r.dataset}`))].sort()
+  return names.length ? names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length})` : '') : 'no runs'
 }
 
 function selectAgent(rows: readonly RunRecord[], agent: string, label: string): RunRecord[] {

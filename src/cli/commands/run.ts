@@ -167,6 +167,8 @@ export const runCommand: Command = async (argv, io) => {
       passF1,
       comparator: comparator.name,
       generation: values.generation ?? null,
+      ...(rows !== undefined ? { rows } : {}),
+      ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
   const written = await writeReportFiles({
@@ -182,6 +184,10 @@ export const runCommand: Command = async (argv, io) => {
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  if (records.length > 0 && records.every((r) => r.status === 'failed')) {
+    io.stderr(`run failed closed: all ${records.length} trials errored (${records[0]!.failureKind}: ${records[0]!.failureMessage ?? ''}); nothing was scored\n`)
+    return 1
+  }
   if (minPasses !== undefined) {
     const gate = repeatGate(report.cases, { atLeast: minPasses })
     if (!gate.passed) {
