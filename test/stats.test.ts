@@ -219,7 +219,13 @@ describe('formatting', () => {
     expect(formatSigned(-0.05)).toBe('-0.050')
     expect(formatSigned(0)).toBe('0.000')
     expect(formatP(0.021484375)).toBe('0.0215')
-    expect(formatP(1e-7)).toBe('<0.0001')
+    expect(formatP(1e-7)).toBe('<0.001')
+    // p agrees with its stars: no '0.0010' beside '***', no '0.0500' beside '*'
+    expect([formatP(0.00099), stars(0.00099)]).toEqual(['<0.001', '***'])
+    expect([formatP(0.049996), stars(0.049996)]).toEqual(['<0.05', '*'])
+    expect([formatP(0.0099996), stars(0.0099996)]).toEqual(['<0.01', '**'])
+    expect(formatP(0.05)).toBe('0.0500')
+    expect(formatP(0.0015)).toBe('0.0015')
   })
 
   it('stars by threshold', () => {

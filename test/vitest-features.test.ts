@@ -254,9 +254,10 @@ describe('the reporter', () => {
   })
 
   it('prints a compact leaderboard after the run, beside the default reporter', () => {
-    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +trials +pass .*F1 \(mean ± std\) +failures\n/)
-    expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +3\/3 +3\/3 .*1\.000 +1\.000 +1\.000 ± 0\.000 +0 *\n/)
-    expect(run.output).toMatch(/\nexplodes · synthetic +0\/1 +0\/1 .* 1 *\n/)
+    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +F1 \(mean ± std\) +P +R +tests passed +Score \[95% CI\] +trials done\/asked +failures\n/)
+    expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +1\.000 ± 0\.000 +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/)
+    expect(run.output).toMatch(/\nexplodes · synthetic +— +— +— +0\/1 .* 0\/1 +1\n/)
+    expect(run.output).toContain("Score is the share of attempted runs whose test passed: in an eval file a run is correct when the eval's assertions passed")
     expect(run.output).toContain(`reports: ${run.reports.dir}`)
     expect(run.output).toMatch(/Test Files .*6/)
   })

@@ -90,9 +90,15 @@ export function mergeBaseline(existing: BaselineFile | null, fresh: BaselineFile
   return { file: { baselineVersion: 1, groups: sortGroups([...fresh.groups, ...kept]) }, kept: kept.map((g) => g.group) }
 }
 
-/** Two-space JSON with a trailing newline; keys in schema order. */
+/** Stable JSON with a trailing newline: keys in schema order, one line per run, so a diff shows the runs that changed. */
 export function renderBaseline(file: BaselineFile): string {
-  return `${JSON.stringify(file, null, 2)}\n`
+  const groups = file.groups.map((g) => {
+    const { runs, ...identity } = g
+    const head = Object.entries(identity).map(([k, v]) => `      ${JSON.stringify(k)}: ${JSON.stringify(v)},`)
+    const rows = runs.map((r, i) => `        ${JSON.stringify(r)}${i < runs.length - 1 ? ',' : ''}`)
+    return ['    {', ...head, '      "runs": [', ...rows, '      ]', '    }'].join('\n')
+  })
+  return `{\n  "baselineVersion": ${file.baselineVersion},\n  "groups": [\n${groups.join(',\n')}\n  ]\n}\n`
 }
 
 /** The runs of a baseline in the shape paired comparisons read. */

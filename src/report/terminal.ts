@@ -4,7 +4,7 @@ import type { EvalReport } from './build.js'
 import { fixed, meanStd } from './format.js'
 import type { GateResult } from './gates.js'
 import { scoreRule } from './markdown.js'
-import { formatDelta, formatInterval } from '../stats/format.js'
+import { formatInterval } from '../stats/format.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
@@ -32,11 +32,11 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   return [c.bold(line(header)), ...rows.map(line), c.dim(`${rule.legend} Score = ${rule.short} / attempted, with its 95% Wilson interval.`)].join('\n') + '\n'
 }
 
-/** `drifty · synthetic: F1 1.000 → 0.875 (ΔF1 -0.125), pass rate … ; <verdict line>`. */
+/** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
 export function renderDeltaLine(d: GroupDelta, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
   if (d.status === 'new') return `  ${d.message}`
-  const change = `ΔF1 ${formatDelta(d.before?.f1, d.after.f1)}, Δpass rate ${formatDelta(d.before?.passRate, d.after.passRate)}`
+  const change = `F1 ${fixed(d.before?.f1)} → ${fixed(d.after.f1)}, pass rate ${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`
   const verdict = d.message.slice(d.group.length + 2)
   return `  ${d.group}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
 }
