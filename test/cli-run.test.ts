@@ -107,7 +107,7 @@ describe('dataforge-evals run', () => {
       const report = await readJson(join(dir, 'reports/report.json'))
       const byAgent = Object.fromEntries(report.records.map((r: { agent: string }) => [r.agent, r]))
       expect(byAgent.slow).toMatchObject({ status: 'failed', failureKind: 'timeout', f1: null, correct: null })
-      expect(byAgent.slow.failureMessage).toMatch(/timed out after 0\.300 s/)
+      expect(byAgent.slow.failureMessage).toMatch(/timed out after 0\.3 s/)
       expect(byAgent.throws).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: model exploded' })
       expect(byAgent.garbage).toMatchObject({ status: 'failed', failureKind: 'invalid_output' })
       expect(byAgent.garbage.failureMessage).toMatch(/a string/)

@@ -117,7 +117,7 @@ describe('evalCase', () => {
   it('records a timeout as a failed run of kind timeout, after aborting the signal', () => {
     const [hang] = recordsOf('hangs')
     expect(hang).toMatchObject({ status: 'failed', failureKind: 'timeout', completed: false, correct: null })
-    expect(hang!.failureMessage).toBe('timed out after 0.300 s')
+    expect(hang!.failureMessage).toBe('timed out after 0.3 s')
     expect(hang!.metrics).toEqual({ aborted: 1 })
   })
 
@@ -158,7 +158,7 @@ describe('conversation', () => {
       ['troubles > troubled#t3', 'failed'],
     ])
     expect(recordsOf('troubled').map((r) => [r.turn, r.status, r.failureKind, r.failureMessage])).toEqual([
-      [1, 'failed', 'timeout', 'timed out after 0.200 s'],
+      [1, 'failed', 'timeout', 'timed out after 0.2 s'],
       [2, 'ok', null, null],
       [3, 'failed', 'rate_limited', '429 from the provider'],
     ])
