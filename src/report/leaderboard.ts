@@ -1,5 +1,6 @@
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
+import { patternMatches, type Thresholds } from './gates.js'
 import { fixed, table } from './format.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './markdown.js'
 import { formatDelta, formatP } from '../stats/format.js'
@@ -13,6 +14,18 @@ export interface LeaderboardExtras {
   gateNotes?: readonly string[]
   /** Significance level of the baseline comparison. Default 0.05. */
   alpha?: number
+  /** Where the baseline is, or why there is none to compare with (shown when there are no deltas). */
+  baselineNote?: string
+}
+
+/** `- mock: f1 ≥ 1, passRate ≥ 1 (3 groups)` for each threshold pattern in the report's config. */
+function thresholdLines(report: EvalReport): string[] {
+  const thresholds = (report.config.thresholds ?? {}) as Thresholds
+  return Object.entries(thresholds).map(([pattern, spec]) => {
+    const bars = Object.entries(spec).map(([metric, bar]) => `${metric} ≥ ${bar}`).join(', ')
+    const matched = report.aggregates.filter((a) => patternMatches(pattern, a)).length
+    return `- \`${pattern}\`: ${bars} (${matched} group${matched === 1 ? '' : 's'})`
+  })
 }
 
 function arrow(before: number | null | undefined, after: number | null): string {
@@ -43,15 +56,18 @@ function renderBaseline(deltas: readonly GroupDelta[]): string {
   )
 }
 
-/** The gate and baseline sections, from the gate's results. */
-export function gateSections(extras: LeaderboardExtras): ReportSection[] {
+/** The gate and baseline sections, from the report and the gate's results. */
+export function gateSections(report: EvalReport, extras: LeaderboardExtras): ReportSection[] {
   const failures = extras.gateFailures ?? []
   const notes = (extras.gateNotes ?? []).map((n) => `- note: ${n}`)
   const gate = failures.length
     ? ['The gate failed:', '', ...failures.map((f) => `- ${f}`), ...notes]
     : ['Passed: every threshold met, every eval scored, no significant regression.', ...(notes.length ? ['', ...notes] : [])]
-  const sections: ReportSection[] = [{ id: 'gate', title: 'Gate', body: gate.join('\n') }]
+  const checked = thresholdLines(report)
+  if (checked.length) gate.push('', 'Thresholds checked (pattern: bars, groups matched):', '', ...checked)
   const deltas = extras.baselineDeltas ?? []
+  if (!deltas.length && extras.baselineNote) gate.push('', extras.baselineNote)
+  const sections: ReportSection[] = [{ id: 'gate', title: 'Gate', body: gate.join('\n') }]
   if (deltas.length) {
     const alpha = extras.alpha ?? 0.05
     const rule =
@@ -67,6 +83,6 @@ export function gateSections(extras: LeaderboardExtras): ReportSection[] {
 
 /** The reporter's leaderboard.md: the report's sections with the gate and the baseline placed before the run failures. */
 export function renderLeaderboard(report: EvalReport, extras: LeaderboardExtras = {}): string {
-  const sections = insertSections(reportSections(report, { runtimeInSummary: false }), 'run-failures', gateSections(extras))
+  const sections = insertSections(reportSections(report, { runtimeInSummary: false }), 'run-failures', gateSections(report, extras))
   return renderSectionsMarkdown(extras.title ?? 'dataforge-evals leaderboard', sections)
 }

@@ -17,6 +17,7 @@ export async function writeReportFolder(
     baselineDeltas?: readonly GroupDelta[]
     gateFailures?: readonly string[]
     gateNotes?: readonly string[]
+    baselineNote?: string
     /** Significance level of the baseline comparison, for the verdict column. */
     alpha?: number
   },
@@ -33,6 +34,7 @@ export async function writeReportFolder(
               baselineDeltas: opts.baselineDeltas ?? [],
               gateFailures: opts.gateFailures ?? [],
               gateNotes: opts.gateNotes ?? [],
+              ...(opts.baselineNote ? { baselineNote: opts.baselineNote } : {}),
               ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
             }),
           },

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import pc from 'picocolors'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { InputError } from '../core/errors.js'
@@ -119,6 +119,7 @@ export default class DataforgeReporter implements Reporter {
       gateFailures: gate.failures,
       gateNotes: gate.notes,
       alpha: this.alpha,
+      baselineNote: this.baselineNote(existing.file, updating),
     })
     const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
     const color = pc.isColorSupported
@@ -158,6 +159,17 @@ export default class DataforgeReporter implements Reporter {
       if (!(error instanceof InputError)) throw error
       return { deltas: [], problem: `baseline ${this.baselinePath()} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
     }
+  }
+
+  /** What the leaderboard says when there is no baseline comparison (no machine paths: the page is diffed). */
+  private baselineNote(file: BaselineFile | null, updating: boolean): string {
+    const path = this.baselinePath()
+    if (!path) return 'Baseline comparison is off (`baseline: false`).'
+    const where = relative(this.outputDir, path)
+    const name = where.startsWith('..') ? (this.options.baseline && this.options.baseline.path) || path : `${where} next to these reports`
+    if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
+    if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
+    return ''
   }
 
   /** Writes the merged baseline (groups not run are kept); nothing when the run failed closed. */
