@@ -158,7 +158,8 @@ function makeEvalCase(register: Registrar) {
               context.signal,
             )
           } catch (error) {
-            recordFailureOn(test, error)
+            // The bound agent already recorded the first failure it saw; keep that one.
+            if (!metaOf(test).failure) recordFailureOn(test, error)
             throw error
           }
         })
@@ -173,7 +174,14 @@ function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signa
     kind: agent.kind ?? 'custom',
     model: agent.model,
     async run(task = defaultTask) {
-      const output = await agent.run(task, ctx)
+      let output: Awaited<ReturnType<RepairAgent['run']>>
+      try {
+        output = await agent.run(task, ctx)
+      } catch (error) {
+        // Recorded here, so a body that catches the agent's exception still leaves a failed trial.
+        if (!metaOf(test).failure) recordFailureOn(test, error instanceof AgentFailure ? error : new AgentFailure('exception', errorText(error)))
+        throw error
+      }
       if (output && !Array.isArray(output) && typeof output === 'object') {
         recordUsageOn(test, output.usage, output.steps, output.model)
         if (output.failure) throw new AgentFailure(output.failure.kind as never, output.failure.message)
@@ -183,6 +191,10 @@ function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signa
       return output
     },
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 type EvalCaseFn = ReturnType<typeof makeEvalCase>
