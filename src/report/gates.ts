@@ -2,6 +2,7 @@ import { InputError } from '../core/errors.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { repeatGate } from '../stats/case-trials.js'
+import { formatNumber } from '../stats/format.js'
 import type { GroupDelta } from './baseline.js'
 
 /** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
@@ -90,7 +91,7 @@ export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Th
           metric,
           value,
           threshold,
-          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : value.toFixed(3)} is below the threshold ${threshold} (pattern "${pattern}")`,
+          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
         })
       }
     }
