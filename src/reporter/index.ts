@@ -166,7 +166,7 @@ export default class DataforgeReporter implements Reporter {
     const path = this.baselinePath()
     if (!path) return 'Baseline comparison is off (`baseline: false`).'
     const where = relative(this.outputDir, path)
-    const name = where.startsWith('..') ? (this.options.baseline && this.options.baseline.path) || path : `${where} next to these reports`
+    const name = where.startsWith('..') ? (this.options.baseline ? this.options.baseline.path : undefined) ?? path : `${where} next to these reports`
     if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
     if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
     return ''
