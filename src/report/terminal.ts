@@ -29,7 +29,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
-  return [c.bold(line(header)), ...rows.map(line), c.dim(`${rule.legend} Score = ${rule.short} / attempted, with its 95% Wilson interval.`)].join('\n') + '\n'
+  return [c.bold(line(header)), ...rows.map(line), c.dim(`${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval.`)].join('\n') + '\n'
 }
 
 /** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
