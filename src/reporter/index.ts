@@ -18,7 +18,7 @@ import { evaluateGates, type Thresholds, validateThresholds } from '../report/ga
 import { projectCommit } from '../report/reproducibility.js'
 import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
 import { writeFileAtomic } from '../report/write-atomic.js'
-import { type ReportFormat, writeReportFolder } from '../report/write-folder.js'
+import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'
 import { EvalRunState } from './run-state.js'
 
 export interface DataforgeReporterOptions {
@@ -28,7 +28,7 @@ export interface DataforgeReporterOptions {
   thresholds?: Thresholds
   /** Baseline comparison; `false` turns it off. Default: `<outputDir>/baseline.json` when it exists. */
   baseline?: false | (BaselineOptions & { path?: string })
-  /** Which files to write. Default all three. */
+  /** Which files to write (`REPORT_FORMATS`). Default all. */
   formats?: ReportFormat[]
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number
@@ -43,7 +43,6 @@ export interface DataforgeReporterOptions {
   minPassesPerCase?: number
 }
 
-const REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
 export type { ReportFormat }
