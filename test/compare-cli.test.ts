@@ -114,6 +114,14 @@ describe('compare command', () => {
     )
   })
 
+  it("reads the reporter's baseline.json as a side", async () => {
+    const { baselineFromRecords, renderBaseline } = await import('../src/report/baseline.js')
+    await writeFile(join(dir, 'baseline.json'), renderBaseline(baselineFromRecords(cases(20, () => true))))
+    const io = capture(dir)
+    expect(await compareCommand(['baseline.json', 'worse.jsonl'], io)).toBe(1)
+    expect(io.out).toContain('REGRESSION: overall regression (pass/fail): pass/fail McNemar b=12 c=0')
+  })
+
   it('--alpha and --floor move the verdict', async () => {
     // b=1 c=0 p=1 never significant; Score B = 19/20 = 0.95 is below a floor of 0.99
     expect(await compareCommand(['base.jsonl', 'flaky.jsonl', '--floor', '0.99'], capture(dir))).toBe(1)

@@ -1,9 +1,10 @@
+import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import type { RunRecord } from '../../core/run-record.js'
-import { compareRuns } from '../../report/compare.js'
+import { type ComparableRun, compareRuns } from '../../report/compare.js'
 import { comparisonToJson, renderComparisonMarkdown } from '../../report/compare-markdown.js'
+import { baselineRuns, readBaseline } from '../../report/baseline.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
 import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
@@ -14,8 +15,8 @@ import type { Command } from '../io.js'
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
 
-Paired comparison of B against A (A is the baseline). A and B are report.json or runs.jsonl files, or
-folders holding one. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
+Paired comparison of B against A (A is the baseline). A and B are report.json, runs.jsonl or baseline.json
+files, or folders holding a report. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
 when A and B share no agent, they are two arms and pair across agents. Pass/fail: McNemar (exact binomial
 when b + c ≤ 25, else continuity-corrected χ²); F1: paired sign-flip permutation test with a bootstrap
 interval. B fails where either test finds it significantly worse. With n pairs no p is below 2·0.5^n (6
@@ -66,8 +67,8 @@ export const compareCommand: Command = (argv, io) =>
 
     const pathA = resolve(io.cwd, positionals[0]!)
     const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
-    const rowsA = await readRunRecords(pathA)
-    const rowsB = pathB === pathA ? rowsA : await readRunRecords(pathB)
+    const rowsA = await readSide(pathA)
+    const rowsB = pathB === pathA ? rowsA : await readSide(pathB)
     let labelA = positionals[0]!
     let labelB = positionals[1] ?? positionals[0]!
     let a = rowsA
@@ -104,12 +105,23 @@ function parseAgents(raw: string): [string, string] {
   return [parts[0], parts[1]]
 }
 
-function describeGroups(rows: readonly RunRecord[]): string {
+type Side = Array<ComparableRun & { armId?: string }>
+
+/** A report.json, runs.jsonl, a folder holding one, or a baseline.json (the reporter's baseline). */
+async function readSide(path: string): Promise<Side> {
+  if (path.endsWith('.json')) {
+    const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200), () => '')
+    if (/"baselineVersion"/.test(head)) return baselineRuns((await readBaseline(path))!)
+  }
+  return readRunRecords(path)
+}
+
+function describeGroups(rows: readonly Side[number][]): string {
   const names = [...new Set(rows.map((r) => `${r.agent} · ${r.dataset}`))].sort()
   return names.length ? names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length})` : '') : 'no runs'
 }
 
-function selectAgent(rows: readonly RunRecord[], agent: string, label: string): RunRecord[] {
+function selectAgent(rows: Side, agent: string, label: string): Side {
   const picked = rows.filter((r) => r.agent === agent || r.armId === agent)
   if (picked.length === 0) {
     const present = [...new Set(rows.map((r) => r.agent))].sort().join(', ') || '(none)'
