@@ -22,7 +22,7 @@ export interface ReportSection {
   body: string
 }
 
-/** How Score was decided, which depends on the front door that produced the runs. */
+/** How Score was decided, which depends on the front door that produced the runs (`config.command`). */
 export function scoreRule(report: EvalReport): { header: string; short: string; legend: string } {
   if (report.config.command === 'vitest') {
     return {
@@ -32,6 +32,11 @@ export function scoreRule(report: EvalReport): { header: string; short: string; 
         "Score is the share of attempted runs whose test passed: in an eval file a run is correct when the eval's assertions passed " +
         '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`), so agents held to different bars are not ranked by Score; compare their F1.',
     }
+  }
+  if (report.config.command !== 'run') {
+    // Other front doors state their own rule in `config.scoreRule`.
+    const rule = typeof report.config.scoreRule === 'string' ? report.config.scoreRule : 'a run is correct when its grader passed it'
+    return { header: 'Score: correct [95% CI]', short: 'correct', legend: `Score is the share of attempted runs judged correct: ${rule}.` }
   }
   const passF1 = typeof report.config.passF1 === 'number' ? report.config.passF1 : 1
   return {
