@@ -2,6 +2,7 @@ import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'
 import { formatInterval } from '../stats/format.js'
+import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 
 export interface MarkdownOptions {
   title?: string
@@ -224,6 +225,9 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
   const sections: ReportSection[] = [
     { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}` },
   ]
+  // Question answering (issue 12): its own headings, placed right after the summary.
+  const qa = renderQaSections(report)
+  if (qa) sections.push({ id: 'qa', title: null, body: qa.trimEnd() })
   const optional: Array<[string, string, string, string]> = [
     ['counts', 'Repair counts and diagnostics', '', renderCounts(report)],
     ['metrics', 'Recorded metrics', 'Mean per group over completed runs of the values evals passed to `record(name, value)` and of non-repair grader scores.', renderMetrics(report)],
