@@ -31,7 +31,7 @@ export function scoreRule(report: EvalReport): { header: string; short: string; 
       short: 'tests passed',
       legend:
         "Score is the share of attempted runs whose test passed: in an eval file a run is correct when the eval's assertions passed " +
-        '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`), so agents held to different bars are not ranked by Score; compare their F1.',
+        '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`), so Score ranks only agents held to the same bars; for repair, read F1.',
     }
   }
   if (report.config.command !== 'run') {
