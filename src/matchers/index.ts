@@ -1,6 +1,7 @@
 import { checkMatcherOptions } from '../vitest/check-options.js'
 import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
 import { toStayWithinBudget } from './budget.js'
+import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
 
 /** Every dataforge matcher, ready for `expect.extend`; an unknown option (a typo) is an error naming it. */
@@ -14,6 +15,7 @@ export const dataforgeMatchers = checkingOptions({
   toProduceChart,
   toPass,
   toStayWithinBudget,
+  toMatchDistribution,
 })
 
 function checkingOptions<T extends Record<string, (this: never, ...args: never[]) => unknown>>(matchers: T): T {
@@ -28,4 +30,5 @@ function checkingOptions<T extends Record<string, (this: never, ...args: never[]
 }
 
 export type { RepairThresholds } from './repair.js'
+export type { DistributionMatcherOptions } from './distribution.js'
 export { repairSummary } from './repair.js'

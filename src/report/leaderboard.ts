@@ -5,6 +5,7 @@ import { fixed, table } from './format.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './markdown.js'
 import { formatDelta, formatP } from '../stats/format.js'
 import { powerText, verdictLabel } from './verdict.js'
+import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 
 export interface LeaderboardExtras {
   title?: string
@@ -83,6 +84,8 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
 
 /** The reporter's leaderboard.md: the report's sections with the gate and the baseline placed before the run failures. */
 export function renderLeaderboard(report: EvalReport, extras: LeaderboardExtras = {}): string {
-  const sections = insertSections(reportSections(report, { runtimeInSummary: false }), 'run-failures', gateSections(report, extras))
+  const conformance = renderConformanceSection(report) // conformance (issue 14): only when a run evaluated it
+  const added = [...gateSections(report, extras), ...(conformance ? [{ id: 'conformance', title: null, body: conformance.trimEnd() }] : [])]
+  const sections = insertSections(reportSections(report, { runtimeInSummary: false }), 'run-failures', added)
   return renderSectionsMarkdown(extras.title ?? 'dataforge-evals leaderboard', sections)
 }

@@ -27,3 +27,13 @@ export {
   repeatGate,
 } from './case-trials.js'
 export { type Power, pairedPower, pairsNeeded, smallestReachableP } from './power.js'
+export { largestRemainder } from './largest-remainder.js'
+export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'
+export {
+  EXACT_MULTINOMIAL_MAX_OUTCOMES,
+  type GoodnessOfFit,
+  chiSquareGoodnessOfFit,
+  exactMultinomialTest,
+  goodnessOfFit,
+  multinomialOutcomeCount,
+} from './goodness-of-fit.js'

@@ -19,6 +19,7 @@ export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly
   toEqualTable: [2, ['ignoreRowOrder', 'ignoreColumnOrder', 'tol']],
   toProduceChart: [1, ['mark', 'encodings']],
   toStayWithinBudget: [1, ['tokens', 'usd', 'calls', 'quotaUnits']],
+  toMatchDistribution: [2, ['classify', 'minScore', 'alpha']],
 }
 
 /** Refuses keys outside `known`, naming the option, where it was given and, for a near miss, the intended one. */
