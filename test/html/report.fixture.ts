@@ -1,7 +1,6 @@
 import type { PRF } from '../../src/core/repair-score.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { emptyUsage } from '../../src/core/schemas.js'
-import { aggregate } from '../../src/report/aggregate.js'
 import { type GroupDelta, groupDeltas } from '../../src/report/baseline.js'
 import { buildReport, type EvalReport } from '../../src/report/build.js'
 import { Random } from '../../src/core/random.js'
@@ -154,7 +153,7 @@ export function reportOf(records: readonly RunRecord[]): EvalReport {
 export function fullReport(): { report: EvalReport; baselineDeltas: GroupDelta[] } {
   const report = reportOf([...repairRecords(), ...questionRecords(), ...conformanceRecords()])
   const before = repairRecords(0.3)
-  const baselineDeltas = groupDeltas({ records: before, aggregates: aggregate(before) }, report)
+  const baselineDeltas = groupDeltas(before, report)
   return { report, baselineDeltas }
 }
 

@@ -2,7 +2,8 @@ import OpenAI, { APIConnectionError, APIError } from 'openai'
 import { AgentFailure } from '../../core/errors.js'
 import type { FailureKind } from '../../core/schemas.js'
 import { usageOfCall } from './accounting.js'
-import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, formatSeconds, serverRetryDelayMs } from './backoff.js'
+import { formatSeconds } from '../../stats/format.js'
+import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayMs } from './backoff.js'
 import { type CacheEntry, type CacheOptions, cacheKey, ResponseCache } from './cache.js'
 import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
 import { type Clock, realClock } from './clock.js'
@@ -176,7 +177,7 @@ class OpenAIChatClient implements ChatClient {
         if (asked !== undefined && asked > maxRetryAfterMs) {
           throw this.failure(
             'rate_limited',
-            `HTTP 429: the provider asks to wait ${formatSeconds(asked)} seconds, over the ${formatSeconds(maxRetryAfterMs)}-second limit`,
+            `HTTP 429: the provider asks to wait ${formatSeconds(asked / 1000)} seconds, over the ${formatSeconds(maxRetryAfterMs / 1000)}-second limit`,
           )
         }
         if (rateRetries >= maxRateRetries) {
@@ -185,7 +186,7 @@ class OpenAIChatClient implements ChatClient {
         const wait = asked ?? backoffDelayMs(rateRetries, this.random, this.backoff)
         rateRetries++
         this.log(
-          `${this.agent}: HTTP 429 from ${this.provider}; waiting ${formatSeconds(wait)} seconds for quota reset (retry ${rateRetries} of ${maxRateRetries})`,
+          `${this.agent}: HTTP 429 from ${this.provider}; waiting ${formatSeconds(wait / 1000)} seconds for quota reset (retry ${rateRetries} of ${maxRateRetries})`,
         )
         await this.pause(wait, signal)
         continue
@@ -199,7 +200,7 @@ class OpenAIChatClient implements ChatClient {
         const wait = Math.min(asked ?? backoffDelayMs(serverRetries, this.random, this.backoff), this.backoff.capMs)
         serverRetries++
         this.log(
-          `${this.agent}: ${what} from ${this.provider}; retrying in ${formatSeconds(wait)} seconds (retry ${serverRetries} of ${maxServerRetries})`,
+          `${this.agent}: ${what} from ${this.provider}; retrying in ${formatSeconds(wait / 1000)} seconds (retry ${serverRetries} of ${maxServerRetries})`,
         )
         await this.pause(wait, signal)
         continue
@@ -233,7 +234,7 @@ class OpenAIChatClient implements ChatClient {
     } catch (error) {
       if (outer?.aborted) throw this.abortFailure(outer, error)
       if (timer.signal.aborted) {
-        throw this.failure('timeout', `no answer within ${formatSeconds(this.timeoutMs)} seconds`)
+        throw this.failure('timeout', `no answer within ${formatSeconds(this.timeoutMs / 1000)} seconds`)
       }
       throw error
     } finally {

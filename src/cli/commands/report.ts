@@ -3,7 +3,6 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { aggregate } from '../../report/aggregate.js'
 import { groupDeltas } from '../../report/baseline.js'
 import { buildReport, type EvalReport } from '../../report/build.js'
 import { renderHtmlReport } from '../../report/html/index.js'
@@ -13,7 +12,7 @@ import type { Reproducibility } from '../../report/reproducibility.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
 import type { Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--title T] [--stats-seed N]
 
@@ -63,7 +62,7 @@ export const reportCommand: Command = (argv, io) =>
     let baselineDeltas: ReturnType<typeof groupDeltas> = []
     if (values.baseline) {
       const before = await readRunRecords(resolve(io.cwd, values.baseline))
-      baselineDeltas = groupDeltas({ records: before, aggregates: aggregate(before, { seed: statsSeed }) }, report, {
+      baselineDeltas = groupDeltas(before, report, {
         alpha,
         ...(floor !== undefined ? { floor } : {}),
       })
