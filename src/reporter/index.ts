@@ -15,6 +15,7 @@ import { writeReportFolder, type ReportFormat } from '../report/write-folder.js'
 import { writeFileAtomic } from '../report/write-atomic.js'
 import { renderJsonReport } from '../report/write-report.js'
 import { formatP } from '../stats/format.js'
+import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { recordFromTest } from './record-from-test.js'
 import { repeatGate } from '../stats/case-trials.js'
 
@@ -56,6 +57,7 @@ export default class DataforgeReporter implements Reporter {
   private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
   private readonly datasets = new Map<string, DatasetInfo>()
   private previous: EvalReport | null = null
+  private printVerdicts: ((testCase: TestCase) => void) | null = null
 
   constructor(options: DataforgeReporterOptions = {}) {
     if (options.thresholds) validateThresholds(options.thresholds)
@@ -70,6 +72,12 @@ export default class DataforgeReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
+  }
+
+  /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
+  onTestCaseResult(testCase: TestCase): void {
+    this.printVerdicts?.(testCase)
   }
 
   private get root(): string {

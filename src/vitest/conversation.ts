@@ -5,6 +5,7 @@ import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { withTimeout } from '../run/with-timeout.js'
+import { annotate, shouldAnnotate } from './annotate.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
@@ -87,16 +88,22 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         const live = metaOf(test)
         const { digest } = tables()
         live.datasetSha256 = { dirty: digest, clean: digest }
-        let answer: Answer
+        // The question is annotated on failed turns only (every turn under DATAFORGE_ANNOTATE=all).
+        let failed = true
         try {
-          answer = await ask(index)
-        } catch (error) {
-          recordFailureOn(test, error)
-          throw error
+          let answer: Answer
+          try {
+            answer = await ask(index)
+          } catch (error) {
+            recordFailureOn(test, error)
+            throw error
+          }
+          recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+          await check(answer, { turn, test: context })
+          failed = Boolean(test.result?.errors?.length)
+        } finally {
+          if (shouldAnnotate(failed)) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
         }
-        recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
-        context.annotate(`t${turn}: ${question}`, 'dataforge-question')
-        await check(answer, { turn, test: context })
       })
     })
   })
