@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { createJiti } from 'jiti'
 import type { RepairAgent } from '../core/agent.js'
 import { InputError } from '../core/errors.js'
 
@@ -18,7 +19,7 @@ export async function loadAgentModule(spec: string, cwd: string): Promise<Repair
   let mod: Record<string, unknown>
   try {
     mod = /\.(c|m)?ts$/.test(path)
-      ? ((await (await import('jiti')).createJiti(import.meta.url, { interopDefault: false }).import(path)) as Record<string, unknown>)
+      ? ((await createJiti(import.meta.url, { interopDefault: false }).import(path)) as Record<string, unknown>)
       : ((await import(pathToFileURL(path).href)) as Record<string, unknown>)
   } catch (error) {
     throw new InputError(`agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
