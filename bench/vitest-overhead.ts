@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -73,6 +73,7 @@ function median(xs: number[]): number {
 export default async function run(): Promise<string> {
   if (!existsSync(distEntry)) throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')
   const work = mkdtempSync(join(tmpdir(), 'dataforge-bench-vitest-'))
+  const loadBefore = loadavg()[0]!
   try {
     const timings = new Map<Variant['key'], Timing[]>(VARIANTS.map((v) => [v.key, []]))
     // Warm-up: Vite's transform cache and the file system.
@@ -105,6 +106,7 @@ export default async function run(): Promise<string> {
       `Whole \`vitest run\` processes, ${CASES} trivial cases each; medians of ${ROUNDS} rounds after a warm-up (a ratio is the median ` +
         "of the rounds' ratios to the plain run of the same round). Tests phase: Vitest's own `tests` time (running the cases, " +
         'without start-up, import and the reporter).',
+      `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores.`,
       '',
       '| run | wall time | tests phase | ratio to plain | goal | status |',
       '| --- | --- | --- | --- | --- | --- |',
