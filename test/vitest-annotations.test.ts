@@ -18,8 +18,8 @@ describe('DATAFORGE_ANNOTATE=all', () => {
     expect(answers.annotations).toHaveLength(9)
     for (const a of answers.annotations) expect(a.message).not.toContain('\n')
     expect(run.tests.byName('memory#t1').annotations).toEqual([
-      { type: 'dataforge', message: 'toBeNumeric passed: expected 3, found 3 (value)' },
       { type: 'dataforge-question', message: 't1: How many orders? Save it as n.' },
+      { type: 'dataforge', message: 'toBeNumeric passed: expected 3, found 3 (value)' },
     ])
   }, 60_000)
 })

@@ -88,7 +88,9 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         const live = metaOf(test)
         const { digest } = tables()
         live.datasetSha256 = { dirty: digest, clean: digest }
-        // The question is annotated on failed turns only (every turn under DATAFORGE_ANNOTATE=all).
+        // The question is annotated on failed turns only; under DATAFORGE_ANNOTATE=all on every turn, first.
+        const annotateAll = shouldAnnotate(false)
+        if (annotateAll) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
         let failed = true
         try {
           let answer: Answer
@@ -102,7 +104,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
           await check(answer, { turn, test: context })
           failed = Boolean(test.result?.errors?.length)
         } finally {
-          if (shouldAnnotate(failed)) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
+          if (failed && !annotateAll) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
         }
       })
     })
