@@ -7,7 +7,7 @@ import type { Table } from '../core/schemas.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { annotate, shouldAnnotate } from './annotate.js'
 import { checkConversationArgs } from './check-options.js'
-import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import { newMeta } from './meta.js'
 
@@ -101,6 +101,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
             throw error
           }
           recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+          recordCountersOn(test, answer.metrics)
           await check(answer, { turn, test: context })
           failed = Boolean(test.result?.errors?.length)
         } finally {
