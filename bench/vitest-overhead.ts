@@ -106,6 +106,7 @@ export default async function run(): Promise<string> {
       `Whole \`vitest run\` processes, ${CASES} trivial cases each; medians of ${ROUNDS} rounds after a warm-up (a ratio is the median ` +
         "of the rounds' ratios to the plain run of the same round). Tests phase: Vitest's own `tests` time (running the cases, " +
         'without start-up, import and the reporter).',
+      '',
       `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores.`,
       '',
       '| run | wall time | tests phase | ratio to plain | goal | status |',
