@@ -28,18 +28,24 @@ function packagesReached(entry: string): Map<string, string[]> {
 }
 
 describe('import graphs', () => {
-  it('the setup entry and the vitest entry load no zod, model SDK or HTTP client', () => {
-    for (const entry of ['src/vitest/setup.ts', 'src/vitest/index.ts']) {
-      const reached = packagesReached(entry)
-      for (const heavy of ['zod', 'openai', 'undici', 'jiti', 'hyparquet-writer']) {
-        expect(reached.get(heavy), `${entry} reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
-      }
+  it('the setup entry (the matchers, in every worker) loads no zod, model SDK or HTTP client', () => {
+    const reached = packagesReached('src/vitest/setup.ts')
+    for (const heavy of ['zod', 'openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/vitest/setup.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
     }
   })
 
-  it('the package root loads the model SDK and the HTTP client only when a provider client is made', () => {
+  it('the vitest entry (evalCase, conversation) loads no model SDK, HTTP client or database', () => {
+    const reached = packagesReached('src/vitest/index.ts')
+    for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/vitest/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+    }
+  })
+
+  it('the package root loads the model SDK, the HTTP client and the database only when they are used', () => {
     const reached = packagesReached('src/index.ts')
-    expect(reached.get('openai'), `through ${reached.get('openai')?.join(' → ')}`).toBeUndefined()
-    expect(reached.get('undici'), `through ${reached.get('undici')?.join(' → ')}`).toBeUndefined()
+    for (const heavy of ['openai', 'undici', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+    }
   })
 })
