@@ -33,3 +33,19 @@ export function annotate(test: Test, message: string, type: string): void {
     // The test already finished (an assertion in a late callback): the verdict stays on the meta only.
   }
 }
+
+/**
+ * Runs a question turn's body (ask, record, check). Its question is annotated before the body under `all`,
+ * otherwise after it, and only when the turn failed (a thrown error, a soft assertion, a failed question).
+ */
+export async function withQuestionAnnotated(test: Test, question: string, body: () => Promise<void>): Promise<void> {
+  const everyTurn = shouldAnnotate(false)
+  if (everyTurn) annotate(test, question, 'dataforge-question')
+  let failed = true
+  try {
+    await body()
+    failed = Boolean(test.result?.errors?.length)
+  } finally {
+    if (failed && !everyTurn) annotate(test, question, 'dataforge-question')
+  }
+}

@@ -5,7 +5,7 @@ import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { withTimeout } from '../run/with-timeout.js'
-import { annotate, shouldAnnotate } from './annotate.js'
+import { withQuestionAnnotated } from './annotate.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
@@ -88,11 +88,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         const live = metaOf(test)
         const { digest } = tables()
         live.datasetSha256 = { dirty: digest, clean: digest }
-        // The question is annotated on failed turns only; under DATAFORGE_ANNOTATE=all on every turn, first.
-        const annotateAll = shouldAnnotate(false)
-        if (annotateAll) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
-        let failed = true
-        try {
+        await withQuestionAnnotated(test, `t${turn}: ${question}`, async () => {
           let answer: Answer
           try {
             answer = await ask(index)
@@ -103,10 +99,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
           recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
           recordCountersOn(test, answer.metrics)
           await check(answer, { turn, test: context })
-          failed = Boolean(test.result?.errors?.length)
-        } finally {
-          if (failed && !annotateAll) annotate(test, `t${turn}: ${question}`, 'dataforge-question')
-        }
+        })
       })
     })
   })
