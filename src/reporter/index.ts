@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path'
 import pc from 'picocolors'
-import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { InputError } from '../core/errors.js'
 import {
   type BaselineFile,
@@ -20,6 +20,7 @@ import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
 import { writeFileAtomic } from '../report/write-atomic.js'
 import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'
 import { EvalRunState } from './run-state.js'
+import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */
@@ -56,6 +57,7 @@ export default class DataforgeReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: DataforgeReporterOptions
   private readonly state = new EvalRunState()
+  private printVerdicts: ((testCase: TestCase) => void) | null = null
 
   constructor(options: DataforgeReporterOptions = {}) {
     if (options.thresholds) validateThresholds(options.thresholds)
@@ -70,6 +72,12 @@ export default class DataforgeReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
+  }
+
+  /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
+  onTestCaseResult(testCase: TestCase): void {
+    this.printVerdicts?.(testCase)
   }
 
   private get root(): string {

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai'
+import { createRequire } from 'node:module'
+import type OpenAI from 'openai'
 import { AgentFailure } from '../../core/errors.js'
 import type { FailureKind } from '../../core/schemas.js'
 import { usageOfCall } from './accounting.js'
@@ -11,6 +12,15 @@ import { createHttp } from './http.js'
 import type { PriceMap } from './prices.js'
 import { type RateLimiter, sharedRateLimiter } from './rate-limiter.js'
 import { redactSecrets } from './redact.js'
+
+// The SDK loads when the first client is made: the package root exports the providers, and an eval file that
+// imports the root but never calls a model should not pay for the SDK at import.
+const requireSdk = createRequire(import.meta.url)
+let sdkModule: typeof import('openai') | undefined
+function openai(): typeof import('openai') {
+  sdkModule ??= requireSdk('openai') as typeof import('openai')
+  return sdkModule
+}
 
 /** Everything a client needs, resolved: no presets, no environment lookups. */
 export interface ChatClientConfig {
@@ -95,7 +105,7 @@ class OpenAIChatClient implements ChatClient {
     this.cache =
       config.cache && config.cache.mode !== 'off' ? new ResponseCache(config.cache.dir, [config.apiKey]) : undefined
     this.http = createHttp({ connections: config.concurrency, timeoutMs: this.timeoutMs })
-    this.sdk = new OpenAI({
+    this.sdk = new (openai().OpenAI)({
       apiKey: config.apiKey,
       // Explicit nulls keep the SDK from picking up OPENAI_* variables meant for another provider.
       adminAPIKey: null,
@@ -172,7 +182,7 @@ class OpenAIChatClient implements ChatClient {
         error = caught
       }
       if (error instanceof AgentFailure) throw error
-      if (error instanceof APIError && error.status === 429) {
+      if (error instanceof openai().APIError && error.status === 429) {
         const asked = serverRetryDelayMs(error.headers)
         if (asked !== undefined && asked > maxRetryAfterMs) {
           throw this.failure(
@@ -192,11 +202,11 @@ class OpenAIChatClient implements ChatClient {
         continue
       }
       if (isRetryableServerError(error)) {
-        const what = error instanceof APIError && error.status !== undefined ? `HTTP ${error.status}` : 'connection error'
+        const what = error instanceof openai().APIError && error.status !== undefined ? `HTTP ${error.status}` : 'connection error'
         if (serverRetries >= maxServerRetries) {
           throw this.failure('provider_error', `${what} after ${maxServerRetries} retries: ${this.describe(error)}`)
         }
-        const asked = error instanceof APIError ? serverRetryDelayMs(error.headers) : undefined
+        const asked = error instanceof openai().APIError ? serverRetryDelayMs(error.headers) : undefined
         const wait = Math.min(asked ?? backoffDelayMs(serverRetries, this.random, this.backoff), this.backoff.capMs)
         serverRetries++
         this.log(
@@ -205,7 +215,7 @@ class OpenAIChatClient implements ChatClient {
         await this.pause(wait, signal)
         continue
       }
-      if (error instanceof APIError && error.status !== undefined) {
+      if (error instanceof openai().APIError && error.status !== undefined) {
         throw this.failure('provider_error', `HTTP ${error.status}: ${this.describe(error)}`)
       }
       throw this.failure('provider_error', this.describe(error))
@@ -310,8 +320,8 @@ class OpenAIChatClient implements ChatClient {
 }
 
 function isRetryableServerError(error: unknown): boolean {
-  if (error instanceof APIConnectionError) return true
-  return error instanceof APIError && error.status !== undefined && error.status >= 500
+  if (error instanceof openai().APIConnectionError) return true
+  return error instanceof openai().APIError && error.status !== undefined && error.status >= 500
 }
 
 function isChatCompletion(value: unknown): value is Record<string, unknown> {
