@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { parse } from 'csv-parse/sync'
 import type { FileDigest } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
+import { sha256Hex, sha256Incremental } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 
 interface CsvParseError extends Error {
@@ -103,12 +103,9 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
     throw new InputError(`${path} is not valid UTF-8 text`)
   }
   const table = parseCsvStrict(text, path)
-  return { table, digest: { path, sha256: sha256OfBytes(bytes), bytes: bytes.length } }
+  return { table, digest: { path, sha256: sha256Hex(bytes), bytes: bytes.length } }
 }
 
-export function sha256OfBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex')
-}
 
 const NEEDS_QUOTES = /[",\r\n]/
 
@@ -150,7 +147,7 @@ export function toCsv(table: Table): string {
 
 /** sha256 and byte count of CSV lines, encoded as UTF-8 into a reused buffer (no giant strings). */
 class CsvHasher {
-  private readonly hash = createHash('sha256')
+  private readonly hash = sha256Incremental()
   private readonly buffer = Buffer.allocUnsafe(1 << 20)
   private used = 0
   private bytes = 0

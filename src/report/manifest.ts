@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_VERSION = 1
@@ -37,6 +37,18 @@ export interface ManifestExtra {
  * throws: a manifest that could never verify is a bug in its writer.
  */
 export async function writeManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const manifest = await buildManifest(dir, files, extra)
+  await writeFileAtomic(join(dir, MANIFEST_FILE), renderManifest(manifest))
+  return manifest
+}
+
+export function renderManifest(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`
+}
+
+/** The manifest `writeManifest` would write, without writing it (for writers that commit it with the files). */
+export async function buildManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  if (files.length === 0) throw new Error('manifest: no files to list; an empty manifest verifies nothing')
   const entries: Manifest['files'] = []
   const rowCounts: Record<string, number> = {}
   const derivedIds = new Set<string>()
@@ -84,7 +96,6 @@ export async function writeManifest(dir: string, files: readonly string[], extra
     rowCounts: sortKeys(rowCounts),
     configIds,
   }
-  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest
 }
 
@@ -123,8 +134,8 @@ export interface VerifyResult {
 /**
  * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
  * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
- * that the config ids match. Files in the folder that the manifest does not list are not checked.
- * Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
+ * that the config ids match. A file in the folder (at any depth) that the manifest does not list, and a
+ * manifest that lists nothing, are problems too: a verified folder holds exactly what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
  */
 export async function verifyDir(dir: string): Promise<VerifyResult> {
   const info = await stat(dir).catch(() => null)
@@ -137,6 +148,10 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
   }
   const problems: string[] = []
   const listed = new Set(manifest.files.map((f) => f.path))
+  if (manifest.files.length === 0) problems.push(`${MANIFEST_FILE}: lists no files; there is nothing to verify`)
+  for (const name of await filesUnder(dir)) {
+    if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
+  }
   const recordsByFile = new Map<string, unknown[]>()
   for (const entry of manifest.files) {
     if (!isSafeRelative(entry.path)) {
@@ -270,6 +285,15 @@ function recordRows(name: string, bytes: Uint8Array): unknown[] | null {
     return Array.isArray(records) ? records : null
   }
   return null
+}
+
+/** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort()
 }
 
 async function readBytes(path: string): Promise<Uint8Array> {

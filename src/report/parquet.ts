@@ -2,7 +2,7 @@ import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet
 import { canonicalJson } from '../core/hash.js'
 import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
 import type { Usage } from '../core/schemas.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 
 type Value = string | number | bigint | boolean | null
 

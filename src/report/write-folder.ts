@@ -1,13 +1,15 @@
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { lockFolder } from '../files/folder-lock.js'
+import { removeStaleTemps } from '../files/write-atomic.js'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { renderLeaderboard } from './leaderboard.js'
-import { writeManifest } from './manifest.js'
-import { writeReportFiles } from './write-report.js'
+import { commitReportFolder, renderReportFiles } from './write-report.js'
 
 export type ReportFormat = 'markdown' | 'json' | 'jsonl'
 
-/** Writes leaderboard.md, report.json, runs.jsonl (as asked) and the folder's manifest.json. */
+/** Writes leaderboard.md, report.json, runs.jsonl (as asked) and the folder's manifest.json, as one unit. */
 export async function writeReportFolder(
   dir: string,
   report: EvalReport,
@@ -21,7 +23,7 @@ export async function writeReportFolder(
   },
 ): Promise<string[]> {
   const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl'])
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     ...(formats.has('markdown')
       ? {
@@ -39,7 +41,13 @@ export async function writeReportFolder(
     ...(formats.has('json') ? { jsonPath: join(dir, 'report.json') } : {}),
     ...(formats.has('jsonl') ? { runsPath: join(dir, 'runs.jsonl') } : {}),
   })
-  const paths = [...written.keys()]
-  await writeManifest(dir, paths, { configIds: [...new Set(report.records.map((r) => r.configId))].sort(), contents: written })
-  return paths
+  await mkdir(dir, { recursive: true })
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    await commitReportFolder(dir, contents, [...new Set(report.records.map((r) => r.configId))].sort())
+  } finally {
+    lock.release()
+  }
+  return [...contents.keys()]
 }

@@ -1,6 +1,8 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { EvalReport } from './build.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { join } from 'node:path'
+import { commitFiles } from '../files/write-atomic.js'
+import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest.js'
 
 export function renderJsonReport(report: EvalReport): string {
   return `${JSON.stringify(report, null, 2)}\n`
@@ -17,15 +19,24 @@ export interface ReportFiles {
   runsPath?: string
 }
 
-/**
- * Renders everything first, then writes each file atomically: a failure while rendering writes nothing,
- * and no reader ever sees half a file. Returns what was written, by path.
- */
-export async function writeReportFiles(files: ReportFiles): Promise<Map<string, string>> {
+/** Renders every report file, by path; nothing is written. */
+export function renderReportFiles(files: ReportFiles): Map<string, string> {
   const outputs = new Map<string, string>()
   if (files.markdown) outputs.set(files.markdown.path, files.markdown.text)
   if (files.jsonPath) outputs.set(files.jsonPath, renderJsonReport(files.report))
   if (files.runsPath) outputs.set(files.runsPath, renderRunsJsonl(files.report.records))
-  await Promise.all([...outputs].map(([path, text]) => writeFileAtomic(path, text)))
   return outputs
+}
+
+/**
+ * Writes a report folder as one unit: the files and `dir/manifest.json` listing them are all staged as temp
+ * files first and renamed into place only when every one is on disk, the manifest last. A failure while
+ * rendering or staging leaves nothing new. Returns the paths written, the manifest last.
+ */
+export async function commitReportFolder(dir: string, contents: ReadonlyMap<string, string>, configIds: readonly string[]): Promise<string[]> {
+  const manifest = await buildManifest(dir, [...contents.keys()], { configIds: [...configIds], contents })
+  const all = new Map<string, string>(contents)
+  all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
+  await commitFiles(all)
+  return [...all.keys()]
 }

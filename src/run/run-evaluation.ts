@@ -5,6 +5,7 @@ import type { AgentTask } from '../core/schemas.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import type { TrialCell } from './resume.js'
 import { runRepairTrial } from './run-repair-trial.js'
 
 export interface EvaluationPlan {
@@ -21,6 +22,10 @@ export interface EvaluationPlan {
   provenance: RecordProvenance
   onTrialDone?: (event: TrialEvent) => void
   signal?: AbortSignal
+  /** Called with every loaded dataset before the first trial (a resumed run checks its hashes here). */
+  beforeTrials?: (datasets: DatasetInfo[]) => void | Promise<void>
+  /** Cells already done (a resumed run): not run, not counted in `total`. */
+  skip?: (cell: TrialCell) => boolean
 }
 
 export interface TrialEvent {
@@ -41,7 +46,12 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
     for (const seed of seeds) perTrial.push(await loadDataset({ ...request, seed }))
     loaded.push({ request, perTrial })
   }
-  const total = plan.agents.length * loaded.length * seeds.length
+  const infos = loaded.flatMap((l) => l.perTrial.map((p) => p.info))
+  await plan.beforeTrials?.(infos)
+  const skipped = (agent: RepairAgent, info: DatasetInfo, trial: number) =>
+    plan.skip?.({ agent: agent.name, dataset: info.id, trial, seed: seeds[trial]! }) ?? false
+  let total = 0
+  for (const { perTrial } of loaded) for (const agent of plan.agents) for (let t = 0; t < seeds.length; t++) if (!skipped(agent, perTrial[t]!.info, t)) total++
   const records: RunRecord[] = []
   let index = 0
   for (const { perTrial } of loaded) {
@@ -49,6 +59,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
       for (let trial = 0; trial < seeds.length; trial++) {
         const { task, info } = perTrial[trial]!
         const seed = seeds[trial]!
+        if (skipped(agent, info, trial)) continue
         const { outcome, model } = await runRepairTrial({
           agent,
           task,
@@ -83,5 +94,5 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
       }
     }
   }
-  return { records, datasets: loaded.flatMap((l) => l.perTrial.map((p) => p.info)) }
+  return { records, datasets: infos }
 }

@@ -5,7 +5,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { mergeCorpora } from '../../report/corpus.js'
 import { writeManifest } from '../../report/manifest.js'
 import { readRunRecords } from '../../report/read-runs.js'
-import { writeFileAtomic } from '../../report/write-atomic.js'
+import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 import { withInputErrors } from './compare.js'
 

@@ -10,11 +10,13 @@ import { comparatorByName } from '../../grading/index.js'
 import { buildReport } from '../../report/build.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
-import { writeReportFiles } from '../../report/write-report.js'
-import { writeManifest } from '../../report/manifest.js'
+import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
+import { MANIFEST_FILE } from '../../report/manifest.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
+import { readRecordedRun, resumeOptions, type RunOptions } from '../../run/resume.js'
+import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
-import type { CliIO, Command } from '../io.js'
+import type { Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 
@@ -49,6 +51,8 @@ Options:
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
+  --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
+                         with the recorded configuration (flags given again must agree), then write the reports
   --quiet                no progress lines
 `
 
@@ -78,16 +82,22 @@ const OPTIONS = {
   rpm: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
   'min-passes': { type: 'string' },
+  resume: { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
-export const runCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
-  if (values.help) {
-    io.stdout(RUN_HELP)
+export const runCommand: Command = async (argv, userIO) => {
+  const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  if (parsed.values.help) {
+    userIO.stdout(RUN_HELP)
     return 0
   }
+  const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
+  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir)
+  // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
+  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd) : parsed.values) as typeof parsed.values
+  const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
   if (!agentSpecs.length) throw new InputError('run: --agent is required (try --agent baseline)')
@@ -106,6 +116,33 @@ export const runCommand: Command = async (argv, io) => {
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
+  const reportDir = dirname(jsonPath)
+  const runsPath = resolve(reportDir, 'runs.jsonl')
+  if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
+  const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
+  const folder = await openRunFolder({
+    dir: reportDir,
+    displayDir: relativeTo(userIO.cwd, reportDir),
+    outputs: [
+      { label: '--output', path: markdownPath },
+      { label: '--output-json', path: jsonPath },
+      { label: 'runs.jsonl (beside --output-json)', path: runsPath },
+      { label: 'manifest.json (beside --output-json)', path: resolve(reportDir, MANIFEST_FILE) },
+    ],
+    resume: resumed,
+    fresh: { cwd: io.cwd, options: parsed.values as RunOptions, runDateUtc },
+    stderr: userIO.stderr,
+  })
+  try {
+    return await runInFolder()
+  } catch (error) {
+    if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(relativeTo(userIO.cwd, reportDir), null))
+    throw error
+  } finally {
+    folder.close()
+  }
+
+  async function runInFolder(): Promise<number> {
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
 
   const providerOptions = {
@@ -136,10 +173,9 @@ export const runCommand: Command = async (argv, io) => {
     ...(rows !== undefined ? { rows } : {}),
     ...(errorRate !== undefined ? { errorRate } : {}),
   }))
-  const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
   const quiet = values.quiet === true
-  const { records, datasets: infos } = await runEvaluation({
+  const { datasets: infos } = await runEvaluation({
     agents,
     datasets,
     trials,
@@ -149,8 +185,14 @@ export const runCommand: Command = async (argv, io) => {
     comparator,
     generation: values.generation ?? null,
     provenance: { projectCommit: project.commit, runDateUtc },
-    onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
+    beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
+    skip: (cell) => folder.journal.has(cell),
+    onTrialDone: (e) => {
+      folder.journal.add(e.record)
+      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record))
+    },
   })
+  const records = folder.journal.records()
   const report = buildReport({
     records,
     datasets: infos,
@@ -169,19 +211,16 @@ export const runCommand: Command = async (argv, io) => {
       generation: values.generation ?? null,
     },
   })
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
     jsonPath,
-    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+    runsPath,
   })
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const paths = [...written.keys()]
-  for (const dir of new Set(paths.map((f) => dirname(f)))) {
-    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
-  }
+  const written = await commitReportFolder(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  folder.journal.finish()
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  io.stdout(`\nwrote ${written.map((path) => relativeTo(userIO.cwd, path)).join(', ')}\n`)
   if (minPasses !== undefined) {
     const gate = repeatGate(report.cases, { atLeast: minPasses })
     if (!gate.passed) {
@@ -190,10 +229,11 @@ export const runCommand: Command = async (argv, io) => {
     }
   }
   return 0
+  }
 }
 
-function relativeToCwd(io: CliIO, path: string): string {
-  return path.startsWith(io.cwd + '/') ? path.slice(io.cwd.length + 1) : path
+function relativeTo(cwd: string, path: string): string {
+  return path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path
 }
 
 function progressLine(index: number, total: number, r: RunRecord): string {
