@@ -24,7 +24,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  */
 export async function assertWritableTarget(path: string, what = path): Promise<void> {
   const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
     throw new InputError(`${what}: cannot check (${error.code ?? error.message})`)
   })
   if (!info || info.isFile()) return

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { finished, spawnCli } from './cli/child.js'
+import { runCli, withTempDir } from './cli/harness.js'
+
+// An agent that proposes one fix per trial and, when HANG_FROM is set, never answers from that trial on:
+// the run can be killed with some trials finished and the rest not started.
+const STEPPER = `export default {
+  name: 'stepper',
+  run(task, ctx) {
+    if (process.env.HANG_FROM && ctx.trial >= Number(process.env.HANG_FROM)) return new Promise(() => {})
+    return [{ row: ctx.seed % 7, column: task.columns[1], newValue: 'v' + ctx.seed }]
+  },
+}
+`
+const ARGS = ['run', '--agent', './stepper.mjs,baseline', '--dataset', 'synthetic', '--rows', '40', '--trials', '4', '--seed', '3']
+
+const stable = (r: Record<string, unknown>) => ({ ...r, runtimeS: 0, runDateUtc: '' })
+
+async function linesOf(path: string): Promise<number> {
+  if (!existsSync(path)) return 0
+  return (await readFile(path, 'utf8')).split('\n').filter(Boolean).length
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 3000; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`gave up waiting for ${what}`)
+}
+
+describe('resumable runs', () => {
+  it('a run killed with SIGKILL keeps its finished trials; --resume runs only the rest and gives the uninterrupted records', async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
+      const child = spawnCli([...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], dir, { HANG_FROM: '2' })
+      const done = finished(child)
+      // Trials run dataset by dataset, agent by agent: stepper trials 0 and 1 finish, trial 2 hangs.
+      await until(async () => (await linesOf(join(dir, 'cut/runs.partial.jsonl'))) >= 2, 'two journaled trials')
+      child.kill('SIGKILL')
+      expect((await done).signal).toBe('SIGKILL')
+      const left = (await readdir(join(dir, 'cut'))).sort()
+      expect(left).toEqual(['.dataforge.lock', 'run.partial.json', 'runs.partial.jsonl'])
+      expect(await linesOf(join(dir, 'cut/runs.partial.jsonl'))).toBe(2)
+
+      // A fresh run into the folder would throw the journal away: refused, naming the way out.
+      const fresh = await runCli([...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], dir)
+      expect(fresh.code).toBe(2)
+      expect(fresh.stderr).toMatch(/holds an interrupted run .*--resume cut/)
+
+      // Flags given again must agree with the recorded ones (paths compare resolved).
+      const resumed = await runCli(['run', '--resume', 'cut', '--trials', '4', '--output-json', './cut/r.json'], dir)
+      expect(resumed.code, resumed.stderr).toBe(0)
+      // Only the six missing cells ran (stepper trials 3-4, baseline trials 1-4); the dead run's lock was taken over.
+      expect(resumed.stderr).toMatch(/^\[1\/6\] stepper × synthetic trial 3 \(seed 5\)/)
+      expect(resumed.stderr).not.toMatch(/\[7\//)
+      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'runs.jsonl'])
+      expect((await runCli(['verify', 'cut'], dir)).code).toBe(0)
+
+      const whole = await runCli([...ARGS, '--output', 'whole/r.md', '--output-json', 'whole/r.json', '--quiet'], dir)
+      expect(whole.code, whole.stderr).toBe(0)
+      const a = JSON.parse(await readFile(join(dir, 'cut/r.json'), 'utf8'))
+      const b = JSON.parse(await readFile(join(dir, 'whole/r.json'), 'utf8'))
+      expect(a.records).toHaveLength(8)
+      expect(a.records.map(stable)).toEqual(b.records.map(stable))
+      const runs = (await readFile(join(dir, 'cut/runs.jsonl'), 'utf8')).trim().split('\n').map((l) => stable(JSON.parse(l)))
+      expect(runs).toEqual(b.records.map(stable))
+    })
+  }, 60_000)
+
+  it('SIGINT stops a run with its journal intact and says how to resume', async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
+      const child = spawnCli(ARGS, dir, { HANG_FROM: '1' })
+      const done = finished(child)
+      await until(async () => (await linesOf(join(dir, 'reports/runs.partial.jsonl'))) >= 1, 'one journaled trial')
+      child.kill('SIGINT')
+      const res = await done
+      expect(res.code).toBe(130)
+      expect(res.stderr).toMatch(/run interrupted: 1 trials are saved in reports\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports/)
+      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['run.partial.json', 'runs.partial.jsonl'])
+    })
+  }, 60_000)
+
+  it('refuses to resume when options, agents or data differ (exit 2, naming the difference)', async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
+      const child = spawnCli(ARGS, dir, { HANG_FROM: '1' })
+      const done = finished(child)
+      await until(async () => (await linesOf(join(dir, 'reports/runs.partial.jsonl'))) >= 1, 'one journaled trial')
+      child.kill('SIGKILL')
+      await done
+
+      const trials = await runCli(['run', '--resume', 'reports', '--trials', '5'], dir)
+      expect(trials.code).toBe(2)
+      expect(trials.stderr).toMatch(/--trials differs from the recorded run \(recorded "4", given "5"\)/)
+      const plan = JSON.parse(await readFile(join(dir, 'reports/run.partial.json'), 'utf8'))
+
+      plan.agents[0].model = 'another-model'
+      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
+      const model = await runCli(['run', '--resume', 'reports'], dir)
+      expect(model.code).toBe(2)
+      expect(model.stderr).toMatch(/agent 1 model was "another-model", now "null"/)
+
+      plan.agents[0].model = null
+      plan.datasets[0].dirty = 'f'.repeat(64)
+      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
+      const data = await runCli(['run', '--resume', 'reports'], dir)
+      expect(data.code).toBe(2)
+      expect(data.stderr).toMatch(/dataset synthetic \(seed 3\) dirty sha256 changed since the run started/)
+
+      const nothing = await runCli(['run', '--resume', 'elsewhere'], dir)
+      expect(nothing.code).toBe(2)
+      expect(nothing.stderr).toMatch(/nothing to resume/)
+    })
+  }, 60_000)
+})
