@@ -72,7 +72,7 @@ describe('the packed package', () => {
     await mkdir(join(project, 'evals'))
     await writeFile(join(project, 'evals/repair.eval.ts'), await readmeExample('ts', "from 'dataforge-evals/vitest'"))
     await writeFile(join(project, 'vitest.config.ts'), await readmeExample('ts', 'new DataforgeReporter'))
-    const env = { ...process.env, NO_COLOR: '1', DATAFORGE_AGENT: '', DATAFORGE_DATA_DIR: '' }
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', DATAFORGE_AGENT: '', DATAFORGE_DATA_DIR: '' }
     delete env.VITEST
     delete env.VITEST_WORKER_ID
     delete env.NODE_ENV

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { commitFiles } from '../src/files/write-atomic.js'
 import { verifyDir } from '../src/report/manifest.js'
+import { writeReportFolder } from '../src/report/write-folder.js'
 import { runCli, withTempDir } from './cli/harness.js'
 
 const RUN = ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '30', '--quiet']
@@ -106,6 +107,13 @@ describe('verify is strict about what the folder holds', () => {
       res = await runCli(['verify', 'reports'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/manifest\.json: lists no files/)
+
+      // The reporter's folder keeps baseline.json beside the reports: its manifest lists it.
+      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8'))
+      await mkdir(join(dir, 'evals'))
+      await writeFile(join(dir, 'evals/baseline.json'), await readFile(join(reports, 'report.json')))
+      await writeReportFolder(join(dir, 'evals'), report, {})
+      expect(await verifyDir(join(dir, 'evals'))).toMatchObject({ ok: true, files: 4 })
     })
   })
 })

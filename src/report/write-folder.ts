@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { lockFolder } from '../files/folder-lock.js'
@@ -45,7 +46,10 @@ export async function writeReportFolder(
   const lock = lockFolder(dir)
   try {
     await removeStaleTemps(dir)
-    await commitReportFolder(dir, contents, [...new Set(report.records.map((r) => r.configId))].sort())
+    // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
+    const baseline = join(dir, 'baseline.json')
+    const alsoList = existsSync(baseline) && !contents.has(baseline) ? [baseline] : []
+    await commitReportFolder(dir, contents, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
   } finally {
     lock.release()
   }

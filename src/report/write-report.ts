@@ -33,8 +33,14 @@ export function renderReportFiles(files: ReportFiles): Map<string, string> {
  * files first and renamed into place only when every one is on disk, the manifest last. A failure while
  * rendering or staging leaves nothing new. Returns the paths written, the manifest last.
  */
-export async function commitReportFolder(dir: string, contents: ReadonlyMap<string, string>, configIds: readonly string[]): Promise<string[]> {
-  const manifest = await buildManifest(dir, [...contents.keys()], { configIds: [...configIds], contents })
+export async function commitReportFolder(
+  dir: string,
+  contents: ReadonlyMap<string, string>,
+  configIds: readonly string[],
+  /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
+  alsoList: readonly string[] = [],
+): Promise<string[]> {
+  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], alsoList.length ? { contents } : { configIds: [...configIds], contents })
   const all = new Map<string, string>(contents)
   all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
   await commitFiles(all)
