@@ -118,3 +118,17 @@ describe('resumable runs', () => {
     })
   }, 60_000)
 })
+
+describe('a closed stdout or stderr', () => {
+  it('ends output quietly and still writes the reports', async () => {
+    await withTempDir(async (dir) => {
+      const child = spawnCli(['run', '--agent', 'baseline,noop', '--dataset', 'synthetic', '--rows', '30', '--trials', '3'], dir)
+      child.stdout!.destroy()
+      child.stderr!.destroy()
+      const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)))
+      expect(code).toBe(0)
+      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['manifest.json', 'report.json', 'report.md', 'runs.jsonl'])
+      expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
+    })
+  }, 60_000)
+})

@@ -7,8 +7,9 @@ import { exportCommand } from './commands/export.js'
 import { listAgentsCommand } from './commands/list-agents.js'
 import { listDatasetsCommand } from './commands/list-datasets.js'
 import { pricesCommand } from './commands/prices.js'
-import { RUN_HELP, runCommand } from './commands/run.js'
+import { runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
+import { withInputErrors, firstLine } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
 
 const COMMANDS: Record<string, Command> = {
@@ -47,7 +48,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(HELP.replace('{version}', toolVersion()))
-    if (!name) io.stdout(`\n${RUN_HELP}`)
     return 0
   }
   if (name === '--version' || name === '-v') {
@@ -56,23 +56,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS[name]
   try {
-    if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
-    return await command(rest, io)
+    return await withInputErrors(io, async () => {
+      if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
+      return command(rest, io)
+    })
   } catch (error) {
-    if (error instanceof InputError || isParseArgsError(error)) {
-      io.stderr(`dataforge-evals: ${oneLine((error as Error).message)}\n`)
-      return 2
-    }
-    io.stderr(`dataforge-evals: internal error: ${oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
+    io.stderr(`dataforge-evals: internal error: ${firstLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
     return 1
   }
-}
-
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
-}
-
-function oneLine(text: string): string {
-  return text.split('\n')[0]!.trim()
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { parse } from 'csv-parse/sync'
 import type { FileDigest } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
@@ -11,8 +11,14 @@ interface CsvParseError extends Error {
 }
 
 /**
+ * Every line ends a record whether it ends in CRLF or LF. (csv-parse otherwise guesses one ending from the first
+ * line and keeps the other inside values: `a\r\n1\n2\r\n` would read as one row "1\n2".)
+ */
+const RECORD_DELIMITERS = ['\r\n', '\n']
+
+/**
  * Parses CSV text into a table of literal strings: no casting, no trimming, no NA guessing.
- * A UTF-8 BOM is dropped, LF and CRLF both work, quoted fields may hold commas, quotes and newlines.
+ * A UTF-8 BOM is dropped, LF and CRLF both work (mixed too), quoted fields may hold commas, quotes and newlines.
  * The first record is the header. A header-only file gives a table with no rows.
  * `file` only names the source in error messages.
  */
@@ -22,7 +28,7 @@ export function parseCsvStrict(text: string, file: string): Table {
   if (body.length === 0) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
   let records: string[][]
   try {
-    records = parse(body, { cast: false, trim: false, skip_empty_lines: false }) as string[][]
+    records = parse(body, { cast: false, trim: false, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as string[][]
   } catch (error) {
     throw csvInputError(error as CsvParseError, body, file)
   }
@@ -50,7 +56,7 @@ interface RaggedRow {
 function locateRaggedRow(body: string): RaggedRow | undefined {
   let records: { record: string[]; info: { bytes: number } }[]
   try {
-    records = parse(body, { relax_column_count: true, info: true }) as unknown as typeof records
+    records = parse(body, { relax_column_count: true, info: true, record_delimiter: RECORD_DELIMITERS }) as unknown as typeof records
   } catch {
     return undefined
   }
@@ -89,8 +95,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export async function readCsvTable(path: string): Promise<{ table: Table; digest: FileDigest }> {
   let bytes: Buffer
   try {
+    // A FIFO or device would block or never end; only regular files are data.
+    const info = await stat(path)
+    if (!info.isFile() && !info.isDirectory()) throw new InputError(`${path} is not a regular file (a FIFO, device or socket); give a CSV file`)
     bytes = await readFile(path)
   } catch (error) {
+    if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') throw new InputError(`${path} does not exist`)
     if (code === 'EISDIR') throw new InputError(`${path} is a folder, expected a CSV file`)

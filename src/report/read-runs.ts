@@ -55,7 +55,8 @@ async function resolveRunsFile(path: string): Promise<string> {
   } catch (error) {
     throw new InputError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
-  if (!info.isDirectory()) return path
+  if (info.isFile()) return path
+  if (!info.isDirectory()) throw new InputError(`${path}: not a regular file (a FIFO, device or socket); give a runs.jsonl, report.json or folder`)
   for (const name of ['runs.jsonl', 'report.json']) {
     const candidate = join(path, name)
     if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate

@@ -4,7 +4,7 @@ import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
-import { withTimeout } from '../run/with-timeout.js'
+import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
@@ -34,6 +34,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
   checkConversationArgs(name, options, turns)
   const seed = options.seed ?? 1
   const timeoutMs = options.timeout ?? 60_000
+  checkTimeoutMs(timeoutMs, `conversation "${name}": timeout`)
   let session: Promise<DataSession> | null = null
   let data: { tables: Record<string, Table>; digest: string } | null = null
   // Questions are asked strictly in order, whatever the tests' scheduling or filters.

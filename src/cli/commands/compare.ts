@@ -7,7 +7,8 @@ import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { formatP, formatSigned } from '../../stats/format.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import type { CliIO, Command } from '../io.js'
+import type { Command } from '../io.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
@@ -28,20 +29,6 @@ Options:
 
 Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input.
 `
-
-/** Runs a command body; bad input (InputError, bad flags) becomes one line on stderr and exit code 2. */
-export async function withInputErrors(io: CliIO, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body()
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code
-    if (error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr(`dataforge-evals: ${String((error as Error).message).split('\n')[0]!.trim()}\n`)
-      return 2
-    }
-    throw error
-  }
-}
 
 export const compareCommand: Command = (argv, io) =>
   withInputErrors(io, async () => {

@@ -1,11 +1,11 @@
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { addToManifest } from '../../report/manifest.js'
 import { writeRunsParquet } from '../../report/parquet.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet
 
@@ -32,6 +32,6 @@ export const exportCommand: Command = (argv, io) =>
     const out = resolve(io.cwd, values.parquet)
     const { rows, bytes } = await writeRunsParquet(out, records)
     await addToManifest(dirname(out), [out], { rowCounts: { [out]: rows } })
-    io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes\n`)
+    io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes; updated ${join(dirname(values.parquet), 'manifest.json')}\n`)
     return 0
   })

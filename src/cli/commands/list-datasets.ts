@@ -4,12 +4,22 @@ import { listDatasets } from '../../datasets/index.js'
 import type { Command } from '../io.js'
 import { table } from '../../report/format.js'
 
+export const LIST_DATASETS_HELP = `Usage: dataforge-evals list-datasets [--data-dir DIR] [--json]
+
+Lists the datasets: name, rows × columns, dirty cells, source and corruption kinds. Raha-layout folders under
+DIR (default $DATAFORGE_DATA_DIR or ./data) are listed beside the bundled canonical sets.
+`
+
 export const listDatasetsCommand: Command = async (argv, io) => {
   const { values } = parseArgs({
     args: argv,
-    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
+    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   })
+  if (values.help) {
+    io.stdout(LIST_DATASETS_HELP)
+    return 0
+  }
   const dataDir = resolve(io.cwd, values['data-dir'] ?? io.env.DATAFORGE_DATA_DIR ?? 'data')
   const listings = await listDatasets({ dataDir })
   if (values.json) {

@@ -17,7 +17,8 @@ import { readRecordedRun, resumeOptions, type RunOptions } from '../../run/resum
 import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { Command } from '../io.js'
-import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { MAX_TIMER_MS } from '../../run/with-timeout.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
@@ -88,7 +89,7 @@ const OPTIONS = {
 } as const
 
 export const runCommand: Command = async (argv, userIO) => {
-  const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  const parsed = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
   if (parsed.values.help) {
     userIO.stdout(RUN_HELP)
     return 0
@@ -108,7 +109,7 @@ export const runCommand: Command = async (argv, userIO) => {
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
-  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true })
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
   const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
   const comparator = comparatorByName(values.comparator ?? 'exact')
