@@ -1,3 +1,4 @@
+import { redactSecrets } from '../src/adapters/providers/redact.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -251,9 +252,20 @@ describe('429, server errors and timeouts', () => {
     server.script(errorReply(401, `Invalid API key: ${FAKE_KEY}`))
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
-    expect(failure.message).toMatch(/HTTP 401/)
-    expect(failure.message).toContain('[redacted]')
+    expect(failure.message).toMatch(/HTTP 401: the provider answered with an error; \d+ bytes, content type application\/json$/)
+    expect(failure.message).not.toMatch(/Invalid API key/)
     expectNoKey(failure.message, failure.stack, logs)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('never copies a body into a message: a 200 that is not JSON says so, with size and content type', async () => {
+    // A misbehaving gateway echoes the Authorization header; JSON.parse's error would quote its first characters.
+    server.script({ text: `Bearer ${FAKE_KEY}` })
+    const failure = await failureOf(runAgent('groq-llama-70b'))
+    expect(failure.kind).toBe('provider_error')
+    expect(failure.message).toMatch(/the answer is not JSON \(HTTP 200, \d+ bytes, content type application\/json\)$/)
+    expect(failure.message).not.toContain('Bearer')
+    expect(failure.message).not.toContain(FAKE_KEY.slice(0, 6))
     expect(server.requests).toHaveLength(1)
   })
 
@@ -407,5 +419,15 @@ describe('chat with tools', () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe('redactSecrets', () => {
+  it('redacts a key holding quotes or backslashes in every escaped form', () => {
+    const key = 'sk-"quo\\te"-1234'
+    const text = [key, JSON.stringify(key), JSON.stringify(JSON.stringify(key)), JSON.stringify({ message: `auth ${key}` }), encodeURIComponent(key)].join(' | ')
+    const out = redactSecrets(text, [key])
+    expect(out).not.toContain('quo')
+    expect(out.match(/\[redacted\]/g)).toHaveLength(5)
   })
 })
