@@ -5,6 +5,7 @@ import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
+import { runRowsOf } from './read-runs.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_VERSION = 1
@@ -256,35 +257,18 @@ function isRecordFileName(name: string): boolean {
 }
 
 /**
- * The RunRecord rows a file holds: non-blank lines of a .jsonl, the `records` of a .json report;
- * null for files that hold no rows this can count. Throws when such a file does not parse.
+ * The RunRecord rows a file holds (read by `runRowsOf`, the one reader of run files): non-blank lines of a
+ * .jsonl, the `records` of a .json report; null for files that hold no rows this can count.
  */
 function recordRows(name: string, bytes: Uint8Array): unknown[] | null {
-  if (name.endsWith('.jsonl')) {
-    const text = Buffer.from(bytes).toString('utf8')
-    return text
-      .split('\n')
-      .map((line, i) => ({ line, i }))
-      .filter(({ line }) => line.trim() !== '')
-      .map(({ line, i }) => {
-        try {
-          return JSON.parse(line) as unknown
-        } catch {
-          throw new Error(`line ${i + 1} is not valid JSON`)
-        }
-      })
+  const format = name.endsWith('.jsonl') ? 'jsonl' : name.endsWith('.json') ? 'report' : null
+  if (!format) return null
+  try {
+    return runRowsOf(Buffer.from(bytes).toString('utf8'), name, format)?.map((r) => r.row) ?? null
+  } catch (error) {
+    // The message names the file already; verify prefixes it again.
+    throw new Error((error as Error).message.slice(name.length + 2))
   }
-  if (name.endsWith('.json')) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(Buffer.from(bytes).toString('utf8'))
-    } catch {
-      throw new Error('not valid JSON')
-    }
-    const records = (parsed as { records?: unknown } | null)?.records
-    return Array.isArray(records) ? records : null
-  }
-  return null
 }
 
 /** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
