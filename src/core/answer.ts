@@ -13,6 +13,8 @@ export const AnswerSchema = z.object({
   usage: UsageSchema.partial().optional(),
   steps: z.number().int().nonnegative().optional(),
   model: z.string().optional(),
+  /** Per-question counters (tool calls by name, tool errors…), copied into the RunRecord's `metrics`. */
+  metrics: z.record(z.string(), z.number()).optional(),
 })
 export type Answer = z.infer<typeof AnswerSchema>
 

@@ -110,6 +110,8 @@ export const FailureKindSchema = z.enum([
   'provider_error',
   'cache_miss',
   'skipped',
+  /** A tool-using agent ended its steps without calling its answer tool. */
+  'no_answer',
 ])
 export type FailureKind = z.infer<typeof FailureKindSchema>
 

@@ -6,7 +6,7 @@ import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
-import { metaOf, recordFailureOn, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
 import { newMeta } from './meta.js'
 
@@ -96,6 +96,7 @@ export function conversation(name: string, options: ConversationOptions, turns: 
           throw error
         }
         recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+        recordCountersOn(test, answer.metrics)
         context.annotate(`t${turn}: ${question}`, 'dataforge-question')
         await check(answer, { turn, test: context })
       })

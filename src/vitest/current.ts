@@ -85,6 +85,16 @@ export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, ste
 export function recordFailureOn(test: Test, error: unknown): void {
   if (!(error instanceof AgentFailure)) return
   metaOf(test).failure = { kind: error.kind, message: error.message }
-  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number }
+  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number; metrics?: Record<string, number> }
   recordUsageOn(test, spent.usage, spent.steps, undefined)
+  recordCountersOn(test, spent.metrics)
+}
+
+/** Adds an agent's per-question counters (tool calls, tool errors…) to this test's metrics. */
+export function recordCountersOn(test: Test, counters: Record<string, number> | undefined): void {
+  if (!counters) return
+  const metrics = metaOf(test).metrics
+  for (const [name, value] of Object.entries(counters)) {
+    if (Number.isFinite(value)) metrics[name] = (metrics[name] ?? 0) + value
+  }
 }
