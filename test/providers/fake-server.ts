@@ -9,6 +9,8 @@ export interface FakeReply {
   json?: unknown
   /** Sent as is (wins over `json`). */
   text?: string
+  /** Wait before answering (prefer `heldAnswers`: a held answer needs no guessed delay). */
+  delayMs?: number
   /** Drop the connection without answering. */
   destroy?: boolean
 }
@@ -107,7 +109,7 @@ export class FakeChatServer {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
     try {
       const reply = this.queue.shift() ?? (this.handler ? await this.handler(request, index) : completion('{"fixes": []}'))
-      const delay = this.opts.latencyMs ?? 0
+      const delay = (this.opts.latencyMs ?? 0) + (reply.delayMs ?? 0)
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
       if (reply.destroy) {
         res.socket?.destroy()
