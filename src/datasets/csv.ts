@@ -113,7 +113,7 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
     throw new InputError(`${path} is not valid UTF-8 text`)
   }
   const table = parseCsvStrict(text, path)
-  return { table, digest: { path, sha256: sha256Hex(bytes), bytes: bytes.length } }
+  return { table, digest: { path, sha256: sha256Hex(bytes), bytes: bytes.length, of: 'file-bytes' } }
 }
 
 
@@ -178,7 +178,7 @@ class CsvHasher {
 
   digest(): FileDigest {
     this.flush()
-    return { sha256: this.hash.digest('hex'), bytes: this.bytes }
+    return { sha256: this.hash.digest('hex'), bytes: this.bytes, of: 'csv-serialization' }
   }
 
   private flush(): void {

@@ -36,13 +36,13 @@ export function conversation(name: string, options: ConversationOptions, turns: 
   const timeoutMs = options.timeout ?? 60_000
   checkTimeoutMs(timeoutMs, `conversation "${name}": timeout`)
   let session: Promise<DataSession> | null = null
-  let data: { tables: Record<string, Table>; digest: string } | null = null
+  let data: { tables: Record<string, Table>; tablesJsonSha256: string } | null = null
   // Questions are asked strictly in order, whatever the tests' scheduling or filters.
   const answers: Array<Promise<Answer>> = []
   const tables = () => {
     if (!data) {
       const normalized = normalizeData(options.data)
-      data = { tables: normalized, digest: hashOf(normalized) }
+      data = { tables: normalized, tablesJsonSha256: hashOf(normalized) }
     }
     return data
   }
@@ -86,8 +86,9 @@ export function conversation(name: string, options: ConversationOptions, turns: 
       const test = context.task as Test
       await runInTest(test, async () => {
         const live = metaOf(test)
-        const { digest } = tables()
-        live.datasetSha256 = { dirty: digest, clean: digest }
+        // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
+        const { tablesJsonSha256 } = tables()
+        live.datasetSha256 = { dirty: tablesJsonSha256, clean: tablesJsonSha256 }
         let answer: Answer
         try {
           answer = await ask(index)
