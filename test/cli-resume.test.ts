@@ -132,3 +132,27 @@ describe('a closed stdout or stderr', () => {
     })
   }, 60_000)
 })
+
+describe('the run journal', () => {
+  it('treats a rate-limited trial as not done, so a resumed run asks the model again', async () => {
+    const { makeRecord } = await import('./stats-records.fixture.js')
+    const { RunJournal, readRecordedRun } = await import('../src/run/resume.js')
+    await withTempDir(async (dir) => {
+      const journal = RunJournal.fresh(dir, { cwd: dir, options: { agent: ['a'] }, runDateUtc: '2026-01-01T00:00:00.000Z' })
+      await journal.begin([], [])
+      const ok = makeRecord({ agent: 'a', dataset: 'd', trial: 0, seed: 1 })
+      const limited = makeRecord({ agent: 'a', dataset: 'd', trial: 1, seed: 2, status: 'failed', failureKind: 'rate_limited', correct: null })
+      journal.add(ok)
+      journal.add(limited)
+      journal.close()
+      // A kill -9 in the middle of a line: that line is dropped (and that trial runs again).
+      await writeFile(join(dir, 'runs.partial.jsonl'), `${await readFile(join(dir, 'runs.partial.jsonl'), 'utf8')}{"recordVers`)
+      const { recorded, records } = readRecordedRun(dir)
+      expect(records).toHaveLength(2)
+      const resumed = RunJournal.resume(dir, recorded, records)
+      expect(resumed.has({ agent: 'a', dataset: 'd', trial: 0, seed: 1 })).toBe(true)
+      expect(resumed.has({ agent: 'a', dataset: 'd', trial: 1, seed: 2 })).toBe(false)
+      expect(resumed.has({ agent: 'a', dataset: 'd', trial: 2, seed: 3 })).toBe(false)
+    })
+  })
+})

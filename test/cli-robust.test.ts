@@ -76,3 +76,12 @@ describe('help', () => {
     })
   })
 })
+
+describe('timeouts a timer can hold', () => {
+  it('evalCase and conversation timeouts beyond 2^31−1 ms are refused, naming the option', async () => {
+    const { checkTimeoutMs } = await import('../src/run/with-timeout.js')
+    expect(() => checkTimeoutMs(2 ** 31, 'evalCase "x": timeout')).toThrow(/evalCase "x": timeout of 2147483648 ms is beyond what a timer can hold/)
+    expect(() => checkTimeoutMs(0, 'timeout')).toThrow(/must be a positive number/)
+    expect(() => checkTimeoutMs(2 ** 31 - 1, 'timeout')).not.toThrow()
+  })
+})
