@@ -32,16 +32,25 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`gave up waiting for ${what}`)
 }
 
+/**
+ * Starts a run whose stepper agent hangs from trial `hangFrom` on, waits until that many trials are in the
+ * report folder's journal, then sends `signal`.
+ */
+async function interruptedRun(dir: string, folder: string, argv: string[], hangFrom: number, signal: NodeJS.Signals) {
+  await writeFile(join(dir, 'stepper.mjs'), STEPPER)
+  const child = spawnCli(argv, dir, { HANG_FROM: String(hangFrom) })
+  const done = finished(child)
+  await until(async () => (await linesOf(join(dir, folder, 'runs.partial.jsonl'))) >= hangFrom, `${hangFrom} journaled trials`)
+  child.kill(signal)
+  return done
+}
+
 describe('resumable runs', () => {
   it('a run killed with SIGKILL keeps its finished trials; --resume runs only the rest and gives the uninterrupted records', async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
-      const child = spawnCli([...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], dir, { HANG_FROM: '2' })
-      const done = finished(child)
       // Trials run dataset by dataset, agent by agent: stepper trials 0 and 1 finish, trial 2 hangs.
-      await until(async () => (await linesOf(join(dir, 'cut/runs.partial.jsonl'))) >= 2, 'two journaled trials')
-      child.kill('SIGKILL')
-      expect((await done).signal).toBe('SIGKILL')
+      const killed = await interruptedRun(dir, 'cut', [...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], 2, 'SIGKILL')
+      expect(killed.signal).toBe('SIGKILL')
       const left = (await readdir(join(dir, 'cut'))).sort()
       expect(left).toEqual(['.dataforge.lock', 'run.partial.json', 'runs.partial.jsonl'])
       expect(await linesOf(join(dir, 'cut/runs.partial.jsonl'))).toBe(2)
@@ -73,12 +82,7 @@ describe('resumable runs', () => {
 
   it('SIGINT stops a run with its journal intact and says how to resume', async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
-      const child = spawnCli(ARGS, dir, { HANG_FROM: '1' })
-      const done = finished(child)
-      await until(async () => (await linesOf(join(dir, 'reports/runs.partial.jsonl'))) >= 1, 'one journaled trial')
-      child.kill('SIGINT')
-      const res = await done
+      const res = await interruptedRun(dir, 'reports', ARGS, 1, 'SIGINT')
       expect(res.code).toBe(130)
       expect(res.stderr).toMatch(/run interrupted: 1 trials are saved in reports\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports/)
       expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['run.partial.json', 'runs.partial.jsonl'])
@@ -87,12 +91,7 @@ describe('resumable runs', () => {
 
   it('refuses to resume when options, agents or data differ (exit 2, naming the difference)', async () => {
     await withTempDir(async (dir) => {
-      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
-      const child = spawnCli(ARGS, dir, { HANG_FROM: '1' })
-      const done = finished(child)
-      await until(async () => (await linesOf(join(dir, 'reports/runs.partial.jsonl'))) >= 1, 'one journaled trial')
-      child.kill('SIGKILL')
-      await done
+      await interruptedRun(dir, 'reports', ARGS, 1, 'SIGKILL')
 
       const trials = await runCli(['run', '--resume', 'reports', '--trials', '5'], dir)
       expect(trials.code).toBe(2)
