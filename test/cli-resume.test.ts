@@ -96,6 +96,9 @@ describe('resumable runs', () => {
       const trials = await runCli(['run', '--resume', 'reports', '--trials', '5'], dir)
       expect(trials.code).toBe(2)
       expect(trials.stderr).toMatch(/--trials differs from the recorded run \(recorded "4", given "5"\)/)
+      const cache = await runCli(['run', '--resume', 'reports'], dir, { DATAFORGE_CACHE: 'replay' })
+      expect(cache.code).toBe(2)
+      expect(cache.stderr).toMatch(/\$DATAFORGE_CACHE differs from the recorded run \(recorded not set, now "replay"\)/)
       const plan = JSON.parse(await readFile(join(dir, 'reports/run.partial.json'), 'utf8'))
 
       plan.agents[0].model = 'another-model'

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -83,8 +83,7 @@ describe('the packed package', () => {
     expect(out).not.toMatch(/missing source files|warn/i)
     expect(existsSync(join(project, 'evals/__reports__/report.json'))).toBe(true)
 
-    const bin = resolve(project, 'node_modules/.bin/dataforge-evals')
-    const cli = await run(bin, ['run', '--dataset', 'hospital', '--agent', 'baseline'], { cwd: project, env })
+    const cli = await run(npm, ['exec', '--offline', '--', 'dataforge-evals', 'run', '--dataset', 'hospital', '--agent', 'baseline'], { cwd: project, env })
     expect(cli.stdout).toMatch(/wrote reports\/report\.md, reports\/report\.json, reports\/runs\.jsonl, reports\/manifest\.json/)
     const report = JSON.parse(await readFile(join(project, 'reports/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ dataset: 'hospital', status: 'ok', tp: 448, fp: 20, fn: 61 })

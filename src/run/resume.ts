@@ -21,6 +21,8 @@ export interface RecordedRun {
   cwd: string
   /** The flags as typed, without --resume, --quiet and --help. */
   options: RunOptions
+  /** The environment variables that configure a run as flags do (data folder, cache mode and folder). */
+  env?: Record<string, string | null>
   agents: Array<{ name: string; kind: string; model: string | null; provider: string | null }>
   /** The sha256s of every (dataset, seed) the run loaded. */
   datasets: Array<{ id: string; seed: number | null; dirty: string; clean: string }>
@@ -36,6 +38,12 @@ export interface TrialCell {
 }
 
 const NOT_RECORDED = new Set(['resume', 'quiet', 'help'])
+/** Environment variables that change what a run does, recorded and compared like flags. */
+export const RUN_ENV = ['DATAFORGE_DATA_DIR', 'DATAFORGE_CACHE', 'DATAFORGE_CACHE_DIR'] as const
+
+export function runEnvOf(env: Record<string, string | undefined>): Record<string, string | null> {
+  return Object.fromEntries(RUN_ENV.map((name) => [name, env[name] ?? null]))
+}
 /** Flags holding paths: compared after resolving against the folder each run was started in. */
 const PATH_FLAGS = new Set(['dirty-csv', 'clean-csv', 'data-dir', 'output', 'output-json', 'cache-dir', 'prices'])
 
@@ -72,7 +80,14 @@ export function readRecordedRun(dir: string): { recorded: RecordedRun; records: 
  * resolved); a different value is an InputError naming the flag, since the missing cells must be run as the
  * first ones were.
  */
-export function resumeOptions(recorded: RecordedRun, given: RunOptions, cwd: string): RunOptions {
+export function resumeOptions(recorded: RecordedRun, given: RunOptions, cwd: string, env: Record<string, string | undefined> = {}): RunOptions {
+  const now = runEnvOf(env)
+  for (const name of RUN_ENV) {
+    const before = recorded.env?.[name] ?? null
+    if (before !== now[name]) {
+      throw new InputError(`run --resume: $${name} differs from the recorded run (recorded ${show(before ?? undefined)}, now ${show(now[name] ?? undefined)})`)
+    }
+  }
   for (const [flag, value] of Object.entries(given)) {
     if (NOT_RECORDED.has(flag) || value === undefined) continue
     const before = recorded.options[flag]

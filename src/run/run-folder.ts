@@ -1,5 +1,5 @@
 import { existsSync, rmdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { type FolderLock, lockFolder } from '../files/folder-lock.js'
 import { checkReportOutputs, type PlannedOutput } from '../files/output-paths.js'
@@ -26,7 +26,7 @@ export async function openRunFolder(opts: {
   displayDir: string
   outputs: readonly PlannedOutput[]
   resume: { recorded: RecordedRun; records: RunRecord[] } | null
-  fresh: { cwd: string; options: RunOptions; runDateUtc: string }
+  fresh: { cwd: string; options: RunOptions; env: Record<string, string | null>; runDateUtc: string }
   stderr: (text: string) => void
 }): Promise<RunFolder> {
   const created = await checkReportOutputs(opts.dir, opts.outputs)
@@ -48,7 +48,7 @@ export async function openRunFolder(opts: {
     throw error
   }
   try {
-    await removeStaleTemps(opts.dir)
+    for (const dir of new Set([opts.dir, ...opts.outputs.map((o) => dirname(o.path))])) await removeStaleTemps(dir)
     if (!opts.resume && existsSync(join(opts.dir, RECORDED_RUN_FILE))) {
       throw new InputError(
         `${opts.displayDir} holds an interrupted run (${RECORDED_RUN_FILE}); finish it with dataforge-evals run --resume ${opts.displayDir}, or delete ${RECORDED_RUN_FILE} to start over`,

@@ -13,7 +13,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
 import { MANIFEST_FILE } from '../../report/manifest.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
-import { readRecordedRun, resumeOptions, type RunOptions } from '../../run/resume.js'
+import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { Command } from '../io.js'
@@ -97,7 +97,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
   const resumed = resumeDir === null ? null : readRecordedRun(resumeDir)
   // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
-  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd) : parsed.values) as typeof parsed.values
+  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
   const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
@@ -131,7 +131,7 @@ export const runCommand: Command = async (argv, userIO) => {
       { label: 'manifest.json (beside --output-json)', path: resolve(reportDir, MANIFEST_FILE) },
     ],
     resume: resumed,
-    fresh: { cwd: io.cwd, options: parsed.values as RunOptions, runDateUtc },
+    fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
     stderr: userIO.stderr,
   })
   try {
