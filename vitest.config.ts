@@ -27,6 +27,7 @@ export default defineConfig({
         outputDir: 'evals/__reports__',
         thresholds: {
           mock: { f1: 1, passRate: 1 },
+          'mock-qa': { passRate: 1 },
           'baseline · synthetic': { f1: 0.3 },
           '*': { completionRate: 1 },
         },

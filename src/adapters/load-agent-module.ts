@@ -10,10 +10,10 @@ export function looksLikeModulePath(spec: string): boolean {
 }
 
 /**
- * Loads a user agent from a `.ts` or `.js` module: the default export or a named `agent` export,
- * either an agent object or a factory function returning one.
+ * Imports a user agent module (`.ts` through jiti, `.js` natively) and returns its default export or named
+ * `agent` export; a factory function (one without `isAgent(candidate)` true) is called first.
  */
-export async function loadAgentModule(spec: string, cwd: string): Promise<RepairAgent> {
+export async function importAgentExport(spec: string, cwd: string, isAgent: (x: unknown) => boolean): Promise<{ candidate: unknown; path: string; exports: string[] }> {
   const path = resolve(cwd, spec)
   if (!existsSync(path)) throw new InputError(`agent module ${spec} not found (resolved to ${path})`)
   let mod: Record<string, unknown>
@@ -25,10 +25,19 @@ export async function loadAgentModule(spec: string, cwd: string): Promise<Repair
     throw new InputError(`agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
   }
   let candidate = mod.agent ?? mod.default
-  if (typeof candidate === 'function' && !('run' in candidate)) candidate = await (candidate as () => unknown)()
+  if (typeof candidate === 'function' && !isAgent(candidate)) candidate = await (candidate as () => unknown)()
+  return { candidate, path, exports: Object.keys(mod) }
+}
+
+/**
+ * Loads a user agent from a `.ts` or `.js` module: the default export or a named `agent` export,
+ * either an agent object or a factory function returning one.
+ */
+export async function loadAgentModule(spec: string, cwd: string): Promise<RepairAgent> {
+  const { candidate, path, exports } = await importAgentExport(spec, cwd, (x) => typeof x === 'function' && 'run' in x)
   if (!candidate || typeof candidate !== 'object' || typeof (candidate as RepairAgent).run !== 'function') {
     throw new InputError(
-      `agent module ${spec} must export an agent ({ name, run(task, ctx) }) as default or as "agent"; found exports [${Object.keys(mod).join(', ')}]`,
+      `agent module ${spec} must export an agent ({ name, run(task, ctx) }) as default or as "agent"; found exports [${exports.join(', ')}]`,
     )
   }
   const agent = candidate as RepairAgent

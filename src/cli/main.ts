@@ -7,6 +7,7 @@ import { exportCommand } from './commands/export.js'
 import { listAgentsCommand } from './commands/list-agents.js'
 import { listDatasetsCommand } from './commands/list-datasets.js'
 import { pricesCommand } from './commands/prices.js'
+import { qaCommand } from './commands/qa.js'
 import { runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
 import { withInputErrors, firstLine } from './input-errors.js'
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   corpus: corpusCommand,
   verify: verifyCommand,
   prices: pricesCommand,
+  qa: qaCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -30,6 +32,7 @@ Usage: dataforge-evals <command> [options]
 
 Commands:
   run              run repair agents on datasets and write Markdown/JSON reports (run --help)
+  qa               ask question suites (bespoke, hard, large, messy, wtq) and write reports (qa --help)
   list-agents      built-in agents and provider presets
   list-datasets    datasets with shape, dirty cells, source and corruption kinds
   datasets pull N  download a canonical dataset (hospital, flights, beers) and check its sha256

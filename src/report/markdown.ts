@@ -2,6 +2,7 @@ import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'
 import { formatInterval } from '../stats/format.js'
+import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 
 export interface MarkdownOptions {
   title?: string
@@ -152,6 +153,8 @@ export function renderMarkdownReport(report: EvalReport, opts: MarkdownOptions =
     renderSummaryTable(report, opts),
     '',
   ]
+  const qa = renderQaSections(report) // issue 12: question-answering leaderboard, grid and failed questions
+  if (qa) parts.push(qa)
   const counts = renderCounts(report)
   if (counts) parts.push('## Repair counts and diagnostics', '', counts, '')
   const flaky = renderFlaky(report)

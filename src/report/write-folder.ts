@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { lockFolder } from '../files/folder-lock.js'
-import { removeStaleTemps } from '../files/write-atomic.js'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { renderLeaderboard } from './leaderboard.js'
-import { commitReportFolder, renderReportFiles } from './write-report.js'
+import { commitReportFolderLocked, renderReportFiles } from './write-report.js'
 
 export type ReportFormat = 'markdown' | 'json' | 'jsonl'
 
@@ -42,16 +39,9 @@ export async function writeReportFolder(
     ...(formats.has('json') ? { jsonPath: join(dir, 'report.json') } : {}),
     ...(formats.has('jsonl') ? { runsPath: join(dir, 'runs.jsonl') } : {}),
   })
-  await mkdir(dir, { recursive: true })
-  const lock = lockFolder(dir)
-  try {
-    await removeStaleTemps(dir)
-    // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
-    const baseline = join(dir, 'baseline.json')
-    const alsoList = existsSync(baseline) && !contents.has(baseline) ? [baseline] : []
-    await commitReportFolder(dir, contents, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
-  } finally {
-    lock.release()
-  }
+  // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
+  const baseline = join(dir, 'baseline.json')
+  const alsoList = existsSync(baseline) && !contents.has(baseline) ? [baseline] : []
+  await commitReportFolderLocked(dir, contents, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
   return [...contents.keys()]
 }

@@ -1,7 +1,9 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { EvalReport } from './build.js'
 import { join } from 'node:path'
-import { commitFiles } from '../files/write-atomic.js'
+import { mkdir } from 'node:fs/promises'
+import { lockFolder } from '../files/folder-lock.js'
+import { commitFiles, removeStaleTemps } from '../files/write-atomic.js'
 import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest.js'
 
 export function renderJsonReport(report: EvalReport): string {
@@ -45,4 +47,24 @@ export async function commitReportFolder(
   all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
   await commitFiles(all)
   return [...all.keys()]
+}
+
+/**
+ * `commitReportFolder` for writers that do not hold the folder already: creates it, takes its lock (a second
+ * writer fails at once), removes temp files a killed writer left, commits, and lets go of the lock.
+ */
+export async function commitReportFolderLocked(
+  dir: string,
+  contents: ReadonlyMap<string, string>,
+  configIds: readonly string[],
+  alsoList: readonly string[] = [],
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true })
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    return await commitReportFolder(dir, contents, configIds, alsoList)
+  } finally {
+    lock.release()
+  }
 }

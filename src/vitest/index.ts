@@ -17,3 +17,5 @@ export function agentFromEnv(opts: { fallback: string }): string {
   const fromEnv = process.env.DATAFORGE_AGENT?.trim()
   return fromEnv ? fromEnv : opts.fallback
 }
+export { qaSuite, type QaSuiteRunOptions } from './qa-suite.js'
+export type { QaCase, QaTurn, QaSuite, QaSuiteOptions, SingleQaCase, ConversationQaCase } from '../datasets/questions/types.js'

@@ -1,0 +1,219 @@
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import pc from 'picocolors'
+import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
+import { PROVIDER_PRESETS, resolveCacheOptions } from '../../adapters/providers/index.js'
+import type { DataAgent } from '../../core/data-agent.js'
+import { InputError } from '../../core/errors.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
+import type { QaCase } from '../../datasets/questions/types.js'
+import { buildReport } from '../../report/build.js'
+import { MANIFEST_FILE } from '../../report/manifest.js'
+import { checkReportOutputs } from '../../files/output-paths.js'
+import { renderMarkdownReport } from '../../report/markdown.js'
+import { projectCommit } from '../../report/reproducibility.js'
+import { renderTerminalSummary } from '../../report/terminal.js'
+import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
+import { runQaTrial } from '../../run/run-qa-trial.js'
+import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import type { CliIO, Command } from '../io.js'
+
+export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
+
+Asks every question of a suite (every turn of its conversations) for N trials, grades each answer strictly, and
+writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report).
+
+Options:
+  --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
+  --suite NAME           ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
+  --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/)
+  --limit N              a seeded sample of N cases (seed --seed)
+  --seed S               seed of the suite's data and of the first trial; trial i uses S+i (default 1)
+  --trials N             trials per agent and case (default 1)
+  --timeout-s T          abort a question after T seconds and record a timeout (default 120)
+  --provider P           provider preset of model-backed agents (${Object.keys(PROVIDER_PRESETS).join(', ')})
+  --models M1,M2         model matrix: one model-backed agent per model (concurrent within the provider's limits)
+  --model M              one model id for model-backed agents
+  --base-url URL         base URL for openai-compatible
+  --api-key-env VAR      environment variable holding the API key
+  --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
+  --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
+  --prices FILE          USD price map for cost accounting
+  --concurrency N        questions in flight per model-backed agent (default: the preset's limit)
+  --rpm N                provider requests per minute (default: the preset's limit)
+  --generation NAME      comparability epoch recorded on every run
+  --output FILE          Markdown report (default reports/qa.md)
+  --output-json FILE     JSON report (default reports/qa.json)
+  --quiet                no progress lines
+`
+
+const OPTIONS = {
+  agent: { type: 'string', multiple: true },
+  suite: { type: 'string' },
+  'data-dir': { type: 'string' },
+  limit: { type: 'string' },
+  seed: { type: 'string' },
+  trials: { type: 'string' },
+  'timeout-s': { type: 'string' },
+  provider: { type: 'string' },
+  models: { type: 'string', multiple: true },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  cache: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  prices: { type: 'string' },
+  concurrency: { type: 'string' },
+  rpm: { type: 'string' },
+  generation: { type: 'string' },
+  output: { type: 'string' },
+  'output-json': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+interface Arm {
+  agent: DataAgent
+  /** Questions of this agent in flight at once. */
+  concurrency: number
+}
+
+export const qaCommand: Command = async (argv, io) => {
+  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  if (values.help) {
+    io.stdout(QA_HELP)
+    return 0
+  }
+  const specs = splitList(values.agent)
+  const models = splitList(values.models)
+  if (!values.suite) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')})`)
+  if (!QA_SUITES[values.suite]) throw new InputError(`qa: unknown --suite "${values.suite}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
+  if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
+  if (values['data-dir'] && values.suite !== 'wtq') throw new InputError('qa: --data-dir applies to --suite wtq only')
+  const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
+  const seed = parseIntegerFlag('seed', values.seed, 1, {})
+  const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
+  const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
+  const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
+  const reportDir = dirname(jsonPath)
+  const runsPath = resolve(reportDir, 'runs.jsonl')
+  await checkReportOutputs(reportDir, [
+    { label: '--output', path: markdownPath },
+    { label: '--output-json', path: jsonPath },
+    { label: 'runs.jsonl (beside --output-json)', path: runsPath },
+    { label: 'manifest.json (beside --output-json)', path: resolve(reportDir, MANIFEST_FILE) },
+  ])
+
+  // Everything is checked (agents, keys, suite data) before the first question is asked.
+  const arms = await resolveArms(specs, models, values, io, concurrency)
+  const cases = await loadQaSuite(values.suite, {
+    seed,
+    ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  })
+
+  const runDateUtc = new Date().toISOString()
+  const project = projectCommit(io.cwd)
+  const units = arms.flatMap((arm) => cases.flatMap((qaCase) => Array.from({ length: trials }, (_, trial) => ({ arm, qaCase, trial }))))
+  const total = units.length
+  let done = 0
+  const records: RunRecord[] = []
+  await Promise.all(
+    arms.map((arm) =>
+      inPool(
+        units.filter((u) => u.arm === arm),
+        arm.concurrency,
+        async ({ qaCase, trial }) => {
+          const rs = await runQaTrial({
+            agent: arm.agent,
+            qaCase,
+            suite: values.suite!,
+            trial,
+            seed: seed + trial,
+            timeoutMs: timeoutS * 1000,
+            provenance: { projectCommit: project.commit, runDateUtc },
+            generation: values.generation ?? null,
+          })
+          records.push(...rs)
+          done++
+          if (!values.quiet) io.stderr(progressLine(done, total, arm.agent, qaCase, trial, rs))
+        },
+      ),
+    ),
+  )
+  // Agents holding pooled connections (the tool-calling data agent) release them.
+  await Promise.all(arms.map((a) => (a.agent as DataAgent & { close?: () => Promise<void> | void }).close?.()))
+  const names = arms.map((a) => (a.agent.model ? `${a.agent.name}@${a.agent.model}` : a.agent.name))
+  const report = buildReport({
+    records,
+    datasets: [],
+    cwd: io.cwd,
+    runDateUtc,
+    project,
+    config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
+  })
+  const contents = renderReportFiles({
+    report,
+    markdown: { path: markdownPath, text: renderMarkdownReport(report, { title: `dataforge-evals qa: ${values.suite}`, runtimeInSummary: true }) },
+    jsonPath,
+    runsPath,
+  })
+  const written = await commitReportFolderLocked(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
+  io.stdout(`\nwrote ${written.join(', ')}\n`)
+  return 0
+}
+
+type Values = Record<string, string | string[] | boolean | undefined>
+
+async function resolveArms(specs: string[], models: string[], values: Values, io: CliIO, concurrency: number | undefined): Promise<Arm[]> {
+  const provider = values.provider as string | undefined
+  const providerOptions = {
+    ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
+    ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] as string } : {}),
+    env: io.env,
+    envFile: resolve(io.cwd, '.env'),
+    cwd: io.cwd,
+    cache: resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(values.rpm !== undefined ? { rpm: parseNumberFlag('rpm', values.rpm as string, 60, { min: 0, exclusiveMin: true }) } : {}),
+    ...(values.prices ? { prices: resolve(io.cwd, values.prices as string) } : {}),
+    log: (line: string) => io.stderr(`${line}\n`),
+  }
+  const modelSpecs = specs.filter(isModelBackedSpec)
+  if (models.length && !modelSpecs.length) specs = [...specs, 'model-qa']
+  const arms: Arm[] = []
+  for (const spec of specs) {
+    const perModel = isModelBackedSpec(spec) ? (models.length ? models : [values.model as string | undefined]) : [undefined]
+    for (const model of perModel) {
+      const agent = await resolveDataAgentSpec(spec, { cwd: io.cwd, ...(provider ? { provider } : {}), ...(model ? { model } : {}), providerOptions })
+      const preset = PROVIDER_PRESETS[spec in PROVIDER_PRESETS ? spec : (provider ?? '')]
+      arms.push({ agent, concurrency: isModelBackedSpec(spec) ? (concurrency ?? preset?.limits.concurrency ?? 1) : 1 })
+    }
+  }
+  const labels = arms.map((a) => `${a.agent.name}@${a.agent.model ?? ''}`)
+  const duplicate = labels.find((l, i) => labels.indexOf(l) !== i)
+  if (duplicate) throw new InputError(`qa: the agent ${duplicate.replace(/@$/, '')} appears twice; each agent and model once per run`)
+  return arms
+}
+
+/** Runs `work` over `items` with at most `size` in flight. */
+async function inPool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker))
+}
+
+function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[]): string {
+  const who = agent.model ? `${agent.name}@${agent.model}` : agent.name
+  const ok = rs.filter((r) => r.correct === true).length
+  const failed = rs.filter((r) => r.status === 'failed')
+  const tail = failed.length ? ` ${pc.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''
+  return `[${index}/${total}] ${who} × ${qaCase.id} trial ${trial + 1}: ${ok}/${rs.length} correct${tail}\n`
+}

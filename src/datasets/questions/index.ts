@@ -1,0 +1,36 @@
+import { InputError } from '../../core/errors.js'
+import { wtqSuite } from '../wtq/suite.js'
+import { bespokeSuite } from './bespoke.js'
+import { hardSuite } from './hard.js'
+import { largeSuite } from './large.js'
+import { messySuite } from './messy.js'
+import { seededSample } from './sample.js'
+import type { QaCase, QaSuite, QaSuiteOptions } from './types.js'
+
+export * from './types.js'
+export { expectNumber, expectText, expectList, expectTable, expectRefusal, expectChart, turn, singleCase, conversationCase, type Expectation } from './build.js'
+export { chartUsesFields } from './chart-fields.js'
+export { bespokeSuite } from './bespoke.js'
+export { hardSuite } from './hard.js'
+export { largeSuite, largeEventsTable, largeReadingsTable, LARGE_ROWS, READINGS_ROWS, SNAPSHOT_ROWS } from './large.js'
+export { messySuite, messySalesTable, MESSY_RECORDS, MESSY_CATEGORIES } from './messy.js'
+export { seededSample } from './sample.js'
+export { cleanSales, parseAmount, parseDate, canonicalCategory, isMissing } from './messy-cleaner.js'
+
+/** The built-in question suites, by the name the CLI and `qaSuite` take. */
+export const QA_SUITES: Record<string, { suite: QaSuite; description: string }> = {
+  bespoke: { suite: bespokeSuite, description: 'single-shot: aggregation, filter, group-by, ranking, charts, refusals' },
+  hard: { suite: hardSuite, description: 'joins across 2–4 tables, three-step computations, stateful conversations' },
+  large: { suite: largeSuite, description: '100,000-row tables with a snapshot trap (the first rows mislead)' },
+  messy: { suite: messySuite, description: 'currency strings, mixed dates, inconsistent labels, missing values, duplicates' },
+  wtq: { suite: wtqSuite, description: 'WikiTableQuestions (bundled 200-question slice or --data-dir release), official evaluator rules' },
+}
+
+/** The cases of a built-in suite; an unknown name is an InputError listing the known ones. */
+export async function loadQaSuite(name: string, opts: QaSuiteOptions): Promise<QaCase[]> {
+  const entry = QA_SUITES[name]
+  if (!entry) throw new InputError(`unknown suite "${name}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  const cases = await entry.suite(opts)
+  // wtq samples its examples before loading their tables; the other suites are sampled here.
+  return opts.limit !== undefined && name !== 'wtq' ? seededSample(cases, opts.limit, opts.seed) : cases
+}

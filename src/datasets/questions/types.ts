@@ -1,0 +1,59 @@
+import type { Grader } from '../../core/answer.js'
+import type { Table } from '../../core/schemas.js'
+
+/** One question and the grader of its answer. */
+export interface QaTurn {
+  question: string
+  grader: Grader
+}
+
+interface QaCaseBase {
+  id: string
+  category: string
+  /** Named tables the agent's session is opened over. */
+  data: Record<string, Table>
+}
+
+/** A single-shot question case. */
+export interface SingleQaCase extends QaCaseBase {
+  question: string
+  grader: Grader
+}
+
+/** A conversation: turns asked in order in one session; turn ids are `id#t<n>`. */
+export interface ConversationQaCase extends QaCaseBase {
+  turns: QaTurn[]
+}
+
+/** A case is data, not a test: the same case runs under Vitest (`qaSuite`) and the CLI (`qa`). */
+export type QaCase = SingleQaCase | ConversationQaCase
+
+export interface QaSuiteOptions {
+  seed: number
+  /** WikiTableQuestions: a full release folder instead of the bundled slice. */
+  dataDir?: string
+  /** Draw a deterministic sample of this many cases (seeded by `seed`). */
+  limit?: number
+}
+
+/** A suite returns its cases, deterministic given the seed. */
+export type QaSuite = (opts: QaSuiteOptions) => QaCase[] | Promise<QaCase[]>
+
+export function isConversationCase(c: QaCase): c is ConversationQaCase {
+  return Array.isArray((c as ConversationQaCase).turns)
+}
+
+/** The turns of a case: a single-shot case is one turn. */
+export function turnsOf(c: QaCase): QaTurn[] {
+  return isConversationCase(c) ? c.turns : [c]
+}
+
+/** The turn number recorded on runs: null for single-shot cases, 1-based in conversations. */
+export function turnNumber(c: QaCase, index: number): number | null {
+  return isConversationCase(c) ? index + 1 : null
+}
+
+/** `id` for single-shot cases, `id#t<n>` for a conversation's turns. */
+export function turnId(c: QaCase, index: number): string {
+  return isConversationCase(c) ? `${c.id}#t${index + 1}` : c.id
+}

@@ -1,0 +1,110 @@
+import type { RunRecord } from '../core/run-record.js'
+import { formatInterval } from '../stats/format.js'
+import { wilsonInterval } from '../stats/wilson.js'
+import type { EvalReport } from './build.js'
+import { fixed, table, usd } from './format.js'
+
+/** How many failed questions the report lists before summarizing the rest. */
+export const MAX_FAILED_LISTED = 50
+
+/**
+ * Question-answering records: those of suites where no run carries a repair score. (A suite whose repair
+ * runs all failed before scoring would read as QA; such a run is all failures either way.)
+ */
+export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
+  const repairSuites = new Set(records.filter((r) => r.tp !== null).map((r) => r.suite))
+  return records.filter((r) => !repairSuites.has(r.suite) && r.status !== 'skipped')
+}
+
+function armOf(r: RunRecord): string {
+  return r.model && r.model !== r.agent ? `${r.agent} (${r.model})` : r.agent
+}
+
+function caseLabel(r: RunRecord): string {
+  return r.turn === null ? r.caseId : `${r.caseId}#t${r.turn}`
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item])
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+function passed(rs: readonly RunRecord[]): number {
+  return rs.filter((r) => r.correct === true).length
+}
+
+/** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
+export function renderQaModelTable(records: readonly RunRecord[]): string {
+  const rows = [...groupBy(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
+    const first = rs[0]!
+    const n = rs.length
+    const k = passed(rs)
+    const ci = wilsonInterval(k, n)
+    const failures = rs.filter((r) => r.status === 'failed').length
+    const tokens = rs.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0)
+    const cost = rs.reduce((s, r) => s + r.usage.costUsd, 0)
+    return [
+      armOf(first),
+      first.suite,
+      formatInterval(ci.point, ci.low, ci.high),
+      `${k}/${n}`,
+      fixed(rs.reduce((s, r) => s + r.steps, 0) / n, 2),
+      String(tokens),
+      usd(cost),
+      String(failures),
+    ]
+  })
+  return table(['agent (model)', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'], rows)
+}
+
+/** Suite · category down, arms across: passed/attempted per cell. */
+export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
+  const arms = [...new Set(records.map(armOf))].sort()
+  const rows = [...groupBy(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
+    label,
+    ...arms.map((arm) => {
+      const mine = rs.filter((r) => armOf(r) === arm)
+      return mine.length ? `${passed(mine)}/${mine.length}` : '—'
+    }),
+  ])
+  return table(['suite · category', ...arms], rows)
+}
+
+/** Every question an arm got wrong or failed, with the grader's detail or the failure. */
+export function renderQaFailedCases(records: readonly RunRecord[]): string {
+  const failed = records.filter((r) => r.correct !== true)
+  if (!failed.length) return 'Every question passed.'
+  const rows = failed
+    .slice(0, MAX_FAILED_LISTED)
+    .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), truncate(r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect'), 200)])
+  const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
+  return table(['agent (model)', 'suite', 'case', 'trial', 'why'], rows) + more
+}
+
+function truncate(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** The question-answering sections of a report; empty when the report has no question runs. */
+export function renderQaSections(report: EvalReport): string {
+  const records = qaRecords(report.records)
+  if (!records.length) return ''
+  return [
+    '## Question answering',
+    '',
+    'Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent\'s model steps per question.',
+    '',
+    renderQaModelTable(records),
+    '',
+    '### Category × model',
+    '',
+    renderQaCategoryGrid(records),
+    '',
+    '### Failed questions',
+    '',
+    renderQaFailedCases(records),
+    '',
+  ].join('\n')
+}
