@@ -1,5 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises'
-import { dirname, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { assertWritableTarget } from './write-atomic.js'
 
@@ -7,6 +7,25 @@ export interface PlannedOutput {
   /** How the user named it, for messages: `--output`, `runs.jsonl beside --output-json`… */
   label: string
   path: string
+}
+
+/**
+ * The outputs of a CLI report: the Markdown (`--output`), the JSON (`--output-json`), and the runs.jsonl and
+ * manifest.json beside the JSON, whose folder is the report folder.
+ */
+export function cliReportOutputs(markdownPath: string, jsonPath: string): { dir: string; runsPath: string; outputs: PlannedOutput[] } {
+  const dir = dirname(jsonPath)
+  const runsPath = join(dir, 'runs.jsonl')
+  return {
+    dir,
+    runsPath,
+    outputs: [
+      { label: '--output', path: markdownPath },
+      { label: '--output-json', path: jsonPath },
+      { label: 'runs.jsonl (beside --output-json)', path: runsPath },
+      { label: 'manifest.json (beside --output-json)', path: join(dir, 'manifest.json') },
+    ],
+  }
 }
 
 /**

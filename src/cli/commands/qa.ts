@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
@@ -9,8 +9,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
 import { buildReport } from '../../report/build.js'
-import { MANIFEST_FILE } from '../../report/manifest.js'
-import { checkReportOutputs } from '../../files/output-paths.js'
+import { checkReportOutputs, cliReportOutputs } from '../../files/output-paths.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
@@ -99,14 +98,8 @@ export const qaCommand: Command = async (argv, io) => {
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
-  const reportDir = dirname(jsonPath)
-  const runsPath = resolve(reportDir, 'runs.jsonl')
-  await checkReportOutputs(reportDir, [
-    { label: '--output', path: markdownPath },
-    { label: '--output-json', path: jsonPath },
-    { label: 'runs.jsonl (beside --output-json)', path: runsPath },
-    { label: 'manifest.json (beside --output-json)', path: resolve(reportDir, MANIFEST_FILE) },
-  ])
+  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
+  await checkReportOutputs(reportDir, outputs)
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)

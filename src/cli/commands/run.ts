@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import type { RepairAgent } from '../../core/agent.js'
@@ -11,7 +11,7 @@ import { buildReport } from '../../report/build.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
-import { MANIFEST_FILE } from '../../report/manifest.js'
+import { cliReportOutputs } from '../../files/output-paths.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
@@ -117,19 +117,13 @@ export const runCommand: Command = async (argv, userIO) => {
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
-  const reportDir = dirname(jsonPath)
-  const runsPath = resolve(reportDir, 'runs.jsonl')
+  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
   if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
   const folder = await openRunFolder({
     dir: reportDir,
     displayDir: relativeTo(userIO.cwd, reportDir),
-    outputs: [
-      { label: '--output', path: markdownPath },
-      { label: '--output-json', path: jsonPath },
-      { label: 'runs.jsonl (beside --output-json)', path: runsPath },
-      { label: 'manifest.json (beside --output-json)', path: resolve(reportDir, MANIFEST_FILE) },
-    ],
+    outputs,
     resume: resumed,
     fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
     stderr: userIO.stderr,
