@@ -105,7 +105,16 @@ describe('resumable runs', () => {
       await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
       const model = await runCli(['run', '--resume', 'reports'], dir)
       expect(model.code).toBe(2)
-      expect(model.stderr).toMatch(/agent 1 model was "another-model", now "null"/)
+      expect(model.stderr).toMatch(/agent 1 \(stepper\) model was "another-model", now "null"/)
+
+      // The agent's module edited since the run started: its code hash differs.
+      plan.agents[0].model = null
+      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
+      await writeFile(join(dir, 'stepper.mjs'), `${STEPPER}// edited\n`)
+      const edited = await runCli(['run', '--resume', 'reports'], dir)
+      expect(edited.code).toBe(2)
+      expect(edited.stderr).toMatch(/agent 1 \(stepper\) code \(sha256 of its module or script\) was "[0-9a-f]{64}", now "[0-9a-f]{64}"/)
+      await writeFile(join(dir, 'stepper.mjs'), STEPPER)
 
       plan.agents[0].model = null
       plan.datasets[0].dirty = 'f'.repeat(64)

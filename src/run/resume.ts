@@ -23,7 +23,7 @@ export interface RecordedRun {
   options: RunOptions
   /** The environment variables that configure a run as flags do (data folder, cache mode and folder). */
   env?: Record<string, string | null>
-  agents: Array<{ name: string; kind: string; model: string | null; provider: string | null }>
+  agents: Array<{ name: string; kind: string; model: string | null; provider: string | null; sha256?: string | null }>
   /** The sha256s of every (dataset, seed) the run loaded. */
   datasets: Array<{ id: string; seed: number | null; dirty: string; clean: string }>
   runDateUtc: string
@@ -106,7 +106,7 @@ function show(value: unknown): string {
 }
 
 export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
-  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
+  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null, sha256: agent.provenance?.sha256 ?? null }
 }
 
 export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
@@ -121,9 +121,10 @@ export function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent
   }
   now.forEach((agent, i) => {
     const before = recorded.agents[i]!
-    for (const field of ['name', 'kind', 'model', 'provider'] as const) {
-      if (agent[field] !== before[field]) {
-        throw new InputError(`run --resume: agent ${i + 1} ${field} was "${before[field]}", now "${agent[field]}"`)
+    for (const field of ['name', 'kind', 'model', 'provider', 'sha256'] as const) {
+      if ((agent[field] ?? null) !== (before[field] ?? null)) {
+        const what = field === 'sha256' ? 'code (sha256 of its module or script)' : field
+        throw new InputError(`run --resume: agent ${i + 1} (${before.name}) ${what} was "${before[field]}", now "${agent[field]}"`)
       }
     }
   })

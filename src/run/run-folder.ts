@@ -7,6 +7,12 @@ import { removeStaleTemps } from '../files/write-atomic.js'
 import { RECORDED_RUN_FILE, type RecordedRun, RunJournal, type RunOptions } from './resume.js'
 import type { RunRecord } from '../core/run-record.js'
 
+/**
+ * The process's own exit, taken before anything can wrap `process.exit` (in-process agent containment turns it
+ * into an agent failure): a signal must end the run for real.
+ */
+const exitNow = (process as NodeJS.Process & { reallyExit: (code: number) => never }).reallyExit.bind(process)
+
 export interface RunFolder {
   journal: RunJournal
   lock: FolderLock
@@ -64,7 +70,7 @@ export async function openRunFolder(opts: {
     journal.close()
     lock.release()
     opts.stderr(journal.resumeHint(opts.displayDir, null))
-    process.exit(signal === 'SIGINT' ? 130 : 143)
+    exitNow(signal === 'SIGINT' ? 130 : 143)
   }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
