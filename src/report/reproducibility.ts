@@ -14,6 +14,8 @@ export interface Reproducibility {
     origin: string
     source: string
     seed: number | null
+    /** Generator options (rows, errorRate) that, with the seed, regenerate the data; null for files. */
+    options: Record<string, string | number | boolean> | null
     rows: number
     columns: number
     /** `of`: what the sha256 is taken over (file bytes, or the CSV serialization of a generated table). */
@@ -108,6 +110,7 @@ export function buildReproducibility(input: {
       origin: d.origin,
       source: d.source,
       seed: d.seed ?? null,
+      options: d.options ?? null,
       rows: d.rows,
       columns: d.columns,
       dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd), ...(d.dirty.of ? { of: d.dirty.of } : {}) },

@@ -1,23 +1,26 @@
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import pc from 'picocolors'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
-import type { RunRecord } from '../core/run-record.js'
-import { formatDelta, groupDeltas, readBaseline, type BaselineOptions, type GroupDelta } from '../report/baseline.js'
-import { aggregate, groupName } from '../report/aggregate.js'
+import {
+  type BaselineFile,
+  type BaselineOptions,
+  baselineFromRecords,
+  baselineRuns,
+  type GroupDelta,
+  groupDeltas,
+  mergeBaseline,
+  readBaseline,
+  renderBaseline,
+} from '../report/baseline.js'
 import { buildReport, type EvalReport } from '../report/build.js'
-import { checkThresholds, failClosed, validateThresholds, type Thresholds } from '../report/gates.js'
-import { parseDataforgeMeta } from '../core/test-meta.js'
-import type { RecordProvenance } from '../report/records.js'
+import { evaluateGates, type Thresholds, validateThresholds } from '../report/gates.js'
 import { projectCommit } from '../report/reproducibility.js'
-import { renderTerminalSummary } from '../report/terminal.js'
-import { writeReportFolder, type ReportFormat } from '../report/write-folder.js'
+import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
-import { renderJsonReport } from '../report/write-report.js'
-import { formatP } from '../stats/format.js'
-import { recordFromTest } from './record-from-test.js'
-import { repeatGate } from '../stats/case-trials.js'
+import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'
+import { EvalRunState } from './run-state.js'
+import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */
@@ -26,7 +29,7 @@ export interface DataforgeReporterOptions {
   thresholds?: Thresholds
   /** Baseline comparison; `false` turns it off. Default: `<outputDir>/baseline.json` when it exists. */
   baseline?: false | (BaselineOptions & { path?: string })
-  /** Which files to write. Default all three. */
+  /** Which files to write (`REPORT_FORMATS`). Default all. */
   formats?: ReportFormat[]
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number
@@ -41,22 +44,20 @@ export interface DataforgeReporterOptions {
   minPassesPerCase?: number
 }
 
-const REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
 export type { ReportFormat }
 
 /**
- * The eval reporter: turns test runs into RunRecords, writes the report folder, prints a leaderboard and
- * gates the run (thresholds, fail-closed, significant regressions against the baseline).
+ * The eval reporter: a thin layer over a run state (what the tests recorded), the report builder, the gates
+ * and pure renderers. It owns only the I/O: reading and writing the baseline, the report folder, printing and
+ * the exit code.
  */
 export default class DataforgeReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: DataforgeReporterOptions
-  /** Records by test id, kept across watch reruns so groups that were not rerun stay in the files. */
-  private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
-  private readonly datasets = new Map<string, DatasetInfo>()
-  private previous: EvalReport | null = null
+  private readonly state = new EvalRunState()
+  private printVerdicts: ((testCase: TestCase) => void) | null = null
 
   constructor(options: DataforgeReporterOptions = {}) {
     if (options.thresholds) validateThresholds(options.thresholds)
@@ -71,6 +72,12 @@ export default class DataforgeReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
+  }
+
+  /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
+  onTestCaseResult(testCase: TestCase): void {
+    this.printVerdicts?.(testCase)
   }
 
   private get root(): string {
@@ -90,132 +97,126 @@ export default class DataforgeReporter implements Reporter {
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
     const project = projectCommit(this.root)
-    const provenance = { projectCommit: project.commit, runDateUtc }
-    const touched = new Set<string>()
-    for (const module of evalModules) this.collectModule(module, provenance, touched)
+    const touched = this.state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
     const report = buildReport({
-      records: [...this.records.values()].map((e) => e.record),
-      datasets: [...this.datasets.values()],
+      records: this.state.allRecords(),
+      datasets: this.state.allDatasets(),
       cwd: this.root,
       runDateUtc,
       project,
       statsSeed: this.options.statsSeed ?? 0,
-      config: {
-        command: 'vitest',
-        thresholds: this.options.thresholds ?? {},
-        watch: this.watching,
-      },
+      config: { command: 'vitest', thresholds: this.options.thresholds ?? {}, watch: this.watching },
     })
 
-    const lines: string[] = []
-    const closed = failClosed(report)
-    const failures: string[] = [...closed]
-    for (const f of checkThresholds(report.aggregates, this.options.thresholds ?? {})) failures.push(f.message)
-    if (this.options.minPassesPerCase !== undefined) {
-      for (const c of repeatGate(report.cases, { atLeast: this.options.minPassesPerCase }).failing) {
-        failures.push(`${c.agent} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${this.options.minPassesPerCase}`)
-      }
-    }
-
-    const updateBaseline = process.env.DATAFORGE_UPDATE_BASELINE === '1'
-    const baseline = updateBaseline ? { deltas: [], problem: null } : await this.compareWithBaseline(report)
-    if (baseline.problem) failures.push(baseline.problem)
-    for (const d of baseline.deltas) if (d.verdict?.failed) failures.push(d.verdict.message)
+    const updating = process.env.DATAFORGE_UPDATE_BASELINE === '1'
+    const existing = await this.loadBaseline()
+    const baseline = updating || existing.problem ? { deltas: [], problem: updating ? null : existing.problem } : this.compare(existing.file, report)
+    const gate = evaluateGates({
+      report,
+      thresholds: this.options.thresholds ?? {},
+      ...(this.options.minPassesPerCase === undefined ? {} : { minPassesPerCase: this.options.minPassesPerCase }),
+      baseline,
+      filtered: await this.wasFiltered(evalModules),
+    })
 
     await writeReportFolder(this.outputDir, report, {
       formats: this.options.formats,
       title: 'dataforge-evals leaderboard',
       baselineDeltas: baseline.deltas,
-      gateFailures: failures,
+      gateFailures: gate.failures,
+      gateNotes: gate.notes,
       alpha: this.alpha,
+      baselineNote: this.baselineNote(existing.file, updating),
     })
-    const baselinePath = this.baselinePath()
-    if (baselinePath && updateBaseline) {
-      if (closed.length === 0) {
-        await writeFileAtomic(baselinePath, renderJsonReport(report))
-        lines.push(`dataforge-evals: baseline updated: ${baselinePath}`)
-        const skipped = report.records.filter((r) => r.status === 'skipped').length
-        if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${skipped} skipped runs have no result in it and will not be compared`))
-      } else {
-        lines.push(pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${baselinePath}`))
-      }
-    }
-
-    if (this.options.print !== false) {
-      const color = pc.isColorSupported
-      lines.unshift(`\n${pc.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(report, { color })}`)
-      if (baseline.deltas.length) lines.push(pc.bold('against the baseline'), ...baseline.deltas.map((d) => deltaLine(d, this.alpha)))
-      if (this.watching && this.previous) lines.push(...this.sincePrevious(this.previous, report, touched))
-      lines.push(`reports: ${this.outputDir}`)
-    }
-    if (failures.length) {
-      lines.push(pc.red(pc.bold('dataforge-evals gate failed:')), ...failures.map((f) => pc.red(`  ✗ ${f}`)))
-      process.exitCode = 1
-    }
-    this.print(lines.join('\n'))
-    this.previous = report
+    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
+    const color = pc.isColorSupported
+    this.print(
+      renderRunEnd({
+        report,
+        gate,
+        baselineDeltas: baseline.deltas,
+        sincePrevious: this.watching && this.state.previous ? this.sincePrevious(this.state.previous, report, touched, color) : [],
+        baselineUpdate,
+        outputDir: this.outputDir,
+        print: this.options.print !== false,
+        color,
+      }),
+    )
+    if (gate.failures.length) process.exitCode = 1
+    this.state.previous = report
   }
 
-  /** Deltas against the baseline file, or the reason the baseline cannot be used (which fails the gate). */
-  private async compareWithBaseline(report: EvalReport): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
+  /** The baseline file, or why it cannot be used (which fails the gate unless the run updates it). */
+  private async loadBaseline(): Promise<{ file: BaselineFile | null; problem: string | null }> {
     const path = this.baselinePath()
-    if (!path) return { deltas: [], problem: null }
+    if (!path) return { file: null, problem: null }
     try {
-      const records = await readBaseline(path)
-      if (!records) return { deltas: [], problem: null }
-      return { deltas: groupDeltas({ records, aggregates: aggregate(records) }, report, this.baselineOptions()), problem: null }
+      return { file: await readBaseline(path), problem: null }
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      return { deltas: [], problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
+      return { file: null, problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
     }
+  }
+
+  private compare(file: BaselineFile | null, report: EvalReport): { deltas: GroupDelta[]; problem: string | null } {
+    if (!file) return { deltas: [], problem: null }
+    try {
+      return { deltas: groupDeltas(baselineRuns(file), report, this.baselineOptions()), problem: null }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      return { deltas: [], problem: `baseline ${this.baselinePath()} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
+    }
+  }
+
+  /** What the leaderboard says when there is no baseline comparison (no machine paths: the page is diffed). */
+  private baselineNote(file: BaselineFile | null, updating: boolean): string {
+    const path = this.baselinePath()
+    if (!path) return 'Baseline comparison is off (`baseline: false`).'
+    const where = relative(this.outputDir, path)
+    const name = where.startsWith('..') ? (this.options.baseline ? this.options.baseline.path : undefined) ?? path : `${where} next to these reports`
+    if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
+    if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
+    return ''
+  }
+
+  /** Writes the merged baseline (groups not run are kept); nothing when the run failed closed. */
+  private async updateBaseline(report: EvalReport, existing: BaselineFile | null, scored: boolean): Promise<string[]> {
+    const path = this.baselinePath()
+    if (!path) return []
+    if (!scored) return [pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${path}`)]
+    const { file, kept } = mergeBaseline(existing, baselineFromRecords(report.records))
+    await writeFileAtomic(path, renderBaseline(file))
+    const lines = [`dataforge-evals: baseline updated: ${path}`]
+    if (kept.length) lines.push(`dataforge-evals: kept ${kept.length} baseline groups this run did not execute: ${kept.join(', ')}`)
+    const skipped = report.records.filter((r) => r.status === 'skipped').length
+    if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${skipped} skipped runs have no result in it and will not be compared`))
+    return lines
   }
 
   /** Watch mode: per-group deltas of the groups this rerun ran, against the previous run. */
-  private sincePrevious(previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>): string[] {
+  private sincePrevious(previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): string[] {
     try {
-      const deltas = groupDeltas(previous, report, this.baselineOptions()).filter((d) => touched.has(d.group))
-      return deltas.length ? [pc.bold('since the previous run'), ...deltas.map((d) => deltaLine(d, this.alpha))] : []
+      const deltas = groupDeltas(previous.records.filter((r) => r.status !== 'skipped'), report, { ...this.baselineOptions(), against: 'previous run' }).filter(
+        (d) => touched.has(d.group) && d.status === 'compared',
+      )
+      return deltas.length ? [pc.bold('since the previous run'), ...deltas.map((d) => renderDeltaLine(d, { color }))] : []
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       return [pc.bold('since the previous run'), `  not comparable: ${error.message}`]
     }
   }
 
-  /**
-   * Collects a module's tests. Records are kept by test id across watch reruns, so groups that were not rerun
-   * stay in the files; tests that no longer exist in a rerun module are dropped.
-   */
-  private collectModule(module: TestModule, provenance: RecordProvenance, touched: Set<string>): void {
-    const present = new Set<string>()
-    for (const testCase of module.children.allTests()) {
-      present.add(testCase.id)
-      const record = this.collect(testCase, module.moduleId, provenance)
-      if (record && record.status !== 'skipped') touched.add(groupName(record))
+  /** Whether some eval of the project did not run: a name filter, or eval files left out by a file filter. */
+  private async wasFiltered(ran: readonly TestModule[]): Promise<boolean> {
+    if (!this.vitest) return false
+    if (this.vitest.config.testNamePattern) return true
+    try {
+      const all = (await this.vitest.globTestSpecifications()).map((s) => s.moduleId).filter((id) => this.isEvalFile(id))
+      const done = new Set(ran.map((m) => m.moduleId))
+      return all.some((id) => !done.has(id))
+    } catch {
+      return false
     }
-    for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
-  }
-
-  private collect(testCase: TestCase, moduleId: string, provenance: RecordProvenance): RunRecord | null {
-    const raw = testCase.meta().dataforge
-    if (!raw) return null
-    const meta = parseDataforgeMeta(raw, testCase.fullName)
-    const result = testCase.result()
-    // In watch mode a test filtered out of this rerun keeps its last real result.
-    const kept = this.records.get(testCase.id)?.record
-    if (result.state === 'skipped' && kept && kept.status !== 'skipped') return null
-    const record = recordFromTest(
-      {
-        fullName: testCase.fullName,
-        state: result.state,
-        errors: result.errors ?? [],
-        durationMs: testCase.diagnostic()?.duration ?? 0,
-        meta,
-      },
-      provenance,
-    )
-    this.records.set(testCase.id, { record, moduleId })
-    if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
-    return record
   }
 
   private isEvalFile(moduleId: string): boolean {
@@ -251,23 +252,6 @@ function validateBaselineOptions(b: BaselineOptions): void {
   if (b.floor !== undefined && !(typeof b.floor === 'number' && b.floor >= 0 && b.floor <= 1)) {
     throw new InputError(`baseline.floor must be a number between 0 and 1, got ${JSON.stringify(b.floor)}`)
   }
-}
-
-function deltaLine(d: GroupDelta, alpha: number): string {
-  const v = d.verdict
-  let verdict = ''
-  if (v && v.n > 0) {
-    const counts = ` (b=${v.b} c=${v.c} p=${formatP(v.p)}, ${v.n} pairs)`
-    const label = v.significantWorse
-      ? pc.red('significant regression')
-      : v.p < alpha
-        ? pc.green('significant improvement')
-        : 'not significant'
-    verdict = `${counts} ${label}${v.belowFloor ? pc.red(', below the floor') : ''}`
-  } else if (v) {
-    verdict = ' (no paired runs)'
-  }
-  return `  ${d.group}: F1 ${formatDelta(d.before.f1, d.after.f1)}, pass rate ${formatDelta(d.before.passRate, d.after.passRate)}${verdict}`
 }
 
 export { DataforgeReporter }

@@ -1,4 +1,5 @@
 import { AgentFailure, InputError } from '../core/errors.js'
+import { formatSeconds } from '../stats/format.js'
 
 /** What a timer can hold: Node fires a setTimeout beyond 2^31−1 ms after 1 ms instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1
@@ -28,7 +29,7 @@ export async function withTimeout<T>(
   const expired = new Promise<never>((_, reject) => {
     if (timeoutMs === null || !Number.isFinite(timeoutMs)) return
     timer = setTimeout(() => {
-      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)}`)
+      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)} s`)
       controller.abort(failure)
       reject(failure)
     }, timeoutMs)
@@ -45,8 +46,4 @@ export async function withTimeout<T>(
     clearTimeout(timer)
     parent?.removeEventListener('abort', onParentAbort)
   }
-}
-
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? `${s} s` : `${s.toFixed(3)} s`
 }

@@ -220,6 +220,8 @@ export const runCommand: Command = async (argv, userIO) => {
       passF1,
       comparator: comparator.name,
       generation: values.generation ?? null,
+      ...(rows !== undefined ? { rows } : {}),
+      ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
   const contents = renderReportFiles({
