@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
@@ -9,12 +9,12 @@ import type { RunRecord } from '../../core/run-record.js'
 import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
 import { buildReport } from '../../report/build.js'
-import { writeManifest } from '../../report/manifest.js'
 import { renderHtmlReport } from '../../report/html/index.js'
+import { checkReportOutputs, cliReportOutputs } from '../../files/output-paths.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
-import { writeReportFiles } from '../../report/write-report.js'
+import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
@@ -101,7 +101,9 @@ export const qaCommand: Command = async (argv, io) => {
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
-  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(dirname(jsonPath), 'qa.html')
+  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(jsonPath, '..', 'qa.html')
+  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
+  await checkReportOutputs(reportDir, [...outputs, { label: '--output-html', path: htmlPath }])
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)
@@ -151,20 +153,16 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { title: `dataforge-evals qa: ${values.suite}`, runtimeInSummary: true }) },
     html: { path: htmlPath, text: await renderHtmlReport(report, { title: `dataforge-evals qa: ${values.suite}` }) },
     jsonPath,
-    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+    runsPath,
   })
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const paths = [...written.keys()]
-  for (const dir of new Set(paths.map((f) => dirname(f)))) {
-    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
-  }
+  const written = await commitReportFolderLocked(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${markdownPath}, ${jsonPath}, ${htmlPath}\n`)
+  io.stdout(`\nwrote ${written.join(', ')}\n`)
   return 0
 }
 

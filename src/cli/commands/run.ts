@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import type { RepairAgent } from '../../core/agent.js'
@@ -11,13 +11,16 @@ import { buildReport } from '../../report/build.js'
 import { renderHtmlReport } from '../../report/html/index.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
-import { writeReportFiles } from '../../report/write-report.js'
-import { writeManifest } from '../../report/manifest.js'
+import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
+import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
+import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
+import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
-import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { MAX_TIMER_MS } from '../../run/with-timeout.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
 
@@ -58,6 +61,8 @@ Options:
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
+  --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
+                         with the recorded configuration (flags given again must agree), then write the reports
   --quiet                no progress lines
 `
 
@@ -88,6 +93,7 @@ const OPTIONS = {
   rpm: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
   'min-passes': { type: 'string' },
+  resume: { type: 'string' },
   quiet: { type: 'boolean' },
   'no-isolate': { type: 'boolean' },
   'agent-memory-mb': { type: 'string' },
@@ -95,12 +101,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-export const runCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
-  if (values.help) {
-    io.stdout(RUN_HELP)
+export const runCommand: Command = async (argv, userIO) => {
+  const parsed = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
+  if (parsed.values.help) {
+    userIO.stdout(RUN_HELP)
     return 0
   }
+  const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
+  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir)
+  // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
+  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
+  const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
   if (!agentSpecs.length) throw new InputError('run: --agent is required (try --agent baseline)')
@@ -111,7 +122,7 @@ export const runCommand: Command = async (argv, io) => {
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
-  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true })
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
   const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
   const comparator = comparatorByName(values.comparator ?? 'exact')
@@ -119,7 +130,29 @@ export const runCommand: Command = async (argv, io) => {
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
-  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(dirname(jsonPath), 'report.html')
+  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(jsonPath, '..', 'report.html')
+  const { dir: reportDir, runsPath, outputs: reportOutputs } = cliReportOutputs(markdownPath, jsonPath)
+  const outputs = [...reportOutputs, { label: '--output-html', path: htmlPath }]
+  if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
+  const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
+  const folder = await openRunFolder({
+    dir: reportDir,
+    displayDir: relativeTo(userIO.cwd, reportDir),
+    outputs,
+    resume: resumed,
+    fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
+    stderr: userIO.stderr,
+  })
+  try {
+    return await runInFolder()
+  } catch (error) {
+    if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(relativeTo(userIO.cwd, reportDir), null))
+    throw error
+  } finally {
+    folder.close()
+  }
+
+  async function runInFolder(): Promise<number> {
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
 
   const providerOptions = {
@@ -153,10 +186,9 @@ export const runCommand: Command = async (argv, io) => {
     ...(rows !== undefined ? { rows } : {}),
     ...(errorRate !== undefined ? { errorRate } : {}),
   }))
-  const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
   const quiet = values.quiet === true
-  const { records, datasets: infos } = await runEvaluation({
+  const { datasets: infos } = await runEvaluation({
     agents,
     datasets,
     trials,
@@ -166,11 +198,17 @@ export const runCommand: Command = async (argv, io) => {
     comparator,
     generation: values.generation ?? null,
     provenance: { projectCommit: project.commit, runDateUtc },
-    onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
+    beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
+    skip: (cell) => folder.journal.has(cell),
+    onTrialDone: (e) => {
+      folder.journal.add(e.record)
+      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record))
+    },
     containment,
     onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
   }).finally(() => stopAgents(agents, containment))
   if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
+  const records = folder.journal.records()
   const report = buildReport({
     records,
     datasets: infos,
@@ -191,20 +229,17 @@ export const runCommand: Command = async (argv, io) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
     html: { path: htmlPath, text: await renderHtmlReport(report) },
     jsonPath,
-    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+    runsPath,
   })
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const paths = [...written.keys()]
-  for (const dir of new Set(paths.map((f) => dirname(f)))) {
-    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
-  }
+  const written = await commitReportFolder(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  folder.journal.finish()
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}, ${relativeToCwd(io, htmlPath)}\n`)
+  io.stdout(`\nwrote ${written.map((path) => relativeTo(userIO.cwd, path)).join(', ')}\n`)
   const broken = runBroken(records)
   if (broken) {
     io.stderr(`run failed: ${broken}\n`)
@@ -218,6 +253,11 @@ export const runCommand: Command = async (argv, io) => {
     }
   }
   return 0
+  }
+}
+
+function relativeTo(cwd: string, path: string): string {
+  return path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path
 }
 
 /**
@@ -262,10 +302,6 @@ async function resolveRunAgents(
 async function stopAgents(agents: RepairAgent[], containment?: Containment): Promise<void> {
   containment?.dispose()
   await Promise.all(agents.map((a) => closeAgent(a)))
-}
-
-function relativeToCwd(io: CliIO, path: string): string {
-  return path.startsWith(io.cwd + '/') ? path.slice(io.cwd.length + 1) : path
 }
 
 function progressLine(index: number, total: number, r: RunRecord): string {
