@@ -66,7 +66,7 @@ describe('resumable runs', () => {
       // Only the six missing cells ran (stepper trials 3-4, baseline trials 1-4); the dead run's lock was taken over.
       expect(resumed.stderr).toMatch(/^\[1\/6\] stepper × synthetic trial 3 \(seed 5\)/)
       expect(resumed.stderr).not.toMatch(/\[7\//)
-      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'runs.jsonl'])
+      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'report.html', 'runs.jsonl'])
       expect((await runCli(['verify', 'cut'], dir)).code).toBe(0)
 
       const whole = await runCli([...ARGS, '--output', 'whole/r.md', '--output-json', 'whole/r.json', '--quiet'], dir)
@@ -138,7 +138,7 @@ describe('a closed stdout or stderr', () => {
       child.stderr!.destroy()
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)))
       expect(code).toBe(0)
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['manifest.json', 'report.json', 'report.md', 'runs.jsonl'])
+      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
       expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
     })
   }, 60_000)
