@@ -57,7 +57,8 @@ export default class DataforgeReporter implements Reporter {
   private readonly datasets = new Map<string, DatasetInfo>()
   private previous: EvalReport | null = null
 
-  constructor(options: DataforgeReporterOptions = {}) {
+  /** `root` is for runners other than Vitest (whose config gives the root): paths resolve against it. */
+  constructor(options: DataforgeReporterOptions = {}, private readonly rootDir?: string) {
     if (options.thresholds) validateThresholds(options.thresholds)
     const k = options.minPassesPerCase
     if (k !== undefined && !(Number.isInteger(k) && k >= 1)) throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
@@ -73,10 +74,10 @@ export default class DataforgeReporter implements Reporter {
   }
 
   private get root(): string {
-    return this.vitest?.config.root ?? process.cwd()
+    return this.vitest?.config.root ?? this.rootDir ?? process.cwd()
   }
 
-  private get outputDir(): string {
+  get outputDir(): string {
     return resolve(this.root, this.options.outputDir ?? 'evals/__reports__')
   }
 
@@ -92,15 +93,38 @@ export default class DataforgeReporter implements Reporter {
     const provenance = { projectCommit: project.commit, runDateUtc }
     const touched = new Set<string>()
     for (const module of evalModules) this.collectModule(module, provenance, touched)
-    const report = buildReport({
+    await this.finishRun({
       records: [...this.records.values()].map((e) => e.record),
       datasets: [...this.datasets.values()],
+      runDateUtc,
+      project,
+      touched,
+      command: 'vitest',
+    })
+  }
+
+  /**
+   * Builds, gates, writes and prints one run's report from its RunRecords; sets a failing exit code when a
+   * gate fails. Every runner's reporter ends here (the Jest reporter feeds it the records its workers wrote).
+   */
+  async finishRun(run: {
+    records: RunRecord[]
+    datasets: DatasetInfo[]
+    runDateUtc: string
+    project: ReturnType<typeof projectCommit>
+    touched: ReadonlySet<string>
+    command: string
+  }): Promise<{ failures: string[] }> {
+    const { runDateUtc, project, touched } = run
+    const report = buildReport({
+      records: run.records,
+      datasets: run.datasets,
       cwd: this.root,
       runDateUtc,
       project,
       statsSeed: this.options.statsSeed ?? 0,
       config: {
-        command: 'vitest',
+        command: run.command,
         thresholds: this.options.thresholds ?? {},
         watch: this.watching,
       },
@@ -153,6 +177,7 @@ export default class DataforgeReporter implements Reporter {
     }
     this.print(lines.join('\n'))
     this.previous = report
+    return { failures }
   }
 
   /** Deltas against the baseline file, or the reason the baseline cannot be used (which fails the gate). */
@@ -216,7 +241,7 @@ export default class DataforgeReporter implements Reporter {
     return record
   }
 
-  private isEvalFile(moduleId: string): boolean {
+  isEvalFile(moduleId: string): boolean {
     const relative = moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId
     return (this.options.evalFiles ?? DEFAULT_EVAL_FILES).some((re) => re.test(relative))
   }

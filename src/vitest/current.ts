@@ -4,7 +4,7 @@ import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
 import { AgentFailure } from '../core/errors.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
-import { type DataforgeMeta, type MatcherRecord, newMeta } from './meta.js'
+import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from './meta.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside
@@ -28,11 +28,7 @@ export function currentTest(assertionTest?: Test): Test | undefined {
 
 /** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
 export function metaOf(test: Test): DataforgeMeta {
-  if (!test.meta.dataforge) {
-    const file = test.file?.name ? basename(test.file.name) : 'tests'
-    const suite = file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, '')
-    test.meta.dataforge = newMeta({ caseId: fullName(test), suite, dataset: suite, agent: 'unspecified' })
-  }
+  if (!test.meta.dataforge) test.meta.dataforge = plainTestMeta(fullName(test), test.file?.name ? basename(test.file.name) : undefined)
   return test.meta.dataforge
 }
 
