@@ -1,6 +1,7 @@
 import { InputError } from '../core/errors.js'
 import { toolVersion } from '../report/tool-version.js'
 import { compareCommand } from './commands/compare.js'
+import { conformanceCommand } from './commands/conformance.js'
 import { corpusCommand } from './commands/corpus.js'
 import { datasetsCommand } from './commands/datasets.js'
 import { exportCommand } from './commands/export.js'
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   prices: pricesCommand,
   qa: qaCommand,
+  conformance: conformanceCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -40,6 +42,7 @@ Commands:
   corpus merge     merge run corpora into latest/snapshot/history views
   verify DIR       re-derive a report folder's manifest and fail on any mismatch
   prices fetch     fetch per-token prices from OpenRouter's models endpoint
+  conformance      did generated samples follow the requested distributions and rules? (conformance --help)
 
 Options: --help, --version
 Exit codes: 0 ok, 1 a gate or comparison failed, 2 bad usage or input.

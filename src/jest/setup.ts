@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import { dataforgeMatchers } from '../matchers/index.js'
-import { installMatcherRecorder } from '../matchers/recorder.js'
+import { installCurrentTestAccess } from '../matchers/recorder.js'
 import { recordFromTest } from '../reporter/record-from-test.js'
 import { type DataforgeMeta, plainTestMeta } from '../vitest/meta.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
@@ -81,8 +81,11 @@ handlers.push((event) => {
   }
 })
 
-installMatcherRecorder((record) => {
-  metaOfRunning()?.matchers.push(record)
+installCurrentTestAccess({
+  recordVerdict: (record) => {
+    metaOfRunning()?.matchers.push(record)
+  },
+  meta: () => metaOfRunning() ?? undefined,
 })
 
 jestExpect.extend(dataforgeMatchers)

@@ -1,5 +1,6 @@
 import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
 import { toStayWithinBudget } from './budget.js'
+import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
 
 /** Every dataforge matcher, ready for `expect.extend`. */
@@ -13,7 +14,9 @@ export const dataforgeMatchers = {
   toProduceChart,
   toPass,
   toStayWithinBudget,
+  toMatchDistribution,
 }
 
 export type { RepairThresholds } from './repair.js'
+export type { DistributionMatcherOptions } from './distribution.js'
 export { repairSummary } from './repair.js'

@@ -3,6 +3,8 @@ import type { AgentTask, Table } from '../core/schemas.js'
 import type { Budget } from '../adapters/providers/budget.js'
 import type { ChartOptions, ContainsOptions, NumericOptions, TableEqualsOptions } from '../grading/answers/index.js'
 import type { RepairThresholds } from './repair.js'
+import type { ConformanceSpec } from '../grading/conformance/spec.js'
+import type { DistributionMatcherOptions } from './distribution.js'
 
 /** The dataforge matchers as they appear on `expect(x)`. */
 export interface DataforgeMatchers<R = void> {
@@ -17,4 +19,6 @@ export interface DataforgeMatchers<R = void> {
   /** Any grader or composition; await it when the grader is async. */
   toPass(grader: Grader): R | Promise<void>
   toStayWithinBudget(budget: Budget): R
+  /** Conformance of generated samples to a requested distribution; await it with a model classifier. */
+  toMatchDistribution(spec: ConformanceSpec, opts?: DistributionMatcherOptions): R | Promise<void>
 }

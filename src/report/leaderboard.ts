@@ -3,6 +3,7 @@ import { formatDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { table } from './format.js'
 import { renderMarkdownReport } from './markdown.js'
+import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 import { formatP } from '../stats/format.js'
 
 export interface LeaderboardExtras {
@@ -54,6 +55,7 @@ export function renderLeaderboard(report: EvalReport, extras: LeaderboardExtras 
     const note = `Paired on (case, trial); McNemar test on correctness at α = ${alpha}. A group fails only when significantly worse or below the floor.`
     sections.push('## Against the baseline', '', note, '', renderBaseline(extras.baselineDeltas, alpha), '')
   }
+  sections.push(...[renderConformanceSection(report)].filter(Boolean)) // conformance (issue 14): only when a run evaluated it
   const marker = '\n## Run failures'
   const at = body.indexOf(marker)
   return at === -1 ? `${body}\n${sections.join('\n')}` : `${body.slice(0, at)}\n${sections.join('\n')}${body.slice(at)}`

@@ -26,3 +26,13 @@ export {
   flakyCases,
   repeatGate,
 } from './case-trials.js'
+export { largestRemainder } from './largest-remainder.js'
+export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'
+export {
+  EXACT_MULTINOMIAL_MAX_OUTCOMES,
+  type GoodnessOfFit,
+  chiSquareGoodnessOfFit,
+  exactMultinomialTest,
+  goodnessOfFit,
+  multinomialOutcomeCount,
+} from './goodness-of-fit.js'

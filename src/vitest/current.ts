@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
-import { AgentFailure } from '../core/errors.js'
-import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Usage } from '../core/schemas.js'
+import { putCounters, putFailure, putMetric, putUsage } from '../matchers/run-meta.js'
 import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from './meta.js'
 
 /**
@@ -65,32 +65,20 @@ export function recordMetric(name: string, value: number): void {
 
 /** Records a custom metric on this test's run (the `record` an evalCase body gets). */
 export function recordMetricOn(test: Test, name: string, value: number): void {
-  if (!Number.isFinite(value)) throw new TypeError(`record("${name}", ${value}): value must be a finite number`)
-  metaOf(test).metrics[name] = value
+  putMetric(metaOf(test), name, value)
 }
 
 /** Adds an agent call's usage and steps to this test's run; the first model id reported sticks. */
 export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
-  const meta = metaOf(test)
-  if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
-  if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
-  if (model && !meta.model) meta.model = model
+  putUsage(metaOf(test), usage, steps, model)
 }
 
 /** A known agent failure (timeout, rate limit…) goes on the test with what the run spent before it. */
 export function recordFailureOn(test: Test, error: unknown): void {
-  if (!(error instanceof AgentFailure)) return
-  metaOf(test).failure = { kind: error.kind, message: error.message }
-  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number; metrics?: Record<string, number> }
-  recordUsageOn(test, spent.usage, spent.steps, undefined)
-  recordCountersOn(test, spent.metrics)
+  putFailure(metaOf(test), error)
 }
 
 /** Adds an agent's per-question counters (tool calls, tool errors…) to this test's metrics. */
 export function recordCountersOn(test: Test, counters: Record<string, number> | undefined): void {
-  if (!counters) return
-  const metrics = metaOf(test).metrics
-  for (const [name, value] of Object.entries(counters)) {
-    if (Number.isFinite(value)) metrics[name] = (metrics[name] ?? 0) + value
-  }
+  putCounters(metaOf(test), counters)
 }
