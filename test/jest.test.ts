@@ -45,6 +45,7 @@ afterAll(async () => {
 describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter', () => {
   it('CommonJS (ts-jest): the same records and report as Vitest, the side files removed, a worker crash counts what it wrote', async () => {
     const project = join(work, 'cjs')
+    expect(existsSync(join(work, 'node_modules/vitest')), 'a Jest project without Vitest').toBe(false)
     const jest = await runJest(work, project, [])
     expect(jest.code, jest.output).toBe(1) // two eval tests fail, as under Vitest
     expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*unspecified · answers\s+5\/5\s+3\/5/)
