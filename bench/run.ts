@@ -4,7 +4,7 @@ import { cpus, totalmem } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** Runs every benchmark and rewrites the generated part of BENCHMARKS.md. */
-const BENCHES = ['grading', 'providers', 'vitest-overhead', 'data-agent', 'qa-large']
+const BENCHES = ['grading', 'providers', 'vitest-overhead', 'data-agent', 'qa-large', 'isolation']
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 

@@ -70,7 +70,9 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
     server.onChat(() => completion('Sure! I fixed a few things in the table for you.'))
     await withTempDir(async (dir) => {
       const res = await runCli(['run', '--agent', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'm', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir, { OPENAI_API_KEY: KEY })
-      expect(res.code, res.stderr).toBe(0)
+      // Nothing scored: the run fails, and its reports are still written.
+      expect(res.code, res.stderr).toBe(1)
+      expect(res.stderr).toMatch(/run failed: none of 1 trials scored/)
       const record = JSON.parse(await readFile(join(dir, 'reports/report.json'), 'utf8')).records[0]
       expect(record).toMatchObject({ status: 'failed', failureKind: 'parse_failure', f1: null })
       expect(record.usage.calls).toBe(1)

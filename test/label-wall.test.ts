@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mockAgent } from '../src/adapters/mock-oracle.js'
+import { mockAgent } from '../src/testing/mock-oracle.js'
 import type { AgentTask } from '../src/core/schemas.js'
 import { createRepairTask } from '../src/datasets/create-repair-task.js'
 import { loadDataset } from '../src/datasets/index.js'

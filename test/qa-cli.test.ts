@@ -89,7 +89,8 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       expect(passed).toEqual(['bespoke-order-count', 'bespoke-refuse-email', 'bespoke-refuse-profit'])
       const bad = await runCli(['qa', '--agent', './not-agent.ts', '--suite', 'bespoke'], dir)
       expect(bad.code).toBe(2)
-      expect(bad.stderr).toMatch(/must export a data agent \(\{ name, session\(tables\) \}\).*found exports \[x\]/)
+      // Module agents run isolated: the loader in the agent's process words the error.
+      expect(bad.stderr).toMatch(/must export an agent \(.*\{ name, session\(tables, ctx\) \}\) as default or as "agent"; found exports \[x\]/)
     })
   })
 

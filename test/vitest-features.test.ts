@@ -56,7 +56,8 @@ describe('evalCase', () => {
       suite: 'synthetic',
       datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
       agent: 'spy',
-      agentKind: 'custom',
+      // The spy answers with the oracle's fixes: a run that reads the truth is an oracle run, whatever it says.
+      agentKind: 'oracle',
       model: 'spy-model-1',
       category: 'ctx',
       tags: ['smoke', 'ctx'],
@@ -122,7 +123,7 @@ describe('evalCase', () => {
   })
 
   it('records a throwing agent as an exception and an adapter failure under its own kind', () => {
-    expect(recordsOf('throws')[0]).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'agent exploded on purpose' })
+    expect(recordsOf('throws')[0]).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: agent exploded on purpose' })
     expect(recordsOf('unparsable')[0]).toMatchObject({ status: 'failed', failureKind: 'parse_failure', failureMessage: 'no JSON array in the reply' })
   })
 

@@ -1,7 +1,7 @@
 import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 import { dataAgentFromCli } from './data-agent/index.js'
-import { importAgentExport, looksLikeModulePath } from './load-agent-module.js'
+import { looksLikeModulePath } from './load-agent-module.js'
 import { createProviderQaAgent, type ModelQaOptions } from './model-qa.js'
 import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.js'
 import { noopQaAgent, refusingAgent, suiteOracle } from './suite-oracle.js'
@@ -78,13 +78,13 @@ export function resolveDataAgent(spec: string, opts: DataAgentOptions = {}): Dat
   )
 }
 
-/** `resolveDataAgent`, plus user modules (`./my-agent.ts|js`) whose default or `agent` export is a DataAgent or a factory of one. */
-export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string }): Promise<DataAgent> {
-  if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !looksLikeModulePath(spec)) return resolveDataAgent(spec, opts)
-  const isDataAgent = (x: unknown) => Boolean(x) && typeof (x as DataAgent).session === 'function'
-  const { candidate, exports } = await importAgentExport(spec, opts.cwd, isDataAgent)
-  if (!isDataAgent(candidate) || typeof (candidate as DataAgent).name !== 'string') {
-    throw new InputError(`agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`)
-  }
-  return candidate as DataAgent
+/**
+ * `resolveDataAgent`, plus user agents: a module path (`./my-agent.ts|js`, whose default or `agent` export is a
+ * DataAgent or a factory of one) or `cmd:COMMAND`. They run in their own process (src/isolation/) unless
+ * `isolate` is false; close them with `closeAgent` when done.
+ */
+export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string; isolate?: boolean }): Promise<DataAgent> {
+  if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !(looksLikeModulePath(spec) || spec.startsWith('cmd:'))) return resolveDataAgent(spec, opts)
+  const { resolveCustomDataAgent } = await import('./registry.js')
+  return resolveCustomDataAgent(spec, { cwd: opts.cwd, isolate: opts.isolate !== false })
 }

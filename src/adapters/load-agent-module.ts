@@ -3,6 +3,7 @@ import { basename, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createJiti } from 'jiti'
 import type { RepairAgent } from '../core/agent.js'
+import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 
 export function looksLikeModulePath(spec: string): boolean {
@@ -49,4 +50,16 @@ export async function loadAgentModule(spec: string, cwd: string): Promise<Repair
     provider: agent.provider,
     run: (task, ctx) => agent.run(task, ctx),
   }
+}
+
+/** Loads a user data agent into this process (`isolate: false`): trusted code only. */
+export async function loadDataAgentModule(spec: string, cwd: string): Promise<DataAgent> {
+  const isDataAgent = (x: unknown) => Boolean(x) && typeof (x as DataAgent).session === 'function'
+  const { candidate, path, exports } = await importAgentExport(spec, cwd, isDataAgent)
+  if (!isDataAgent(candidate)) {
+    throw new InputError(`agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`)
+  }
+  const a = candidate as DataAgent
+  const name = typeof a.name === 'string' && a.name ? a.name : basename(path, extname(path))
+  return { name, kind: a.kind ?? 'custom', model: a.model, provider: a.provider, session: (tables, ctx) => a.session(tables, ctx) }
 }

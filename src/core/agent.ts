@@ -12,6 +12,16 @@ export interface RunContext {
 
 export type AgentKind = 'oracle' | 'baseline' | 'model' | 'custom'
 
+/** Where an agent came from, recorded on every RunRecord. */
+export interface AgentProvenance {
+  /** `builtin:NAME`, `module:PATH` (relative to the working directory) or `cmd:COMMAND`. */
+  source: string
+  /** sha256 of the module file or the command's script; null for built-ins and agent objects. */
+  sha256: string | null
+  /** True when the agent runs in its own process (src/isolation/). */
+  isolated: boolean
+}
+
 export interface RepairAgent {
   name: string
   /** Shown in reports: oracle/baseline/model/custom. Defaults to `custom`. */
@@ -20,5 +30,7 @@ export interface RepairAgent {
   model?: string
   /** Provider id (groq, gemini, …) for model-backed agents. */
   provider?: string
+  /** Set by the registry; agent objects passed straight to `evalCase` have none (they are trusted, in-process). */
+  provenance?: AgentProvenance
   run(task: AgentTask, ctx: RunContext): Promise<Fix[] | AgentRunResult> | Fix[] | AgentRunResult
 }

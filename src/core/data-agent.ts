@@ -1,3 +1,4 @@
+import type { AgentProvenance } from './agent.js'
 import type { Answer } from './answer.js'
 import type { Table } from './schemas.js'
 
@@ -13,5 +14,6 @@ export interface DataAgent {
   kind?: 'oracle' | 'baseline' | 'model' | 'custom'
   model?: string
   provider?: string
+  provenance?: AgentProvenance
   session(tables: Record<string, Table>, ctx: { seed: number }): Promise<DataSession> | DataSession
 }

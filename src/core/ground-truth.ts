@@ -20,7 +20,9 @@ export interface GroundTruth {
 /**
  * The label wall. Ground truth is keyed by the task object in a module-private WeakMap, so nothing
  * reachable from the task (own or inherited keys, symbols, JSON, structured clones) leads to a clean value.
- * Only graders and the privileged mock oracle call `groundTruthOf`; it is not exported from the package.
+ * Only graders call `groundTruthOf`; privileged code goes through `revealTruth` (counted, see below), exported
+ * only from the `dataforge-evals/testing` entry. The wall keeps honest in-process code honest; untrusted agents
+ * run in their own process (src/isolation/), where no task object and no truth exists at all.
  */
 const truths = new WeakMap<AgentTask, GroundTruth>()
 
@@ -42,6 +44,24 @@ export function createTask(input: TaskInput, truth: GroundTruth): AgentTask {
   })
   truths.set(task, truth)
   return task
+}
+
+/** How many times code other than the grader read each task's truth (the oracle, `dataforge-evals/testing`). */
+const revealed = new WeakMap<AgentTask, number>()
+
+/**
+ * The truth, for privileged code (the mock oracle, harness tests). Each call is counted on the task, so a trial
+ * whose agent read the truth, by whatever route, is recorded as an `oracle` run.
+ */
+export function revealTruth(task: AgentTask): GroundTruth {
+  const truth = groundTruthOf(task)
+  revealed.set(task, (revealed.get(task) ?? 0) + 1)
+  return truth
+}
+
+/** A counter to compare before and after an agent runs: changed means the agent saw the truth. */
+export function truthReveals(task: AgentTask): number {
+  return revealed.get(task) ?? 0
 }
 
 export function hasGroundTruth(task: AgentTask): boolean {

@@ -54,6 +54,12 @@ export const RunRecordSchema = z.object({
   warnings: z.array(z.string()),
   // provenance
   datasetSha256: z.object({ dirty: z.string(), clean: z.string() }).nullable(),
+  /** `builtin:NAME`, `module:PATH` (relative to the working directory) or `cmd:COMMAND`; null when unknown (agent objects). */
+  agentSource: z.string().nullable().default(null),
+  /** sha256 of the agent's module file or command script. */
+  agentSha256: z.string().nullable().default(null),
+  /** True when the agent ran in its own process. */
+  isolated: z.boolean().nullable().default(null),
   projectCommit: z.string().nullable(),
   configId: z.string(),
   armId: z.string(),

@@ -110,6 +110,12 @@ export const FailureKindSchema = z.enum([
   'provider_error',
   'cache_miss',
   'skipped',
+  /** An isolated agent's process exited (any code) while a trial or question was pending. */
+  'agent_exit',
+  /** An isolated agent's process died of a signal, or its code threw outside any request (a timer, a rejection). */
+  'agent_crash',
+  /** An isolated agent's process ran out of heap (`--max-old-space-size`). */
+  'out_of_memory',
   /** A tool-using agent ended its steps without calling its answer tool. */
   'no_answer',
 ])

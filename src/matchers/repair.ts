@@ -1,3 +1,4 @@
+import { withoutCleanValues } from '../core/build-run-record.js'
 import { InputError } from '../core/errors.js'
 import type { CellIssue, RepairScore } from '../core/repair-score.js'
 import type { AgentTask } from '../core/schemas.js'
@@ -16,9 +17,15 @@ export function repairSummary(s: RepairScore): string {
   return `F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)} R ${s.recall.toFixed(3)}) tp ${s.tp} fp ${s.fp} fn ${s.fn}`
 }
 
+/** `DATAFORGE_SHOW_TRUTH=0` hides the clean values in failure messages (public CI logs). */
+function showTruth(): boolean {
+  return process.env.DATAFORGE_SHOW_TRUTH !== '0'
+}
+
 function cellLine(issue: CellIssue, kind: 'wrong' | 'missed' | 'over'): string {
   const got = kind === 'missed' ? `(left as ${JSON.stringify(issue.dirty ?? '')})` : JSON.stringify(issue.got ?? '')
-  const want = kind === 'over' ? `(no error; was ${JSON.stringify(issue.dirty ?? '')})` : JSON.stringify(issue.want ?? '')
+  const clean = showTruth() ? JSON.stringify(issue.want ?? '') : '(hidden)'
+  const want = kind === 'over' ? `(no error; was ${JSON.stringify(issue.dirty ?? '')})` : clean
   return `  ${issue.row}, ${issue.column}: ${got} → ${want}`
 }
 
@@ -64,5 +71,7 @@ export function toRepairCells(this: MatcherContext, received: unknown, task: Age
     ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
     ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).join('; ')}`] : []),
   ].join('\n')
-  return conclude(this, 'toRepairCells', { passed: missed.length === 0, summary, failureText, score: score.f1, repair: score })
+  // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
+  const stored = { ...score, diagnostics: withoutCleanValues(score.diagnostics) }
+  return conclude(this, 'toRepairCells', { passed: missed.length === 0, summary, failureText, score: score.f1, repair: stored })
 }

@@ -8,6 +8,7 @@ import { formatDelta, groupDeltas, readBaseline, type BaselineOptions, type Grou
 import { aggregate, groupName } from '../report/aggregate.js'
 import { buildReport, type EvalReport } from '../report/build.js'
 import { checkThresholds, failClosed, validateThresholds, type Thresholds } from '../report/gates.js'
+import { parseDataforgeMeta } from '../core/test-meta.js'
 import type { RecordProvenance } from '../report/records.js'
 import { projectCommit } from '../report/reproducibility.js'
 import { renderTerminalSummary } from '../report/terminal.js'
@@ -220,8 +221,9 @@ export default class DataforgeReporter implements Reporter {
   }
 
   private collect(testCase: TestCase, moduleId: string, provenance: RecordProvenance): RunRecord | null {
-    const meta = testCase.meta().dataforge
-    if (!meta) return null
+    const raw = testCase.meta().dataforge
+    if (!raw) return null
+    const meta = parseDataforgeMeta(raw, testCase.fullName)
     const result = testCase.result()
     // In watch mode a test filtered out of this rerun keeps its last real result.
     const kept = this.records.get(testCase.id)?.record

@@ -35,6 +35,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     seed: m.seed,
     generation: m.generation,
     datasetSha256: m.datasetSha256,
+    agentProvenance: m.agentProvenance ?? null,
   }
   const common = {
     runtimeS: t.durationMs / 1000,

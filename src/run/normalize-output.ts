@@ -1,5 +1,7 @@
+import { types } from 'node:util'
+import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult } from '../core/schemas.js'
-import { emptyUsage, addUsage, type Usage } from '../core/schemas.js'
+import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 
 export interface NormalizedOutput {
   fixes: unknown[]
@@ -11,32 +13,47 @@ export interface NormalizedOutput {
 }
 
 /**
- * Accepts what an agent may return (`Fix[]` or `AgentRunResult`) and says precisely what was wrong otherwise.
- * Individual fixes are not checked here: the grader counts malformed ones as false positives.
+ * Accepts what an agent may return (`Fix[]` or `AgentRunResult`) and says precisely what was wrong otherwise
+ * (an `invalid_output` failure). Fix arrays are checked before anything walks them: a proxy, a sparse array or
+ * more than `maxFixes` items fail at once, so `length = 2**32 - 1` costs nothing. Individual fixes are not
+ * checked here: the grader counts malformed ones as false positives.
  */
-export function normalizeAgentOutput(output: unknown): NormalizedOutput {
+export function normalizeAgentOutput(output: unknown, limits: { maxFixes?: number } = {}): NormalizedOutput {
   if (Array.isArray(output)) {
-    return { fixes: output, usage: emptyUsage(), steps: 1, model: null, warnings: [], failure: null }
+    return { fixes: checkedFixes(output, limits.maxFixes), usage: emptyUsage(), steps: 1, model: null, warnings: [], failure: null }
   }
-  if (output && typeof output === 'object' && Array.isArray((output as AgentRunResult).fixes)) {
+  if (output && typeof output === 'object' && !types.isProxy(output) && Array.isArray((output as AgentRunResult).fixes)) {
     const result = output as AgentRunResult
     return {
-      fixes: result.fixes,
+      fixes: checkedFixes(result.fixes, limits.maxFixes),
       usage: addUsage(emptyUsage(), sanitizeUsage(result.usage)),
-      steps: typeof result.steps === 'number' && Number.isFinite(result.steps) ? result.steps : 1,
+      steps: typeof result.steps === 'number' && Number.isInteger(result.steps) && result.steps >= 0 ? result.steps : 1,
       model: typeof result.model === 'string' ? result.model : null,
-      warnings: Array.isArray(result.warnings) ? result.warnings.map(String) : [],
+      warnings: Array.isArray(result.warnings) && !types.isProxy(result.warnings) ? result.warnings.slice(0, 1000).map(String) : [],
       failure: result.failure ? { kind: String(result.failure.kind), message: String(result.failure.message) } : null,
     }
   }
-  throw new TypeError(`agent returned ${describe(output)}; expected an array of fixes or an object with a "fixes" array`)
+  throw new AgentFailure('invalid_output', `agent returned ${describe(output)}; expected an array of fixes or an object with a "fixes" array`)
 }
 
-function sanitizeUsage(usage: unknown): Partial<Usage> {
-  if (!usage || typeof usage !== 'object') return {}
+function checkedFixes(fixes: unknown[], maxFixes = Number.POSITIVE_INFINITY): unknown[] {
+  if (types.isProxy(fixes)) throw new AgentFailure('invalid_output', 'agent returned a proxied array of fixes')
+  if (fixes.length > maxFixes) {
+    throw new AgentFailure('invalid_output', `agent returned ${fixes.length} fixes for a table of ${maxFixes / 4} cells (at most 4 per cell)`)
+  }
+  for (let i = 0; i < fixes.length; i++) {
+    if (!(i in fixes)) throw new AgentFailure('invalid_output', `agent returned a sparse array of fixes (no item at index ${i})`)
+  }
+  return fixes
+}
+
+/** Usage as recorded: only finite, non-negative numbers of the known fields; anything else is dropped. */
+export function sanitizeUsage(usage: unknown): Partial<Usage> {
+  if (!usage || typeof usage !== 'object' || types.isProxy(usage)) return {}
   const out: Partial<Usage> = {}
-  for (const [key, value] of Object.entries(usage)) {
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) (out as Record<string, number>)[key] = value
+  for (const key of Object.keys(emptyUsage()) as Array<keyof Usage>) {
+    const value = (usage as Record<string, unknown>)[key]
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) out[key] = value
   }
   return out
 }

@@ -1,10 +1,12 @@
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
+import type { RepairScore } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { AgentTask } from '../core/schemas.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
-import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import type { Containment } from './contain.js'
 import { runRepairTrial } from './run-repair-trial.js'
 
 export interface EvaluationPlan {
@@ -21,6 +23,10 @@ export interface EvaluationPlan {
   provenance: RecordProvenance
   onTrialDone?: (event: TrialEvent) => void
   signal?: AbortSignal
+  /** Called with each graded trial's full score (clean values included), for `--reveal-truth`. */
+  onScored?: (record: RunRecord, score: RepairScore) => void
+  /** Catches escaped errors and `process.exit` of in-process agents (the CLI sets it). */
+  containment?: Containment
 }
 
 export interface TrialEvent {
@@ -49,7 +55,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
       for (let trial = 0; trial < seeds.length; trial++) {
         const { task, info } = perTrial[trial]!
         const seed = seeds[trial]!
-        const { outcome, model } = await runRepairTrial({
+        const { outcome, model, oracle } = await runRepairTrial({
           agent,
           task,
           info,
@@ -59,6 +65,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
           passF1: plan.passF1,
           grade: (t, fixes) => gradeRepair(t, fixes, plan.comparator ? { comparator: plan.comparator } : {}),
           signal: plan.signal,
+          containment: agent.provenance?.isolated ? undefined : plan.containment,
         })
         const record = buildRunRecord(
           {
@@ -67,18 +74,20 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
             suite: info.id,
             category: plan.category ?? null,
             agent: agent.name,
-            agentKind: agent.kind ?? 'custom',
+            agentKind: oracle ? 'oracle' : (agent.kind ?? 'custom'),
             model,
             provider: agent.provider ?? null,
             trial,
             seed,
             generation: plan.generation ?? null,
             datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
+            agentProvenance: agent.provenance ?? null,
           },
           outcome,
           plan.provenance,
         )
         records.push(record)
+        if (outcome.score) plan.onScored?.(record, outcome.score)
         plan.onTrialDone?.({ index: ++index, total, record })
       }
     }

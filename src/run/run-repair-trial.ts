@@ -1,12 +1,14 @@
 import type { RepairAgent } from '../core/agent.js'
+import type { RecordOutcome } from '../core/build-run-record.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { AgentFailure } from '../core/errors.js'
 import type { RepairScore } from '../core/repair-score.js'
 import type { AgentTask, FailureKind } from '../core/schemas.js'
-import { normalizeAgentOutput } from './normalize-output.js'
+import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Containment } from './contain.js'
+import { invokeRepairAgent } from './invoke-agent.js'
+import { sanitizeUsage } from './normalize-output.js'
 import { withTimeout } from './with-timeout.js'
-import type { RecordOutcome } from '../report/records.js'
-import { addUsage, emptyUsage, toFailureKind, type Usage } from '../core/schemas.js'
 
 export interface RepairTrialInput {
   agent: RepairAgent
@@ -18,11 +20,15 @@ export interface RepairTrialInput {
   grade: (task: AgentTask, fixes: unknown[]) => RepairScore
   passF1?: number
   signal?: AbortSignal
+  /** In-process agents in the CLI: escaped errors and `process.exit` fail this trial instead of the run. */
+  containment?: Containment
 }
 
 export interface RepairTrialResult {
   outcome: RecordOutcome
   model: string | null
+  /** The agent read the truth: record the run as `oracle`, whatever the agent calls itself. */
+  oracle: boolean
 }
 
 /**
@@ -32,37 +38,23 @@ export interface RepairTrialResult {
 export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTrialResult> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
+  const invoke = (signal: AbortSignal) => invokeRepairAgent(input.agent, input.task, { seed: input.seed, trial: input.trial, signal })
   try {
-    const raw = await withTimeout(
+    const { output, oracle } = await withTimeout(
       input.timeoutMs,
-      (signal) => input.agent.run(input.task, { seed: input.seed, trial: input.trial, signal }),
+      (signal) => (input.containment ? input.containment.run(() => invoke(signal)) : invoke(signal)),
       input.signal,
     )
-    const output = normalizeAgentOutput(raw)
-    const runtimeS = elapsed()
-    if (output.failure) {
-      return {
-        model: output.model ?? input.agent.model ?? null,
-        outcome: {
-          status: 'failed',
-          failureKind: toFailureKind(output.failure.kind),
-          failureMessage: output.failure.message,
-          steps: output.steps,
-          runtimeS,
-          usage: output.usage,
-          warnings: output.warnings,
-        },
-      }
-    }
     const score = input.grade(input.task, output.fixes)
     return {
       model: output.model ?? input.agent.model ?? null,
+      oracle,
       outcome: {
         status: 'ok',
         score,
         passF1: input.passF1,
         steps: output.steps,
-        runtimeS,
+        runtimeS: elapsed(),
         usage: output.usage,
         warnings: output.warnings,
       },
@@ -70,6 +62,7 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
   } catch (error) {
     return {
       model: input.agent.model ?? null,
+      oracle: input.agent.kind === 'oracle',
       outcome: { status: 'failed', ...classifyFailure(error), runtimeS: elapsed() },
     }
   }
@@ -82,26 +75,30 @@ export interface ClassifiedFailure {
   usage?: Usage
   steps?: number
   warnings?: string[]
+  /** Counters the agent kept before failing (a data agent's tool calls). */
+  metrics?: Record<string, number>
 }
 
+/** A failure's kind comes from the error's structure (`AgentFailure.kind`), never from its message. */
 export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error instanceof AgentFailure) {
     const spent = spentBefore(error)
     return { failureKind: error.kind, failureMessage: error.message, ...spent }
   }
-  if (error instanceof TypeError && /^agent returned /.test(error.message)) {
-    return { failureKind: 'invalid_output', failureMessage: error.message }
-  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : `thrown non-error: ${String(error)}`
   return { failureKind: 'exception', failureMessage: message }
 }
 
-function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings'> {
-  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown }
+function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings' | 'metrics'> {
+  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown; metrics?: unknown }
+  const metrics =
+    e.metrics && typeof e.metrics === 'object'
+      ? Object.fromEntries(Object.entries(e.metrics).filter((kv): kv is [string, number] => typeof kv[1] === 'number' && Number.isFinite(kv[1])))
+      : null
   return {
-    ...(e.usage && typeof e.usage === 'object' ? { usage: addUsage(emptyUsage(), e.usage) } : {}),
-    ...(typeof e.steps === 'number' ? { steps: e.steps } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(e.usage && typeof e.usage === 'object' ? { usage: addUsage(emptyUsage(), sanitizeUsage(e.usage)) } : {}),
+    ...(typeof e.steps === 'number' && Number.isInteger(e.steps) && e.steps >= 0 ? { steps: e.steps } : {}),
     ...(Array.isArray(e.warnings) ? { warnings: e.warnings.map(String) } : {}),
   }
 }
-

@@ -40,8 +40,11 @@ export function checkConversationArgs(name: unknown, options: { data?: unknown; 
   const where = `conversation "${name}"`
   if (typeof options !== 'object' || options === null) throw new InputError(`${where}: options must be an object with data and an agent`)
   if (options.data === undefined || options.data === null) throw new InputError(`${where}: data is required`)
-  const agent = options.agent as { session?: unknown } | undefined
-  if (typeof agent?.session !== 'function') throw new InputError(`${where}: agent must be a data agent with session(tables)`)
+  const agent = options.agent as { session?: unknown; command?: unknown } | string | undefined
+  const isSpec = (typeof agent === 'string' && agent !== '') || Array.isArray((agent as { command?: unknown } | undefined)?.command)
+  if (!isSpec && typeof (agent as { session?: unknown } | undefined)?.session !== 'function') {
+    throw new InputError(`${where}: agent must be a data agent with session(tables), a module path, or a command`)
+  }
   checkCommon(where, options)
   if (!Array.isArray(turns) || turns.length === 0) throw new InputError(`${where}: turns must be a non-empty list of [question, check] pairs`)
   turns.forEach((turn, i) => {

@@ -4,17 +4,25 @@ import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
+import { sanitizeUsage } from '../run/normalize-output.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
-import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
+import { metaOf, recordCountersOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
+import { recordAgentFailure } from './record-failure.js'
 import { newMeta } from './meta.js'
 
 export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext }) => unknown | Promise<unknown>]
 
 export interface ConversationOptions {
   data: DataInput
-  agent: DataAgent
+  /**
+   * A data agent object (runs in this process: trusted code), or a module path / `cmd:COMMAND` /
+   * `{ command: [...] }` run in its own process over the agent protocol (docs/agent-protocol.md).
+   */
+  agent: DataAgent | string | { command: readonly string[] }
+  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
+  isolate?: boolean
   /** Suite name for grouping; default the conversation's name. */
   suite?: string
   category?: string
@@ -45,8 +53,17 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     }
     return data
   }
+  let resolved: Promise<DataAgent> | null = null
+  const agentOf = (): Promise<DataAgent> => {
+    const spec = options.agent
+    resolved ??=
+      typeof spec === 'object' && 'session' in spec
+        ? Promise.resolve(spec)
+        : import('../adapters/registry.js').then(({ resolveCustomDataAgent }) => resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
+    return resolved
+  }
   const openSession = () => {
-    session ??= Promise.resolve().then(() => options.agent.session(tables().tables, { seed }))
+    session ??= agentOf().then((agent) => agent.session(tables().tables, { seed }))
     return session
   }
   const ask = (index: number): Promise<Answer> => {
@@ -62,7 +79,12 @@ export function conversation(name: string, options: ConversationOptions, turns: 
   afterAll(async () => {
     const opened = await session?.catch(() => null)
     await opened?.close?.()
+    const agent = await resolved?.catch(() => null)
+    if (agent && agent !== options.agent) await (await import('../adapters/registry.js')).closeAgent(agent)
   })
+  const identity = typeof options.agent === 'object' && 'session' in options.agent
+    ? options.agent
+    : { name: typeof options.agent === 'string' ? options.agent.replace(/^cmd:\s*/, '').replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, '') : options.agent.command.join(' '), kind: 'custom' as const, model: undefined, provider: undefined }
 
   turns.forEach(([question, check], index) => {
     const turn = index + 1
@@ -70,10 +92,10 @@ export function conversation(name: string, options: ConversationOptions, turns: 
       caseId: name,
       suite: options.suite ?? name,
       dataset: options.suite ?? name,
-      agent: options.agent.name,
-      agentKind: options.agent.kind ?? 'custom',
-      model: options.agent.model ?? null,
-      provider: options.agent.provider ?? null,
+      agent: identity.name,
+      agentKind: identity.kind ?? 'custom',
+      model: identity.model ?? null,
+      provider: identity.provider ?? null,
       category: options.category ?? null,
       seed,
       turn,
@@ -91,10 +113,14 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         try {
           answer = await ask(index)
         } catch (error) {
-          recordFailureOn(test, error)
+          recordAgentFailure(test, error)
           throw error
+        } finally {
+          const agent = await resolved?.catch(() => null)
+          if (agent) Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider, agentProvenance: agent.provenance ?? null })
         }
-        recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+        const steps = answer.steps
+        recordUsageOn(test, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
         recordCountersOn(test, answer.metrics)
         context.annotate(`t${turn}: ${question}`, 'dataforge-question')
         await check(answer, { turn, test: context })

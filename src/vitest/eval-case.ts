@@ -1,14 +1,15 @@
 import type { Test, TestContext } from '@vitest/runner'
-import { test as vitestTest } from 'vitest'
+import { afterAll, test as vitestTest } from 'vitest'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
-import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
+import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { withTimeout } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from './check-options.js'
 import { metaOf, recordFailureOn, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import { newMeta } from './meta.js'
+import { recordAgentFailure } from './record-failure.js'
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
 export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
@@ -18,8 +19,17 @@ export interface EvalCaseOptions {
   dataset?: DatasetOption
   /** A task you built (e.g. with `createRepairTask`), or a factory called with each trial's seed. */
   task?: TaskSource
-  /** The agent under test: an agent object, or a name/path resolved like the CLI's `--agent`. */
-  agent: RepairAgent | string
+  /**
+   * The agent under test. A name (`baseline`), a module path (`./my-agent.ts`), `cmd:python3 agent.py` or
+   * `{ command: ['python3', 'agent.py'] }` resolve like the CLI's `--agent`: modules and commands run in their
+   * own process, where the truth does not exist. An agent *object* runs in this process: it is trusted code
+   * (yours), and nothing keeps it from the truth.
+   */
+  agent: RepairAgent | string | { command: readonly string[] }
+  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
+  isolate?: boolean
+  /** Heap limit in MB of an isolated module agent's process (`--max-old-space-size`). Default 2048. */
+  agentMemoryMb?: number
   trials?: number
   /** First seed; trial i uses seed + i. Default 1. */
   seed?: number
@@ -68,8 +78,9 @@ function datasetIdOf(options: EvalCaseOptions): string {
   return 'custom'
 }
 
-function staticAgentIdentity(agent: RepairAgent | string): { name: string; kind: string; model: string | null; provider: string | null } {
-  if (typeof agent === 'string') return { name: agent.replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, ''), kind: 'custom', model: null, provider: null }
+function staticAgentIdentity(agent: EvalCaseOptions['agent']): { name: string; kind: string; model: string | null; provider: string | null } {
+  if (typeof agent === 'string') return { name: agent.replace(/^cmd:\s*/, '').replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, ''), kind: 'custom', model: null, provider: null }
+  if (!('run' in agent)) return { name: agent.command.join(' '), kind: 'custom', model: null, provider: null }
   return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
 }
 
@@ -96,10 +107,31 @@ function firstDescription(info: DatasetInfo): boolean {
   return true
 }
 
-async function agentOf(spec: RepairAgent | string): Promise<RepairAgent> {
-  if (typeof spec !== 'string') return spec
-  const { resolveAgent } = await import('../adapters/registry.js')
-  return resolveAgent(spec, { cwd: process.cwd() })
+/**
+ * The case's agent, resolved once for all its trials (one isolated process serves them in turn, each trial with
+ * a fresh module instance) and closed after the file's tests.
+ */
+function lazyAgent(options: EvalCaseOptions): () => Promise<RepairAgent> {
+  const spec = options.agent
+  if (typeof spec === 'object' && 'run' in spec) return async () => spec
+  let resolved: Promise<RepairAgent> | null = null
+  afterAll(async () => {
+    const agent = await resolved?.catch(() => null)
+    if (agent) {
+      const { closeAgent } = await import('../adapters/registry.js')
+      await closeAgent(agent)
+    }
+  })
+  return () => {
+    resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
+      resolveAgent(spec, {
+        cwd: process.cwd(),
+        isolate: options.isolate !== false,
+        ...(options.agentMemoryMb !== undefined ? { isolation: { maxOldSpaceMb: options.agentMemoryMb } } : {}),
+      }),
+    )
+    return resolved
+  }
 }
 
 function makeEvalCase(register: Registrar) {
@@ -109,6 +141,7 @@ function makeEvalCase(register: Registrar) {
     const firstSeed = options.seed ?? 1
     const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
     const identity = staticAgentIdentity(options.agent)
+    const agentOf = lazyAgent(options)
     const dataset = datasetIdOf(options)
     for (let trial = 0; trial < trials; trial++) {
       const seed = firstSeed + trial
@@ -132,8 +165,14 @@ function makeEvalCase(register: Registrar) {
         const test = context.task as Test
         await runInTest(test, async () => {
           const live = metaOf(test)
-          const agent = typeof options.agent === 'string' ? await agentOf(options.agent) : options.agent
-          Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider })
+          const agent = await agentOf()
+          Object.assign(live, {
+            agent: agent.name,
+            agentKind: agent.kind ?? 'custom',
+            model: agent.model ?? live.model,
+            provider: agent.provider ?? live.provider,
+            agentProvenance: agent.provenance ?? null,
+          })
           const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
           Object.assign(live, {
             dataset: info.id,
@@ -167,20 +206,26 @@ function makeEvalCase(register: Registrar) {
   }
 }
 
+/**
+ * The agent as the eval body sees it: each `run` goes through the CLI's invoke path (src/run/), so output is
+ * normalized, usage sanitized and failures classified the same way. A failure is recorded on the test when it
+ * happens: a body that catches the agent's exception still records a failed trial.
+ */
 function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask, test: Test): BoundAgent {
   return {
     name: agent.name,
     kind: agent.kind ?? 'custom',
     model: agent.model,
     async run(task = defaultTask) {
-      const output = await agent.run(task, ctx)
-      if (output && !Array.isArray(output) && typeof output === 'object') {
-        recordUsageOn(test, output.usage, output.steps, output.model)
-        if (output.failure) throw new AgentFailure(output.failure.kind as never, output.failure.message)
-      } else {
-        recordUsageOn(test, undefined, 1, undefined)
+      try {
+        const { output, oracle } = await invokeRepairAgent(agent, task, ctx)
+        recordUsageOn(test, output.usage, output.steps, output.model ?? undefined)
+        if (oracle) metaOf(test).agentKind = 'oracle'
+        return { fixes: output.fixes as Fix[], usage: output.usage, steps: output.steps, ...(output.model ? { model: output.model } : {}), warnings: output.warnings }
+      } catch (error) {
+        recordAgentFailure(test, error)
+        throw error
       }
-      return output
     },
   }
 }

@@ -4,19 +4,21 @@ import pc from 'picocolors'
 import type { RepairAgent } from '../../core/agent.js'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { resolveAgent } from '../../adapters/registry.js'
-import { resolveCacheOptions } from '../../adapters/providers/index.js'
+import { closeAgent, resolveAgent } from '../../adapters/registry.js'
+import { type ProviderAgentOptions, resolveCacheOptions } from '../../adapters/providers/index.js'
 import { comparatorByName } from '../../grading/index.js'
 import { buildReport } from '../../report/build.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeReportFiles } from '../../report/write-report.js'
 import { writeManifest } from '../../report/manifest.js'
+import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
+import { TruthReveal } from '../../report/reveal-truth.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -24,7 +26,12 @@ Runs repair agents on datasets for N seeded trials, grades every trial exactly, 
 JSON report (plus runs.jsonl and manifest.json beside the JSON report).
 
 Options:
-  --agent NAME|PATH      mock, noop, baseline, a provider preset, or ./my-agent.ts|js (repeatable or comma list)
+  --agent NAME|PATH      mock, noop, baseline, a provider preset, ./my-agent.ts|js, or 'cmd:python3 agent.py'
+                         (repeatable or comma list); modules and commands run in their own process
+  --no-isolate           run module agents in this process (trusted code, debugging)
+  --agent-memory-mb N    heap limit of an isolated module agent's process (default 2048)
+  --reveal-truth FILE    also write got → want of the first cells of each trial to FILE (clean values:
+                         keep it out of git, e.g. .dataforge-truth/run.jsonl); reports never hold them
   --dataset NAME         synthetic, hospital, flights, beers, any Raha-layout folder, or a name for --dirty-csv/--clean-csv
   --dirty-csv FILE       custom dirty CSV (with --clean-csv and --dataset NAME)
   --clean-csv FILE       custom clean CSV; column names come from this file
@@ -79,6 +86,9 @@ const OPTIONS = {
   'chunk-token-budget': { type: 'string' },
   'min-passes': { type: 'string' },
   quiet: { type: 'boolean' },
+  'no-isolate': { type: 'boolean' },
+  'agent-memory-mb': { type: 'string' },
+  'reveal-truth': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -123,11 +133,14 @@ export const runCommand: Command = async (argv, io) => {
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
-  const agents: RepairAgent[] = []
-  for (const spec of agentSpecs) agents.push(await resolveAgent(spec, { cwd: io.cwd, provider: providerOptions }))
+  const agents = await resolveRunAgents(agentSpecs, io, {
+    provider: providerOptions,
+    isolate: values['no-isolate'] !== true,
+    maxOldSpaceMb: values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 }),
+  })
   const names = agents.map((a) => a.name)
-  const duplicate = names.find((n, i) => names.indexOf(n) !== i)
-  if (duplicate) throw new InputError(`run: two agents are named "${duplicate}"; names must be unique in one run`)
+  const reveal = values['reveal-truth'] ? new TruthReveal() : null
+  const containment = agents.some((a) => !a.provenance?.isolated) ? new Containment((line) => io.stderr(`${line}\n`)) : undefined
 
   const datasets = datasetIds.map((id) => ({
     id,
@@ -150,7 +163,10 @@ export const runCommand: Command = async (argv, io) => {
     generation: values.generation ?? null,
     provenance: { projectCommit: project.commit, runDateUtc },
     onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
-  })
+    containment,
+    onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
+  }).finally(() => stopAgents(agents, containment))
+  if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
   const report = buildReport({
     records,
     datasets: infos,
@@ -182,6 +198,11 @@ export const runCommand: Command = async (argv, io) => {
   }
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  const broken = runBroken(records)
+  if (broken) {
+    io.stderr(`run failed: ${broken}\n`)
+    return 1
+  }
   if (minPasses !== undefined) {
     const gate = repeatGate(report.cases, { atLeast: minPasses })
     if (!gate.passed) {
@@ -190,6 +211,50 @@ export const runCommand: Command = async (argv, io) => {
     }
   }
   return 0
+}
+
+/**
+ * Why the run as a whole failed, if it did: no trial scored, or an agent took down what it ran in (an exit, a
+ * crash, an out-of-memory). The reports are written either way.
+ */
+function runBroken(records: RunRecord[]): string | null {
+  if (records.length && records.every((r) => r.status !== 'ok')) return `none of ${records.length} trials scored`
+  const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
+  if (fatal.length) return `${fatal.length} trial(s) ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
+  return null
+}
+
+/** Resolves every `--agent`; names must be unique and custom agents may not take a built-in's name. */
+async function resolveRunAgents(
+  specs: string[],
+  io: CliIO,
+  opts: { provider: ProviderAgentOptions; isolate: boolean; maxOldSpaceMb: number | undefined },
+): Promise<RepairAgent[]> {
+  const agents: RepairAgent[] = []
+  try {
+    for (const spec of specs) {
+      agents.push(
+        await resolveAgent(spec, {
+          cwd: io.cwd,
+          provider: opts.provider,
+          isolate: opts.isolate,
+          isolation: { log: (chunk) => io.stderr(chunk), ...(opts.maxOldSpaceMb !== undefined ? { maxOldSpaceMb: opts.maxOldSpaceMb } : {}) },
+        }),
+      )
+    }
+    const names = agents.map((a) => a.name)
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i)
+    if (duplicate) throw new InputError(`run: two agents are named "${duplicate}"; names must be unique in one run`)
+    return agents
+  } catch (error) {
+    await stopAgents(agents)
+    throw error
+  }
+}
+
+async function stopAgents(agents: RepairAgent[], containment?: Containment): Promise<void> {
+  containment?.dispose()
+  await Promise.all(agents.map((a) => closeAgent(a)))
 }
 
 function relativeToCwd(io: CliIO, path: string): string {

@@ -1,0 +1,154 @@
+import type { AgentProvenance } from './agent.js'
+import { hashOf } from './hash.js'
+import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
+import { RUN_RECORD_VERSION, type RunRecord } from './run-record.js'
+import { emptyUsage, type FailureKind, type Usage } from './schemas.js'
+
+export interface RecordIdentity {
+  caseId: string
+  turn?: number | null
+  suite?: string
+  dataset: string
+  category?: string | null
+  agent: string
+  agentKind?: string
+  model?: string | null
+  provider?: string | null
+  trial: number
+  seed: number
+  generation?: string | null
+  datasetSha256?: { dirty: string; clean: string } | null
+  /** Where the agent came from (built-in, module, command) and the sha256 of its file. */
+  agentProvenance?: AgentProvenance | null
+}
+
+export interface RecordOutcome {
+  status: 'ok' | 'failed' | 'skipped'
+  failureKind?: FailureKind | null
+  failureMessage?: string | null
+  /** Judgment for non-repair runs (answer graders). For repair runs it is derived from F1 and `passF1`. */
+  correct?: boolean | null
+  validationError?: string | null
+  score?: RepairScore | null
+  /** A repair run is correct when its F1 reaches this (default 1.0: every error fixed, nothing else touched). */
+  passF1?: number
+  metrics?: Record<string, number>
+  steps?: number
+  runtimeS?: number
+  usage?: Usage
+  warnings?: string[]
+}
+
+export interface RecordProvenance {
+  projectCommit: string | null
+  runDateUtc: string
+}
+
+const armIds = new Map<string, string>()
+
+/** Arm = what is being compared (agent configuration); config = arm × case × data. */
+export function armIdOf(id: RecordIdentity): string {
+  const key = JSON.stringify([id.agent, id.agentKind ?? 'custom', id.model ?? null, id.provider ?? null, id.generation ?? null])
+  let armId = armIds.get(key)
+  if (armId === undefined) {
+    armId = computeArmId(id)
+    armIds.set(key, armId)
+  }
+  return armId
+}
+
+function computeArmId(id: RecordIdentity): string {
+  return hashOf({
+    agent: id.agent,
+    agentKind: id.agentKind ?? 'custom',
+    model: id.model ?? null,
+    provider: id.provider ?? null,
+    generation: id.generation ?? null,
+  })
+}
+
+export function configIdOf(id: RecordIdentity): string {
+  return hashOf({
+    arm: armIdOf(id),
+    caseId: id.caseId,
+    turn: id.turn ?? null,
+    suite: id.suite ?? id.dataset,
+    dataset: id.dataset,
+    category: id.category ?? null,
+    datasetSha256: id.datasetSha256 ?? null,
+  })
+}
+
+export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, provenance: RecordProvenance): RunRecord {
+  const score = outcome.status === 'ok' ? (outcome.score ?? null) : null
+  const passF1 = outcome.passF1 ?? 1
+  let correct: boolean | null = null
+  if (outcome.status === 'ok') {
+    if (outcome.correct !== undefined && outcome.correct !== null) correct = outcome.correct
+    else if (score) correct = score.f1 >= passF1
+  }
+  const usage = outcome.usage ?? emptyUsage()
+  return {
+    recordVersion: RUN_RECORD_VERSION,
+    caseId: id.caseId,
+    turn: id.turn ?? null,
+    suite: id.suite ?? id.dataset,
+    dataset: id.dataset,
+    category: id.category ?? null,
+    agent: id.agent,
+    agentKind: id.agentKind ?? 'custom',
+    model: id.model ?? null,
+    provider: id.provider ?? null,
+    trial: id.trial,
+    seed: id.seed,
+    generation: id.generation ?? null,
+    status: outcome.status,
+    failureKind: outcome.status === 'ok' ? null : (outcome.failureKind ?? (outcome.status === 'skipped' ? 'skipped' : 'exception')),
+    failureMessage: outcome.status === 'ok' ? null : (outcome.failureMessage ?? null),
+    correct,
+    completed: outcome.status === 'ok',
+    validationError: outcome.validationError ?? null,
+    precision: score?.precision ?? null,
+    recall: score?.recall ?? null,
+    f1: score?.f1 ?? null,
+    tp: score?.tp ?? null,
+    fp: score?.fp ?? null,
+    fn: score?.fn ?? null,
+    detection: score?.detection ?? null,
+    diagnostics: score ? withoutCleanValues(score.diagnostics) : null,
+    perColumn: score?.perColumn ?? null,
+    perKind: score?.perKind ?? null,
+    // An oracle's fixes are the truth itself: not persisted.
+    fixes: (id.agentKind ?? 'custom') === 'oracle' ? null : (score?.fixes ?? null),
+    metrics: outcome.metrics ?? {},
+    steps: outcome.steps ?? 0,
+    runtimeS: outcome.runtimeS ?? 0,
+    usage,
+    cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
+    warnings: [...(outcome.warnings ?? []), ...(score?.warnings ?? [])],
+    datasetSha256: id.datasetSha256 ?? null,
+    agentSource: id.agentProvenance?.source ?? null,
+    agentSha256: id.agentProvenance?.sha256 ?? null,
+    isolated: id.agentProvenance?.isolated ?? null,
+    projectCommit: provenance.projectCommit,
+    configId: configIdOf(id),
+    armId: armIdOf(id),
+    runDateUtc: provenance.runDateUtc,
+  }
+}
+
+/**
+ * Diagnostics as persisted: positions, the agent's values and the dirty values it saw, never the clean value
+ * (`want`). Failure messages in the terminal may show it (`DATAFORGE_SHOW_TRUTH`); files never do.
+ */
+export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
+  const strip = (issues: CellIssue[]) => issues.map(({ want: _want, ...rest }) => rest)
+  return {
+    ...d,
+    wrongCell: strip(d.wrongCell),
+    wrongValue: strip(d.wrongValue),
+    overRepair: strip(d.overRepair),
+    missedRepair: strip(d.missedRepair),
+    caseInsensitiveColumn: strip(d.caseInsensitiveColumn),
+  }
+}

@@ -1,0 +1,145 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { RepairAgent, RunContext } from '../core/agent.js'
+import type { Answer } from '../core/answer.js'
+import type { DataAgent, DataSession } from '../core/data-agent.js'
+import { AgentFailure } from '../core/errors.js'
+import type { AgentRunResult, AgentTask, Fix, Table } from '../core/schemas.js'
+import { AgentProcess, type Launch } from './agent-process.js'
+import { defaultName, type IsolatedSpec, provenanceOf } from './agent-spec.js'
+import { CHILD_RUNNER_SOURCE } from './child-runner-source.js'
+import { permissionArgs, readableRoots } from './permission.js'
+import { PROTOCOL_VERSION } from './protocol.js'
+
+export interface IsolationOptions {
+  /** Working directory for relative paths in provenance. */
+  cwd: string
+  /** Heap limit of a module agent's process in MB (`--max-old-space-size`). Default 2048. */
+  maxOldSpaceMb?: number
+  /** Opt-ins under the permission model (each lets the agent escape the file restriction in some way). */
+  allowChildProcess?: boolean
+  allowWorker?: boolean
+  allowAddons?: boolean
+  /** Where the agent's stderr goes (default: this process's stderr). */
+  log?: (chunk: string) => void
+}
+
+/** A repair and data agent whose code runs in another process; `close()` ends whatever process is left. */
+export interface IsolatedAgent extends RepairAgent, DataAgent {
+  kind: 'custom' | 'model'
+  /** What the agent said it can do in its `ready` message (absent: not said). */
+  capabilities: ReadonlyArray<'repair' | 'data'> | null
+  close(): Promise<void>
+}
+
+const jitiModule = () => join(dirname(createRequire(import.meta.url).resolve('jiti')), 'jiti.mjs')
+
+/** The process an isolated agent runs in: what it may read, and nothing of the truth. */
+export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
+  const env: NodeJS.ProcessEnv = {}
+  // The agent sees the environment it needs (API keys, PATH) but not where the harness keeps its data.
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DATAFORGE_') && key !== 'NODE_OPTIONS') env[key] = value
+  if (spec.type === 'command') {
+    return { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log }
+  }
+  const agentDir = dirname(spec.path)
+  const typescript = /\.((c|m)?ts|js)$/.test(spec.path) // loaded through jiti (TypeScript, and ESM .js outside a module package)
+  const jiti = typescript ? [jitiModule()] : []
+  const readable = readableRoots(agentDir, typescript ? [`${dirname(dirname(jiti[0]!))}/`] : [])
+  return {
+    command: process.execPath,
+    args: [
+      ...permissionArgs(readable, opts),
+      `--max-old-space-size=${opts.maxOldSpaceMb ?? 2048}`,
+      '--input-type=module',
+      '-e',
+      CHILD_RUNNER_SOURCE,
+      '--',
+      spec.path,
+      ...jiti,
+    ],
+    cwd: agentDir,
+    env,
+    log: opts.log,
+  }
+}
+
+/**
+ * Starts an isolated agent. Module agents are loaded once here to learn their name (a load error is an
+ * `InputError`-like failure the caller reports); that process then serves the first trial. One process serves
+ * the trials of one dataset in turn (each trial gets a fresh module instance and a fresh task); a timeout, crash
+ * or exit ends it and the next trial starts a new one.
+ */
+export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOptions): Promise<IsolatedAgent> {
+  const launch = launchOf(spec, opts)
+  let idle: AgentProcess | null = new AgentProcess(launch)
+  let idleKey: string | null = null
+  const ready = await idle.ready
+  const spawnProcess = () => new AgentProcess(launch)
+  const live = new Set<AgentProcess>([idle])
+  const take = (key: string): AgentProcess => {
+    if (idle?.alive && (idleKey === null || idleKey === key)) {
+      const p = idle
+      idleKey = key
+      return p
+    }
+    if (idle) void retire(idle)
+    idle = spawnProcess()
+    idleKey = key
+    live.add(idle)
+    return idle
+  }
+  const retire = async (p: AgentProcess) => {
+    live.delete(p)
+    await p.close()
+  }
+  const kind = ready.kind === 'model' ? 'model' : 'custom'
+  return {
+    name: ready.name ?? defaultName(spec),
+    kind,
+    ...(ready.model ? { model: ready.model } : {}),
+    ...(ready.provider ? { provider: ready.provider } : {}),
+    provenance: provenanceOf(spec),
+    capabilities: ready.capabilities ?? null,
+    async run(task: AgentTask, ctx: RunContext): Promise<AgentRunResult> {
+      const p = take(task.name)
+      const reply = await p.request({ type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial }, ctx.signal)
+      if (reply.type !== 'result') throw new AgentFailure('invalid_output', `agent answered a repair request with "${reply.type}"`)
+      const { type: _t, id: _i, ...result } = reply
+      return result as AgentRunResult & { fixes: Fix[] }
+    },
+    async session(tables: Record<string, Table>, ctx: { seed: number }): Promise<DataSession> {
+      // The process started to learn the agent's name serves the first session if no trial has used it.
+      let p: AgentProcess
+      if (idle?.alive && idleKey === null) {
+        p = idle
+        idle = null
+      } else {
+        p = spawnProcess()
+        live.add(p)
+      }
+      const opened = await p.request({ type: 'open', protocol: PROTOCOL_VERSION, tables, seed: ctx.seed })
+      if (opened.type !== 'opened') throw new AgentFailure('invalid_output', `agent answered an open request with "${opened.type}"`)
+      return {
+        async ask(question: string, askCtx?: { signal?: AbortSignal }): Promise<Answer> {
+          const reply = await p.request({ type: 'ask', question }, askCtx?.signal)
+          if (reply.type !== 'answer') throw new AgentFailure('invalid_output', `agent answered a question with "${reply.type}"`)
+          return reply.answer
+        },
+        async close(): Promise<void> {
+          if (p.alive) await p.request({ type: 'close' }).catch(() => undefined)
+          await retire(p)
+        },
+      }
+    },
+    async close(): Promise<void> {
+      idle = null
+      await Promise.all([...live].map((p) => retire(p)))
+    },
+  }
+}
+
+/** Only what an agent may see, as plain data (the task object itself is the key to its truth and stays here). */
+function plainTask(task: AgentTask): AgentTask {
+  return { name: task.name, dirty: task.dirty, columns: task.columns, metadata: task.metadata, seed: task.seed }
+}
