@@ -1,116 +1,117 @@
 /**
- * The harness's own cost inside Vitest: 1,000 trivial `evalCase` cases against 1,000 plain `test()` cases,
- * each file run by `startVitest` in this one process with the dataforge reporter (which builds and writes the
- * report for the evalCase run). Goal: evalCase wall time ≤ 1.3 × the plain run's.
- * Run alone: `node --import jiti/register bench/vitest-overhead.ts`.
+ * The harness's own cost inside Vitest, as a user pays it: whole `vitest run` processes over 1,000 trivial
+ * cases. The yardstick is plain Vitest (1,000 `test()`s, no dataforge setup file or reporter); against it, the
+ * README's pattern (1,000 `evalCase`s whose body calls the agent and asserts `toRepairCells`) and 1,000
+ * `conversation` turns asserting `toBeNumeric`, both with the README's config (setup file, dataforge reporter
+ * writing its report). The package is loaded from dist/ as an installed package would be, so build first.
+ * Goal: each ≤ 1.15 × plain, whole process, median of paired rounds.
+ * Run alone: `npm run build && node --import jiti/register bench/vitest-overhead.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Writable } from 'node:stream'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Reporter, TestModule } from 'vitest/node'
-import { startVitest } from 'vitest/node'
-import DataforgeReporter from '../src/reporter/index.js'
 
 const CASES = 1_000
-const ROUNDS = 6
-const GOAL = 1.3
+const ROUNDS = 7
+const GOAL = 1.15
 const fixtureRoot = fileURLToPath(new URL('../test/fixtures/vitest/bench-overhead/', import.meta.url))
-const setupFile = fileURLToPath(new URL('../src/vitest/setup.ts', import.meta.url))
+const distEntry = fileURLToPath(new URL('../dist/vitest/setup.js', import.meta.url))
+const vitestCli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
+
+interface Variant {
+  key: 'plain' | 'readme' | 'conversation'
+  file: string
+  config: string
+  label: string
+}
+
+const VARIANTS: Variant[] = [
+  { key: 'plain', file: 'plain.eval.ts', config: 'plain.config.ts', label: `plain Vitest, ${CASES} \`test()\`s` },
+  { key: 'readme', file: 'readme-pattern.eval.ts', config: 'evals.config.ts', label: `README pattern, ${CASES} \`evalCase\`s (agent call + \`toRepairCells\`)` },
+  { key: 'conversation', file: 'conversation.eval.ts', config: 'evals.config.ts', label: `${CASES} \`conversation\` turns (100 × 10, \`toBeNumeric\`)` },
+]
 
 interface Timing {
+  /** The whole process, spawn to exit. */
   wallMs: number
-  /** Vitest's own duration of the test file (collect + run), without server start-up. */
-  fileMs: number
-  passed: number
+  /** Vitest's tests phase (the `tests` of its Duration line). */
+  testsMs: number
 }
 
-/** Counts passed tests and keeps the file's duration. */
-class TimingReporter implements Reporter {
-  passed = 0
-  fileMs = 0
-
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    for (const module of modules) {
-      this.fileMs += module.diagnostic().duration
-      for (const t of module.children.allTests()) if (t.result().state === 'passed') this.passed++
-    }
-  }
-}
-
-async function runOnce(file: string, work: string): Promise<Timing> {
-  const timing = new TimingReporter()
-  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
-  quiet.end = (() => quiet) as Writable['end']
-  const savedExitCode = process.exitCode
+function runOnce(variant: Variant, work: string): Promise<Timing> {
+  const timingFile = join(work, `${variant.key}.json`)
+  rmSync(timingFile, { force: true })
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_TIMING_FILE: timingFile, BENCH_REPORTS_DIR: join(work, 'reports'), BENCH_CACHE_DIR: join(work, 'vite-cache') }
+  delete env.DATAFORGE_ANNOTATE
+  delete env.DATAFORGE_UPDATE_BASELINE
   const started = performance.now()
-  try {
-    await startVitest(
-      'test',
-      [file],
-      {
-        root: fixtureRoot,
-        config: false,
-        watch: false,
-        include: ['*.eval.ts'],
-        setupFiles: [setupFile],
-        reporters: [timing, new DataforgeReporter({ outputDir: join(work, 'reports'), print: false })],
-      },
-      { cacheDir: join(work, 'vite-cache') },
-      { stdout: quiet, stderr: quiet },
-    )
-  } finally {
-    // The plain run has no eval to score, so the reporter fails it closed: not what is measured here.
-    process.exitCode = savedExitCode
-  }
-  const wallMs = performance.now() - started
-  if (timing.passed !== CASES) throw new Error(`${file}: ${timing.passed} of ${CASES} tests passed`)
-  return { wallMs, fileMs: timing.fileMs, passed: timing.passed }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vitestCli, 'run', '--root', fixtureRoot, '--config', variant.config, variant.file], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started
+      if (code !== 0 || !existsSync(timingFile)) return reject(new Error(`${variant.file}: vitest exited with ${code}\n${output.slice(-2000)}`))
+      const { testsMs, passed } = JSON.parse(readFileSync(timingFile, 'utf8')) as { testsMs: number; passed: number }
+      if (passed !== CASES) return reject(new Error(`${variant.file}: ${passed} of ${CASES} tests passed`))
+      resolve({ wallMs, testsMs })
+    })
+  })
 }
 
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 export default async function run(): Promise<string> {
+  if (!existsSync(distEntry)) throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')
   const work = mkdtempSync(join(tmpdir(), 'dataforge-bench-vitest-'))
+  const loadBefore = loadavg()[0]!
   try {
-    // Warm-up: Vite's transform cache and the file system, for both files.
-    await runOnce('plain.eval.ts', work)
-    await runOnce('eval-case.eval.ts', work)
-    const plain: Timing[] = []
-    const evals: Timing[] = []
-    // Pairs in alternating order; the ratio is the median of the pairs' ratios, which a slow drift in the
-    // machine's load (other processes) shifts far less than a ratio of medians.
-    for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2 === 0) {
-        plain.push(await runOnce('plain.eval.ts', work))
-        evals.push(await runOnce('eval-case.eval.ts', work))
-      } else {
-        evals.push(await runOnce('eval-case.eval.ts', work))
-        plain.push(await runOnce('plain.eval.ts', work))
+    const timings = new Map<Variant['key'], Timing[]>(VARIANTS.map((v) => [v.key, []]))
+    // Warm-up: Vite's transform cache and the file system.
+    for (const variant of VARIANTS) await runOnce(variant, work)
+    // Rounds run the three variants back to back, in rotating order; each ratio is the median over rounds of
+    // that round's eval time / plain time, which a drift in the machine's load shifts far less than a ratio
+    // of medians.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < VARIANTS.length; i++) {
+        const variant = VARIANTS[(round + i) % VARIANTS.length]!
+        timings.get(variant.key)!.push(await runOnce(variant, work))
       }
     }
-    const plainWall = median(plain.map((t) => t.wallMs))
-    const evalWall = median(evals.map((t) => t.wallMs))
-    const plainFile = median(plain.map((t) => t.fileMs))
-    const evalFile = median(evals.map((t) => t.fileMs))
-    const ratio = median(evals.map((t, i) => t.wallMs / plain[i]!.wallMs))
-    const fileRatio = median(evals.map((t, i) => t.fileMs / plain[i]!.fileMs))
+    const plain = timings.get('plain')!
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+    const perCase = (ms: number) => `${((ms / CASES) * 1000).toFixed(0)} µs`
+    const rows = VARIANTS.map((variant) => {
+      const runs = timings.get(variant.key)!
+      const wall = median(runs.map((t) => t.wallMs))
+      const tests = median(runs.map((t) => t.testsMs))
+      const phase = `${s(tests)} (${perCase(tests)} a case)`
+      if (variant.key === 'plain') return `| ${variant.label} | ${s(wall)} | ${phase} | — | — | — |`
+      const ratio = median(runs.map((t, i) => t.wallMs / plain[i]!.wallMs))
+      const testsRatio = median(runs.map((t, i) => t.testsMs / plain[i]!.testsMs))
+      return `| ${variant.label} | ${s(wall)} | ${phase} | ${ratio.toFixed(2)}× (tests phase ${testsRatio.toFixed(1)}×) | ≤ ${GOAL}× | ${ratio <= GOAL ? 'met' : 'MISSED'} |`
+    })
     return [
       '## Vitest integration overhead',
       '',
-      `${CASES} trivial \`evalCase\` cases against ${CASES} plain \`test()\` cases, each file run by \`startVitest\` in one process ` +
-        `with the dataforge reporter; medians of ${ROUNDS} rounds after a warm-up (the ratio: median of the rounds' ratios).`,
+      `Whole \`vitest run\` processes, ${CASES} trivial cases each; medians of ${ROUNDS} rounds after a warm-up (a ratio is the median ` +
+        "of the rounds' ratios to the plain run of the same round). Tests phase: Vitest's own `tests` time (running the cases, " +
+        'without start-up, import and the reporter).',
       '',
-      '| benchmark | result | goal | status |',
-      '| --- | --- | --- | --- |',
-      `| wall time, ${CASES} plain tests | ${s(plainWall)} (test file ${s(plainFile)}) | — | — |`,
-      `| wall time, ${CASES} evalCase cases, report written | ${s(evalWall)} (test file ${s(evalFile)}) | — | — |`,
-      `| wall-time ratio evalCase / plain | ${ratio.toFixed(2)}× (running the tests only: ${fileRatio.toFixed(2)}×) | ≤ ${GOAL}× | ${ratio <= GOAL ? 'met' : 'MISSED'} |`,
+      `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores.`,
+      '',
+      '| run | wall time | tests phase | ratio to plain | goal | status |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows,
       '',
     ].join('\n')
   } finally {

@@ -19,6 +19,7 @@ describe('dataforge-evals run', () => {
       expect(first.stderr).toMatch(/\[1\/6\] mock × synthetic trial 1 \(seed 41\): F1 1\.000/)
       const report = await readJson(join(dir, 'a/r.json'))
       expect(report.schemaVersion).toBe(1)
+      expect(report.config).toMatchObject({ trials: 2, seed: 41, rows: 80 })
       expect(report.records).toHaveLength(6)
       for (const r of report.records) {
         for (const field of ['agent', 'dataset', 'trial', 'seed', 'status', 'failureKind', 'failureMessage', 'precision', 'recall', 'f1', 'tp', 'fp', 'fn', 'steps', 'fixes', 'usage', 'model', 'runtimeS']) {
@@ -43,7 +44,8 @@ describe('dataforge-evals run', () => {
       const repro = report.reproducibility
       expect(repro.seeds).toEqual([41, 42])
       for (const d of repro.datasets) {
-        const regenerated = generateSynthetic({ seed: d.seed, rows: 80 })
+        expect(d.options).toEqual({ rows: 80, errorRate: 0.05 })
+        const regenerated = generateSynthetic({ seed: d.seed, ...d.options })
         expect(d.dirty.sha256).toBe(csvDigest(regenerated.dirty).sha256)
         expect(d.clean.sha256).toBe(csvDigest(regenerated.clean).sha256)
       }
@@ -54,8 +56,11 @@ describe('dataforge-evals run', () => {
       expect(new Date(repro.runDateUtc).toISOString()).toBe(repro.runDateUtc)
 
       const md = await readFile(join(dir, 'a/r.md'), 'utf8')
-      expect(md).toMatch(/\| agent \| kind \| dataset \| trials \|/)
-      expect(md).toMatch(/\| baseline \| baseline \| synthetic \| 2\/2 \|/)
+      expect(md).toContain('| agent | kind | dataset | F1 (mean ± std) | F1 [95% CI] | F1 pooled | P | R | Score: F1 ≥ 1 [95% CI] | trials done/asked |')
+      expect(md).toContain("Score is the share of attempted runs whose F1 reached `--pass-f1` (1).")
+      expect(md).toMatch(/\| baseline \| baseline \| synthetic \| \d\.\d{3} ± \d\.\d{3} \| .* \| 2\/2 \|/)
+      // the generator's options are in the config and the reproducibility block: the report regenerates its data
+      expect(md).toMatch(/\| synthetic \| synthetic \| \d+ \| errorRate 0\.05, rows 80 \| 80 × 11 \|/)
       expect(md).toContain('## Reproducibility')
       expect(md).toMatch(/compare only when dataset hashes, seeds, model ids and adapter code are identical/)
       const runs = (await readFile(join(dir, 'a/runs.jsonl'), 'utf8')).trim().split('\n')
@@ -103,7 +108,7 @@ describe('dataforge-evals run', () => {
       const report = await readJson(join(dir, 'reports/report.json'))
       const byAgent = Object.fromEntries(report.records.map((r: { agent: string }) => [r.agent, r]))
       expect(byAgent.slow).toMatchObject({ status: 'failed', failureKind: 'timeout', f1: null, correct: null })
-      expect(byAgent.slow.failureMessage).toMatch(/timed out after 0\.300 s/)
+      expect(byAgent.slow.failureMessage).toMatch(/timed out after 0\.3 s/)
       expect(byAgent.throws).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: model exploded' })
       expect(byAgent.garbage).toMatchObject({ status: 'failed', failureKind: 'invalid_output' })
       expect(byAgent.garbage.failureMessage).toMatch(/a string/)
@@ -115,6 +120,12 @@ describe('dataforge-evals run', () => {
       const md = await readFile(join(dir, 'reports/report.md'), 'utf8')
       expect(md).toMatch(/\| slow \| synthetic \| 0 \| 1 \| timeout \|/)
       expect(md).toMatch(/\| throws \| synthetic \| 0 \| 1 \| exception \| Error: model exploded \|/)
+
+      // Fail closed: a run in which every trial errored scored nothing and exits 1 (the report is still written).
+      const closed = await runCli(['run', '--agent', './throws.js', '--dataset', 'synthetic', '--rows', '30', '--trials', '2', '--quiet', '--output', 'c/r.md', '--output-json', 'c/r.json'], dir)
+      expect(closed.code).toBe(1)
+      expect(closed.stderr).toBe('run failed: none of 2 trials scored\n')
+      expect((await readJson(join(dir, 'c/r.json'))).records).toHaveLength(2)
     })
   })
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { RunRecord } from '../src/core/run-record.js'
-import { compareRuns, comparisonToJson, regressionVerdict, renderComparisonMarkdown } from '../src/report/compare.js'
+import { regressionVerdict } from '../src/report/baseline.js'
+import { compareRuns } from '../src/report/compare.js'
+import { comparisonToJson, renderComparisonMarkdown } from '../src/report/compare-markdown.js'
 import { failedRecord, makeRecord } from './stats-records.fixture.js'
 
 /** One side's rows for cases c0…c(n−1), trial 0, correct where `pass(i)`. */
@@ -155,12 +157,37 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     const real = verdicts.find((v) => v.group.includes('real'))!
     expect(flake).toMatchObject({ b: 2, c: 0, p: 0.5, significantWorse: false, failed: false })
     expect(flake.delta).toBeCloseTo(-0.1, 14)
-    expect(flake.message).toBe('baseline · flaky · repair: no significant change vs baseline: b=2 c=0 p=0.5000 Δ=-0.100 (20 pairs)')
+    expect(flake.message).toBe(
+      'baseline · flaky · repair: no significant change vs baseline (α=0.05): pass/fail McNemar b=2 c=0 p=0.5000 · F1 paired n/a (20 pairs); Δscore -0.100, ΔF1 n/a',
+    )
     expect(real).toMatchObject({ b: 12, c: 1, p: 0.00341796875, significantWorse: true, failed: true })
     // Δ = (1 − 12)/20 = −0.55
     expect(real.message).toBe(
-      'baseline · real · repair: significantly worse than baseline (α=0.05): b=12 c=1 p=0.0034 Δ=-0.550 (20 pairs)',
+      'baseline · real · repair: regression (pass/fail) vs baseline (α=0.05): pass/fail McNemar b=12 c=1 p=0.0034 · F1 paired n/a (20 pairs); Δscore -0.550, ΔF1 n/a',
     )
+  })
+
+  it('pairs an agent only with itself: two agents on one dataset against a baseline of another are new, not an error', () => {
+    const base = side(6, () => true, { agent: 'x' })
+    const cur = [...side(6, () => true, { agent: 'y' }), ...side(6, () => false, { agent: 'z' })]
+    const verdicts = regressionVerdict(base, cur)
+    expect(verdicts.map((v) => [v.group, v.isNew, v.failed, v.n])).toEqual([
+      ['x · evals/repair.eval.ts · repair', false, false, 0],
+      ['y · evals/repair.eval.ts · repair', true, false, 0],
+      ['z · evals/repair.eval.ts · repair', true, false, 0],
+    ])
+    // and with the baseline's own agent present, it is paired with itself only
+    const both = regressionVerdict([...base, ...side(6, () => true, { agent: 'y' })], cur)
+    expect(both.find((v) => v.group.startsWith('y '))).toMatchObject({ n: 6, b: 0, c: 0, isNew: false, failed: false })
+  })
+
+  it('fails on a significant per-trial F1 drop that pass/fail cannot see (0.617 → 0.163 over 10 trials)', () => {
+    const trials = (f1: number) => Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'c', trial: i, correct: true, f1 }))
+    const [v] = regressionVerdict(trials(0.617), trials(0.163))
+    // McNemar: b = c = 0, p = 1; sign flips: all 10 deltas negative, p = 2/2^10 = 0.001953125
+    expect(v).toMatchObject({ b: 0, c: 0, p: 1, significantWorse: false, failed: true })
+    expect(v!.f1).toMatchObject({ n: 10, p: 0.001953125, significantWorse: true })
+    expect(v!.message).toContain('regression (F1) vs baseline (α=0.05): pass/fail McNemar b=0 c=0 p=1.0000 · F1 paired p=0.0020 (10 pairs)')
   })
 
   it('alpha is configurable', () => {
@@ -177,10 +204,10 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     const [v] = regressionVerdict(base, cur, { floor: 0.6 })
     expect(v).toMatchObject({ significantWorse: false, belowFloor: true, failed: true })
     expect(v!.message).toContain('Score 0.500 is below the floor 0.6')
-    // a new group with no baseline rows is still held to the floor
+    // a group with no baseline rows is new: compared with nothing, never a failure
     const [fresh] = regressionVerdict([], cur, { floor: 0.6 })
-    expect(fresh!.message).toContain('no paired baseline rows')
-    expect(fresh!.failed).toBe(true)
+    expect(fresh!.message).toBe('baseline · evals/repair.eval.ts · repair: new (no counterpart in the baseline; not compared)')
+    expect(fresh).toMatchObject({ isNew: true, failed: false })
   })
 })
 
@@ -192,16 +219,19 @@ describe('rendering', () => {
   it('Markdown shows the counts, p, stars and the verdict', () => {
     const md = renderComparisonMarkdown(cmp)
     expect(md).toContain('A: `new.jsonl` · B: `old.jsonl`')
-    expect(md).toContain('| baseline · evals/repair.eval.ts · repair | 18 | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 | * | exact |')
+    expect(md).toContain(
+      '| baseline · evals/repair.eval.ts · repair | 18 | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** | **regression (pass/fail), regression (F1)** |',
+    )
     expect(md).toContain('| **overall** | 18 | 9 | 1 |')
     expect(md).toContain('**B is worse than A**')
-    expect(md).toContain('- overall: b=9 c=1 p=0.0215 Δ=-0.444')
-    // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere
-    expect(md).toContain('| 0.600 | 0.500 | -0.100 [-0.100, -0.100] |')
+    // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere; the sign-flip test (Monte Carlo past 16 pairs) gives p = 1/10001
+    expect(md).toContain(
+      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar b=9 c=1 p=0.0215 · F1 paired p=<0.001 (18 pairs); Δscore -0.444, ΔF1 -0.100',
+    )
   })
 
   it('JSON round-trips', () => {
     const parsed = JSON.parse(comparisonToJson(cmp))
-    expect(parsed).toMatchObject({ comparisonVersion: 1, mode: 'same-arm', regression: true, overall: { b: 9, c: 1 } })
+    expect(parsed).toMatchObject({ comparisonVersion: 2, mode: 'same-arm', regression: true, overall: { b: 9, c: 1 } })
   })
 })

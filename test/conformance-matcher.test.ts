@@ -26,7 +26,9 @@ describe('toMatchDistribution', () => {
     const t = run.tests.byName('exact mix')
     expect(t.state).toBe('passed')
     expect(t.meta!.matchers).toEqual([expect.objectContaining({ matcher: 'toMatchDistribution', passed: true, negated: false, score: 1 })])
-    expect(t.annotations).toEqual([{ type: 'dataforge', message: 'toMatchDistribution passed: conformance 100.0 · worst sentiment 100.0 · p sentiment 1.0000' }])
+    // A verdict that held is on the meta, not annotated (only failures are; README, Matchers).
+    expect(t.meta!.matchers.map((m) => m.summary)).toEqual(['toMatchDistribution passed: conformance 100.0 · worst sentiment 100.0 · p sentiment 1.0000'])
+    expect(t.annotations).toEqual([])
     expect(recordOf('exact mix')).toMatchObject({
       status: 'ok',
       correct: true,
@@ -49,13 +51,13 @@ describe('toMatchDistribution', () => {
     const t = run.tests.byName('worked example, negated bar')
     expect(t.state).toBe('passed')
     expect(t.meta!.matchers[0]).toMatchObject({ passed: true, negated: true })
-    expect(t.annotations[0]!.message).toMatch(/^not\.toMatchDistribution passed: conformance 95\.0/)
+    expect(t.meta!.matchers[0]!.summary).toMatch(/^not\.toMatchDistribution passed: conformance 95\.0/)
   })
 
   it('fails on a significant departure at alpha even without minScore', () => {
     const t = run.tests.byName('significant departure')
     expect(t.state).toBe('failed')
-    expect(t.errors[0]).toMatch(/sentiment departs from the request \(p = <0\.0001 < α = 0\.05\)/)
+    expect(t.errors[0]).toMatch(/sentiment departs from the request \(p = <0\.001 < α = 0\.05\)/)
   })
 
   it('a classifier failing on every sample is a failed run, not a wrong answer', () => {
@@ -75,7 +77,7 @@ describe('toMatchDistribution', () => {
     expect(t.state).toBe('passed')
     // 20 samples; the judge answers "Positive." style labels (normalized) and "banana" for one negative review.
     // Analyzed 8/5/6 of 19 against 40/30/30: TVD = ½(|.4211 − .4| + |.2632 − .3| + |.3158 − .3|) = 0.0368 → 96.3.
-    expect(t.annotations[0]!.message).toMatch(/^toMatchDistribution passed: conformance 96\.3 · worst sentiment 96\.3 · p sentiment [0-9.]+ · 1 unclassified$/)
+    expect(t.meta!.matchers[0]!.summary).toMatch(/^toMatchDistribution passed: conformance 96\.3 · worst sentiment 96\.3 · p sentiment [0-9.]+ · 1 unclassified$/)
     const r = recordOf('model classifier on loopback')
     expect(r.usage.calls).toBe(20)
     expect(r.metrics['conformance.sentiment.analyzed']).toBe(19)

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CORRUPTION_KINDS, listDatasets } from '../src/datasets/index.js'
+import { CORRUPTION_KINDS, generateSynthetic, listDatasets, loadDataset } from '../src/datasets/index.js'
+import { exactComparator, gradeRepair, rahaComparator } from '../src/grading/index.js'
 import { bundledDatasets, tempDir } from './datasets/paths.js'
 
 describe('listDatasets', () => {
@@ -13,7 +14,7 @@ describe('listDatasets', () => {
   afterEach(() => cleanup())
 
   it('lists synthetic, the canonical sets and other Raha folders found in dataDir', async () => {
-    const listing = await listDatasets({ dataDir: bundledDatasets })
+    const listing = await listDatasets({ dataDir: bundledDatasets, comparator: exactComparator })
     expect(listing.map((d) => d.id)).toEqual(['synthetic', 'hospital', 'flights', 'beers', 'rayyan'])
     expect(listing[0]).toEqual({
       id: 'synthetic',
@@ -21,7 +22,10 @@ describe('listDatasets', () => {
       rows: 200,
       columns: 11,
       dirtyCells: 100,
-      source: 'dataforge-evals synthetic generator v1 (defaults: 200 rows, error rate 0.05; any seed)',
+      errors: 95,
+      ignoredByComparator: 5,
+      comparator: 'exact',
+      source: 'dataforge-evals synthetic generator v1 (defaults: 200 rows, error rate 0.05; counts for seed 1, other seeds differ)',
       corruptionKinds: [...CORRUPTION_KINDS],
       available: true,
     })
@@ -35,8 +39,22 @@ describe('listDatasets', () => {
     expect(byId['hospital']!.corruptionKinds).toBeUndefined()
   })
 
+  it('counts errors the way the grader does: under the active comparator, with what it ignores apart', async () => {
+    const [synthetic] = await listDatasets({ dataDir: bundledDatasets, comparator: exactComparator })
+    // the grader, on the same data (seed 1, defaults), with no fixes: every graded error is a false negative
+    const { task } = await loadDataset({ id: 'synthetic', seed: 1 })
+    expect(gradeRepair(task, []).fn).toBe(synthetic!.errors)
+    expect(gradeRepair(task, [], { comparator: rahaComparator }).fn).toBe(
+      (await listDatasets({ dataDir: bundledDatasets, comparator: rahaComparator }))[0]!.errors,
+    )
+    // the differences `exact` ignores are the whitespace-only damage at the end of a value
+    const ignored = generateSynthetic({ seed: 1 }).corrections.filter((c) => c.dirty.trimEnd() === c.clean.trimEnd()).length
+    expect(synthetic).toMatchObject({ dirtyCells: 100, ignoredByComparator: ignored })
+    expect(synthetic!.errors! + synthetic!.ignoredByComparator!).toBe(100)
+  })
+
   it('lists the bundled canonical sets when the data folder has none of its own', async () => {
-    const listing = await listDatasets({ dataDir: dir })
+    const listing = await listDatasets({ dataDir: dir, comparator: exactComparator })
     expect(listing.map((d) => [d.id, d.available])).toEqual([
       ['synthetic', true],
       ['hospital', true],
@@ -56,7 +74,7 @@ describe('listDatasets', () => {
       await mkdir(join(own, 'hospital'))
       await writeFile(join(own, 'hospital/dirty.csv'), 'a,b\n1,x\n')
       await writeFile(join(own, 'hospital/clean.csv'), 'a,b\n1,y\n')
-      const hospital = (await listDatasets({ dataDir: own })).find((d) => d.id === 'hospital')!
+      const hospital = (await listDatasets({ dataDir: own, comparator: exactComparator })).find((d) => d.id === 'hospital')!
       expect(hospital).toMatchObject({ rows: 1, columns: 2, dirtyCells: 1, available: true })
       expect(hospital.source).toContain(join(own, 'hospital'))
     } finally {
@@ -73,7 +91,7 @@ describe('listDatasets', () => {
     await mkdir(join(dir, 'ok'))
     await writeFile(join(dir, 'ok/dirty.csv'), 'index,v\n1,x\n2,y\n')
     await writeFile(join(dir, 'ok/clean.csv'), 'index,v\n1,x\n2,z\n')
-    const listing = await listDatasets({ dataDir: dir })
+    const listing = await listDatasets({ dataDir: dir, comparator: exactComparator })
     expect(listing.map((d) => d.id)).toEqual(['synthetic', 'hospital', 'flights', 'beers', 'broken', 'ok', 'rayyan'])
     const broken = listing.find((d) => d.id === 'broken')!
     expect(broken.available).toBe(false)
@@ -86,6 +104,9 @@ describe('listDatasets', () => {
       rows: 2,
       columns: 2,
       dirtyCells: 1,
+      errors: 1,
+      ignoredByComparator: 0,
+      comparator: 'exact',
       source: `Raha-layout folder ${join(dir, 'ok')}`,
       available: true,
     })
@@ -95,7 +116,7 @@ describe('listDatasets', () => {
     const before = process.env['DATAFORGE_DATA_DIR']
     process.env['DATAFORGE_DATA_DIR'] = bundledDatasets
     try {
-      expect((await listDatasets()).map((d) => d.id)).toContain('rayyan')
+      expect((await listDatasets({ comparator: exactComparator })).map((d) => d.id)).toContain('rayyan')
     } finally {
       if (before === undefined) delete process.env['DATAFORGE_DATA_DIR']
       else process.env['DATAFORGE_DATA_DIR'] = before

@@ -7,7 +7,7 @@ import { groundTruthOf } from '../src/core/ground-truth.js'
 import { AgentTaskSchema } from '../src/core/schemas.js'
 import { CANONICAL_DATASETS, DEFAULT_DATASETS_BASE_URL, loadDataset } from '../src/datasets/index.js'
 import { missingDatasetMessage } from '../src/datasets/raha.js'
-import { rejectionOf, bundledDatasets, tempDir } from './datasets/paths.js'
+import { bundledDatasets, tempDir } from './datasets/paths.js'
 
 interface ManifestFile {
   bytes: number

@@ -48,7 +48,7 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(existsSync(join(work, 'node_modules/vitest')), 'a Jest project without Vitest').toBe(false)
     const jest = await runJest(work, project, [])
     expect(jest.code, jest.output).toBe(1) // two eval tests fail, as under Vitest
-    expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*unspecified · answers\s+5\/5\s+3\/5/)
+    expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*unspecified · answers .* 3\/5 +0.60 \[0.23, 0.88\] +5\/5/)
     expect(vitestRun.exitCode).toBe(1)
     const reports = join(project, 'evals/__reports__')
     expect(reportCore(reports)).toEqual(reportCore(vitestRun.reports.dir))

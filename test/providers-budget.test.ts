@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkBudget, costPerCorrectFix, tokensSpentAndSaved } from '../src/adapters/providers/index.js'
+import { costPerCorrectFix, tokensSpentAndSaved } from '../src/core/usage.js'
+import { checkBudget } from '../src/grading/budget.js'
 import { InputError } from '../src/core/errors.js'
 import { emptyUsage, type Usage } from '../src/core/schemas.js'
 

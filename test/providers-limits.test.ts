@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatSeconds } from '../src/adapters/providers/backoff.js'
+import { formatSeconds } from '../src/stats/format.js'
 import { backoffDelayMs, RateLimiter, serverRetryDelayMs } from '../src/adapters/providers/index.js'
 import { virtualClock } from './providers/helpers.js'
 
@@ -83,9 +83,9 @@ describe('backoff', () => {
   })
 
   it('formats seconds for log lines', () => {
-    expect(formatSeconds(7_000)).toBe('7')
-    expect(formatSeconds(1_500)).toBe('1.5')
-    expect(formatSeconds(250)).toBe('0.25')
-    expect(formatSeconds(61_234)).toBe('61.2')
+    expect(formatSeconds(7)).toBe('7')
+    expect(formatSeconds(1.5)).toBe('1.5')
+    expect(formatSeconds(0.25)).toBe('0.25')
+    expect(formatSeconds(61.234)).toBe('61.2')
   })
 })

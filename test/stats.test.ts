@@ -219,7 +219,13 @@ describe('formatting', () => {
     expect(formatSigned(-0.05)).toBe('-0.050')
     expect(formatSigned(0)).toBe('0.000')
     expect(formatP(0.021484375)).toBe('0.0215')
-    expect(formatP(1e-7)).toBe('<0.0001')
+    expect(formatP(1e-7)).toBe('<0.001')
+    // p agrees with its stars: no '0.0010' beside '***', no '0.0500' beside '*'
+    expect([formatP(0.00099), stars(0.00099)]).toEqual(['<0.001', '***'])
+    expect([formatP(0.049996), stars(0.049996)]).toEqual(['<0.05', '*'])
+    expect([formatP(0.0099996), stars(0.0099996)]).toEqual(['<0.01', '**'])
+    expect(formatP(0.05)).toBe('0.0500')
+    expect(formatP(0.0015)).toBe('0.0015')
   })
 
   it('stars by threshold', () => {
@@ -236,5 +242,22 @@ describe('formatting', () => {
     // [1,2,3,4]: h = 3·0.25 = 0.75 → 1 + 0.75·(2 − 1) = 1.75
     expect(quantileSorted([1, 2, 3, 4], 0.25)).toBe(1.75)
     expect(quantileSorted([5], 0.975)).toBe(5)
+  })
+})
+
+describe('power of the paired tests', () => {
+  it('the smallest reachable p is 2·0.5^n; the README table of pairs needed per alpha', async () => {
+    const { pairedPower, pairsNeeded, smallestReachableP } = await import('../src/stats/power.js')
+    expect(smallestReachableP(3)).toBe(0.25)
+    expect(smallestReachableP(6)).toBe(0.03125)
+    expect(smallestReachableP(0)).toBe(1)
+    expect([0.1, 0.05, 0.01, 0.001].map(pairsNeeded)).toEqual([5, 6, 8, 11])
+    expect(pairedPower(3, 0.05)).toEqual({ pairs: 3, smallestP: 0.25, pairsNeeded: 6, canReachAlpha: false })
+    expect(pairedPower(6, 0.05).canReachAlpha).toBe(true)
+    // the README states the same numbers
+    const readme = (await import('node:fs')).readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    for (const row of ['| 0.10 | 5 | 4 pairs: 0.125 |', '| 0.05 | 6 | 5 pairs: 0.0625 (3 pairs: 0.25) |', '| 0.01 | 8 | 7 pairs: 0.0156 |', '| 0.001 | 11 | 10 pairs: 0.0020 |']) {
+      expect(readme).toContain(row)
+    }
   })
 })

@@ -48,16 +48,31 @@ describe('group thresholds', () => {
     expect(md).toContain('## Gate\n\nPassed: every threshold met, every eval scored, no significant regression.\n')
     // Durations and the run date live in their own block only.
     const timing = md.slice(md.indexOf('### Dates and durations'))
-    expect(timing).toMatch(/^### Dates and durations\n\n- run date \(UTC\): \d{4}-\d\d-\d\dT[\d:.]+Z\n- mock · synthetic: \d+\.\d\d s\n- noop · synthetic: \d+\.\d\d s\n/)
+    expect(timing).toMatch(/^### Dates and durations\n\n- run date \(UTC\): \d{4}-\d\d-\d\dT[\d:.]+Z\n- mock · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n- noop · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n/)
     expect(md.slice(0, md.indexOf('### Dates and durations'))).not.toMatch(/\d{4}-\d\d-\d\dT|\d s\b/)
     expect(stableMarkdown(second.reports.text('leaderboard.md'))).toBe(stableMarkdown(md))
     expect(stableReport(second.reports.report())).toEqual(stableReport(first.reports.report()))
     // Fixed number formatting: every number in the summary table has three decimals or is a count.
     const summary = md.slice(md.indexOf('| agent |'), md.indexOf('\n\n', md.indexOf('| agent |')))
     expect(summary.split('\n').slice(2)).toEqual([
-      '| mock | oracle | synthetic | 2/2 | 1.000 [0.342, 1.000] (2/2) | 1.000 | 1.000 | 1.000 ± 0.000 | 1.000 [1.000, 1.000] | 1.000 | 1.0 | 0 | 0 | 0 |',
-      '| noop | baseline | synthetic | 2/2 | 1.000 [0.342, 1.000] (2/2) | 1.000 | 0.000 | 0.000 ± 0.000 | 0.000 [0.000, 0.000] | 0.000 | 1.0 | 0 | 0 | 0 |',
+      '| mock | oracle | synthetic | 1.000 ± 0.000 | 1.000 [1.000, 1.000] | 1.000 | 1.000 | 1.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
+      '| noop | baseline | synthetic | 0.000 ± 0.000 | 0.000 [0.000, 0.000] | 0.000 | 1.000 | 0.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
     ])
+  })
+
+  it('a pattern that matches no group (a typo) fails the gate, naming the pattern and the groups that exist', async () => {
+    const run = await gatesRun({ synthetci: { f1: 0.5 } }, [])
+    expect(run.exitCode).toBe(1)
+    const message =
+      'threshold pattern "synthetci" matches no group, so its bar checks nothing; a pattern matches a group\'s name, suite, dataset, agent or category; groups: '
+    expect(run.output).toContain(`✗ ${message}`)
+    expect(run.output).toMatch(/groups: .*mock · synthetic.*noop · synthetic/)
+    expect(run.reports.text('leaderboard.md')).toContain(`- ${message}`)
+    // In a run filtered to some files the pattern may name a group that was not run: a note, not a failure.
+    const filtered = await gatesRun({ synthetci: { f1: 0.5 } }, ['evals/'])
+    expect(filtered.exitCode).toBeFalsy()
+    expect(filtered.output).toContain('dataforge-evals note: threshold pattern "synthetci" matches no group')
+    expect(filtered.output).toContain('(not checked: this run was filtered)')
   })
 
   it('are checked when the reporter is made: unknown metrics, out-of-range values and unknown formats are refused', async () => {

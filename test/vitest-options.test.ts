@@ -47,3 +47,32 @@ describe('conversation usage errors', () => {
     )
   })
 })
+
+describe('unknown options are errors naming the option (JavaScript users get no type check)', () => {
+  it('evalCase: `trails: 3` is refused, with the option it was meant to be', () => {
+    expect(() => evalCase('case', { agent: 'mock', dataset: 'synthetic', trails: 3 } as never, body)).toThrow(
+      new InputError(
+        'evalCase "case": unknown option "trails" (did you mean "trials"?); known options: dataset, task, agent, isolate, agentMemoryMb, trials, seed, timeout, category, tags, generation',
+      ),
+    )
+  })
+
+  it('conversation: an unknown option is refused', () => {
+    expect(() => conversation('talk', { data: [{ a: 1 }], agent: qa, turns: 2 } as never, [['q?', body]])).toThrow(
+      'conversation "talk": unknown option "turns"; known options: data, agent, isolate, suite, category, seed, generation, timeout',
+    )
+  })
+
+  it('matchers: an unknown option fails the assertion, naming it', async () => {
+    const { mockAgent } = await import('../src/testing/mock-oracle.js')
+    const { createRepairTask } = await import('../src/datasets/create-repair-task.js')
+    const { task } = createRepairTask({ name: 't', dirty: { columns: ['a', 'b'], rows: [['x', '1']] }, clean: { columns: ['a', 'b'], rows: [['y', '1']] } })
+    const fixes = await mockAgent.run(task, { seed: 0, trial: 0, signal: new AbortController().signal })
+    expect(() => expect(fixes).toRepairCells(task, { minF: 0.5 } as never)).toThrow(
+      'toRepairCells: unknown option "minF" (did you mean "minF1"?); known options: minF1, minPrecision, minRecall',
+    )
+    expect(() => expect({ value: 3 }).toBeNumeric(3, { tolerance: 0.1 } as never)).toThrow('toBeNumeric: unknown option "tolerance"')
+    expect(() => expect({ fixes: [] }).toStayWithinBudget({ token: 5 } as never)).toThrow('toStayWithinBudget: unknown option "token" (did you mean "tokens"?)')
+    expect(fixes).toRepairCells(task, { minF1: 1 })
+  })
+})

@@ -33,6 +33,8 @@ describe('with vitest --ui', () => {
     try {
       await vitest.start(['evals/'])
       expect(capture.tests.map((t) => t.state)).toEqual(['passed', 'passed', 'passed', 'passed'])
+      // Under --ui every verdict is annotated, passing ones too, so the UI shows each case's summary.
+      for (const t of capture.tests) expect(t.annotations).toEqual([{ type: 'dataforge', message: t.meta!.matchers[0]!.summary }])
       const report = reportFolder(outputDir).report()
       expect(report.records).toHaveLength(4)
       expect(report.aggregates.map((a) => a.group)).toEqual(['mock · synthetic', 'noop · synthetic'])

@@ -11,6 +11,7 @@ import { pricesCommand } from './commands/prices.js'
 import { qaCommand } from './commands/qa.js'
 import { RUN_HELP, runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
+import { inputErrorLine } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
 
 const COMMANDS: Record<string, Command> = {
@@ -35,7 +36,7 @@ Commands:
   run              run repair agents on datasets and write Markdown/JSON reports (run --help)
   qa               ask question suites (bespoke, hard, large, messy, wtq) and write reports (qa --help)
   list-agents      built-in agents and provider presets
-  list-datasets    datasets with shape, dirty cells, source and corruption kinds
+  list-datasets    datasets with shape, graded errors (and differences the comparator ignores), source, kinds
   datasets pull N  download a canonical dataset (hospital, flights, beers) and check its sha256
   compare A B      paired comparison of two runs (McNemar, paired F1 test)
   export RUNS      export a run corpus (--parquet OUT)
@@ -65,18 +66,14 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
     return await command(rest, io)
   } catch (error) {
-    if (error instanceof InputError || isParseArgsError(error)) {
-      io.stderr(`dataforge-evals: ${oneLine((error as Error).message)}\n`)
+    const line = inputErrorLine(error)
+    if (line !== null) {
+      io.stderr(line)
       return 2
     }
     io.stderr(`dataforge-evals: internal error: ${oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
     return 1
   }
-}
-
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
 }
 
 function oneLine(text: string): string {

@@ -1,3 +1,4 @@
+import type { Correction } from '../core/ground-truth.js'
 import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -113,7 +114,8 @@ export async function loadRahaDataset(
   return { task, info }
 }
 
-/** What a report or listing says about a Raha-layout folder, without building a task. */
-export async function describeRahaDataset(name: string, dataDir: string): Promise<DatasetInfo> {
-  return analysePair(await readRahaPair(name, dataDir, 0)).info
+/** What a report or listing says about a Raha-layout folder, with its differing cells, without building a task. */
+export async function describeRahaDataset(name: string, dataDir: string): Promise<{ info: DatasetInfo; corrections: Correction[] }> {
+  const { info, corrections } = analysePair(await readRahaPair(name, dataDir, 0))
+  return { info, corrections }
 }

@@ -1,3 +1,4 @@
 export * from './repair/index.js'
 export * from './answers/index.js'
+export { checkBudget, type Budget } from './budget.js'
 export * from './conformance/index.js'

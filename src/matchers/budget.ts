@@ -1,5 +1,4 @@
-// The module itself, not the providers barrel: the setup file stays free of the HTTP client and SDK imports.
-import { checkBudget, type Budget } from '../adapters/providers/budget.js'
+import { checkBudget, type Budget } from '../grading/budget.js'
 import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
 
 /** `expect(runResult).toStayWithinBudget({ tokens, usd, calls, quotaUnits })`. */

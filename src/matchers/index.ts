@@ -1,10 +1,11 @@
+import { checkMatcherOptions } from '../vitest/check-options.js'
 import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
 import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
 
-/** Every dataforge matcher, ready for `expect.extend`. */
-export const dataforgeMatchers = {
+/** Every dataforge matcher, ready for `expect.extend`; an unknown option (a typo) is an error naming it. */
+export const dataforgeMatchers = checkingOptions({
   toRepairCells,
   toBeNumeric,
   toContainAnswer,
@@ -15,6 +16,17 @@ export const dataforgeMatchers = {
   toPass,
   toStayWithinBudget,
   toMatchDistribution,
+})
+
+function checkingOptions<T extends Record<string, (this: never, ...args: never[]) => unknown>>(matchers: T): T {
+  const out: Record<string, unknown> = {}
+  for (const [name, fn] of Object.entries(matchers)) {
+    out[name] = function (this: unknown, ...args: unknown[]) {
+      checkMatcherOptions(name, args)
+      return (fn as (...a: unknown[]) => unknown).apply(this, args)
+    }
+  }
+  return out as T
 }
 
 export type { RepairThresholds } from './repair.js'

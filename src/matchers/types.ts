@@ -1,6 +1,6 @@
 import type { Grader } from '../core/answer.js'
 import type { AgentTask, Table } from '../core/schemas.js'
-import type { Budget } from '../adapters/providers/budget.js'
+import type { Budget } from '../grading/budget.js'
 import type { ChartOptions, ContainsOptions, NumericOptions, TableEqualsOptions } from '../grading/answers/index.js'
 import type { RepairThresholds } from './repair.js'
 import type { ConformanceSpec } from '../grading/conformance/spec.js'

@@ -4,6 +4,8 @@ import { prf } from '../grading/repair/prf.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
 import type { MeanInterval } from '../stats/bootstrap.js'
 import { summarizeOutcomes } from '../stats/outcomes.js'
+import { meanOrNull } from '../stats/quantile.js'
+import { costPerCorrectFix, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
 
 export interface GroupKey {
@@ -33,6 +35,8 @@ export interface Aggregate extends GroupKey {
   completionRate: ProportionInterval
   /** Mean F1 over completed repair runs with a seeded bootstrap 95% interval. */
   f1Interval: MeanInterval | null
+  /** Completed repair runs: the n of the F1 mean. */
+  repairRuns: number
   /** Macro: mean (and sample std) over completed runs; null when no run completed. */
   precisionMean: number | null
   recallMean: number | null
@@ -45,6 +49,8 @@ export interface Aggregate extends GroupKey {
   usage: Usage
   quotaUnitsPerTrial: number
   costPerCorrectFixUsd: number | null
+  /** Tokens paid for, and tokens the record/replay cache answered: apart. */
+  tokens: { spent: number; saved: number }
   runtimeS: number
   perColumn: Record<string, PRF>
   perKind: Record<string, { total: number; tp: number; recall: number }>
@@ -77,15 +83,12 @@ function keyOf(r: RunRecord): GroupKey {
   }
 }
 
-function mean(values: number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length
-}
 
 /** Sample standard deviation (n − 1); 0 for a single run. */
 function std(values: number[]): number | null {
   if (values.length === 0) return null
   if (values.length === 1) return 0
-  const m = mean(values)!
+  const m = meanOrNull(values)!
   return Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1))
 }
 
@@ -153,16 +156,18 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     validatedAccuracy: outcomes.validatedAccuracy,
     completionRate: outcomes.completionRate,
     f1Interval: outcomes.f1,
-    precisionMean: mean(repair.map((r) => r.precision!)),
-    recallMean: mean(repair.map((r) => r.recall!)),
-    f1Mean: mean(repair.map((r) => r.f1!)),
+    repairRuns: repair.length,
+    precisionMean: meanOrNull(repair.map((r) => r.precision!)),
+    recallMean: meanOrNull(repair.map((r) => r.recall!)),
+    f1Mean: meanOrNull(repair.map((r) => r.f1!)),
     f1Std: std(repair.map((r) => r.f1!)),
     pooled,
     detectionPooled,
-    stepsMean: mean(completed.map((r) => r.steps)),
+    stepsMean: meanOrNull(completed.map((r) => r.steps)),
     usage,
     quotaUnitsPerTrial: rows.length ? usage.quotaUnits / rows.length : 0,
-    costPerCorrectFixUsd: pooled && pooled.tp > 0 ? usage.costUsd / pooled.tp : null,
+    costPerCorrectFixUsd: pooled ? costPerCorrectFix(usage, pooled.tp) : null,
+    tokens: tokensSpentAndSaved(usage),
     runtimeS: rows.reduce((a, r) => a + r.runtimeS, 0),
     perColumn: poolPerColumn(repair),
     perKind: poolPerKind(repair),
@@ -215,7 +220,7 @@ function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics'
 function meanMetrics(rows: RunRecord[]): Record<string, number> {
   const acc = new Map<string, number[]>()
   for (const r of rows) for (const [k, v] of Object.entries(r.metrics)) acc.set(k, [...(acc.get(k) ?? []), v])
-  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, vs]) => [k, mean(vs)!]))
+  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, vs]) => [k, meanOrNull(vs)!]))
 }
 
 function sortRecord<T>(obj: Record<string, T>): Record<string, T> {

@@ -1,12 +1,19 @@
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
-import { formatNumber, formatP, formatSigned, stars } from '../stats/format.js'
+import { stars } from '../stats/format.js'
 import { type McNemarResult, mcnemar } from '../stats/mcnemar.js'
 import { signFlipTest } from '../stats/permutation.js'
+import { type Power, pairedPower } from '../stats/power.js'
+import { mean } from '../stats/quantile.js'
 import { groupName } from './aggregate.js'
-import { table } from './format.js'
 
-export const COMPARISON_VERSION = 1
+export const COMPARISON_VERSION = 2
+
+/** What a paired comparison reads from a run: its identity, its judgment and its F1. */
+export type ComparableRun = Pick<
+  RunRecord,
+  'caseId' | 'turn' | 'trial' | 'agent' | 'model' | 'dataset' | 'suite' | 'category' | 'correct' | 'f1' | 'datasetSha256'
+>
 
 export interface CompareOptions {
   /** Significance level for "significantly worse/better". Default 0.05. */
@@ -18,6 +25,11 @@ export interface CompareOptions {
   /** Names of the two sides in messages and Markdown. Default 'A' and 'B'. */
   labelA?: string
   labelB?: string
+  /**
+   * `auto` (default): same-arm when the sides share an agent/model, else cross-arm. `same-arm` always pairs an
+   * agent only with itself (the baseline gate: a group without a counterpart is new, never paired across agents).
+   */
+  pairing?: 'auto' | 'same-arm'
 }
 
 /**
@@ -34,7 +46,7 @@ export interface ComparisonGroupKey {
 }
 
 export interface F1Comparison {
-  /** Pairs where both sides have an F1. */
+  /** Pairs where both sides have an F1 (the pairs the test used). */
   n: number
   meanA: number
   meanB: number
@@ -46,6 +58,9 @@ export interface F1Comparison {
   p: number
   stars: string
   method: 'exact' | 'monte-carlo'
+  /** meanDelta < 0 and p < alpha. */
+  significantWorse: boolean
+  significantBetter: boolean
 }
 
 export interface PairedGroupComparison {
@@ -72,12 +87,19 @@ export interface PairedGroupComparison {
   mcnemar: McNemarResult
   p: number
   stars: string
+  /** Pass/fail (McNemar): b > c and p < alpha. */
   significantWorse: boolean
   significantBetter: boolean
   f1: F1Comparison | null
   /** Side B's Score over all its rows in the group (paired or not): what the floor is checked on. */
   current: { attempted: number; correct: number; score: number | null }
   belowFloor: boolean
+  /** Whether these pairs can reach alpha at all, and how many would. */
+  power: Power
+  /** B has rows here and A none: a new group, compared with nothing and never a failure. */
+  isNew: boolean
+  /** significantly worse on pass/fail or on F1, or below the floor. */
+  failed: boolean
 }
 
 export interface Comparison {
@@ -90,19 +112,19 @@ export interface Comparison {
   floor: number | null
   groups: PairedGroupComparison[]
   overall: PairedGroupComparison
-  /** True when the overall row or any group is significantly worse on B, or below the floor. */
+  /** True when the overall row or any group failed. */
   regression: boolean
 }
 
-type Pair = [RunRecord, RunRecord]
+type Pair = [ComparableRun, ComparableRun]
 
 /**
  * Paired comparison of two sets of runs (A the baseline, B the candidate). Rows pair on
  * (caseId, turn, trial) within a group; Score differences get McNemar's test, F1 differences a paired
- * sign-flip permutation test. Refuses (InputError) when a pair's dataset sha256s differ, and when one side
- * has two rows for the same pair.
+ * sign-flip permutation test, and either one significantly worse fails the group. Refuses (InputError) when a
+ * pair's dataset sha256s differ, and when one side has two rows for the same pair.
  */
-export function compareRuns(a: readonly RunRecord[], b: readonly RunRecord[], options: CompareOptions = {}): Comparison {
+export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableRun[], options: CompareOptions = {}): Comparison {
   const alpha = options.alpha ?? 0.05
   const seed = options.seed ?? 0
   const floor = options.floor ?? null
@@ -113,8 +135,8 @@ export function compareRuns(a: readonly RunRecord[], b: readonly RunRecord[], op
   if (floor !== null && !(floor >= 0 && floor <= 1)) throw new InputError(`floor must be in [0, 1], got ${floor}`)
 
   const identitiesA = new Set(a.map(identityOf))
-  const mode = b.some((r) => identitiesA.has(identityOf(r))) ? 'same-arm' : 'cross-arm'
-  const keyOf = (r: RunRecord): ComparisonGroupKey => ({
+  const mode = options.pairing === 'same-arm' || b.some((r) => identitiesA.has(identityOf(r))) ? 'same-arm' : 'cross-arm'
+  const keyOf = (r: ComparableRun): ComparisonGroupKey => ({
     agent: mode === 'same-arm' ? r.agent : null,
     model: mode === 'same-arm' ? r.model : null,
     dataset: r.dataset,
@@ -124,7 +146,7 @@ export function compareRuns(a: readonly RunRecord[], b: readonly RunRecord[], op
 
   const slotsA = indexSlots(a, keyOf, labelA, mode)
   const slotsB = indexSlots(b, keyOf, labelB, mode)
-  const groups = new Map<string, { key: ComparisonGroupKey; pairs: Pair[]; onlyA: number; onlyB: number; rowsB: RunRecord[] }>()
+  const groups = new Map<string, { key: ComparisonGroupKey; pairs: Pair[]; onlyA: number; onlyB: number; rowsB: ComparableRun[] }>()
   const groupOf = (key: ComparisonGroupKey) => {
     const id = JSON.stringify(key)
     let g = groups.get(id)
@@ -173,61 +195,8 @@ export function compareRuns(a: readonly RunRecord[], b: readonly RunRecord[], op
     floor,
     groups: groupResults,
     overall,
-    regression: [overall, ...groupResults].some((g) => g.significantWorse || g.belowFloor),
+    regression: [overall, ...groupResults].some((g) => g.failed),
   }
-}
-
-export interface GroupVerdict {
-  group: string
-  key: ComparisonGroupKey
-  n: number
-  b: number
-  c: number
-  p: number
-  delta: number | null
-  significantWorse: boolean
-  belowFloor: boolean
-  /** significantWorse || belowFloor. */
-  failed: boolean
-  /** One line with b, c, p and the delta, for gate output and watch mode. */
-  message: string
-}
-
-/**
- * The reporter's baseline gate: per group, fail only when the current runs are significantly worse than
- * the baseline's (b > c and McNemar p < alpha) or their Score is below the absolute floor. A flake does not
- * reach significance; a real regression does.
- */
-export function regressionVerdict(
-  baseline: readonly RunRecord[],
-  current: readonly RunRecord[],
-  options: { alpha?: number; floor?: number; seed?: number } = {},
-): GroupVerdict[] {
-  const cmp = compareRuns(baseline, current, { ...options, labelA: 'baseline', labelB: 'current' })
-  return cmp.groups.map((g) => ({
-    group: g.group,
-    key: g.key!,
-    n: g.n,
-    b: g.b,
-    c: g.c,
-    p: g.p,
-    delta: g.delta,
-    significantWorse: g.significantWorse,
-    belowFloor: g.belowFloor,
-    failed: g.significantWorse || g.belowFloor,
-    message: verdictMessage(g, cmp.alpha, cmp.floor),
-  }))
-}
-
-function verdictMessage(g: PairedGroupComparison, alpha: number, floor: number | null): string {
-  const counts = `b=${g.b} c=${g.c} p=${formatP(g.p)} Δ=${formatSigned(g.delta)} (${g.n} pairs)`
-  let text: string
-  if (g.n === 0) text = `${g.group}: no paired baseline rows`
-  else if (g.significantWorse) text = `${g.group}: significantly worse than baseline (α=${alpha}): ${counts}`
-  else if (g.significantBetter) text = `${g.group}: significantly better than baseline: ${counts}`
-  else text = `${g.group}: no significant change vs baseline: ${counts}`
-  if (g.belowFloor) text += `; Score ${formatNumber(g.current.score)} is below the floor ${floor}`
-  return text
 }
 
 function summarizePairs(
@@ -236,7 +205,7 @@ function summarizePairs(
   pairs: readonly Pair[],
   onlyA: number,
   onlyB: number,
-  rowsB: readonly RunRecord[],
+  rowsB: readonly ComparableRun[],
   settings: { alpha: number; seed: number; floor: number | null },
 ): PairedGroupComparison {
   let b = 0
@@ -255,6 +224,10 @@ function summarizePairs(
   const test = mcnemar(b, c)
   const correctB = rowsB.filter((r) => r.correct === true).length
   const currentScore = rowsB.length ? correctB / rowsB.length : null
+  const significantWorse = b > c && test.p < settings.alpha
+  const f1 = compareF1(pairs, settings.seed, settings.alpha)
+  const belowFloor = settings.floor !== null && currentScore !== null && currentScore < settings.floor
+  const isNew = n === 0 && onlyA === 0 && rowsB.length > 0
   return {
     group,
     key,
@@ -271,15 +244,18 @@ function summarizePairs(
     mcnemar: test,
     p: test.p,
     stars: stars(test.p),
-    significantWorse: b > c && test.p < settings.alpha,
+    significantWorse,
     significantBetter: c > b && test.p < settings.alpha,
-    f1: compareF1(pairs, settings.seed),
+    f1,
     current: { attempted: rowsB.length, correct: correctB, score: currentScore },
-    belowFloor: settings.floor !== null && currentScore !== null && currentScore < settings.floor,
+    belowFloor,
+    power: pairedPower(n, settings.alpha),
+    isNew,
+    failed: !isNew && (significantWorse || (f1?.significantWorse ?? false) || belowFloor),
   }
 }
 
-function compareF1(pairs: readonly Pair[], seed: number): F1Comparison | null {
+function compareF1(pairs: readonly Pair[], seed: number, alpha: number): F1Comparison | null {
   const scored = pairs.filter(([x, y]) => x.f1 !== null && y.f1 !== null)
   if (scored.length === 0) return null
   const fa = scored.map(([x]) => x.f1!)
@@ -288,30 +264,33 @@ function compareF1(pairs: readonly Pair[], seed: number): F1Comparison | null {
     fb.map((v, i) => v - fa[i]!),
     { seed },
   )
+  const meanDelta = test.meanDelta!
   return {
     n: scored.length,
-    meanA: fa.reduce((s, v) => s + v, 0) / fa.length,
-    meanB: fb.reduce((s, v) => s + v, 0) / fb.length,
-    meanDelta: test.meanDelta!,
+    meanA: mean(fa),
+    meanB: mean(fb),
+    meanDelta,
     low: test.low!,
     high: test.high!,
     p: test.p,
     stars: stars(test.p),
     method: test.method,
+    significantWorse: meanDelta < 0 && test.p < alpha,
+    significantBetter: meanDelta > 0 && test.p < alpha,
   }
 }
 
-function identityOf(r: RunRecord): string {
+function identityOf(r: ComparableRun): string {
   return JSON.stringify([r.agent, r.model])
 }
 
 function indexSlots(
-  rows: readonly RunRecord[],
-  keyOf: (r: RunRecord) => ComparisonGroupKey,
+  rows: readonly ComparableRun[],
+  keyOf: (r: ComparableRun) => ComparisonGroupKey,
   label: string,
   mode: 'same-arm' | 'cross-arm',
-): Map<string, { key: ComparisonGroupKey; row: RunRecord }> {
-  const slots = new Map<string, { key: ComparisonGroupKey; row: RunRecord }>()
+): Map<string, { key: ComparisonGroupKey; row: ComparableRun }> {
+  const slots = new Map<string, { key: ComparisonGroupKey; row: ComparableRun }>()
   for (const row of rows) {
     const key = keyOf(row)
     const slot = JSON.stringify([key, row.caseId, row.turn, row.trial])
@@ -328,7 +307,7 @@ function indexSlots(
   return slots
 }
 
-function checkSameData(x: RunRecord, y: RunRecord, labelA: string, labelB: string): void {
+function checkSameData(x: ComparableRun, y: ComparableRun, labelA: string, labelB: string): void {
   const ha = x.datasetSha256
   const hb = y.datasetSha256
   if (!ha || !hb || (ha.dirty === hb.dirty && ha.clean === hb.clean)) return
@@ -357,64 +336,4 @@ function groupLabels(keys: readonly ComparisonGroupKey[]): string[] {
   const counts = new Map<string, number>()
   for (const label of base) counts.set(label, (counts.get(label) ?? 0) + 1)
   return base.map((label, i) => ((counts.get(label) ?? 0) > 1 ? `${label} · ${keys[i]!.dataset}` : label))
-}
-
-/** Markdown: one row per group and an overall row, the verdict, and how the numbers were computed. */
-export function renderComparisonMarkdown(cmp: Comparison): string {
-  const header = ['group', 'pairs', 'b (A✓ B✗)', 'c (A✗ B✓)', 'Score A', 'Score B', 'Δ Score', 'p', '', 'test', 'F1 A', 'F1 B', 'Δ F1 [95% CI]', 'F1 p']
-  const row = (g: PairedGroupComparison): string[] => [
-    g.key === null ? '**overall**' : g.group,
-    String(g.n),
-    String(g.b),
-    String(g.c),
-    formatNumber(g.scoreA),
-    formatNumber(g.scoreB),
-    formatSigned(g.delta),
-    formatP(g.p),
-    g.stars,
-    g.mcnemar.method === 'exact' ? 'exact' : 'χ²',
-    g.f1 ? formatNumber(g.f1.meanA) : '—',
-    g.f1 ? formatNumber(g.f1.meanB) : '—',
-    g.f1 ? `${formatSigned(g.f1.meanDelta)} [${formatSigned(g.f1.low)}, ${formatSigned(g.f1.high)}]` : '—',
-    g.f1 ? `${formatP(g.f1.p)}${g.f1.stars ? ` ${g.f1.stars}` : ''}` : '—',
-  ]
-  const pairing =
-    cmp.mode === 'same-arm'
-      ? 'rows paired on (case, turn, trial) within agent/model × suite × dataset × category'
-      : 'two arms: rows paired on (dataset, case, turn, trial) across agents'
-  const failing = [cmp.overall, ...cmp.groups].filter((g) => g.significantWorse || g.belowFloor)
-  const verdict = failing.length
-    ? [
-        `**B is worse than A** (α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}):`,
-        '',
-        ...failing.map(
-          (g) =>
-            `- ${g.key === null ? 'overall' : g.group}: ${g.significantWorse ? `b=${g.b} c=${g.c} p=${formatP(g.p)} Δ=${formatSigned(g.delta)}` : ''}${g.significantWorse && g.belowFloor ? '; ' : ''}${g.belowFloor ? `Score ${formatNumber(g.current.score)} below the floor ${cmp.floor}` : ''}`,
-        ),
-      ].join('\n')
-    : `**No significant regression** of B vs A (α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}).`
-  const unpaired =
-    cmp.overall.onlyA || cmp.overall.onlyB
-      ? `\nUnpaired rows (left out of the tests): ${cmp.overall.onlyA} only in A, ${cmp.overall.onlyB} only in B.\n`
-      : ''
-  return [
-    `## Paired comparison`,
-    '',
-    `A: \`${cmp.labelA}\` · B: \`${cmp.labelB}\` · ${pairing}.`,
-    '',
-    table(header, [...cmp.groups.map(row), row(cmp.overall)]),
-    '',
-    verdict,
-    unpaired,
-    `b = pairs A got right and B did not; c = the reverse; Δ = Score B − Score A = (c − b)/pairs. ` +
-      `McNemar: exact two-sided binomial when b + c ≤ 25, else χ² with continuity correction (1 df). ` +
-      `F1: paired sign-flip permutation test (exact up to 16 pairs), percentile-bootstrap 95% interval, seed ${cmp.seed}. ` +
-      `Stars: * p < 0.05, ** p < 0.01, *** p < 0.001.`,
-    '',
-  ].join('\n')
-}
-
-/** Stable JSON (two-space indent, trailing newline). */
-export function comparisonToJson(cmp: Comparison): string {
-  return `${JSON.stringify(cmp, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`
 }

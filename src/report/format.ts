@@ -6,8 +6,10 @@ export function fixed(value: number | null | undefined, digits = 3): string {
   return text === 'n/a' ? '—' : text
 }
 
-export function meanStd(mean: number | null, std: number | null, digits = 3): string {
+/** `0.587 ± 0.073`; with one value there is no spread to show: `0.286 (n = 1)`. */
+export function meanStd(mean: number | null, std: number | null, n: number, digits = 3): string {
   if (mean === null) return '—'
+  if (n < 2) return `${fixed(mean, digits)} (n = 1)`
   return `${fixed(mean, digits)} ± ${fixed(std ?? 0, digits)}`
 }
 
@@ -24,6 +26,7 @@ export function usd(value: number | null): string {
   return `$${value === 0 ? '0' : value < 0.01 ? value.toPrecision(3) : value.toFixed(4)}`
 }
 
+/** Fixed-digit seconds for report tables (diffable); log lines use `formatSeconds`. */
 export function seconds(value: number): string {
   return `${value.toFixed(2)} s`
 }

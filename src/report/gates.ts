@@ -1,6 +1,9 @@
 import { InputError } from '../core/errors.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
+import { repeatGate } from '../stats/case-trials.js'
+import { formatNumber } from '../stats/format.js'
+import type { GroupDelta } from './baseline.js'
 
 /** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
 export interface ThresholdSpec {
@@ -88,12 +91,72 @@ export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Th
           metric,
           value,
           threshold,
-          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : value.toFixed(3)} is below the threshold ${threshold} (pattern "${pattern}")`,
+          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
         })
       }
     }
   }
   return failures
+}
+
+/**
+ * Threshold patterns that match no group of the run. A typo (`synthetci`) would otherwise disable its gate
+ * silently; the message names the pattern and the groups that exist.
+ */
+export function unmatchedThresholds(aggregates: readonly Aggregate[], thresholds: Thresholds): string[] {
+  const groups = aggregates.map((a) => a.group)
+  return Object.keys(thresholds)
+    .filter((pattern) => !aggregates.some((a) => patternMatches(pattern, a)))
+    .map(
+      (pattern) =>
+        `threshold pattern "${pattern}" matches no group, so its bar checks nothing; a pattern matches a group's name, suite, dataset, agent or category; groups: ${groups.join(', ') || '(none)'}`,
+    )
+}
+
+export interface GateInput {
+  report: EvalReport
+  thresholds?: Thresholds
+  /** Repeat gate: every case correct in at least this many of its trials. */
+  minPassesPerCase?: number
+  /** Per-group comparison with the baseline, or why the baseline cannot be used. */
+  baseline?: { deltas: readonly GroupDelta[]; problem: string | null }
+  /**
+   * The run did not execute every eval (file or name filters): a threshold pattern matching no group may
+   * match a group that was not run, so it is noted instead of failed.
+   */
+  filtered?: boolean
+}
+
+export interface GateResult {
+  /** Each failure in one line: the run fails when there is any. */
+  failures: string[]
+  /** What the reader should know that does not fail the run. */
+  notes: string[]
+  /** The fail-closed part of the failures (no eval executed, evals errored): such a run updates no baseline. */
+  closed: string[]
+}
+
+/** Every gate of a run: fail-closed, thresholds (and patterns that match nothing), the repeat gate, the baseline. */
+export function evaluateGates(input: GateInput): GateResult {
+  const { report } = input
+  const thresholds = input.thresholds ?? {}
+  const closed = failClosed(report)
+  const failures = [...closed]
+  const notes: string[] = []
+  const unmatched = unmatchedThresholds(report.aggregates, thresholds)
+  if (input.filtered) notes.push(...unmatched.map((m) => `${m} (not checked: this run was filtered)`))
+  else failures.push(...unmatched)
+  for (const f of checkThresholds(report.aggregates, thresholds)) failures.push(f.message)
+  if (input.minPassesPerCase !== undefined) {
+    for (const c of repeatGate(report.cases, { atLeast: input.minPassesPerCase }).failing) {
+      failures.push(
+        `${c.agent} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${input.minPassesPerCase}`,
+      )
+    }
+  }
+  if (input.baseline?.problem) failures.push(input.baseline.problem)
+  for (const d of input.baseline?.deltas ?? []) if (d.failed) failures.push(d.message)
+  return { failures, notes, closed }
 }
 
 /**

@@ -14,6 +14,8 @@ export interface Reproducibility {
     origin: string
     source: string
     seed: number | null
+    /** Generator options (rows, errorRate) that, with the seed, regenerate the data; null for files. */
+    options: Record<string, string | number | boolean> | null
     rows: number
     columns: number
     dirty: { sha256: string; bytes: number; path: string | null }
@@ -107,6 +109,7 @@ export function buildReproducibility(input: {
       origin: d.origin,
       source: d.source,
       seed: d.seed ?? null,
+      options: d.options ?? null,
       rows: d.rows,
       columns: d.columns,
       dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd) },

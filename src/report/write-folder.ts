@@ -1,44 +1,50 @@
 import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
-import { renderLeaderboard } from './leaderboard.js'
+import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
 import { writeManifest } from './manifest.js'
-import { writeReportFiles } from './write-report.js'
+import { renderJsonReport, renderRunsJsonl, writeRendered } from './write-report.js'
 
-export type ReportFormat = 'markdown' | 'json' | 'jsonl'
+export interface FolderOptions {
+  formats?: readonly ReportFormat[]
+  title?: string
+  baselineDeltas?: readonly GroupDelta[]
+  gateFailures?: readonly string[]
+  gateNotes?: readonly string[]
+  baselineNote?: string
+  /** Significance level of the baseline comparison, for the verdict column. */
+  alpha?: number
+}
 
-/** Writes leaderboard.md, report.json, runs.jsonl (as asked) and the folder's manifest.json. */
-export async function writeReportFolder(
-  dir: string,
-  report: EvalReport,
-  opts: {
-    formats?: readonly ReportFormat[]
-    title?: string
-    baselineDeltas?: readonly GroupDelta[]
-    gateFailures?: readonly string[]
-    /** Significance level of the baseline comparison, for the verdict column. */
-    alpha?: number
-  },
-): Promise<string[]> {
-  const formats = new Set(opts.formats ?? ['markdown', 'json', 'jsonl'])
-  const written = await writeReportFiles({
-    report,
-    ...(formats.has('markdown')
-      ? {
-          markdown: {
-            path: join(dir, 'leaderboard.md'),
-            text: renderLeaderboard(report, {
-              ...(opts.title ? { title: opts.title } : {}),
-              baselineDeltas: opts.baselineDeltas ?? [],
-              gateFailures: opts.gateFailures ?? [],
-              ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
-            }),
-          },
-        }
-      : {}),
-    ...(formats.has('json') ? { jsonPath: join(dir, 'report.json') } : {}),
-    ...(formats.has('jsonl') ? { runsPath: join(dir, 'runs.jsonl') } : {}),
-  })
+/** The files a report folder can hold: format → file name and renderer. Add a format here to add a file. */
+export const REPORT_FILES = {
+  markdown: { file: 'leaderboard.md', render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)) },
+  json: { file: 'report.json', render: (report: EvalReport) => renderJsonReport(report) },
+  jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
+} as const satisfies Record<string, { file: string; render: (report: EvalReport, opts: FolderOptions) => string }>
+
+export type ReportFormat = keyof typeof REPORT_FILES
+export const REPORT_FORMATS = Object.keys(REPORT_FILES) as ReportFormat[]
+
+function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
+  return {
+    ...(opts.title ? { title: opts.title } : {}),
+    baselineDeltas: opts.baselineDeltas ?? [],
+    gateFailures: opts.gateFailures ?? [],
+    gateNotes: opts.gateNotes ?? [],
+    ...(opts.baselineNote ? { baselineNote: opts.baselineNote } : {}),
+    ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
+  }
+}
+
+/** Writes the asked formats (default all) and the folder's manifest.json; renders everything before writing. */
+export async function writeReportFolder(dir: string, report: EvalReport, opts: FolderOptions): Promise<string[]> {
+  const outputs = new Map<string, string>()
+  for (const format of opts.formats ?? REPORT_FORMATS) {
+    const { file, render } = REPORT_FILES[format]
+    outputs.set(join(dir, file), render(report, opts))
+  }
+  const written = await writeRendered(outputs)
   const paths = [...written.keys()]
   await writeManifest(dir, paths, { configIds: [...new Set(report.records.map((r) => r.configId))].sort(), contents: written })
   return paths

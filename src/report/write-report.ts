@@ -26,6 +26,11 @@ export async function writeReportFiles(files: ReportFiles): Promise<Map<string, 
   if (files.markdown) outputs.set(files.markdown.path, files.markdown.text)
   if (files.jsonPath) outputs.set(files.jsonPath, renderJsonReport(files.report))
   if (files.runsPath) outputs.set(files.runsPath, renderRunsJsonl(files.report.records))
+  return writeRendered(outputs)
+}
+
+/** Writes already-rendered files, each atomically; returns them by path. */
+export async function writeRendered(outputs: Map<string, string>): Promise<Map<string, string>> {
   await Promise.all([...outputs].map(([path, text]) => writeFileAtomic(path, text)))
   return outputs
 }

@@ -2,6 +2,7 @@ import type { RunRecord } from '../core/run-record.js'
 import type { RepairScore } from '../core/repair-score.js'
 import { toFailureKind } from '../core/schemas.js'
 import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import { mean } from '../stats/quantile.js'
 import type { DataforgeMeta } from '../vitest/meta.js'
 
 /** What the reporter needs from a finished Vitest test case (kept minimal so Jest can feed it too). */
@@ -91,5 +92,5 @@ function matcherScores(m: DataforgeMeta): Record<string, number> {
     if (rec.repair || rec.score === undefined || rec.negated) continue
     scores.set(rec.matcher, [...(scores.get(rec.matcher) ?? []), rec.score])
   }
-  return Object.fromEntries([...scores].map(([name, xs]) => [name, xs.reduce((a, b) => a + b, 0) / xs.length]))
+  return Object.fromEntries([...scores].map(([name, xs]) => [name, mean(xs)]))
 }

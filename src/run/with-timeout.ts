@@ -1,4 +1,5 @@
 import { AgentFailure } from '../core/errors.js'
+import { formatSeconds } from '../stats/format.js'
 
 /**
  * Runs `work` with an abort signal that fires after `timeoutMs`. On expiry the promise rejects with an
@@ -19,7 +20,7 @@ export async function withTimeout<T>(
   const expired = new Promise<never>((_, reject) => {
     if (timeoutMs === null || !Number.isFinite(timeoutMs)) return
     timer = setTimeout(() => {
-      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)}`)
+      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)} s`)
       controller.abort(failure)
       reject(failure)
     }, timeoutMs)
@@ -36,8 +37,4 @@ export async function withTimeout<T>(
     clearTimeout(timer)
     parent?.removeEventListener('abort', onParentAbort)
   }
-}
-
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? `${s} s` : `${s.toFixed(3)} s`
 }

@@ -13,10 +13,16 @@ export function formatNumber(value: number | null | undefined, digits = 3): stri
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text
 }
 
-/** Like `formatNumber` with an explicit '+' on positive values, for deltas. */
+/** Like `formatNumber` with an explicit '+' on positive values: the one way every report prints a delta. */
 export function formatSigned(value: number | null | undefined, digits = 3): string {
   const text = formatNumber(value, digits)
   return text !== 'n/a' && !text.startsWith('-') && Number(text) !== 0 ? `+${text}` : text
+}
+
+/** The signed difference `after − before`, 'n/a' when either side is missing. */
+export function formatDelta(before: number | null | undefined, after: number | null | undefined, digits = 3): string {
+  if (before === null || before === undefined || after === null || after === undefined) return 'n/a'
+  return formatSigned(after - before, digits)
 }
 
 /** `0.812 [0.780, 0.840]`; the point alone when a bound is missing; 'n/a' without a point. */
@@ -31,8 +37,23 @@ export function formatInterval(
   return `${p} [${formatNumber(low, digits)}, ${formatNumber(high, digits)}]`
 }
 
-/** p-values with four decimals, '<0.0001' below that. */
+const STAR_LEVELS = [0.05, 0.01] as const
+
+/**
+ * p-values as their stars read them: '<0.001' below 0.001 (where '***' starts), else four decimals; where
+ * rounding would carry a p across 0.05 or 0.01 (0.04996 → '0.0500' beside a '*'), the bound is printed
+ * instead ('<0.05').
+ */
 export function formatP(p: number | null | undefined): string {
   if (p === null || p === undefined || Number.isNaN(p)) return 'n/a'
-  return p < 0.0001 ? '<0.0001' : p.toFixed(4)
+  if (p < 0.001) return '<0.001'
+  const text = p.toFixed(4)
+  for (const level of STAR_LEVELS) if (p < level && Number(text) >= level) return `<${level}`
+  return text
+}
+
+/** `3`, `1.5`, `0.25`: seconds as a person reads them in a log line or message. */
+export function formatSeconds(seconds: number): string {
+  if (Number.isInteger(seconds)) return String(seconds)
+  return String(Number(seconds.toFixed(seconds < 1 ? 2 : 1)))
 }

@@ -16,8 +16,8 @@ export {
 } from './permutation.js'
 export { passAtK, passHatK } from './pass-at-k.js'
 export { erfc, chiSquareSurvival1, binomialHalfCdf } from './special.js'
-export { quantileSorted } from './quantile.js'
-export { stars, formatNumber, formatSigned, formatInterval, formatP } from './format.js'
+export { mean, meanOrNull, quantileSorted } from './quantile.js'
+export { stars, formatNumber, formatSigned, formatDelta, formatInterval, formatP, formatSeconds } from './format.js'
 export { type OutcomeSummary, type SummarizeOptions, summarizeOutcomes } from './outcomes.js'
 export {
   type CaseTrialStats,
@@ -26,6 +26,7 @@ export {
   flakyCases,
   repeatGate,
 } from './case-trials.js'
+export { type Power, pairedPower, pairsNeeded, smallestReachableP } from './power.js'
 export { largestRemainder } from './largest-remainder.js'
 export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'
 export {

@@ -10,8 +10,14 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   return a + (h - lo) * (b - a)
 }
 
+/** Arithmetic mean (NaN for no values): the one mean every aggregate and comparison uses. */
 export function mean(values: readonly number[]): number {
   let sum = 0
   for (const v of values) sum += v
   return sum / values.length
+}
+
+/** The mean, or null when there is nothing to average. */
+export function meanOrNull(values: readonly number[]): number | null {
+  return values.length === 0 ? null : mean(values)
 }

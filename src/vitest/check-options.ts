@@ -1,9 +1,41 @@
+import { boundedEditDistance } from '../adapters/baseline/edit-distance.js'
 import { InputError } from '../core/errors.js'
 
 /** Usage checks for `evalCase` and `conversation`: errors name the helper, the case and the option at fault. */
 
 function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}
+
+/** Options each helper accepts; anything else is a typo (`trails: 3`) that JavaScript would silently ignore. */
+export const EVAL_CASE_OPTIONS = ['dataset', 'task', 'agent', 'isolate', 'agentMemoryMb', 'trials', 'seed', 'timeout', 'category', 'tags', 'generation'] as const
+export const CONVERSATION_OPTIONS = ['data', 'agent', 'isolate', 'suite', 'category', 'seed', 'generation', 'timeout'] as const
+
+/** Matcher → [index of its options argument after the received value, the options it accepts]. */
+export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly string[]]>> = {
+  toRepairCells: [2, ['minF1', 'minPrecision', 'minRecall']],
+  toBeNumeric: [2, ['tol', 'relTol', 'percentAsFraction']],
+  toContainAnswer: [2, ['mode']],
+  toEqualTable: [2, ['ignoreRowOrder', 'ignoreColumnOrder', 'tol']],
+  toProduceChart: [1, ['mark', 'encodings']],
+  toStayWithinBudget: [1, ['tokens', 'usd', 'calls', 'quotaUnits']],
+  toMatchDistribution: [2, ['classify', 'minScore', 'alpha']],
+}
+
+/** Refuses keys outside `known`, naming the option, where it was given and, for a near miss, the intended one. */
+export function rejectUnknownOptions(where: string, options: unknown, known: readonly string[]): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue
+    const near = known.find((k) => boundedEditDistance(k.toLowerCase(), key.toLowerCase(), 2) <= 2)
+    throw new InputError(`${where}: unknown option "${key}"${near ? ` (did you mean "${near}"?)` : ''}; known options: ${known.join(', ')}`)
+  }
+}
+
+/** The matcher's options argument, checked by `rejectUnknownOptions`; matchers without options pass. */
+export function checkMatcherOptions(matcher: string, args: readonly unknown[]): void {
+  const spec = MATCHER_OPTIONS[matcher]
+  if (spec) rejectUnknownOptions(matcher, args[spec[0]], spec[1])
 }
 
 function checkName(helper: string, name: unknown): void {
@@ -25,6 +57,7 @@ export function checkEvalCaseArgs(
   checkName('evalCase', name)
   const where = `evalCase "${name}"`
   if (typeof options !== 'object' || options === null) throw new InputError(`${where}: options must be an object with an agent and a dataset or task`)
+  rejectUnknownOptions(where, options, EVAL_CASE_OPTIONS)
   if (options.agent === undefined || options.agent === null || options.agent === '') throw new InputError(`${where}: agent is required (a name like "baseline", a module path or an agent object)`)
   if (options.dataset === undefined && options.task === undefined) throw new InputError(`${where}: give a dataset or a task`)
   if (options.dataset !== undefined && options.task !== undefined) throw new InputError(`${where}: give a dataset or a task, not both`)
@@ -39,6 +72,7 @@ export function checkConversationArgs(name: unknown, options: { data?: unknown; 
   checkName('conversation', name)
   const where = `conversation "${name}"`
   if (typeof options !== 'object' || options === null) throw new InputError(`${where}: options must be an object with data and an agent`)
+  rejectUnknownOptions(where, options, CONVERSATION_OPTIONS)
   if (options.data === undefined || options.data === null) throw new InputError(`${where}: data is required`)
   const agent = options.agent as { session?: unknown; command?: unknown } | string | undefined
   const isSpec = (typeof agent === 'string' && agent !== '') || Array.isArray((agent as { command?: unknown } | undefined)?.command)

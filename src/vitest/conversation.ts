@@ -6,6 +6,7 @@ import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
 import { withTimeout } from '../run/with-timeout.js'
+import { withQuestionAnnotated } from './annotate.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordCountersOn, recordUsageOn, runInTest } from './current.js'
 import { normalizeData, type DataInput } from './data-input.js'
@@ -109,21 +110,22 @@ export function conversation(name: string, options: ConversationOptions, turns: 
         const live = metaOf(test)
         const { digest } = tables()
         live.datasetSha256 = { dirty: digest, clean: digest }
-        let answer: Answer
-        try {
-          answer = await ask(index)
-        } catch (error) {
-          recordAgentFailure(test, error)
-          throw error
-        } finally {
-          const agent = await resolved?.catch(() => null)
-          if (agent) Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider, agentProvenance: agent.provenance ?? null })
-        }
-        const steps = answer.steps
-        recordUsageOn(test, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
-        recordCountersOn(test, answer.metrics)
-        context.annotate(`t${turn}: ${question}`, 'dataforge-question')
-        await check(answer, { turn, test: context })
+        await withQuestionAnnotated(test, `t${turn}: ${question}`, async () => {
+          let answer: Answer
+          try {
+            answer = await ask(index)
+          } catch (error) {
+            recordAgentFailure(test, error)
+            throw error
+          } finally {
+            const agent = await resolved?.catch(() => null)
+            if (agent) Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider, agentProvenance: agent.provenance ?? null })
+          }
+          const steps = answer.steps
+          recordUsageOn(test, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
+          recordCountersOn(test, answer.metrics)
+          await check(answer, { turn, test: context })
+        })
       })
     })
   })

@@ -4,6 +4,7 @@ import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
 import type { Usage } from '../core/schemas.js'
 import { putCounters, putFailure, putMetric, putUsage } from '../matchers/run-meta.js'
+import { annotate, shouldAnnotate } from './annotate.js'
 import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from './meta.js'
 
 /**
@@ -43,18 +44,14 @@ export function fullName(test: Test): string {
 }
 
 /**
- * Stores a matcher's verdict on the running test and annotates its one-line summary. `assertionTest` is the
- * test Vitest bound the assertion to (`this.task` in a matcher).
+ * Stores a matcher's verdict on the running test; a failed one (every one under `DATAFORGE_ANNOTATE=all`) also
+ * annotates its one-line summary. `assertionTest` is the test Vitest bound the assertion to (`this.task`).
  */
 export function recordMatcher(record: MatcherRecord, assertionTest?: Test): void {
   const test = currentTest(assertionTest)
   if (!test) return
   metaOf(test).matchers.push(record)
-  try {
-    void test.context?.annotate?.(record.summary, 'dataforge')?.catch(() => undefined)
-  } catch {
-    // The test already finished (an assertion in a late callback): the verdict stays on the meta only.
-  }
+  if (shouldAnnotate(!record.passed)) annotate(test, record.summary, 'dataforge')
 }
 
 export function recordMetric(name: string, value: number): void {

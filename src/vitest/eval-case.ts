@@ -197,7 +197,8 @@ function makeEvalCase(register: Registrar) {
               context.signal,
             )
           } catch (error) {
-            recordFailureOn(test, error)
+            // The bound agent already recorded the first failure it saw; keep that one.
+            if (!metaOf(test).failure) recordFailureOn(test, error)
             throw error
           }
         })

@@ -5,6 +5,7 @@ import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite } from '../datasets/questions/types.js'
 import { turnId, turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
+import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
 import { newMeta } from './meta.js'
@@ -77,16 +78,18 @@ export function qaSuite(suite: QaSuite | QaCase[] | string, options: QaSuiteRunO
             await runInTest(test, async () => {
               const digest = qaDataDigest(qaCase)
               metaOf(test).datasetSha256 = { dirty: digest, clean: digest }
-              const outcome = await session.turn(index)
-              if ('error' in outcome) {
-                recordFailureOn(test, outcome.error)
-                throw outcome.error
-              }
-              const { answer } = outcome
-              recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
-              recordCountersOn(test, answer.metrics)
-              context.annotate(`${turnId(qaCase, index)}: ${question}`, 'dataforge-question')
-              await context.expect(answer).toPass(grader)
+              // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
+              await withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, async () => {
+                const outcome = await session.turn(index)
+                if ('error' in outcome) {
+                  recordFailureOn(test, outcome.error)
+                  throw outcome.error
+                }
+                const { answer } = outcome
+                recordUsageOn(test, answer.usage, answer.steps ?? 1, answer.model)
+                recordCountersOn(test, answer.metrics)
+                await context.expect(answer).toPass(grader)
+              })
             })
           })
         })

@@ -37,10 +37,3 @@ export function backoffDelayMs(attempt: number, random: () => number, opts: Back
   const step = Math.min(opts.capMs, opts.baseMs * 2 ** attempt)
   return step / 2 + random() * (step / 2)
 }
-
-/** `3`, `1.5`, `0.25`: seconds as a person reads them in a log line. */
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000
-  if (Number.isInteger(seconds)) return String(seconds)
-  return String(Number(seconds.toFixed(seconds < 1 ? 2 : 1)))
-}

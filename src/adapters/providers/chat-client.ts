@@ -1,8 +1,10 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai'
+import { createRequire } from 'node:module'
+import type OpenAI from 'openai'
 import { AgentFailure } from '../../core/errors.js'
 import type { FailureKind } from '../../core/schemas.js'
 import { usageOfCall } from './accounting.js'
-import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, formatSeconds, serverRetryDelayMs } from './backoff.js'
+import { formatSeconds } from '../../stats/format.js'
+import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayMs } from './backoff.js'
 import { type CacheEntry, type CacheOptions, cacheKey, ResponseCache } from './cache.js'
 import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
 import { type Clock, realClock } from './clock.js'
@@ -10,6 +12,15 @@ import { createHttp } from './http.js'
 import type { PriceMap } from './prices.js'
 import { type RateLimiter, sharedRateLimiter } from './rate-limiter.js'
 import { redactSecrets } from './redact.js'
+
+// The SDK loads when the first client is made: the package root exports the providers, and an eval file that
+// imports the root but never calls a model should not pay for the SDK at import.
+const requireSdk = createRequire(import.meta.url)
+let sdkModule: typeof import('openai') | undefined
+function openai(): typeof import('openai') {
+  sdkModule ??= requireSdk('openai') as typeof import('openai')
+  return sdkModule
+}
 
 /** Everything a client needs, resolved: no presets, no environment lookups. */
 export interface ChatClientConfig {
@@ -94,7 +105,7 @@ class OpenAIChatClient implements ChatClient {
     this.cache =
       config.cache && config.cache.mode !== 'off' ? new ResponseCache(config.cache.dir, [config.apiKey]) : undefined
     this.http = createHttp({ connections: config.concurrency, timeoutMs: this.timeoutMs })
-    this.sdk = new OpenAI({
+    this.sdk = new (openai().OpenAI)({
       apiKey: config.apiKey,
       // Explicit nulls keep the SDK from picking up OPENAI_* variables meant for another provider.
       adminAPIKey: null,
@@ -171,12 +182,12 @@ class OpenAIChatClient implements ChatClient {
         error = caught
       }
       if (error instanceof AgentFailure) throw error
-      if (error instanceof APIError && error.status === 429) {
+      if (error instanceof openai().APIError && error.status === 429) {
         const asked = serverRetryDelayMs(error.headers)
         if (asked !== undefined && asked > maxRetryAfterMs) {
           throw this.failure(
             'rate_limited',
-            `HTTP 429: the provider asks to wait ${formatSeconds(asked)} seconds, over the ${formatSeconds(maxRetryAfterMs)}-second limit`,
+            `HTTP 429: the provider asks to wait ${formatSeconds(asked / 1000)} seconds, over the ${formatSeconds(maxRetryAfterMs / 1000)}-second limit`,
           )
         }
         if (rateRetries >= maxRateRetries) {
@@ -185,26 +196,26 @@ class OpenAIChatClient implements ChatClient {
         const wait = asked ?? backoffDelayMs(rateRetries, this.random, this.backoff)
         rateRetries++
         this.log(
-          `${this.agent}: HTTP 429 from ${this.provider}; waiting ${formatSeconds(wait)} seconds for quota reset (retry ${rateRetries} of ${maxRateRetries})`,
+          `${this.agent}: HTTP 429 from ${this.provider}; waiting ${formatSeconds(wait / 1000)} seconds for quota reset (retry ${rateRetries} of ${maxRateRetries})`,
         )
         await this.pause(wait, signal)
         continue
       }
       if (isRetryableServerError(error)) {
-        const what = error instanceof APIError && error.status !== undefined ? `HTTP ${error.status}` : 'connection error'
+        const what = error instanceof openai().APIError && error.status !== undefined ? `HTTP ${error.status}` : 'connection error'
         if (serverRetries >= maxServerRetries) {
           throw this.failure('provider_error', `${what} after ${maxServerRetries} retries: ${this.describe(error)}`)
         }
-        const asked = error instanceof APIError ? serverRetryDelayMs(error.headers) : undefined
+        const asked = error instanceof openai().APIError ? serverRetryDelayMs(error.headers) : undefined
         const wait = Math.min(asked ?? backoffDelayMs(serverRetries, this.random, this.backoff), this.backoff.capMs)
         serverRetries++
         this.log(
-          `${this.agent}: ${what} from ${this.provider}; retrying in ${formatSeconds(wait)} seconds (retry ${serverRetries} of ${maxServerRetries})`,
+          `${this.agent}: ${what} from ${this.provider}; retrying in ${formatSeconds(wait / 1000)} seconds (retry ${serverRetries} of ${maxServerRetries})`,
         )
         await this.pause(wait, signal)
         continue
       }
-      if (error instanceof APIError && error.status !== undefined) {
+      if (error instanceof openai().APIError && error.status !== undefined) {
         throw this.failure('provider_error', `HTTP ${error.status}: ${this.describe(error)}`)
       }
       throw this.failure('provider_error', this.describe(error))
@@ -233,7 +244,7 @@ class OpenAIChatClient implements ChatClient {
     } catch (error) {
       if (outer?.aborted) throw this.abortFailure(outer, error)
       if (timer.signal.aborted) {
-        throw this.failure('timeout', `no answer within ${formatSeconds(this.timeoutMs)} seconds`)
+        throw this.failure('timeout', `no answer within ${formatSeconds(this.timeoutMs / 1000)} seconds`)
       }
       throw error
     } finally {
@@ -309,8 +320,8 @@ class OpenAIChatClient implements ChatClient {
 }
 
 function isRetryableServerError(error: unknown): boolean {
-  if (error instanceof APIConnectionError) return true
-  return error instanceof APIError && error.status !== undefined && error.status >= 500
+  if (error instanceof openai().APIConnectionError) return true
+  return error instanceof openai().APIError && error.status !== undefined && error.status >= 500
 }
 
 function isChatCompletion(value: unknown): value is Record<string, unknown> {

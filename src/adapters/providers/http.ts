@@ -1,4 +1,8 @@
-import { Agent, fetch as undiciFetch } from 'undici'
+import { createRequire } from 'node:module'
+
+type Undici = typeof import('undici')
+// undici loads when the first client is made, not when the package root is imported.
+const requireUndici = createRequire(import.meta.url)
 
 /** What the openai SDK calls to send a request. */
 export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -8,6 +12,7 @@ export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Pr
  * and connect/header/body timeouts as a backstop behind the per-call abort timer.
  */
 export function createHttp(opts: { connections?: number; timeoutMs: number }): { fetch: SdkFetch; close(): Promise<void> } {
+  const { Agent, fetch: undiciFetch } = requireUndici('undici') as Undici
   const dispatcher = new Agent({
     connections: opts.connections && Number.isFinite(opts.connections) ? opts.connections : null,
     keepAliveTimeout: 4_000,
@@ -17,8 +22,8 @@ export function createHttp(opts: { connections?: number; timeoutMs: number }): {
     bodyTimeout: opts.timeoutMs + 5_000,
   })
   const fetch = ((input: string | URL | Request, init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-      ...(init as Parameters<typeof undiciFetch>[1]),
+    undiciFetch(input as Parameters<Undici['fetch']>[0], {
+      ...(init as Parameters<Undici['fetch']>[1]),
       dispatcher,
     })) as unknown as SdkFetch
   return { fetch, close: () => dispatcher.close() }

@@ -33,8 +33,7 @@ export {
   type CacheEntry,
   type CacheKeyParts,
 } from './cache.js'
-export { checkBudget, type Budget } from './budget.js'
-export { usageOfCall, tokensSpentAndSaved, costPerCorrectFix } from './accounting.js'
+export { usageOfCall } from './accounting.js'
 export {
   parsePriceMap,
   loadPriceFile,

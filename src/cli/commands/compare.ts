@@ -1,22 +1,26 @@
+import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import type { RunRecord } from '../../core/run-record.js'
-import { compareRuns, comparisonToJson, renderComparisonMarkdown } from '../../report/compare.js'
+import { type ComparableRun, compareRuns } from '../../report/compare.js'
+import { comparisonToJson, renderComparisonMarkdown } from '../../report/compare-markdown.js'
+import { baselineRuns, readBaseline } from '../../report/baseline.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
-import { formatP, formatSigned } from '../../stats/format.js'
+import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import type { CliIO, Command } from '../io.js'
+import { withInputErrors } from '../input-errors.js'
+import type { Command } from '../io.js'
 
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
 
-Paired comparison of B against A (A is the baseline). A and B are report.json or runs.jsonl files, or
-folders holding one. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
-when A and B share no agent, they are two arms and pair across agents. Score: McNemar (exact binomial
+Paired comparison of B against A (A is the baseline). A and B are report.json, runs.jsonl or baseline.json
+files, or folders holding a report. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
+when A and B share no agent, they are two arms and pair across agents. Pass/fail: McNemar (exact binomial
 when b + c ≤ 25, else continuity-corrected χ²); F1: paired sign-flip permutation test with a bootstrap
-interval. Refuses to compare runs whose dataset sha256s differ.
+interval. B fails where either test finds it significantly worse. With n pairs no p is below 2·0.5^n (6
+pairs are needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
 
 Options:
   --agents X,Y         A = rows of agent X, B = rows of agent Y (agent name or armId); with one input, both from it
@@ -26,22 +30,9 @@ Options:
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
 
-Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input.
+Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input
+or nothing to compare (no run of B pairs with a run of A).
 `
-
-/** Runs a command body; bad input (InputError, bad flags) becomes one line on stderr and exit code 2. */
-export async function withInputErrors(io: CliIO, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body()
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code
-    if (error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr(`dataforge-evals: ${String((error as Error).message).split('\n')[0]!.trim()}\n`)
-      return 2
-    }
-    throw error
-  }
-}
 
 export const compareCommand: Command = (argv, io) =>
   withInputErrors(io, async () => {
@@ -76,8 +67,8 @@ export const compareCommand: Command = (argv, io) =>
 
     const pathA = resolve(io.cwd, positionals[0]!)
     const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
-    const rowsA = await readRunRecords(pathA)
-    const rowsB = pathB === pathA ? rowsA : await readRunRecords(pathB)
+    const rowsA = await readSide(pathA)
+    const rowsB = pathB === pathA ? rowsA : await readSide(pathB)
     let labelA = positionals[0]!
     let labelB = positionals[1] ?? positionals[0]!
     let a = rowsA
@@ -89,6 +80,9 @@ export const compareCommand: Command = (argv, io) =>
       labelB = `${labelB} (${agents[1]})`
     }
     const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
+    if (cmp.overall.n === 0) {
+      throw new InputError(`nothing to compare: no run of ${labelB} pairs with a run of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
+    }
 
     const markdown = renderComparisonMarkdown(cmp)
     const outputs: Array<[string, string]> = []
@@ -99,7 +93,7 @@ export const compareCommand: Command = (argv, io) =>
     if (!values.output) io.stdout(markdown)
     const o = cmp.overall
     io.stdout(
-      `${cmp.regression ? 'REGRESSION' : 'ok'}: ${o.n} pairs, b=${o.b} c=${o.c} p=${formatP(o.p)} Δ=${formatSigned(o.delta)}` +
+      `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
         `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
     )
     return cmp.regression ? 1 : 0
@@ -111,7 +105,23 @@ function parseAgents(raw: string): [string, string] {
   return [parts[0], parts[1]]
 }
 
-function selectAgent(rows: readonly RunRecord[], agent: string, label: string): RunRecord[] {
+type Side = Array<ComparableRun & { armId?: string }>
+
+/** A report.json, runs.jsonl, a folder holding one, or a baseline.json (the reporter's baseline). */
+async function readSide(path: string): Promise<Side> {
+  if (path.endsWith('.json')) {
+    const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200), () => '')
+    if (/"baselineVersion"/.test(head)) return baselineRuns((await readBaseline(path))!)
+  }
+  return readRunRecords(path)
+}
+
+function describeGroups(rows: readonly Side[number][]): string {
+  const names = [...new Set(rows.map((r) => `${r.agent} · ${r.dataset}`))].sort()
+  return names.length ? names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length})` : '') : 'no runs'
+}
+
+function selectAgent(rows: Side, agent: string, label: string): Side {
   const picked = rows.filter((r) => r.agent === agent || r.armId === agent)
   if (picked.length === 0) {
     const present = [...new Set(rows.map((r) => r.agent))].sort().join(', ') || '(none)'

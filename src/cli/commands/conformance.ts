@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../../report/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import type { Command } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
 

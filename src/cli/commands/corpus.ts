@@ -7,7 +7,7 @@ import { writeManifest } from '../../report/manifest.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../report/write-atomic.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const CORPUS_HELP = `Usage: dataforge-evals corpus merge IN... --out DIR [--generation G]
 

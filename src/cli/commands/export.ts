@@ -5,7 +5,7 @@ import { addToManifest } from '../../report/manifest.js'
 import { writeRunsParquet } from '../../report/parquet.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet
 

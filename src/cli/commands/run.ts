@@ -183,6 +183,8 @@ export const runCommand: Command = async (argv, io) => {
       passF1,
       comparator: comparator.name,
       generation: values.generation ?? null,
+      ...(rows !== undefined ? { rows } : {}),
+      ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
   const written = await writeReportFiles({

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { verifyDir } from '../../report/manifest.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from './compare.js'
+import { withInputErrors } from '../input-errors.js'
 
 export const VERIFY_HELP = `Usage: dataforge-evals verify DIR
 

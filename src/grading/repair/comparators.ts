@@ -1,3 +1,4 @@
+import { DecodingMode, decodeHTML, replaceCodePoint } from 'entities/decode'
 import { InputError } from '../../core/errors.js'
 
 /** Decides cell equality: two values are equal iff their normalized forms are identical strings. */
@@ -12,35 +13,62 @@ export const exactComparator: Comparator = {
   normalize: (value) => value.trimEnd(),
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
+/** Python's `html._charref`: `&` then a decimal or hex reference, or up to 32 name characters, `;` optional. */
+const CHARREF = /&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)/g
+
+/** Code points Python's `html.unescape` drops from numeric references (controls, noncharacters). */
+function isDroppedCodePoint(cp: number): boolean {
+  return (
+    (cp >= 0x1 && cp <= 0x8) ||
+    cp === 0xb ||
+    (cp >= 0xe && cp <= 0x1f) ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    (cp >= 0xfdd0 && cp <= 0xfdef) ||
+    (cp & 0xfffe) === 0xfffe
+  )
 }
 
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));/g
-
-/** Replaces HTML character references in one pass, so `&amp;lt;` becomes `&lt;`, not `<`. */
-export function unescapeHtml(value: string): string {
-  if (!value.includes('&')) return value
-  return value.replace(ENTITY, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return NAMED_ENTITIES[name] ?? whole
-    const code = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex!, 16)
-    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole
-    return String.fromCodePoint(code)
-  })
+function numericReference(ref: string): string {
+  const hex = ref[1] === 'x' || ref[1] === 'X'
+  const digits = ref.slice(hex ? 2 : 1).replace(/;$/, '')
+  const cp = Number.parseInt(digits, hex ? 16 : 10)
+  // Python's `_invalid_charrefs` (0, CR, and 0x80–0x9F read as windows-1252) is the HTML5 table entities carries.
+  if (cp === 0 || cp === 0xd || (cp >= 0x80 && cp <= 0x9f)) return String.fromCodePoint(replaceCodePoint(cp))
+  if ((cp >= 0xd800 && cp <= 0xdfff) || !(cp <= 0x10ffff)) return '\ufffd'
+  if (isDroppedCodePoint(cp)) return ''
+  return String.fromCodePoint(cp)
 }
 
 /**
- * The value normalization the Raha/Baran evaluation applies before comparing cells: HTML-unescape, collapse
- * every run of whitespace to one space, strip both ends.
+ * Python's `html.unescape`, in one left-to-right pass (so `&amp;lt;` becomes `&lt;`, not `<`): every HTML5
+ * named reference, with `;` or, for the legacy names, without (`caf&eacute` → café, `&notit;` → ¬it;);
+ * decimal and hex references with or without `;`; surrogates and values past U+10FFFF become U+FFFD; NUL
+ * and 0x80–0x9F follow the HTML5 replacement table; other control and noncharacter code points are dropped.
+ * Named references are decoded by the `entities` package (the WHATWG rules, longest legacy prefix).
+ */
+export function unescapeHtml(value: string): string {
+  if (!value.includes('&')) return value
+  return value.replace(CHARREF, (whole, ref: string) => (ref[0] === '#' ? numericReference(ref) : decodeHTML(whole, DecodingMode.Legacy)))
+}
+
+/**
+ * Raha's `re.sub("[\t\n ]+", " ", value, re.UNICODE)` passes `re.UNICODE` (32) where `count` goes, so only the
+ * first 32 runs are collapsed; the published scores were computed that way.
+ */
+const RAHA_COLLAPSED_RUNS = 32
+
+function collapseRuns(value: string): string {
+  let n = 0
+  return value.replace(/[\t\n ]+/g, (run) => (n++ < RAHA_COLLAPSED_RUNS ? ' ' : run))
+}
+
+/**
+ * Raha/Baran's value normalizer: `html.unescape`, then runs of tab, newline and space (only those; not other
+ * Unicode spaces) become one space, then tabs, newlines and spaces are stripped at both ends.
  */
 export const rahaComparator: Comparator = {
   name: 'raha',
-  normalize: (value) => unescapeHtml(value).replace(/\s+/g, ' ').trim(),
+  normalize: (value) => collapseRuns(unescapeHtml(value)).replace(/^[\t\n ]+|[\t\n ]+$/g, ''),
 }
 
 const COMPARATORS: readonly Comparator[] = [exactComparator, rahaComparator]

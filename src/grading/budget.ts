@@ -1,5 +1,5 @@
-import { InputError } from '../../core/errors.js'
-import type { AgentRunResult, Usage } from '../../core/schemas.js'
+import { InputError } from '../core/errors.js'
+import type { AgentRunResult, Usage } from '../core/schemas.js'
 
 export interface Budget {
   /** Prompt + completion tokens, counting cached answers too, so a replay is held to the same budget. */

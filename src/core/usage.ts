@@ -1,0 +1,41 @@
+import type { Usage } from './schemas.js'
+
+/** Tokens the run paid for, and tokens the cache answered without a call: reported apart. */
+export function tokensSpentAndSaved(usage: Partial<Usage>): { spent: number; saved: number } {
+  return {
+    spent: (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0),
+    saved: (usage.cachedPromptTokens ?? 0) + (usage.cachedCompletionTokens ?? 0),
+  }
+}
+
+/** Cost ÷ correct fixes (true positives); null when there is no correct fix to divide by. */
+export function costPerCorrectFix(usage: Partial<Usage>, tp: number): number | null {
+  if (!(tp > 0)) return null
+  return (usage.costUsd ?? 0) / tp
+}
+
+export function emptyUsage(): Usage {
+  return {
+    calls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    quotaUnits: 0,
+    costUsd: 0,
+    cachedCalls: 0,
+    cachedPromptTokens: 0,
+    cachedCompletionTokens: 0,
+  }
+}
+
+export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  return {
+    calls: a.calls + (b.calls ?? 0),
+    promptTokens: a.promptTokens + (b.promptTokens ?? 0),
+    completionTokens: a.completionTokens + (b.completionTokens ?? 0),
+    quotaUnits: a.quotaUnits + (b.quotaUnits ?? 0),
+    costUsd: a.costUsd + (b.costUsd ?? 0),
+    cachedCalls: a.cachedCalls + (b.cachedCalls ?? 0),
+    cachedPromptTokens: a.cachedPromptTokens + (b.cachedPromptTokens ?? 0),
+    cachedCompletionTokens: a.cachedCompletionTokens + (b.cachedCompletionTokens ?? 0),
+  }
+}

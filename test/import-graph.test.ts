@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { repoRoot } from './fixtures/vitest/run-fixture.js'
+
+// What each entry loads at import. Every Vitest worker imports the setup entry (and eval files the vitest
+// entry) before its first test, so packages in their static graph are paid once per worker, whether a run
+// needs them or not (see BENCHMARKS.md: zod alone is ~40 ms of a ~500 ms plain run).
+
+const IMPORT = /^\s*(?:import|export)\s(?!type\b)[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm
+
+/** Bare packages reached through static (non-type) imports from `entry`, each with the chain that reaches it. */
+function packagesReached(entry: string): Map<string, string[]> {
+  const reached = new Map<string, string[]>()
+  const seen = new Set<string>()
+  const visit = (file: string, chain: string[]) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const here = [...chain, relative(repoRoot, file)]
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = (match[1] ?? match[2])!
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), here)
+      else if (!spec.startsWith('node:') && !reached.has(spec)) reached.set(spec, here)
+    }
+  }
+  visit(resolve(repoRoot, entry), [])
+  return reached
+}
+
+describe('import graphs', () => {
+  // zod is in both: the conformance matcher's rules are zod schemas (BENCHMARKS.md counts what it costs).
+  it('the setup entry (the matchers, in every worker) loads no model SDK, HTTP client or database', () => {
+    const reached = packagesReached('src/vitest/setup.ts')
+    for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/vitest/setup.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+    }
+  })
+
+  it('the vitest entry (evalCase, conversation) loads no model SDK, HTTP client or database', () => {
+    const reached = packagesReached('src/vitest/index.ts')
+    for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/vitest/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+    }
+  })
+
+  it('the package root loads the model SDK, the HTTP client and the database only when they are used', () => {
+    const reached = packagesReached('src/index.ts')
+    for (const heavy of ['openai', 'undici', '@duckdb/node-api']) {
+      expect(reached.get(heavy), `src/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+    }
+  })
+
+  it('the matchers and the Jest entries load no Vitest (each runner injects how to reach its current test)', () => {
+    for (const entry of ['src/matchers/index.ts', 'src/jest/setup.ts', 'src/jest/reporter.ts', 'src/jest/index.ts']) {
+      const reached = packagesReached(entry)
+      for (const runner of ['vitest', 'vitest/node', '@vitest/runner']) {
+        expect(reached.get(runner), `${entry} reaches ${runner} through ${reached.get(runner)?.join(' → ')}`).toBeUndefined()
+      }
+    }
+  })
+})
