@@ -119,6 +119,8 @@ export default class DataforgeReporter implements Reporter {
       filtered: await this.wasFiltered(evalModules),
     })
 
+    // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
+    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
     await writeReportFolder(this.outputDir, report, {
       formats: this.options.formats,
       title: 'dataforge-evals leaderboard',
@@ -128,7 +130,6 @@ export default class DataforgeReporter implements Reporter {
       alpha: this.alpha,
       baselineNote: this.baselineNote(existing.file, updating),
     })
-    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
     const color = pc.isColorSupported
     this.print(
       renderRunEnd({
