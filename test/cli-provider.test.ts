@@ -78,4 +78,22 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       expect(record.usage.calls).toBe(1)
     })
   })
+
+  it('a 200 answer that is not JSON never puts any part of the key into stderr or any report file', async () => {
+    server = await startFakeServer()
+    // The gateway echoes the Authorization header as its body.
+    server.onChat((request) => ({ text: String(request.headers.authorization), headers: { 'content-type': 'text/plain' } }))
+    await withTempDir(async (dir) => {
+      const res = await runCli(['run', '--agent', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'm', '--dataset', 'synthetic', '--rows', '20'], dir, { OPENAI_API_KEY: KEY })
+      // No trial scored, so the run fails (exit 1) with its reports written.
+      expect(res.code, res.stderr).toBe(1)
+      expect(res.stderr).toMatch(/run failed: none of 1 trials scored/)
+      const record = JSON.parse(await readFile(join(dir, 'reports/report.json'), 'utf8')).records[0]
+      expect(record).toMatchObject({ status: 'failed', failureKind: 'provider_error' })
+      expect(record.failureMessage).toMatch(/the answer is not JSON \(HTTP 200, 27 bytes, content type text\/plain\)$/)
+      const everything = `${res.stdout}${res.stderr}${await allText(dir)}`
+      expect(everything).not.toContain(KEY.slice(0, 6))
+      expect(everything).not.toContain('Bearer')
+    })
+  })
 })

@@ -100,7 +100,7 @@ describe('readCsvTable', () => {
     await writeFile(path, bytes)
     const { table, digest } = await readCsvTable(path)
     expect(table).toEqual({ columns: ['a', 'b'], rows: [['1', 'x,y']] })
-    expect(digest).toEqual({ path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length })
+    expect(digest).toEqual({ path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, of: 'file-bytes' })
   })
 
   it('says which file is missing, a folder or not UTF-8', async () => {
@@ -150,6 +150,7 @@ describe('toCsv', () => {
     expect(csvDigest(table)).toEqual({
       sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
       bytes: Buffer.byteLength(text, 'utf8'),
+      of: 'csv-serialization',
     })
   })
 
@@ -159,6 +160,7 @@ describe('toCsv', () => {
     expect(csvDigest(table)).toEqual({
       sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
       bytes: Buffer.byteLength(text, 'utf8'),
+      of: 'csv-serialization',
     })
   })
 

@@ -53,11 +53,13 @@ describe('Raha-layout canonical datasets (real files)', () => {
         path: join(bundledDatasets, name, 'dirty.csv'),
         sha256: m.files.dirty.sha256,
         bytes: m.files.dirty.bytes,
+        of: 'file-bytes',
       })
       expect(info.clean).toEqual({
         path: join(bundledDatasets, name, 'clean.csv'),
         sha256: m.files.clean.sha256,
         bytes: m.files.clean.bytes,
+        of: 'file-bytes',
       })
 
       const corrections = groundTruthOf(task).corrections

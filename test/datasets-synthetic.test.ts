@@ -263,8 +263,8 @@ describe('loadDataset synthetic', () => {
       idColumns: ['id'],
       seed: 21,
       options: { rows: 300, errorRate: 0.1 },
-      dirty: { sha256: sha(dirtyCsv), bytes: Buffer.byteLength(dirtyCsv) },
-      clean: { sha256: sha(cleanCsv), bytes: Buffer.byteLength(cleanCsv) },
+      dirty: { sha256: sha(dirtyCsv), bytes: Buffer.byteLength(dirtyCsv), of: 'csv-serialization' },
+      clean: { sha256: sha(cleanCsv), bytes: Buffer.byteLength(cleanCsv), of: 'csv-serialization' },
     })
   })
 

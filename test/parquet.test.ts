@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportCommand } from '../src/cli/commands/export.js'
-import type { RunRecord } from '../src/core/run-record.js'
+import { type RunRecord, RunRecordSchema } from '../src/core/run-record.js'
+import { z } from 'zod'
 import { verifyDir, writeManifest } from '../src/report/manifest.js'
 import { PARQUET_COLUMNS, runRecordsToParquet } from '../src/report/parquet.js'
 import { failedRecord, makeRecord } from './stats-records.fixture.js'
@@ -92,6 +93,36 @@ describe('runRecordsToParquet', () => {
     })
   })
 
+  it('covers every RunRecord field: each one, at every depth the schema has, reads back from its column(s)', async () => {
+    const bytes = runRecordsToParquet(records)
+    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })
+    const bySource = new Map(PARQUET_COLUMNS.map((c) => [c.source.replace(/ \(JSON\)$/, ''), c]))
+    const read = (row: Record<string, unknown>, source: string): unknown => {
+      const column = bySource.get(source)
+      if (!column) return undefined
+      const value = row[column.name]
+      if (column.source.endsWith('(JSON)')) return value === null ? null : JSON.parse(value as string)
+      return typeof value === 'bigint' ? Number(value) : value
+    }
+    const fields = Object.entries(RunRecordSchema.shape)
+    expect(fields.length).toBeGreaterThan(40)
+    for (const [field, schema] of fields) {
+      const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema
+      const flattened = !bySource.has(field) && inner instanceof z.ZodObject ? Object.keys(inner.shape) : null
+      if (!flattened) expect(bySource.has(field), `RunRecord.${field} has no Parquet column`).toBe(true)
+      for (const sub of flattened ?? []) expect(bySource.has(`${field}.${sub}`), `RunRecord.${field}.${sub} has no Parquet column`).toBe(true)
+      records.forEach((record, i) => {
+        const row = rows[i] as Record<string, unknown>
+        let back: unknown = read(row, field)
+        if (flattened) {
+          const parts = flattened.map((sub) => [sub, read(row, `${field}.${sub}`)] as const)
+          back = parts.every(([, v]) => v === null) && schema instanceof z.ZodNullable ? null : Object.fromEntries(parts)
+        }
+        expect(back, `${field} of record ${i}`).toEqual(record[field as keyof RunRecord])
+      })
+    }
+  })
+
   it('is deterministic and handles no rows', async () => {
     expect(Buffer.from(runRecordsToParquet(records)).equals(Buffer.from(runRecordsToParquet(records)))).toBe(true)
     const empty = runRecordsToParquet([])
@@ -106,7 +137,7 @@ describe('export command', () => {
     await writeFile(join(dir, 'runs.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
     const io = capture(dir)
     expect(await exportCommand(['runs.jsonl', '--parquet', 'reports/runs.parquet'], io)).toBe(0)
-    expect(io.out).toMatch(/^wrote reports\/runs\.parquet: 2 rows, \d+ bytes\n$/)
+    expect(io.out).toMatch(/^wrote reports\/runs\.parquet: 2 rows, \d+ bytes; updated reports\/manifest\.json\n$/)
     const bytes = await readFile(join(reports, 'runs.parquet'))
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
     expect((await parquetReadObjects({ file })).map((r) => r.caseId)).toEqual(['hospital-repair', 'q1'])

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../src/adapters/providers/redact.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -10,7 +11,7 @@ import {
 } from '../src/adapters/providers/index.js'
 import { AgentFailure, InputError } from '../src/core/errors.js'
 import type { AgentRunResult } from '../src/core/schemas.js'
-import { completion, errorReply, type FakeChatServer, fixesReply, startFakeServer, userMessageOf } from './providers/fake-server.js'
+import { completion, heldAnswers, errorReply, type FakeChatServer, fixesReply, startFakeServer, userMessageOf } from './providers/fake-server.js'
 import { ctx, FAKE_KEY, makeTask, numberedTask, tempDir, virtualClock } from './providers/helpers.js'
 
 let server: FakeChatServer
@@ -251,9 +252,20 @@ describe('429, server errors and timeouts', () => {
     server.script(errorReply(401, `Invalid API key: ${FAKE_KEY}`))
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
-    expect(failure.message).toMatch(/HTTP 401/)
-    expect(failure.message).toContain('[redacted]')
+    expect(failure.message).toMatch(/HTTP 401: the provider answered with an error; \d+ bytes, content type application\/json$/)
+    expect(failure.message).not.toMatch(/Invalid API key/)
     expectNoKey(failure.message, failure.stack, logs)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('never copies a body into a message: a 200 that is not JSON says so, with size and content type', async () => {
+    // A misbehaving gateway echoes the Authorization header; JSON.parse's error would quote its first characters.
+    server.script({ text: `Bearer ${FAKE_KEY}` })
+    const failure = await failureOf(runAgent('groq-llama-70b'))
+    expect(failure.kind).toBe('provider_error')
+    expect(failure.message).toMatch(/the answer is not JSON \(HTTP 200, \d+ bytes, content type application\/json\)$/)
+    expect(failure.message).not.toContain('Bearer')
+    expect(failure.message).not.toContain(FAKE_KEY.slice(0, 6))
     expect(server.requests).toHaveLength(1)
   })
 
@@ -267,18 +279,21 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('fails a call past its timeout as timeout', async () => {
-    server.script({ ...fixesReply([]), delayMs: 3_000 })
+    server.onChat(heldAnswers().handler) // the answer never comes
     const failure = await failureOf(runAgent('groq-llama-70b', { timeoutMs: 150, clock: undefined }))
     expect(failure.kind).toBe('timeout')
     expect(failure.message).toMatch(/no answer within 0.15 seconds/)
   })
 
   it('honors the run signal: an aborted trial fails as timeout', async () => {
-    server.script({ ...fixesReply([]), delayMs: 3_000 })
     const controller = new AbortController()
+    const held = heldAnswers()
+    server.onChat(held.handler)
     const agent = createProviderAgent('groq-llama-70b', options())
     const running = agent.run(task, ctx(0, 7, controller.signal))
-    setTimeout(() => controller.abort(new Error('trial timed out')), 50)
+    // Abort while the call is in flight: once the server holds it, not after a guessed delay.
+    await held.whenHolding(1)
+    controller.abort(new Error('trial timed out'))
     const failure = await failureOf(Promise.resolve(running))
     expect(failure.kind).toBe('timeout')
     expect(failure.message).toMatch(/trial timed out/)
@@ -332,29 +347,43 @@ describe('chunks and limits', () => {
     expect([...clock.wakes].sort((a, b) => a - b)).toEqual(Array.from({ length: calls - 1 }, (_, i) => (i + 1) * 2_000))
   })
 
-  it('two agents for the same provider share its limits', async () => {
-    const slow = await startFakeServer({ latencyMs: 40 })
-    try {
-      const opts = options({ baseUrl: slow.baseUrl, concurrency: 2, rpm: 0, clock: undefined })
-      const first = createProviderAgent('groq-llama-70b', opts)
-      const second = createProviderAgent('groq-llama-70b', { ...opts, model: 'other-model' })
-      await Promise.all([0, 1, 2].flatMap((trial) => [first.run(task, ctx(trial)), second.run(task, ctx(trial))]))
-      expect(slow.requests).toHaveLength(6)
-      expect(slow.maxInFlight).toBe(2)
-    } finally {
-      await slow.close()
+  /** Holds every answer; releases one whenever `limit` calls are held (or all that remain): no latency, no race. */
+  async function stepThrough(held: ReturnType<typeof heldAnswers>, total: number, limit: number): Promise<void> {
+    for (let remaining = total; remaining > 0; remaining--) {
+      await held.whenHolding(Math.min(limit, remaining))
+      held.releaseOne()
     }
+  }
+
+  it('two agents for the same provider share its limits', async () => {
+    const held = heldAnswers(() => fixesReply([]))
+    server.onChat(held.handler)
+    const opts = options({ concurrency: 2, rpm: 0, clock: undefined })
+    const first = createProviderAgent('groq-llama-70b', opts)
+    const second = createProviderAgent('groq-llama-70b', { ...opts, model: 'other-model' })
+    const runs = Promise.all([0, 1, 2].flatMap((trial) => [first.run(task, ctx(trial)), second.run(task, ctx(trial))]))
+    await stepThrough(held, 6, 2)
+    await runs
+    expect(server.requests).toHaveLength(6)
+    expect(server.maxInFlight).toBe(2)
   })
 
   it('keeps calls in flight within the concurrency limit', async () => {
-    const slow = await startFakeServer({ latencyMs: 60 })
+    const opts = options({ concurrency: 2, rpm: 0, chunkTokenBudget: 400 })
+    await createProviderAgent('groq-llama-70b', opts).run(numberedTask(120), ctx())
+    const chunks = server.requests.length
+    expect(chunks).toBeGreaterThan(4)
+    const counted = await startFakeServer()
     try {
-      const agent = createProviderAgent('groq-llama-70b', options({ baseUrl: slow.baseUrl, concurrency: 2, rpm: 0, chunkTokenBudget: 400 }))
-      await agent.run(numberedTask(120), ctx())
-      expect(slow.requests.length).toBeGreaterThan(4)
-      expect(slow.maxInFlight).toBe(2)
+      const held = heldAnswers()
+      counted.onChat(held.handler)
+      const running = createProviderAgent('groq-llama-70b', { ...opts, baseUrl: counted.baseUrl }).run(numberedTask(120), ctx())
+      await stepThrough(held, chunks, 2)
+      await running
+      expect(counted.requests).toHaveLength(chunks)
+      expect(counted.maxInFlight).toBe(2)
     } finally {
-      await slow.close()
+      await counted.close()
     }
   })
 })
@@ -407,5 +436,15 @@ describe('chat with tools', () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe('redactSecrets', () => {
+  it('redacts a key holding quotes or backslashes in every escaped form', () => {
+    const key = 'sk-"quo\\te"-1234'
+    const text = [key, JSON.stringify(key), JSON.stringify(JSON.stringify(key)), JSON.stringify({ message: `auth ${key}` }), encodeURIComponent(key)].join(' | ')
+    const out = redactSecrets(text, [key])
+    expect(out).not.toContain('quo')
+    expect(out.match(/\[redacted\]/g)).toHaveLength(5)
   })
 })

@@ -5,11 +5,30 @@ export function splitList(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
 }
 
+/**
+ * `--seed -5` → `--seed=-5` for options that take a value, so a negative number is read as the value and not as
+ * an unknown flag (parseArgs would refuse it as ambiguous).
+ */
+export function joinNegativeNumbers(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const next = argv[i + 1]
+    const name = arg.startsWith('--') ? arg.slice(2) : null
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${arg}=${next}`)
+      i++
+    } else out.push(arg)
+  }
+  return out
+}
+
 export function parseIntegerFlag(name: string, raw: string | undefined, fallback: number, range: { min?: number; max?: number }): number {
   if (raw === undefined) return fallback
   if (!/^-?\d+$/.test(raw.trim())) throw new InputError(`--${name} must be an integer, got "${raw}"`)
   const value = Number(raw)
-  checkRange(name, value, range)
+  if (!Number.isSafeInteger(value)) throw new InputError(`--${name} is too large to be exact, got "${raw}"`)
+  checkRange(name, value, range, raw)
   return value
 }
 
@@ -22,12 +41,12 @@ export function parseNumberFlag(
   if (raw === undefined) return fallback
   const value = Number(raw)
   if (raw.trim() === '' || !Number.isFinite(value)) throw new InputError(`--${name} must be a number, got "${raw}"`)
-  if (range.exclusiveMin && range.min !== undefined && value <= range.min) throw new InputError(`--${name} must be > ${range.min}, got ${raw}`)
-  checkRange(name, value, range)
+  if (range.exclusiveMin && range.min !== undefined && value <= range.min) throw new InputError(`--${name} must be > ${range.min}, got "${raw}"`)
+  checkRange(name, value, range, raw)
   return value
 }
 
-function checkRange(name: string, value: number, range: { min?: number; max?: number }): void {
-  if (range.min !== undefined && value < range.min) throw new InputError(`--${name} must be ≥ ${range.min}, got ${value}`)
-  if (range.max !== undefined && value > range.max) throw new InputError(`--${name} must be ≤ ${range.max}, got ${value}`)
+function checkRange(name: string, value: number, range: { min?: number; max?: number }, raw: string): void {
+  if (range.min !== undefined && value < range.min) throw new InputError(`--${name} must be ≥ ${range.min}, got "${raw}"`)
+  if (range.max !== undefined && value > range.max) throw new InputError(`--${name} must be ≤ ${range.max}, got "${raw}"`)
 }

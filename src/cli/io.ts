@@ -11,9 +11,28 @@ export type Command = (argv: string[], io: CliIO) => Promise<number>
 
 export function processIO(): CliIO {
   return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: quietWhenClosed(process.stdout),
+    stderr: quietWhenClosed(process.stderr),
     cwd: process.cwd(),
     env: process.env,
+  }
+}
+
+/**
+ * A writer that goes quiet once its reader is gone (`| head` closed the pipe: EPIPE), instead of crashing the
+ * run: the work goes on and the reports are still written.
+ */
+function quietWhenClosed(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false
+  stream.on('error', () => {
+    closed = true
+  })
+  return (text) => {
+    if (closed || stream.destroyed) return
+    try {
+      stream.write(text)
+    } catch {
+      closed = true
+    }
   }
 }

@@ -9,7 +9,7 @@ import { listAgentsCommand } from './commands/list-agents.js'
 import { listDatasetsCommand } from './commands/list-datasets.js'
 import { pricesCommand } from './commands/prices.js'
 import { qaCommand } from './commands/qa.js'
-import { RUN_HELP, runCommand } from './commands/run.js'
+import { runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
 import { inputErrorLine } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
@@ -54,7 +54,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(HELP.replace('{version}', toolVersion()))
-    if (!name) io.stdout(`\n${RUN_HELP}`)
     return 0
   }
   if (name === '--version' || name === '-v') {

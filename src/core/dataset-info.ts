@@ -1,10 +1,23 @@
 import { z } from 'zod'
 
+/**
+ * What a dataset sha256 is taken over, named because it is not always the same thing:
+ * - `file-bytes`: the file exactly as read from disk (CSV pairs, Raha-layout and canonical sets);
+ * - `csv-serialization`: the UTF-8 bytes of `toCsv(table)` (LF endings, RFC 4180 quoting), for tables that
+ *   never were a file (synthetic data, `createRepairTask`).
+ * (Conversations hash their tables differently again: `RunRecord.datasetSha256` there is the sha256 of the
+ * canonical JSON of the normalized tables, the same value as dirty and clean.)
+ */
+export const DigestOfSchema = z.enum(['file-bytes', 'csv-serialization'])
+export type DigestOf = z.infer<typeof DigestOfSchema>
+
 export const FileDigestSchema = z.object({
   /** Where the bytes came from; absent for generated data. */
   path: z.string().optional(),
   sha256: z.string(),
   bytes: z.number().int().nonnegative(),
+  /** What `sha256` and `bytes` are taken over (absent in reports written before it was recorded). */
+  of: DigestOfSchema.optional(),
 })
 export type FileDigest = z.infer<typeof FileDigestSchema>
 

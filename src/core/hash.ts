@@ -18,8 +18,14 @@ function sortKeys(value: unknown): unknown {
   return value
 }
 
+/** The one sha256 of the project: of bytes or a string's UTF-8. */
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
+}
+
+/** An incremental sha256 for data fed in pieces; `digest('hex')` gives what `sha256Hex` of the whole would. */
+export function sha256Incremental(): { update(data: Uint8Array): unknown; digest(encoding: 'hex'): string } {
+  return createHash('sha256')
 }
 
 export function hashOf(value: unknown): string {

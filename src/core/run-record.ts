@@ -53,6 +53,11 @@ export const RunRecordSchema = z.object({
   cached: z.boolean(),
   warnings: z.array(z.string()),
   // provenance
+  /**
+   * The data's identity: for repair runs the sha256 of the dirty and clean data as `DatasetInfo` records it
+   * (file bytes, or the CSV serialization of generated tables: see `DigestOf`); for conversations the sha256 of
+   * the canonical JSON of their tables, as both dirty and clean.
+   */
   datasetSha256: z.object({ dirty: z.string(), clean: z.string() }).nullable(),
   /** `builtin:NAME`, `module:PATH` (relative to the working directory) or `cmd:COMMAND`; null when unknown (agent objects). */
   agentSource: z.string().nullable().default(null),

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { parse } from 'csv-parse/sync'
 import type { FileDigest } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
+import { sha256Hex, sha256Incremental } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 
 interface CsvParseError extends Error {
@@ -11,8 +11,14 @@ interface CsvParseError extends Error {
 }
 
 /**
+ * Every line ends a record whether it ends in CRLF or LF. (csv-parse otherwise guesses one ending from the first
+ * line and keeps the other inside values: `a\r\n1\n2\r\n` would read as one row "1\n2".)
+ */
+const RECORD_DELIMITERS = ['\r\n', '\n']
+
+/**
  * Parses CSV text into a table of literal strings: no casting, no trimming, no NA guessing.
- * A UTF-8 BOM is dropped, LF and CRLF both work, quoted fields may hold commas, quotes and newlines.
+ * A UTF-8 BOM is dropped, LF and CRLF both work (mixed too), quoted fields may hold commas, quotes and newlines.
  * The first record is the header. A header-only file gives a table with no rows.
  * `file` only names the source in error messages.
  */
@@ -22,7 +28,7 @@ export function parseCsvStrict(text: string, file: string): Table {
   if (body.length === 0) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
   let records: string[][]
   try {
-    records = parse(body, { cast: false, trim: false, skip_empty_lines: false }) as string[][]
+    records = parse(body, { cast: false, trim: false, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as string[][]
   } catch (error) {
     throw csvInputError(error as CsvParseError, body, file)
   }
@@ -50,7 +56,7 @@ interface RaggedRow {
 function locateRaggedRow(body: string): RaggedRow | undefined {
   let records: { record: string[]; info: { bytes: number } }[]
   try {
-    records = parse(body, { relax_column_count: true, info: true }) as unknown as typeof records
+    records = parse(body, { relax_column_count: true, info: true, record_delimiter: RECORD_DELIMITERS }) as unknown as typeof records
   } catch {
     return undefined
   }
@@ -89,8 +95,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export async function readCsvTable(path: string): Promise<{ table: Table; digest: FileDigest }> {
   let bytes: Buffer
   try {
+    // A FIFO or device would block or never end; only regular files are data.
+    const info = await stat(path)
+    if (!info.isFile() && !info.isDirectory()) throw new InputError(`${path} is not a regular file (a FIFO, device or socket); give a CSV file`)
     bytes = await readFile(path)
   } catch (error) {
+    if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') throw new InputError(`${path} does not exist`)
     if (code === 'EISDIR') throw new InputError(`${path} is a folder, expected a CSV file`)
@@ -103,12 +113,9 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
     throw new InputError(`${path} is not valid UTF-8 text`)
   }
   const table = parseCsvStrict(text, path)
-  return { table, digest: { path, sha256: sha256OfBytes(bytes), bytes: bytes.length } }
+  return { table, digest: { path, sha256: sha256Hex(bytes), bytes: bytes.length, of: 'file-bytes' } }
 }
 
-export function sha256OfBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex')
-}
 
 const NEEDS_QUOTES = /[",\r\n]/
 
@@ -150,7 +157,7 @@ export function toCsv(table: Table): string {
 
 /** sha256 and byte count of CSV lines, encoded as UTF-8 into a reused buffer (no giant strings). */
 class CsvHasher {
-  private readonly hash = createHash('sha256')
+  private readonly hash = sha256Incremental()
   private readonly buffer = Buffer.allocUnsafe(1 << 20)
   private used = 0
   private bytes = 0
@@ -171,7 +178,7 @@ class CsvHasher {
 
   digest(): FileDigest {
     this.flush()
-    return { sha256: this.hash.digest('hex'), bytes: this.bytes }
+    return { sha256: this.hash.digest('hex'), bytes: this.bytes, of: 'csv-serialization' }
   }
 
   private flush(): void {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { InputError } from '../core/errors.js'
 import { CANONICAL_DATASETS, type CanonicalFile, DEFAULT_DATASETS_BASE_URL, isCanonicalName } from './canonical.js'
-import { sha256OfBytes } from './csv.js'
+import { sha256Hex } from '../core/hash.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 import { rahaPaths } from './raha.js'
 
 /** A download that failed or did not match its pinned hash; an InputError so the CLI prints one line. */
@@ -75,21 +75,9 @@ async function download(url: string, fetchImpl: typeof fetch, timeoutMs: number)
 
 async function hasExpectedFile(path: string, expected: CanonicalFile): Promise<boolean> {
   try {
-    return sha256OfBytes(await readFile(path)) === expected.sha256
+    return sha256Hex(await readFile(path)) === expected.sha256
   } catch {
     return false
-  }
-}
-
-/** Writes next to the target and renames into place, so a crash never leaves half a file under the real name. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.part`
-  try {
-    await writeFile(temp, bytes)
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
   }
 }
 
@@ -139,7 +127,7 @@ export async function pullDataset(name: string, opts: PullOptions): Promise<{ fi
             : `download of ${redactUrl(url)} failed: ${(error as Error).message}`
       throw new DatasetDownloadError(`${fileLabel}: ${reason}; ${byHandHint(name, opts.dataDir, baseUrl)}`)
     }
-    const actual = sha256OfBytes(bytes)
+    const actual = sha256Hex(bytes)
     if (actual !== expected.sha256) {
       throw new DatasetDownloadError(
         `${fileLabel}: sha256 mismatch for ${redactUrl(url)}: expected ${expected.sha256} (${expected.bytes} bytes), got ${actual} (${bytes.length} bytes); nothing was written`,
@@ -150,8 +138,7 @@ export async function pullDataset(name: string, opts: PullOptions): Promise<{ fi
 
   for (const file of verified) {
     try {
-      await mkdir(paths.dir, { recursive: true })
-      await writeAtomically(file.path, file.bytes)
+      await writeFileAtomic(file.path, file.bytes)
     } catch (error) {
       throw new DatasetDownloadError(`${name}: downloaded and verified, but cannot write ${file.path}: ${(error as Error).message}`)
     }

@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
+import { runRowsOf } from './read-runs.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_VERSION = 1
@@ -37,6 +38,18 @@ export interface ManifestExtra {
  * throws: a manifest that could never verify is a bug in its writer.
  */
 export async function writeManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const manifest = await buildManifest(dir, files, extra)
+  await writeFileAtomic(join(dir, MANIFEST_FILE), renderManifest(manifest))
+  return manifest
+}
+
+export function renderManifest(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`
+}
+
+/** The manifest `writeManifest` would write, without writing it (for writers that commit it with the files). */
+export async function buildManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  if (files.length === 0) throw new Error('manifest: no files to list; an empty manifest verifies nothing')
   const entries: Manifest['files'] = []
   const rowCounts: Record<string, number> = {}
   const derivedIds = new Set<string>()
@@ -84,7 +97,6 @@ export async function writeManifest(dir: string, files: readonly string[], extra
     rowCounts: sortKeys(rowCounts),
     configIds,
   }
-  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest
 }
 
@@ -123,8 +135,8 @@ export interface VerifyResult {
 /**
  * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
  * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
- * that the config ids match. Files in the folder that the manifest does not list are not checked.
- * Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
+ * that the config ids match. A file in the folder (at any depth) that the manifest does not list, and a
+ * manifest that lists nothing, are problems too: a verified folder holds exactly what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
  */
 export async function verifyDir(dir: string): Promise<VerifyResult> {
   const info = await stat(dir).catch(() => null)
@@ -137,6 +149,10 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
   }
   const problems: string[] = []
   const listed = new Set(manifest.files.map((f) => f.path))
+  if (manifest.files.length === 0) problems.push(`${MANIFEST_FILE}: lists no files; there is nothing to verify`)
+  for (const name of await filesUnder(dir)) {
+    if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
+  }
   const recordsByFile = new Map<string, unknown[]>()
   for (const entry of manifest.files) {
     if (!isSafeRelative(entry.path)) {
@@ -241,35 +257,27 @@ function isRecordFileName(name: string): boolean {
 }
 
 /**
- * The RunRecord rows a file holds: non-blank lines of a .jsonl, the `records` of a .json report;
- * null for files that hold no rows this can count. Throws when such a file does not parse.
+ * The RunRecord rows a file holds (read by `runRowsOf`, the one reader of run files): non-blank lines of a
+ * .jsonl, the `records` of a .json report; null for files that hold no rows this can count.
  */
 function recordRows(name: string, bytes: Uint8Array): unknown[] | null {
-  if (name.endsWith('.jsonl')) {
-    const text = Buffer.from(bytes).toString('utf8')
-    return text
-      .split('\n')
-      .map((line, i) => ({ line, i }))
-      .filter(({ line }) => line.trim() !== '')
-      .map(({ line, i }) => {
-        try {
-          return JSON.parse(line) as unknown
-        } catch {
-          throw new Error(`line ${i + 1} is not valid JSON`)
-        }
-      })
+  const format = name.endsWith('.jsonl') ? 'jsonl' : name.endsWith('.json') ? 'report' : null
+  if (!format) return null
+  try {
+    return runRowsOf(Buffer.from(bytes).toString('utf8'), name, format)?.map((r) => r.row) ?? null
+  } catch (error) {
+    // The message names the file already; verify prefixes it again.
+    throw new Error((error as Error).message.slice(name.length + 2))
   }
-  if (name.endsWith('.json')) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(Buffer.from(bytes).toString('utf8'))
-    } catch {
-      throw new Error('not valid JSON')
-    }
-    const records = (parsed as { records?: unknown } | null)?.records
-    return Array.isArray(records) ? records : null
-  }
-  return null
+}
+
+/** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort()
 }
 
 async function readBytes(path: string): Promise<Uint8Array> {

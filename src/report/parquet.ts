@@ -2,7 +2,7 @@ import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet
 import { canonicalJson } from '../core/hash.js'
 import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
 import type { Usage } from '../core/schemas.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 
 type Value = string | number | bigint | boolean | null
 
@@ -76,6 +76,9 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col('warnings', 'STRING', false, (r) => json(r.warnings), 'warnings (JSON)'),
   col('datasetSha256_dirty', 'STRING', true, (r) => r.datasetSha256?.dirty ?? null, 'datasetSha256.dirty'),
   col('datasetSha256_clean', 'STRING', true, (r) => r.datasetSha256?.clean ?? null, 'datasetSha256.clean'),
+  col('agentSource', 'STRING', true, (r) => r.agentSource),
+  col('agentSha256', 'STRING', true, (r) => r.agentSha256),
+  col('isolated', 'BOOLEAN', true, (r) => r.isolated),
   col('projectCommit', 'STRING', true, (r) => r.projectCommit),
   col('configId', 'STRING', false, (r) => r.configId),
   col('armId', 'STRING', false, (r) => r.armId),

@@ -22,7 +22,19 @@ export async function readRunRecords(path: string): Promise<RunRecord[]> {
 
 /** Parses runs text already in memory; `file` only names the source in errors. */
 export function parseRunRecords(text: string, file: string): RunRecord[] {
-  if (looksLikeReport(file, text)) {
+  const format = looksLikeReport(file, text) ? 'report' : 'jsonl'
+  const rows = runRowsOf(text, file, format)
+  if (!rows) throw new InputError(`${file}: no "records" array; expected a report.json or runs.jsonl`)
+  return rows.map(({ row, where }) => validate(row, where))
+}
+
+/**
+ * The one reader of run files' rows, unvalidated: the non-blank lines of a runs.jsonl, or the `records` of a
+ * report.json (null when a JSON file has no such array). Each row comes with where it is (`FILE: line 3`,
+ * `FILE: records[2]`). Throws an InputError naming the line when the text does not parse.
+ */
+export function runRowsOf(text: string, file: string, format: 'jsonl' | 'report'): Array<{ row: unknown; where: string }> | null {
+  if (format === 'report') {
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
@@ -30,20 +42,17 @@ export function parseRunRecords(text: string, file: string): RunRecord[] {
       throw new InputError(`${file}: not valid JSON (${(error as Error).message})`)
     }
     const records = (parsed as { records?: unknown } | null)?.records
-    if (!Array.isArray(records)) throw new InputError(`${file}: no "records" array; expected a report.json or runs.jsonl`)
-    return records.map((row, i) => validate(row, `${file}: records[${i}]`))
+    if (!Array.isArray(records)) return null
+    return records.map((row, i) => ({ row, where: `${file}: records[${i}]` }))
   }
-  const out: RunRecord[] = []
-  const lines = text.split('\n')
-  lines.forEach((line, i) => {
+  const out: Array<{ row: unknown; where: string }> = []
+  text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return
-    let row: unknown
     try {
-      row = JSON.parse(line)
+      out.push({ row: JSON.parse(line), where: `${file}: line ${i + 1}` })
     } catch (error) {
       throw new InputError(`${file}: line ${i + 1}: not valid JSON (${(error as Error).message})`)
     }
-    out.push(validate(row, `${file}: line ${i + 1}`))
   })
   return out
 }
@@ -55,7 +64,8 @@ async function resolveRunsFile(path: string): Promise<string> {
   } catch (error) {
     throw new InputError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
-  if (!info.isDirectory()) return path
+  if (info.isFile()) return path
+  if (!info.isDirectory()) throw new InputError(`${path}: not a regular file (a FIFO, device or socket); give a runs.jsonl, report.json or folder`)
   for (const name of ['runs.jsonl', 'report.json']) {
     const candidate = join(path, name)
     if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate

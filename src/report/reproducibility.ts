@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { DatasetInfo } from '../core/dataset-info.js'
+import type { DatasetInfo, DigestOf } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 
 export interface Reproducibility {
@@ -18,8 +18,9 @@ export interface Reproducibility {
     options: Record<string, string | number | boolean> | null
     rows: number
     columns: number
-    dirty: { sha256: string; bytes: number; path: string | null }
-    clean: { sha256: string; bytes: number; path: string | null }
+    /** `of`: what the sha256 is taken over (file bytes, or the CSV serialization of a generated table). */
+    dirty: { sha256: string; bytes: number; path: string | null; of?: DigestOf }
+    clean: { sha256: string; bytes: number; path: string | null; of?: DigestOf }
   }>
   seeds: number[]
   models: string[]
@@ -112,8 +113,8 @@ export function buildReproducibility(input: {
       options: d.options ?? null,
       rows: d.rows,
       columns: d.columns,
-      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd) },
-      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, path: portablePath(d.clean.path, input.cwd) },
+      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd), ...(d.dirty.of ? { of: d.dirty.of } : {}) },
+      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, path: portablePath(d.clean.path, input.cwd), ...(d.clean.of ? { of: d.clean.of } : {}) },
     }))
   return {
     projectCommit: commit,

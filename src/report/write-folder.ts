@@ -1,9 +1,9 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
-import { writeManifest } from './manifest.js'
-import { renderJsonReport, renderRunsJsonl, writeRendered } from './write-report.js'
+import { commitReportFolderLocked, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
 export interface FolderOptions {
   formats?: readonly ReportFormat[]
@@ -37,15 +37,19 @@ function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
   }
 }
 
-/** Writes the asked formats (default all) and the folder's manifest.json; renders everything before writing. */
+/**
+ * Writes the asked formats (default all) and the folder's manifest.json as one unit, under the folder's lock;
+ * renders everything before writing.
+ */
 export async function writeReportFolder(dir: string, report: EvalReport, opts: FolderOptions): Promise<string[]> {
   const outputs = new Map<string, string>()
   for (const format of opts.formats ?? REPORT_FORMATS) {
     const { file, render } = REPORT_FILES[format]
     outputs.set(join(dir, file), render(report, opts))
   }
-  const written = await writeRendered(outputs)
-  const paths = [...written.keys()]
-  await writeManifest(dir, paths, { configIds: [...new Set(report.records.map((r) => r.configId))].sort(), contents: written })
-  return paths
+  // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
+  const baseline = join(dir, 'baseline.json')
+  const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
+  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
+  return [...outputs.keys()]
 }

@@ -1,6 +1,10 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { EvalReport } from './build.js'
-import { writeFileAtomic } from './write-atomic.js'
+import { join } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { lockFolder } from '../files/folder-lock.js'
+import { commitFiles, removeStaleTemps } from '../files/write-atomic.js'
+import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest.js'
 
 export function renderJsonReport(report: EvalReport): string {
   return `${JSON.stringify(report, null, 2)}\n`
@@ -17,20 +21,50 @@ export interface ReportFiles {
   runsPath?: string
 }
 
-/**
- * Renders everything first, then writes each file atomically: a failure while rendering writes nothing,
- * and no reader ever sees half a file. Returns what was written, by path.
- */
-export async function writeReportFiles(files: ReportFiles): Promise<Map<string, string>> {
+/** Renders every report file, by path; nothing is written. */
+export function renderReportFiles(files: ReportFiles): Map<string, string> {
   const outputs = new Map<string, string>()
   if (files.markdown) outputs.set(files.markdown.path, files.markdown.text)
   if (files.jsonPath) outputs.set(files.jsonPath, renderJsonReport(files.report))
   if (files.runsPath) outputs.set(files.runsPath, renderRunsJsonl(files.report.records))
-  return writeRendered(outputs)
+  return outputs
 }
 
-/** Writes already-rendered files, each atomically; returns them by path. */
-export async function writeRendered(outputs: Map<string, string>): Promise<Map<string, string>> {
-  await Promise.all([...outputs].map(([path, text]) => writeFileAtomic(path, text)))
-  return outputs
+/**
+ * Writes a report folder as one unit: the files and `dir/manifest.json` listing them are all staged as temp
+ * files first and renamed into place only when every one is on disk, the manifest last. A failure while
+ * rendering or staging leaves nothing new. Returns the paths written, the manifest last.
+ */
+export async function commitReportFolder(
+  dir: string,
+  contents: ReadonlyMap<string, string>,
+  configIds: readonly string[],
+  /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
+  alsoList: readonly string[] = [],
+): Promise<string[]> {
+  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], alsoList.length ? { contents } : { configIds: [...configIds], contents })
+  const all = new Map<string, string>(contents)
+  all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
+  await commitFiles(all)
+  return [...all.keys()]
+}
+
+/**
+ * `commitReportFolder` for writers that do not hold the folder already: creates it, takes its lock (a second
+ * writer fails at once), removes temp files a killed writer left, commits, and lets go of the lock.
+ */
+export async function commitReportFolderLocked(
+  dir: string,
+  contents: ReadonlyMap<string, string>,
+  configIds: readonly string[],
+  alsoList: readonly string[] = [],
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true })
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    return await commitReportFolder(dir, contents, configIds, alsoList)
+  } finally {
+    lock.release()
+  }
 }

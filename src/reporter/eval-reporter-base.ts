@@ -18,7 +18,7 @@ import { buildReport, type EvalReport } from '../report/build.js'
 import { evaluateGates, type Thresholds, validateThresholds } from '../report/gates.js'
 import { projectCommit } from '../report/reproducibility.js'
 import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
-import { writeFileAtomic } from '../report/write-atomic.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'
 
 export interface DataforgeReporterOptions {
@@ -120,6 +120,8 @@ export abstract class EvalReporterBase {
       filtered: run.filtered,
     })
 
+    // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
+    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
     await writeReportFolder(this.outputDir, report, {
       formats: this.options.formats,
       title: 'dataforge-evals leaderboard',
@@ -129,7 +131,6 @@ export abstract class EvalReporterBase {
       alpha: this.alpha,
       baselineNote: this.baselineNote(existing.file, updating),
     })
-    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
     const color = pc.isColorSupported
     this.print(
       renderRunEnd({

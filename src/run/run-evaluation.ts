@@ -7,6 +7,7 @@ import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import type { Containment } from './contain.js'
+import type { TrialCell } from './resume.js'
 import { runRepairTrial } from './run-repair-trial.js'
 
 export interface EvaluationPlan {
@@ -23,6 +24,10 @@ export interface EvaluationPlan {
   provenance: RecordProvenance
   onTrialDone?: (event: TrialEvent) => void
   signal?: AbortSignal
+  /** Called with every loaded dataset before the first trial (a resumed run checks its hashes here). */
+  beforeTrials?: (datasets: DatasetInfo[]) => void | Promise<void>
+  /** Cells already done (a resumed run): not run, not counted in `total`. */
+  skip?: (cell: TrialCell) => boolean
   /** Called with each graded trial's full score (clean values included), for `--reveal-truth`. */
   onScored?: (record: RunRecord, score: RepairScore) => void
   /** Catches escaped errors and `process.exit` of in-process agents (the CLI sets it). */
@@ -47,7 +52,12 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
     for (const seed of seeds) perTrial.push(await loadDataset({ ...request, seed }))
     loaded.push({ request, perTrial })
   }
-  const total = plan.agents.length * loaded.length * seeds.length
+  const infos = loaded.flatMap((l) => l.perTrial.map((p) => p.info))
+  await plan.beforeTrials?.(infos)
+  const skipped = (agent: RepairAgent, info: DatasetInfo, trial: number) =>
+    plan.skip?.({ agent: agent.name, dataset: info.id, trial, seed: seeds[trial]! }) ?? false
+  let total = 0
+  for (const { perTrial } of loaded) for (const agent of plan.agents) for (let t = 0; t < seeds.length; t++) if (!skipped(agent, perTrial[t]!.info, t)) total++
   const records: RunRecord[] = []
   let index = 0
   for (const { perTrial } of loaded) {
@@ -55,6 +65,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
       for (let trial = 0; trial < seeds.length; trial++) {
         const { task, info } = perTrial[trial]!
         const seed = seeds[trial]!
+        if (skipped(agent, info, trial)) continue
         const { outcome, model, oracle } = await runRepairTrial({
           agent,
           task,
@@ -92,5 +103,5 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
       }
     }
   }
-  return { records, datasets: loaded.flatMap((l) => l.perTrial.map((p) => p.info)) }
+  return { records, datasets: infos }
 }

@@ -1,5 +1,14 @@
-import { AgentFailure } from '../core/errors.js'
+import { AgentFailure, InputError } from '../core/errors.js'
 import { formatSeconds } from '../stats/format.js'
+
+/** What a timer can hold: Node fires a setTimeout beyond 2^31−1 ms after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** Refuses a timeout no timer can hold (or that is not a positive number); `what` names the option. */
+export function checkTimeoutMs(timeoutMs: number, what: string): void {
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new InputError(`${what} must be a positive number of milliseconds, got ${timeoutMs}`)
+  if (timeoutMs > MAX_TIMER_MS) throw new InputError(`${what} of ${timeoutMs} ms is beyond what a timer can hold (2^31−1 ms, about 24.8 days)`)
+}
 
 /**
  * Runs `work` with an abort signal that fires after `timeoutMs`. On expiry the promise rejects with an

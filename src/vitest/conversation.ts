@@ -5,7 +5,7 @@ import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
-import { withTimeout } from '../run/with-timeout.js'
+import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { checkConversationArgs } from './check-options.js'
 import { metaOf, recordCountersOn, recordUsageOn, runInTest } from './current.js'
@@ -43,14 +43,15 @@ export function conversation(name: string, options: ConversationOptions, turns: 
   checkConversationArgs(name, options, turns)
   const seed = options.seed ?? 1
   const timeoutMs = options.timeout ?? 60_000
+  checkTimeoutMs(timeoutMs, `conversation "${name}": timeout`)
   let session: Promise<DataSession> | null = null
-  let data: { tables: Record<string, Table>; digest: string } | null = null
+  let data: { tables: Record<string, Table>; tablesJsonSha256: string } | null = null
   // Questions are asked strictly in order, whatever the tests' scheduling or filters.
   const answers: Array<Promise<Answer>> = []
   const tables = () => {
     if (!data) {
       const normalized = normalizeData(options.data)
-      data = { tables: normalized, digest: hashOf(normalized) }
+      data = { tables: normalized, tablesJsonSha256: hashOf(normalized) }
     }
     return data
   }
@@ -108,8 +109,9 @@ export function conversation(name: string, options: ConversationOptions, turns: 
       const test = context.task as Test
       await runInTest(test, async () => {
         const live = metaOf(test)
-        const { digest } = tables()
-        live.datasetSha256 = { dirty: digest, clean: digest }
+        // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
+        const { tablesJsonSha256 } = tables()
+        live.datasetSha256 = { dirty: tablesJsonSha256, clean: tablesJsonSha256 }
         await withQuestionAnnotated(test, `t${turn}: ${question}`, async () => {
           let answer: Answer
           try {

@@ -5,7 +5,7 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
-import { withTimeout } from '../run/with-timeout.js'
+import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from './check-options.js'
 import { metaOf, recordFailureOn, recordMetricOn, recordUsageOn, runInTest } from './current.js'
 import { newMeta } from './meta.js'
@@ -140,6 +140,7 @@ function makeEvalCase(register: Registrar) {
     const trials = options.trials ?? 1
     const firstSeed = options.seed ?? 1
     const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
+    checkTimeoutMs(timeoutMs, `evalCase "${name}": timeout`)
     const identity = staticAgentIdentity(options.agent)
     const agentOf = lazyAgent(options)
     const dataset = datasetIdOf(options)

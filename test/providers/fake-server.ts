@@ -9,7 +9,7 @@ export interface FakeReply {
   json?: unknown
   /** Sent as is (wins over `json`). */
   text?: string
-  /** Wait before answering. */
+  /** Wait before answering (prefer `heldAnswers`: a held answer needs no guessed delay). */
   delayMs?: number
   /** Drop the connection without answering. */
   destroy?: boolean
@@ -28,13 +28,13 @@ export interface RecordedRequest {
 export type FakeHandler = (request: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>
 
 export interface FakeServerOptions {
-  /** Added to every chat answer (for benchmarks). */
-  latencyMs?: number
   /** Answers chat calls once the script is used up; default `{"fixes": []}`. */
   handler?: FakeHandler
   /** Body of `GET …/models`. */
   models?: unknown
   modelsStatus?: number
+  /** Added to every chat answer (for benchmarks; tests hold answers with `heldAnswers` instead). */
+  latencyMs?: number
 }
 
 /**
@@ -178,4 +178,31 @@ export function errorReply(status: number, message: string, headers: Record<stri
 export function userMessageOf(request: RecordedRequest): string {
   const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages
   return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n')
+}
+
+/**
+ * Answers held until the test releases them, one by one: in-flight limits and timeouts are tested with
+ * explicit steps instead of real latency. `handler` goes to `onChat`; a held answer that is never released
+ * never comes.
+ */
+export function heldAnswers(reply: () => FakeReply = () => completion('{"fixes": []}')) {
+  const held: Array<() => void> = []
+  const waiters: Array<() => void> = []
+  return {
+    handler: (): Promise<FakeReply> =>
+      new Promise<FakeReply>((resolve) => {
+        held.push(() => resolve(reply()))
+        for (const wake of waiters.splice(0)) wake()
+      }),
+    get count(): number {
+      return held.length
+    },
+    /** Resolves once at least `n` answers are held. */
+    async whenHolding(n: number): Promise<void> {
+      while (held.length < n) await new Promise<void>((wake) => waiters.push(wake))
+    },
+    releaseOne(): void {
+      held.shift()?.()
+    },
+  }
 }

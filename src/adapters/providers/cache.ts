@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import { canonicalJson, sha256Hex } from '../../core/hash.js'
+import { writeFileAtomic } from '../../files/write-atomic.js'
 import { redactSecrets } from './redact.js'
 
 export type CacheMode = 'off' | 'record' | 'replay' | 'auto'
@@ -92,12 +93,8 @@ export class ResponseCache {
 
   /** Writes atomically (temp file, then rename) so a crash never leaves half an entry. */
   async write(entry: CacheEntry): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
-    const file = this.fileOf(entry.key)
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
     const text = redactSecrets(`${JSON.stringify(entry, null, 2)}\n`, this.secrets)
-    await writeFile(temp, text, 'utf8')
-    await rename(temp, file)
+    await writeFileAtomic(this.fileOf(entry.key), text)
   }
 }
 

@@ -8,7 +8,7 @@ import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayM
 import { type CacheEntry, type CacheOptions, cacheKey, ResponseCache } from './cache.js'
 import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
 import { type Clock, realClock } from './clock.js'
-import { createHttp } from './http.js'
+import { ANSWER_FACTS_HEADER, createHttp, safeToken, UnreadableAnswer } from './http.js'
 import type { PriceMap } from './prices.js'
 import { type RateLimiter, sharedRateLimiter } from './rate-limiter.js'
 import { redactSecrets } from './redact.js'
@@ -182,6 +182,8 @@ class OpenAIChatClient implements ChatClient {
         error = caught
       }
       if (error instanceof AgentFailure) throw error
+      const unreadable = unreadableAnswerOf(error)
+      if (unreadable) throw this.failure('provider_error', unreadable.message)
       if (error instanceof openai().APIError && error.status === 429) {
         const asked = serverRetryDelayMs(error.headers)
         if (asked !== undefined && asked > maxRetryAfterMs) {
@@ -271,7 +273,13 @@ class OpenAIChatClient implements ChatClient {
     return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, [this.config.apiKey]))
   }
 
+  /** What went wrong, never what the provider said: a response body can echo anything, the key included. */
   private describe(error: unknown): string {
+    if (error instanceof openai().APIError && error.status !== undefined) {
+      const facts = error.headers?.get(ANSWER_FACTS_HEADER)
+      const code = typeof error.code === 'string' ? safeToken(error.code) : null
+      return redactSecrets(`the provider answered with an error${code ? ` (code ${code})` : ''}${facts ? `; ${facts}` : ''}`, [this.config.apiKey])
+    }
     const message = error instanceof Error ? error.message : String(error)
     const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''
     return redactSecrets(`${message}${cause}`, [this.config.apiKey])
@@ -317,6 +325,12 @@ class OpenAIChatClient implements ChatClient {
       warnings,
     }
   }
+}
+
+function unreadableAnswerOf(error: unknown): UnreadableAnswer | undefined {
+  if (error instanceof UnreadableAnswer) return error
+  const cause = (error as { cause?: unknown } | null)?.cause
+  return cause instanceof UnreadableAnswer ? cause : undefined
 }
 
 function isRetryableServerError(error: unknown): boolean {

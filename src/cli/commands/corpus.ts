@@ -5,7 +5,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { mergeCorpora } from '../../report/corpus.js'
 import { writeManifest } from '../../report/manifest.js'
 import { readRunRecords } from '../../report/read-runs.js'
-import { writeFileAtomic } from '../../report/write-atomic.js'
+import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 import { withInputErrors } from '../input-errors.js'
 
@@ -53,7 +53,7 @@ export const corpusCommand: Command = (argv, io) =>
     io.stdout(
       `merged ${inputs.length} corpora (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
         `target ${merged.target ?? '(none)'}): history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +
-        `latest ${merged.latest.length} rows → ${values.out}\n`,
+        `latest ${merged.latest.length} rows; wrote ${[...Object.keys(views).map((n) => `${n}.jsonl`), 'manifest.json'].map((f) => join(values.out!, f)).join(', ')}\n`,
     )
     return 0
   })

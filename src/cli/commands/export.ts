@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { addToManifest } from '../../report/manifest.js'
@@ -32,6 +32,6 @@ export const exportCommand: Command = (argv, io) =>
     const out = resolve(io.cwd, values.parquet)
     const { rows, bytes } = await writeRunsParquet(out, records)
     await addToManifest(dirname(out), [out], { rowCounts: { [out]: rows } })
-    io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes\n`)
+    io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes; updated ${join(dirname(values.parquet), 'manifest.json')}\n`)
     return 0
   })

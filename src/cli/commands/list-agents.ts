@@ -1,8 +1,19 @@
 import { listAgents } from '../../adapters/registry.js'
+import { parseArgs } from 'node:util'
 import type { Command } from '../io.js'
 
+export const LIST_AGENTS_HELP = `Usage: dataforge-evals list-agents [--json]
+
+Lists the built-in agents and provider presets: name, kind, what it does, default model and key variable.
+`
+
 export const listAgentsCommand: Command = async (argv, io) => {
-  const json = argv.includes('--json')
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true })
+  if (values.help) {
+    io.stdout(LIST_AGENTS_HELP)
+    return 0
+  }
+  const json = values.json === true
   const agents = listAgents()
   if (json) {
     io.stdout(`${JSON.stringify(agents, null, 2)}\n`)

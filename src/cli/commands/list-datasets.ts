@@ -5,12 +5,22 @@ import type { Command } from '../io.js'
 import { table } from '../../report/format.js'
 import { comparatorByName } from '../../grading/index.js'
 
+export const LIST_DATASETS_HELP = `Usage: dataforge-evals list-datasets [--data-dir DIR] [--comparator exact|raha] [--json]
+
+Lists the datasets: name, rows × columns, dirty cells, source and corruption kinds. Raha-layout folders under
+DIR (default $DATAFORGE_DATA_DIR or ./data) are listed beside the bundled canonical sets.
+`
+
 export const listDatasetsCommand: Command = async (argv, io) => {
   const { values } = parseArgs({
     args: argv,
-    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, comparator: { type: 'string' } },
+    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, comparator: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   })
+  if (values.help) {
+    io.stdout(LIST_DATASETS_HELP)
+    return 0
+  }
   const dataDir = resolve(io.cwd, values['data-dir'] ?? io.env.DATAFORGE_DATA_DIR ?? 'data')
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const listings = await listDatasets({ dataDir, comparator })

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
@@ -9,13 +9,13 @@ import type { RunRecord } from '../../core/run-record.js'
 import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
 import { buildReport } from '../../report/build.js'
-import { writeManifest } from '../../report/manifest.js'
+import { checkReportOutputs, cliReportOutputs } from '../../files/output-paths.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
-import { writeReportFiles } from '../../report/write-report.js'
+import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
-import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
@@ -79,7 +79,7 @@ interface Arm {
 }
 
 export const qaCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  const { values } = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
   if (values.help) {
     io.stdout(QA_HELP)
     return 0
@@ -98,6 +98,8 @@ export const qaCommand: Command = async (argv, io) => {
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
+  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
+  await checkReportOutputs(reportDir, outputs)
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)
@@ -147,19 +149,15 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { title: `dataforge-evals qa: ${values.suite}`, runtimeInSummary: true }) },
     jsonPath,
-    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+    runsPath,
   })
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const paths = [...written.keys()]
-  for (const dir of new Set(paths.map((f) => dirname(f)))) {
-    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
-  }
+  const written = await commitReportFolderLocked(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${markdownPath}, ${jsonPath}\n`)
+  io.stdout(`\nwrote ${written.join(', ')}\n`)
   return 0
 }
 

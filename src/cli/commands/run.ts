@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pc from 'picocolors'
 import type { RepairAgent } from '../../core/agent.js'
@@ -10,13 +10,16 @@ import { comparatorByName } from '../../grading/index.js'
 import { buildReport } from '../../report/build.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
-import { writeReportFiles } from '../../report/write-report.js'
-import { writeManifest } from '../../report/manifest.js'
+import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
+import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
+import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
+import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
-import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { MAX_TIMER_MS } from '../../run/with-timeout.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
 
@@ -56,6 +59,8 @@ Options:
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
+  --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
+                         with the recorded configuration (flags given again must agree), then write the reports
   --quiet                no progress lines
 `
 
@@ -85,6 +90,7 @@ const OPTIONS = {
   rpm: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
   'min-passes': { type: 'string' },
+  resume: { type: 'string' },
   quiet: { type: 'boolean' },
   'no-isolate': { type: 'boolean' },
   'agent-memory-mb': { type: 'string' },
@@ -92,12 +98,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-export const runCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
-  if (values.help) {
-    io.stdout(RUN_HELP)
+export const runCommand: Command = async (argv, userIO) => {
+  const parsed = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
+  if (parsed.values.help) {
+    userIO.stdout(RUN_HELP)
     return 0
   }
+  const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
+  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir)
+  // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
+  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
+  const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
   if (!agentSpecs.length) throw new InputError('run: --agent is required (try --agent baseline)')
@@ -108,7 +119,7 @@ export const runCommand: Command = async (argv, io) => {
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
-  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true })
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
   const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
   const comparator = comparatorByName(values.comparator ?? 'exact')
@@ -116,6 +127,27 @@ export const runCommand: Command = async (argv, io) => {
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
   const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
   const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
+  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
+  if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
+  const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
+  const folder = await openRunFolder({
+    dir: reportDir,
+    displayDir: relativeTo(userIO.cwd, reportDir),
+    outputs,
+    resume: resumed,
+    fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
+    stderr: userIO.stderr,
+  })
+  try {
+    return await runInFolder()
+  } catch (error) {
+    if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(relativeTo(userIO.cwd, reportDir), null))
+    throw error
+  } finally {
+    folder.close()
+  }
+
+  async function runInFolder(): Promise<number> {
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
 
   const providerOptions = {
@@ -149,10 +181,9 @@ export const runCommand: Command = async (argv, io) => {
     ...(rows !== undefined ? { rows } : {}),
     ...(errorRate !== undefined ? { errorRate } : {}),
   }))
-  const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
   const quiet = values.quiet === true
-  const { records, datasets: infos } = await runEvaluation({
+  const { datasets: infos } = await runEvaluation({
     agents,
     datasets,
     trials,
@@ -162,11 +193,17 @@ export const runCommand: Command = async (argv, io) => {
     comparator,
     generation: values.generation ?? null,
     provenance: { projectCommit: project.commit, runDateUtc },
-    onTrialDone: quiet ? undefined : (e) => io.stderr(progressLine(e.index, e.total, e.record)),
+    beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
+    skip: (cell) => folder.journal.has(cell),
+    onTrialDone: (e) => {
+      folder.journal.add(e.record)
+      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record))
+    },
     containment,
     onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
   }).finally(() => stopAgents(agents, containment))
   if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
+  const records = folder.journal.records()
   const report = buildReport({
     records,
     datasets: infos,
@@ -187,19 +224,16 @@ export const runCommand: Command = async (argv, io) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  const written = await writeReportFiles({
+  const contents = renderReportFiles({
     report,
     markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
     jsonPath,
-    runsPath: resolve(dirname(jsonPath), 'runs.jsonl'),
+    runsPath,
   })
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const paths = [...written.keys()]
-  for (const dir of new Set(paths.map((f) => dirname(f)))) {
-    await writeManifest(dir, paths.filter((f) => dirname(f) === dir), { configIds, contents: written })
-  }
+  const written = await commitReportFolder(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  folder.journal.finish()
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${relativeToCwd(io, markdownPath)}, ${relativeToCwd(io, jsonPath)}\n`)
+  io.stdout(`\nwrote ${written.map((path) => relativeTo(userIO.cwd, path)).join(', ')}\n`)
   const broken = runBroken(records)
   if (broken) {
     io.stderr(`run failed: ${broken}\n`)
@@ -213,6 +247,11 @@ export const runCommand: Command = async (argv, io) => {
     }
   }
   return 0
+  }
+}
+
+function relativeTo(cwd: string, path: string): string {
+  return path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path
 }
 
 /**
@@ -257,10 +296,6 @@ async function resolveRunAgents(
 async function stopAgents(agents: RepairAgent[], containment?: Containment): Promise<void> {
   containment?.dispose()
   await Promise.all(agents.map((a) => closeAgent(a)))
-}
-
-function relativeToCwd(io: CliIO, path: string): string {
-  return path.startsWith(io.cwd + '/') ? path.slice(io.cwd.length + 1) : path
 }
 
 function progressLine(index: number, total: number, r: RunRecord): string {

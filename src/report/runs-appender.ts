@@ -1,0 +1,31 @@
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
+import type { RunRecord } from '../core/run-record.js'
+
+export interface RunsAppender {
+  readonly path: string
+  /** Appends one record as a line and flushes it to disk before returning. */
+  append(record: RunRecord): void
+  close(): void
+}
+
+/**
+ * A run's journal: every finished trial is written and fsynced at once (synchronously, so a SIGINT or kill -9
+ * right after a trial finished still finds it on disk). `truncate` starts a fresh journal; otherwise lines are
+ * added to what a resumed run already holds.
+ */
+export function openRunsAppender(path: string, opts: { truncate: boolean }): RunsAppender {
+  const fd = openSync(path, opts.truncate ? 'w' : 'a')
+  let open = true
+  return {
+    path,
+    append(record) {
+      writeSync(fd, `${JSON.stringify(record)}\n`)
+      fsyncSync(fd)
+    },
+    close() {
+      if (!open) return
+      open = false
+      closeSync(fd)
+    },
+  }
+}

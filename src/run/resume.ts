@@ -1,0 +1,223 @@
+import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { RepairAgent } from '../core/agent.js'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import { InputError } from '../core/errors.js'
+import type { RunRecord } from '../core/run-record.js'
+import { commitFiles } from '../files/write-atomic.js'
+import { parseRunRecords } from '../report/read-runs.js'
+import { openRunsAppender, type RunsAppender } from '../report/runs-appender.js'
+
+/** The journal of a run in progress, in its report folder; both go when the run's reports are written. */
+export const PARTIAL_RUNS_FILE = 'runs.partial.jsonl'
+export const RECORDED_RUN_FILE = 'run.partial.json'
+
+export type RunOptions = Record<string, string | string[] | boolean | undefined>
+
+/** What `--resume` needs to run the missing cells exactly as the interrupted run would have. */
+export interface RecordedRun {
+  journalVersion: 1
+  /** The folder relative flags were given against. */
+  cwd: string
+  /** The flags as typed, without --resume, --quiet and --help. */
+  options: RunOptions
+  /** The environment variables that configure a run as flags do (data folder, cache mode and folder). */
+  env?: Record<string, string | null>
+  agents: Array<{ name: string; kind: string; model: string | null; provider: string | null; sha256?: string | null }>
+  /** The sha256s of every (dataset, seed) the run loaded. */
+  datasets: Array<{ id: string; seed: number | null; dirty: string; clean: string }>
+  runDateUtc: string
+}
+
+/** One cell of a run's grid: what `--resume` looks for in the journal. */
+export interface TrialCell {
+  agent: string
+  dataset: string
+  trial: number
+  seed: number
+}
+
+const NOT_RECORDED = new Set(['resume', 'quiet', 'help'])
+/** Environment variables that change what a run does, recorded and compared like flags. */
+export const RUN_ENV = ['DATAFORGE_DATA_DIR', 'DATAFORGE_CACHE', 'DATAFORGE_CACHE_DIR'] as const
+
+export function runEnvOf(env: Record<string, string | undefined>): Record<string, string | null> {
+  return Object.fromEntries(RUN_ENV.map((name) => [name, env[name] ?? null]))
+}
+/** Flags holding paths: compared after resolving against the folder each run was started in. */
+const PATH_FLAGS = new Set(['dirty-csv', 'clean-csv', 'data-dir', 'output', 'output-json', 'cache-dir', 'prices'])
+
+export function cellKey(cell: TrialCell): string {
+  return JSON.stringify([cell.agent, cell.dataset, cell.trial, cell.seed])
+}
+
+/** Reads a report folder's journal; an InputError when there is nothing to resume. */
+export function readRecordedRun(dir: string): { recorded: RecordedRun; records: RunRecord[] } {
+  const planPath = join(dir, RECORDED_RUN_FILE)
+  if (!existsSync(planPath)) {
+    throw new InputError(`${dir}: nothing to resume: no ${RECORDED_RUN_FILE} (the run finished, or this is not a report folder)`)
+  }
+  let recorded: RecordedRun
+  try {
+    recorded = JSON.parse(readFileSync(planPath, 'utf8')) as RecordedRun
+  } catch (error) {
+    throw new InputError(`${planPath}: not valid JSON (${(error as Error).message})`)
+  }
+  if (recorded?.journalVersion !== 1 || typeof recorded.options !== 'object') throw new InputError(`${planPath}: not a recorded run of this version`)
+  const runsPath = join(dir, PARTIAL_RUNS_FILE)
+  let text = existsSync(runsPath) ? readFileSync(runsPath, 'utf8') : ''
+  // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
+  const end = text.lastIndexOf('\n') + 1
+  if (end < text.length) {
+    truncateSync(runsPath, Buffer.byteLength(text.slice(0, end)))
+    text = text.slice(0, end)
+  }
+  return { recorded, records: parseRunRecords(text, runsPath) }
+}
+
+/**
+ * The flags of a resumed run: the recorded ones. A flag given again must say the same thing (paths compared
+ * resolved); a different value is an InputError naming the flag, since the missing cells must be run as the
+ * first ones were.
+ */
+export function resumeOptions(recorded: RecordedRun, given: RunOptions, cwd: string, env: Record<string, string | undefined> = {}): RunOptions {
+  const now = runEnvOf(env)
+  for (const name of RUN_ENV) {
+    const before = recorded.env?.[name] ?? null
+    if (before !== now[name]) {
+      throw new InputError(`run --resume: $${name} differs from the recorded run (recorded ${show(before ?? undefined)}, now ${show(now[name] ?? undefined)})`)
+    }
+  }
+  for (const [flag, value] of Object.entries(given)) {
+    if (NOT_RECORDED.has(flag) || value === undefined) continue
+    const before = recorded.options[flag]
+    const same = PATH_FLAGS.has(flag) && typeof value === 'string' && typeof before === 'string'
+      ? resolve(cwd, value) === resolve(recorded.cwd, before)
+      : JSON.stringify(value) === JSON.stringify(before)
+    if (!same) {
+      throw new InputError(`run --resume: --${flag} differs from the recorded run (recorded ${show(before)}, given ${show(value)}); start a new run to change it`)
+    }
+  }
+  return { ...recorded.options, quiet: given.quiet }
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'not set' : Array.isArray(value) ? `"${value.join(',')}"` : `"${String(value)}"`
+}
+
+export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
+  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null, sha256: agent.provenance?.sha256 ?? null }
+}
+
+export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
+  return { id: info.id, seed: info.seed ?? null, dirty: info.dirty.sha256, clean: info.clean.sha256 }
+}
+
+/** Refuses to resume when the agents or the data are not what the recorded run used. */
+export function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent[], datasets: readonly DatasetInfo[]): void {
+  const now = agents.map(agentIdentity)
+  if (now.length !== recorded.agents.length) {
+    throw new InputError(`run --resume: the run had agents ${recorded.agents.map((a) => a.name).join(', ')}, now ${now.map((a) => a.name).join(', ')}`)
+  }
+  now.forEach((agent, i) => {
+    const before = recorded.agents[i]!
+    for (const field of ['name', 'kind', 'model', 'provider', 'sha256'] as const) {
+      if ((agent[field] ?? null) !== (before[field] ?? null)) {
+        const what = field === 'sha256' ? 'code (sha256 of its module or script)' : field
+        throw new InputError(`run --resume: agent ${i + 1} (${before.name}) ${what} was "${before[field]}", now "${agent[field]}"`)
+      }
+    }
+  })
+  const recordedData = new Map(recorded.datasets.map((d) => [JSON.stringify([d.id, d.seed]), d]))
+  for (const info of datasets.map(datasetIdentity)) {
+    const before = recordedData.get(JSON.stringify([info.id, info.seed]))
+    const label = `dataset ${info.id}${info.seed === null ? '' : ` (seed ${info.seed})`}`
+    if (!before) throw new InputError(`run --resume: ${label} is not in the recorded run`)
+    for (const role of ['dirty', 'clean'] as const) {
+      if (before[role] !== info[role]) {
+        throw new InputError(`run --resume: ${label} ${role} sha256 changed since the run started (was ${before[role]}, now ${info[role]})`)
+      }
+    }
+  }
+}
+
+/**
+ * The journal of one run in a report folder: the recorded configuration and every finished trial, appended
+ * and flushed at once. Resuming continues the same journal; `finish` removes it once the reports are written.
+ */
+export class RunJournal {
+  private appender: RunsAppender | null = null
+  private readonly byCell = new Map<string, RunRecord>()
+
+  private constructor(
+    readonly dir: string,
+    private readonly recorded: RecordedRun,
+    private readonly resumed: boolean,
+    previous: readonly RunRecord[],
+  ) {
+    for (const record of previous) this.byCell.set(cellKey(record), record)
+  }
+
+  static fresh(dir: string, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>): RunJournal {
+    const options = Object.fromEntries(Object.entries(recorded.options).filter(([k, v]) => !NOT_RECORDED.has(k) && v !== undefined))
+    return new RunJournal(dir, { journalVersion: 1, ...recorded, options, agents: [], datasets: [] }, false, [])
+  }
+
+  static resume(dir: string, recorded: RecordedRun, records: readonly RunRecord[]): RunJournal {
+    return new RunJournal(dir, recorded, true, records)
+  }
+
+  get runDateUtc(): string {
+    return this.recorded.runDateUtc
+  }
+
+  /** Whether the journal was opened (the data loaded, the first trial about to run). */
+  get begun(): boolean {
+    return this.appender !== null
+  }
+
+  get saved(): number {
+    return this.byCell.size
+  }
+
+  /** Called once the agents are resolved and the data loaded, before the first trial. */
+  async begin(agents: readonly RepairAgent[], datasets: readonly DatasetInfo[]): Promise<void> {
+    if (this.resumed) checkSameRun(this.recorded, agents, datasets)
+    else {
+      const recorded: RecordedRun = { ...this.recorded, agents: agents.map(agentIdentity), datasets: datasets.map(datasetIdentity) }
+      await commitFiles(new Map([[join(this.dir, RECORDED_RUN_FILE), `${JSON.stringify(recorded, null, 2)}\n`]]))
+    }
+    this.appender = openRunsAppender(join(this.dir, PARTIAL_RUNS_FILE), { truncate: !this.resumed })
+  }
+
+  /** Whether a cell is already done. A rate-limited trial never reached the model: it runs again. */
+  has(cell: TrialCell): boolean {
+    const record = this.byCell.get(cellKey(cell))
+    return record !== undefined && record.failureKind !== 'rate_limited'
+  }
+
+  add(record: RunRecord): void {
+    this.appender?.append(record)
+    this.byCell.set(cellKey(record), record)
+  }
+
+  records(): RunRecord[] {
+    return [...this.byCell.values()]
+  }
+
+  /** The reports are written: the journal has done its job. */
+  finish(): void {
+    this.appender?.close()
+    rmSync(join(this.dir, PARTIAL_RUNS_FILE), { force: true })
+    rmSync(join(this.dir, RECORDED_RUN_FILE), { force: true })
+  }
+
+  close(): void {
+    this.appender?.close()
+  }
+
+  resumeHint(displayDir: string, total: number | null): string {
+    const of = total === null ? '' : ` of ${total}`
+    return `dataforge-evals: run interrupted: ${this.saved}${of} trials are saved in ${join(displayDir, PARTIAL_RUNS_FILE)}; resume with: dataforge-evals run --resume ${displayDir}\n`
+  }
+}

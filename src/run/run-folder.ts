@@ -1,0 +1,88 @@
+import { existsSync, rmdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { InputError } from '../core/errors.js'
+import { type FolderLock, lockFolder } from '../files/folder-lock.js'
+import { checkReportOutputs, type PlannedOutput } from '../files/output-paths.js'
+import { removeStaleTemps } from '../files/write-atomic.js'
+import { RECORDED_RUN_FILE, type RecordedRun, RunJournal, type RunOptions } from './resume.js'
+import type { RunRecord } from '../core/run-record.js'
+
+/**
+ * The process's own exit, taken before anything can wrap `process.exit` (in-process agent containment turns it
+ * into an agent failure): a signal must end the run for real.
+ */
+const exitNow = (process as NodeJS.Process & { reallyExit: (code: number) => never }).reallyExit.bind(process)
+
+export interface RunFolder {
+  journal: RunJournal
+  lock: FolderLock
+  /** Releases the lock and the signal handlers; the journal stays unless `journal.finish()` was called. */
+  close(): void
+}
+
+/**
+ * Everything a CLI run does to its report folder before the first agent call: checks every output path,
+ * creates the folder, takes its lock (a second writer fails at once), removes temp files a killed writer left,
+ * and opens the run's journal (fresh, or the one being resumed). SIGINT/SIGTERM end the run with the journal
+ * intact and a line saying how to resume.
+ */
+export async function openRunFolder(opts: {
+  dir: string
+  /** The folder as the user should type it in `--resume`. */
+  displayDir: string
+  outputs: readonly PlannedOutput[]
+  resume: { recorded: RecordedRun; records: RunRecord[] } | null
+  fresh: { cwd: string; options: RunOptions; env: Record<string, string | null>; runDateUtc: string }
+  stderr: (text: string) => void
+}): Promise<RunFolder> {
+  const created = await checkReportOutputs(opts.dir, opts.outputs)
+  // A run that stops before its first trial (bad input found while loading) leaves no folder behind.
+  const takeBackFolders = () => {
+    for (const dir of created) {
+      try {
+        rmdirSync(dir)
+      } catch {
+        // not empty: something else lives there now
+      }
+    }
+  }
+  let lock: FolderLock
+  try {
+    lock = lockFolder(opts.dir)
+  } catch (error) {
+    takeBackFolders()
+    throw error
+  }
+  try {
+    for (const dir of new Set([opts.dir, ...opts.outputs.map((o) => dirname(o.path))])) await removeStaleTemps(dir)
+    if (!opts.resume && existsSync(join(opts.dir, RECORDED_RUN_FILE))) {
+      throw new InputError(
+        `${opts.displayDir} holds an interrupted run (${RECORDED_RUN_FILE}); finish it with dataforge-evals run --resume ${opts.displayDir}, or delete ${RECORDED_RUN_FILE} to start over`,
+      )
+    }
+  } catch (error) {
+    lock.release()
+    takeBackFolders()
+    throw error
+  }
+  const journal = opts.resume ? RunJournal.resume(opts.dir, opts.resume.recorded, opts.resume.records) : RunJournal.fresh(opts.dir, opts.fresh)
+  const onSignal = (signal: NodeJS.Signals) => {
+    journal.close()
+    lock.release()
+    opts.stderr(journal.resumeHint(opts.displayDir, null))
+    exitNow(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  return {
+    journal,
+    lock,
+    close() {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      journal.close()
+      lock.release()
+      if (!journal.begun) takeBackFolders()
+    },
+  }
+}
