@@ -39,6 +39,13 @@ describe('number flags', () => {
       expect(negative.code, negative.stderr).toBe(0)
       const report = JSON.parse(await readFile(join(dir, 'reports/report.json'), 'utf8'))
       expect(report.records.map((r: { seed: number }) => r.seed)).toEqual([-5, -4])
+      // compare and qa read a negative seed as the value too
+      const compared = await runCli(['compare', 'reports/report.json', 'reports/report.json', '--seed', '-5'], dir)
+      expect(compared.stderr).not.toMatch(/ambiguous/)
+      expect(compared.code, compared.stderr).toBe(0)
+      const qa = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'messy', '--limit', '2', '--seed', '-5', '--quiet', '--output', 'q/qa.md', '--output-json', 'q/qa.json'], dir)
+      expect(qa.code, qa.stderr).toBe(0)
+      expect(JSON.parse(await readFile(join(dir, 'q/qa.json'), 'utf8')).records.every((r: { seed: number }) => r.seed === -5)).toBe(true)
 
       const typed = await runCli(['run', '--agent', 'noop', '--dataset', 'synthetic', '--trials', '00'], dir)
       expect(typed.stderr).toBe('dataforge-evals: --trials must be ≥ 1, got "00"\n')

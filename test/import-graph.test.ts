@@ -49,4 +49,13 @@ describe('import graphs', () => {
       expect(reached.get(heavy), `src/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
     }
   })
+
+  it('the matchers and the Jest entries load no Vitest (each runner injects how to reach its current test)', () => {
+    for (const entry of ['src/matchers/index.ts', 'src/jest/setup.ts', 'src/jest/reporter.ts', 'src/jest/index.ts']) {
+      const reached = packagesReached(entry)
+      for (const runner of ['vitest', 'vitest/node', '@vitest/runner']) {
+        expect(reached.get(runner), `${entry} reaches ${runner} through ${reached.get(runner)?.join(' → ')}`).toBeUndefined()
+      }
+    }
+  })
 })

@@ -34,6 +34,9 @@ describe('baseline', () => {
     expect(existsSync(path)).toBe(true)
     expect(run.output).toContain(`dataforge-evals: baseline updated: ${path}`)
     expect(run.reports.text('leaderboard.md')).not.toContain('## Against the baseline')
+    // Written before the report folder, so the folder's manifest covers it and verify passes.
+    const { verifyDir } = await import('../src/report/manifest.js')
+    expect((await verifyDir(outputDir)).ok).toBe(true)
   })
 
   it('does not fail the gate on a flake, and shows the per-group deltas in the Markdown and the terminal', async () => {

@@ -4,7 +4,8 @@ import { type ConformanceEvaluation, runConformance } from '../grading/conforman
 import { conformanceMetrics } from '../grading/conformance/metrics.js'
 import type { ConformanceSpec } from '../grading/conformance/spec.js'
 import { type ConformanceBars, checkBars, conformanceVerdict } from '../grading/conformance/verdict.js'
-import { currentTest, recordFailureOn, recordMetricOn, recordUsageOn } from '../vitest/current.js'
+import { currentMeta } from './recorder.js'
+import { putFailure, putMetric, putUsage } from './run-meta.js'
 import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
 
 export interface DistributionMatcherOptions extends ConformanceBars {
@@ -32,14 +33,14 @@ export function toMatchDistribution(
 }
 
 function concludeConformance(ctx: MatcherContext, result: ConformanceEvaluation, bars: ConformanceBars): MatcherOutcome {
-  const test = currentTest(ctx.task?.type === 'test' ? ctx.task : undefined)
-  if (test) {
-    for (const [name, value] of Object.entries(conformanceMetrics(result))) recordMetricOn(test, name, value)
-    if (result.usage) recordUsageOn(test, result.usage, undefined, undefined)
+  const meta = currentMeta(ctx.task)
+  if (meta) {
+    for (const [name, value] of Object.entries(conformanceMetrics(result))) putMetric(meta, name, value)
+    if (result.usage) putUsage(meta, result.usage, undefined, undefined)
     // A failed evaluation says nothing about the samples: the run is a failure, not a wrong answer.
     if (result.status === 'FAILED') {
       const byModel = result.distributionAnalysis.some((a) => a.classifier.startsWith('model:') && a.totalSamplesAnalyzed === 0)
-      recordFailureOn(test, new AgentFailure(byModel ? 'provider_error' : 'exception', `conformance evaluation failed: ${result.errorMessage}`))
+      putFailure(meta, new AgentFailure(byModel ? 'provider_error' : 'exception', `conformance evaluation failed: ${result.errorMessage}`))
     }
   }
   const verdict = conformanceVerdict(result, bars)

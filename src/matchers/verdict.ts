@@ -1,14 +1,13 @@
-import type { Test } from '@vitest/runner'
 import type { GradeResult } from '../core/answer.js'
-import { recordMatcher } from '../vitest/current.js'
 import type { MatcherRecord } from '../vitest/meta.js'
+import { recordVerdict } from './recorder.js'
 
-/** The parts of Vitest's matcher state the matchers use. */
+/** The parts of a runner's matcher state (`expect.extend`'s `this`) the matchers use. */
 export interface MatcherContext {
   /** True under `.not`; Vitest leaves it undefined otherwise. */
   isNot?: boolean
-  /** The test the assertion is bound to (a test's local `expect` knows it even under `.concurrent`). */
-  task?: Test
+  /** Vitest: the test the assertion is bound to (a test's local `expect` knows it even under `.concurrent`). */
+  task?: unknown
 }
 
 export interface MatcherOutcome {
@@ -17,7 +16,7 @@ export interface MatcherOutcome {
 }
 
 /**
- * Stores the verdict on the running test (meta + annotation) and shapes the matcher result. `pass` is the
+ * Stores the verdict on the running test (through the runner's recorder) and shapes the matcher result. `pass` is the
  * grader's verdict; Vitest inverts it for `.not`, and the stored `passed` is the assertion's final outcome.
  */
 export function conclude(
@@ -26,7 +25,7 @@ export function conclude(
   verdict: { passed: boolean; summary: string; failureText: string; score?: number; repair?: MatcherRecord['repair'] },
 ): MatcherOutcome {
   const negated = ctx.isNot === true
-  recordMatcher(
+  recordVerdict(
     {
       matcher,
       passed: negated ? !verdict.passed : verdict.passed,
@@ -35,7 +34,7 @@ export function conclude(
       ...(verdict.score !== undefined ? { score: verdict.score } : {}),
       ...(verdict.repair ? { repair: verdict.repair } : {}),
     },
-    ctx.task?.type === 'test' ? ctx.task : undefined,
+    ctx.task,
   )
   return {
     pass: verdict.passed,

@@ -1,14 +1,27 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 let cached: string | undefined
 
-/** This package's version, from its package.json (two levels up from src/report or dist/report). */
+/**
+ * This package's version, from its package.json: the first one with a name above src/report, dist/report or
+ * dist/cjs/report (the CommonJS build has a nameless package.json of its own).
+ */
 export function toolVersion(): string {
   if (cached) return cached
-  const here = dirname(fileURLToPath(import.meta.url))
-  const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }
-  cached = pkg.version
-  return cached
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const path = join(dir, 'package.json')
+    if (existsSync(path)) {
+      const pkg = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string }
+      if (pkg.name && pkg.version) {
+        cached = pkg.version
+        return cached
+      }
+    }
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error('dataforge-evals: cannot find its own package.json')
+    dir = parent
+  }
 }

@@ -2,11 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
-import { AgentFailure } from '../core/errors.js'
 import type { Usage } from '../core/schemas.js'
-import { addUsage, emptyUsage } from '../core/usage.js'
+import { putCounters, putFailure, putMetric, putUsage } from '../matchers/run-meta.js'
 import { annotate, shouldAnnotate } from './annotate.js'
-import { type DataforgeMeta, type MatcherRecord, newMeta } from './meta.js'
+import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from './meta.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside
@@ -30,11 +29,7 @@ export function currentTest(assertionTest?: Test): Test | undefined {
 
 /** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
 export function metaOf(test: Test): DataforgeMeta {
-  if (!test.meta.dataforge) {
-    const file = test.file?.name ? basename(test.file.name) : 'tests'
-    const suite = file.replace(/\.(eval|test|spec)\.[cm]?[jt]s$/, '')
-    test.meta.dataforge = newMeta({ caseId: fullName(test), suite, dataset: suite, agent: 'unspecified' })
-  }
+  if (!test.meta.dataforge) test.meta.dataforge = plainTestMeta(fullName(test), test.file?.name ? basename(test.file.name) : undefined)
   return test.meta.dataforge
 }
 
@@ -67,32 +62,20 @@ export function recordMetric(name: string, value: number): void {
 
 /** Records a custom metric on this test's run (the `record` an evalCase body gets). */
 export function recordMetricOn(test: Test, name: string, value: number): void {
-  if (!Number.isFinite(value)) throw new TypeError(`record("${name}", ${value}): value must be a finite number`)
-  metaOf(test).metrics[name] = value
+  putMetric(metaOf(test), name, value)
 }
 
 /** Adds an agent call's usage and steps to this test's run; the first model id reported sticks. */
 export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
-  const meta = metaOf(test)
-  if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
-  if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
-  if (model && !meta.model) meta.model = model
+  putUsage(metaOf(test), usage, steps, model)
 }
 
 /** A known agent failure (timeout, rate limit…) goes on the test with what the run spent before it. */
 export function recordFailureOn(test: Test, error: unknown): void {
-  if (!(error instanceof AgentFailure)) return
-  metaOf(test).failure = { kind: error.kind, message: error.message }
-  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number; metrics?: Record<string, number> }
-  recordUsageOn(test, spent.usage, spent.steps, undefined)
-  recordCountersOn(test, spent.metrics)
+  putFailure(metaOf(test), error)
 }
 
 /** Adds an agent's per-question counters (tool calls, tool errors…) to this test's metrics. */
 export function recordCountersOn(test: Test, counters: Record<string, number> | undefined): void {
-  if (!counters) return
-  const metrics = metaOf(test).metrics
-  for (const [name, value] of Object.entries(counters)) {
-    if (Number.isFinite(value)) metrics[name] = (metrics[name] ?? 0) + value
-  }
+  putCounters(metaOf(test), counters)
 }

@@ -1,4 +1,5 @@
 import './augment.js'
+import './install-recorder.js'
 
 export { evalCase, trialTestName } from './eval-case.js'
 export type { EvalCaseOptions, EvalCaseContext, BoundAgent, DatasetOption, TaskSource } from './eval-case.js'

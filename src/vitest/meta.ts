@@ -31,3 +31,9 @@ export function newMeta(identity: Pick<DataforgeMeta, 'caseId' | 'suite' | 'data
     ...identity,
   }
 }
+
+/** The meta of a plain test that used a matcher: the test's full name is the case, its file's stem the suite. */
+export function plainTestMeta(fullName: string, fileName: string | undefined): DataforgeMeta {
+  const suite = (fileName ?? 'tests').replace(/\.(eval|test|spec)\.[cm]?[jt]sx?$/, '')
+  return newMeta({ caseId: fullName, suite, dataset: suite, agent: 'unspecified' })
+}

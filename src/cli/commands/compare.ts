@@ -8,7 +8,7 @@ import { baselineRuns, readBaseline } from '../../report/baseline.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
-import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import { withInputErrors } from '../input-errors.js'
 import type { Command } from '../io.js'
 
@@ -36,18 +36,19 @@ or nothing to compare (no run of B pairs with a run of A).
 
 export const compareCommand: Command = (argv, io) =>
   withInputErrors(io, async () => {
+    const options = {
+      agents: { type: 'string' },
+      alpha: { type: 'string' },
+      floor: { type: 'string' },
+      seed: { type: 'string' },
+      output: { type: 'string' },
+      'output-json': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    } as const
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeNumbers(argv, options),
       allowPositionals: true,
-      options: {
-        agents: { type: 'string' },
-        alpha: { type: 'string' },
-        floor: { type: 'string' },
-        seed: { type: 'string' },
-        output: { type: 'string' },
-        'output-json': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options,
     })
     if (values.help) {
       io.stdout(COMPARE_HELP)

@@ -16,7 +16,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
-import { parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
@@ -82,7 +82,7 @@ interface Arm {
 }
 
 export const qaCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  const { values } = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
   if (values.help) {
     io.stdout(QA_HELP)
     return 0
