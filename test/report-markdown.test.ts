@@ -43,7 +43,7 @@ describe('Markdown labels', () => {
     expect(cli).toContain('| Score: F1 ≥ 0.5 [95% CI] |')
     const vitest = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'vitest' }))
     expect(vitest).toContain("in an eval file a run is correct when the eval's assertions passed")
-    expect(vitest).toContain('| Score: tests passed [95% CI] |')
+    expect(vitest).toContain('| Score: assertions held [95% CI] |')
   })
 
   it('names the k of pass^k, shows recorded metrics as the mean per group, labels units and regenerating options', () => {

@@ -137,6 +137,16 @@ describe('evalCase', () => {
     expect(below).toMatchObject({ status: 'ok', completed: true, correct: false, f1: 0, precision: 1, recall: 0 })
     expect(below!.validationError).toMatch(/^toRepairCells: F1 0\.000 is below 0\.5/)
   })
+
+  it('evalCase.fails: a floor expected to miss its bar passes the test and is recorded as not correct', () => {
+    expect(run.tests.byName('floor held to the bar [trial 1/1 · seed 1]').state).toBe('passed')
+    const [floor] = recordsOf('floor held to the bar')
+    expect(floor).toMatchObject({ status: 'ok', completed: true, correct: false, f1: 0 })
+    expect(floor!.validationError).toMatch(/^toRepairCells: F1 0\.000/)
+    // One that reaches the bar after all fails its test (the bar is too low for a floor) and counts as correct.
+    expect(run.tests.byName('floor that reached the bar [trial 1/1 · seed 1]').state).toBe('failed')
+    expect(recordsOf('floor that reached the bar')[0]).toMatchObject({ status: 'ok', correct: true, f1: 1, validationError: null })
+  })
 })
 
 describe('conversation', () => {
@@ -223,10 +233,10 @@ describe('the reporter', () => {
 
   it('writes one row per attempted test run: passed, failed, timed-out and skipped', () => {
     const withMeta = run.tests.tests.filter((t) => t.meta)
-    expect(withMeta).toHaveLength(29)
-    expect(runs).toHaveLength(29)
+    expect(withMeta).toHaveLength(31)
+    expect(runs).toHaveLength(31)
     const byStatus = (s: string) => runs.filter((r) => r.status === s).length
-    expect([byStatus('ok'), byStatus('failed'), byStatus('skipped')]).toEqual([20, 6, 3])
+    expect([byStatus('ok'), byStatus('failed'), byStatus('skipped')]).toEqual([22, 6, 3])
     expect(run.reports.report().records).toEqual(runs)
   })
 
@@ -260,15 +270,15 @@ describe('the reporter', () => {
   it('fails the gate closed when evals errored rather than scored, and says so', () => {
     expect(run.exitCode).toBe(1)
     expect(run.output).toContain('dataforge-evals gate failed:')
-    expect(run.output).toContain('6 of 26 eval runs errored rather than scored (exception 2, parse_failure 1, rate_limited 1, timeout 2)')
-    expect(run.reports.text('leaderboard.md')).toContain('- 6 of 26 eval runs errored rather than scored')
+    expect(run.output).toContain('6 of 28 eval runs errored rather than scored (exception 2, parse_failure 1, rate_limited 1, timeout 2)')
+    expect(run.reports.text('leaderboard.md')).toContain('- 6 of 28 eval runs errored rather than scored')
   })
 
   it('prints a compact leaderboard after the run, beside the default reporter', () => {
-    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +F1 \(mean ± std\) +P +R +tests passed +Score \[95% CI\] +trials done\/asked +failures\n/)
+    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +F1 \(mean ± std\) +P +R +assertions held +Score \[95% CI\] +trials done\/asked +failures\n/)
     expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +1\.000 ± 0\.000 +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/)
     expect(run.output).toMatch(/\nexplodes · synthetic +— +— +— +0\/2 .* 0\/2 +2\n/)
-    expect(run.output).toContain("Score is the share of attempted runs whose test passed: in an eval file a run is correct when the eval's assertions passed")
+    expect(run.output).toContain("Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed")
     expect(run.output).toContain(`reports: ${run.reports.dir}`)
     expect(run.output).toMatch(/Test Files .*6/)
   })

@@ -27,11 +27,12 @@ export interface ReportSection {
 export function scoreRule(report: EvalReport): { header: string; short: string; legend: string } {
   if (report.config.command === 'vitest') {
     return {
-      header: 'Score: tests passed [95% CI]',
-      short: 'tests passed',
+      header: 'Score: assertions held [95% CI]',
+      short: 'assertions held',
       legend:
-        "Score is the share of attempted runs whose test passed: in an eval file a run is correct when the eval's assertions passed " +
-        '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`), so Score ranks only agents held to the same bars; for repair, read F1.',
+        "Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed " +
+        '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`; a floor registered with `evalCase.fails` is expected ' +
+        'to miss them, so its test passes while its runs count as not correct), so Score ranks only agents held to the same bars; for repair, read F1.',
     }
   }
   if (report.config.command !== 'run') {

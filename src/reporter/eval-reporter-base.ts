@@ -16,7 +16,7 @@ import {
 } from '../report/baseline.js'
 import { buildReport, type EvalReport } from '../report/build.js'
 import { evaluateGates, type Thresholds, validateThresholds } from '../report/gates.js'
-import { projectCommit } from '../report/reproducibility.js'
+import type { projectCommit } from '../report/reproducibility.js'
 import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
 import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'

@@ -12,6 +12,8 @@ export interface FinishedTest {
   errors: ReadonlyArray<{ message?: string; name?: string }>
   durationMs: number
   meta: DataforgeMeta
+  /** Registered with `.fails` (`evalCase.fails`): the test passes when its assertions fail. */
+  expectedToFail?: boolean
 }
 
 const TIMEOUT_PATTERN = /timed out|timeout/i
@@ -53,7 +55,9 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     return buildRunRecord(identity, { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
   }
   const scored = m.matchers.length > 0
-  if (!scored && t.state === 'failed') {
+  // Whether the eval's assertions held. A `.fails` test passes exactly when one of them failed.
+  const assertionsHeld = t.expectedToFail ? t.state === 'failed' : t.state === 'passed'
+  if (!scored && (t.expectedToFail ? t.state === 'passed' : t.state === 'failed')) {
     return buildRunRecord(
       identity,
       { status: 'failed', failureKind: TIMEOUT_PATTERN.test(errorText) ? 'timeout' : 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
@@ -65,13 +69,19 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     identity,
     {
       status: 'ok',
-      correct: t.state === 'passed',
+      correct: assertionsHeld,
       score: repair,
-      validationError: t.state === 'failed' ? errorText.split('\n')[0]!.slice(0, 500) : null,
+      validationError: assertionsHeld ? null : (errorText || failedVerdict(m)).split('\n')[0]!.slice(0, 500),
       ...common,
     },
     provenance,
   )
+}
+
+/** The first failed verdict's summary: what a `.fails` test's expected failure was (its error is not reported). */
+function failedVerdict(m: DataforgeMeta): string {
+  const failed = m.matchers.find((r) => !r.passed)
+  return failed ? `${failed.matcher}: ${failed.summary}` : 'an assertion failed'
 }
 
 function lastRepairScore(m: DataforgeMeta): RepairScore | null {

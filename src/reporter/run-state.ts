@@ -57,6 +57,7 @@ export class EvalRunState {
         errors: result.errors ?? [],
         durationMs: testCase.diagnostic()?.duration ?? 0,
         meta,
+        expectedToFail: testCase.options.fails === true,
       },
       provenance,
     )

@@ -63,7 +63,7 @@ export interface EvalCaseContext {
 }
 
 type EvalBody = (ctx: EvalCaseContext) => unknown | Promise<unknown>
-type Registrar = typeof vitestTest | typeof vitestTest.only | typeof vitestTest.skip | typeof vitestTest.concurrent
+type Registrar = typeof vitestTest | typeof vitestTest.only | typeof vitestTest.skip | typeof vitestTest.concurrent | typeof vitestTest.fails
 
 const DEFAULT_TIMEOUT_MS = 60_000
 
@@ -239,11 +239,14 @@ type EvalCaseFn = ReturnType<typeof makeEvalCase>
  * the agent, the seed, an abort signal and `record()`; dataset id and hashes, agent, model, category, trial and
  * seed go on the test's meta for the reporter.
  */
-export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn } = Object.assign(
+export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } = Object.assign(
   makeEvalCase(vitestTest),
   {
     only: makeEvalCase(vitestTest.only),
     skip: makeEvalCase(vitestTest.skip),
     concurrent: makeEvalCase(vitestTest.concurrent),
+    // Expected to miss its bars (a floor agent): the test passes when an assertion fails, and the run is recorded
+    // as not correct, so Score says what the assertions found.
+    fails: makeEvalCase(vitestTest.fails),
   },
 )
