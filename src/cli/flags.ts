@@ -50,3 +50,14 @@ function checkRange(name: string, value: number, range: { min?: number; max?: nu
   if (range.min !== undefined && value < range.min) throw new InputError(`--${name} must be ≥ ${range.min}, got "${raw}"`)
   if (range.max !== undefined && value > range.max) throw new InputError(`--${name} must be ≤ ${range.max}, got "${raw}"`)
 }
+
+/** The provider flags every model-calling command takes (`run`, `qa`, `conformance`). */
+export const PROVIDER_FLAGS = {
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  cache: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  prices: { type: 'string' },
+  concurrency: { type: 'string' },
+} as const

@@ -13,7 +13,7 @@ import { renderConformanceMarkdown } from '../../report/conformance-markdown.js'
 import { buildRunRecord } from '../../report/records.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
-import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
+import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
 import type { Command } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
 import { withInputErrors } from '../input-errors.js'
@@ -51,16 +51,10 @@ Exit codes: 0 evaluated (and the bars met), 1 the evaluation FAILED or a bar was
 `
 
 const OPTIONS = {
+  ...PROVIDER_FLAGS,
   samples: { type: 'string' },
   spec: { type: 'string' },
   classifier: { type: 'string', multiple: true },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  cache: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  prices: { type: 'string' },
-  concurrency: { type: 'string' },
   'text-field': { type: 'string' },
   'min-score': { type: 'string' },
   alpha: { type: 'string' },

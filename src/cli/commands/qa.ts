@@ -16,7 +16,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
-import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
@@ -50,6 +50,7 @@ Options:
 `
 
 const OPTIONS = {
+  ...PROVIDER_FLAGS,
   agent: { type: 'string', multiple: true },
   suite: { type: 'string' },
   'data-dir': { type: 'string' },
@@ -59,13 +60,6 @@ const OPTIONS = {
   'timeout-s': { type: 'string' },
   provider: { type: 'string' },
   models: { type: 'string', multiple: true },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  cache: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  prices: { type: 'string' },
-  concurrency: { type: 'string' },
   rpm: { type: 'string' },
   generation: { type: 'string' },
   output: { type: 'string' },

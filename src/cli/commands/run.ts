@@ -20,7 +20,7 @@ import { openRunFolder } from '../../run/run-folder.js'
 import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
-import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, splitList } from '../flags.js'
+import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
 
@@ -67,6 +67,7 @@ Options:
 `
 
 const OPTIONS = {
+  ...PROVIDER_FLAGS,
   agent: { type: 'string', multiple: true },
   dataset: { type: 'string', multiple: true },
   'dirty-csv': { type: 'string' },
@@ -83,13 +84,6 @@ const OPTIONS = {
   output: { type: 'string' },
   'output-json': { type: 'string' },
   'output-html': { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  cache: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  prices: { type: 'string' },
-  concurrency: { type: 'string' },
   rpm: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
   'min-passes': { type: 'string' },
