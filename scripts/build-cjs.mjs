@@ -11,7 +11,7 @@ const options = {
   module: ts.ModuleKind.CommonJS,
   moduleResolution: ts.ModuleResolutionKind.Node10,
   outDir: 'dist/cjs',
-  declaration: false,
+  declaration: true,
   sourceMap: true,
   inlineSources: true,
 }
@@ -35,7 +35,8 @@ const rewriteImportMeta = (context) => (file) => {
 
 const program = ts.createProgram(entries, options)
 const result = program.emit(undefined, undefined, undefined, false, { before: [rewriteImportMeta] })
-// Types are checked by the ESM build of the same sources (which also writes the declarations); here only what
+// Types are checked by the ESM build of the same sources; the declarations written here are the `require`
+// condition's typings (a CommonJS project's TypeScript refuses the ESM ones). Here only what
 // breaks the CommonJS output counts. TS1343 is import.meta under CommonJS, which the transformer rewrites.
 const errors = [...program.getSyntacticDiagnostics(), ...program.getOptionsDiagnostics(), ...result.diagnostics].filter((d) => d.code !== 1343)
 if (errors.length) {

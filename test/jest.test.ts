@@ -57,9 +57,20 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const records = reportFolder(reports).runs()
     expect(records.find((r) => r.caseId === 'wrong > scored, then threw')).toMatchObject({ status: 'ok', correct: false, validationError: 'the agent left a mess' })
     expect(reportFolder(reports).report().config).toMatchObject({ command: 'jest' })
+    // evalCase and conversation: a test per trial and per turn, the same ids as under Vitest.
+    expect(records.filter((r) => r.caseId === 'first cell').map((r) => [r.trial, r.seed, r.agent, r.correct])).toEqual([
+      [0, 3, 'first-cell', true],
+      [1, 4, 'first-cell', true],
+    ])
+    expect(records.find((r) => r.caseId === 'rate limited')).toMatchObject({ status: 'failed', failureKind: 'rate_limited', failureMessage: 'slow down' })
+    expect(records.filter((r) => r.caseId === 'shop talk').map((r) => [r.turn, r.suite, r.correct])).toEqual([
+      [1, 'shop', true],
+      [2, 'shop', true],
+    ])
 
     // The typings: the evals type-check against Jest's expect, and a wrong argument does not.
-    expect((await typecheck(work, project)).code).toBe(0)
+    const typed = await typecheck(work, project)
+    expect(typed.code, typed.output).toBe(0)
     await writeFile(join(project, 'evals/mistyped.ts'), "import { expect } from '@jest/globals'\nimport 'dataforge-evals/jest'\nexpect(1).toBeNumeric('one')\n")
     const mistyped = await typecheck(work, project)
     await rm(join(project, 'evals/mistyped.ts'))
@@ -87,7 +98,7 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const passing = await runJest(work, project, ['-t', '^answers'], env)
     expect(passing.code, passing.output).toBe(0)
     const gated = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ minPassesPerCase: 2 }) })
-    expect(gated.output).toMatch(/Tests:\s+3 skipped, 3 passed/)
+    expect(gated.output).toMatch(/Tests:\s+8 skipped, 3 passed/)
     expect(gated.output).toMatch(/dataforge-evals gate failed:[\s\S]*passed 1 of 1 trials, the repeat gate needs 2/)
     expect(gated.code).toBe(1)
   }, 120_000)
@@ -102,8 +113,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
       }),
     )
     const suites = shards.map((s) => [...new Set(s.records.map((r) => r.suite))])
-    expect(suites.flat().sort()).toEqual(['answers', 'budget'])
-    expect(suites.every((s) => s.length === 1)).toBe(true)
+    // Each file runs in one shard: no suite in both, every suite in one.
+    expect(suites.flat().sort()).toEqual(['answers', 'budget', 'shop', 'synthetic'])
+    expect(suites.every((s) => s.length > 0)).toBe(true)
     expect(byCase(shards.flatMap((s) => s.records))).toEqual(byCase(vitestRun.reports.runs()))
   }, 120_000)
 })

@@ -23,8 +23,16 @@ export interface GroundTruth {
  * Only graders call `groundTruthOf`; privileged code goes through `revealTruth` (counted, see below), exported
  * only from the `dataforge-evals/testing` entry. The wall keeps honest in-process code honest; untrusted agents
  * run in their own process (src/isolation/), where no task object and no truth exists at all.
+ *
+ * The maps are one per realm, not per copy of this module: under native-ESM Jest the setup's matchers load the
+ * CommonJS build and the eval file the ESM one, and a task made by one copy must be graded by the other.
  */
-const truths = new WeakMap<AgentTask, GroundTruth>()
+const WALL = Symbol.for('dataforge-evals.labelWall')
+type WallHolder = { [WALL]?: { truths: WeakMap<AgentTask, GroundTruth>; revealed: WeakMap<AgentTask, number> } }
+const holder = globalThis as WallHolder
+holder[WALL] ??= { truths: new WeakMap(), revealed: new WeakMap() }
+const wall = holder[WALL]
+const truths = wall.truths
 
 export interface TaskInput {
   name: string
@@ -47,7 +55,7 @@ export function createTask(input: TaskInput, truth: GroundTruth): AgentTask {
 }
 
 /** How many times code other than the grader read each task's truth (the oracle, `dataforge-evals/testing`). */
-const revealed = new WeakMap<AgentTask, number>()
+const revealed = wall.revealed
 
 /**
  * The truth, for privileged code (the mock oracle, harness tests). Each call is counted on the task, so a trial

@@ -1,0 +1,144 @@
+import type { Answer } from '../core/answer.js'
+import type { DataAgent, DataSession } from '../core/data-agent.js'
+import { hashOf } from '../core/hash.js'
+import type { Table } from '../core/schemas.js'
+import { putCounters, putUsage } from '../matchers/run-meta.js'
+import { sanitizeUsage } from '../run/normalize-output.js'
+import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
+import { checkConversationArgs } from '../vitest/check-options.js'
+import { type DataInput, normalizeData } from '../vitest/data-input.js'
+import { type DataforgeMeta, newMeta } from '../vitest/meta.js'
+import { agentNameOf } from './eval-trial.js'
+import { putAgentFailure } from './record-on-meta.js'
+
+/**
+ * What `conversation` does whatever the runner: one session, questions asked strictly in order, each turn's
+ * meta, its answer's usage and counters recorded. Each runner's `conversation` only registers a test per turn.
+ */
+
+export interface ConversationOptions {
+  data: DataInput
+  /**
+   * A data agent object (runs in this process: trusted code), or a module path / `cmd:COMMAND` /
+   * `{ command: [...] }` run in its own process over the agent protocol (docs/agent-protocol.md).
+   */
+  agent: DataAgent | string | { command: readonly string[] }
+  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
+  isolate?: boolean
+  /** Suite name for grouping; default the conversation's name. */
+  suite?: string
+  category?: string
+  seed?: number
+  generation?: string
+  /** Per-turn timeout in ms: the question's signal aborts and the turn fails as `timeout`. Default 60000. */
+  timeout?: number
+}
+
+export const DEFAULT_TURN_TIMEOUT_MS = 60_000
+
+export function turnTestName(name: string, turn: number): string {
+  return `${name}#t${turn}`
+}
+
+export interface ConversationSession {
+  /** Each question's timeout in ms. */
+  timeoutMs: number
+  /** The meta turn `turn` (1-based) starts with. */
+  turnMeta(turn: number): DataforgeMeta
+  /**
+   * Asks turn `index` (0-based; the turns before it first, if a filter skipped them) and records the answer's
+   * usage and counters, or the failure, on `live`.
+   */
+  answer(live: DataforgeMeta, index: number): Promise<Answer>
+  /** Closes the session and a resolved agent; the runner calls it after the file's tests. */
+  close(): Promise<void>
+}
+
+/** Checks the call's arguments (errors name the conversation and the option) and prepares its session. */
+export function conversationSession(name: string, options: ConversationOptions, turns: ReadonlyArray<readonly [question: string, check: unknown]>): ConversationSession {
+  checkConversationArgs(name, options, turns)
+  const timeoutMs = options.timeout ?? DEFAULT_TURN_TIMEOUT_MS
+  checkTimeoutMs(timeoutMs, `conversation "${name}": timeout`)
+  const questions = turns.map(([question]) => question)
+  const seed = options.seed ?? 1
+  let session: Promise<DataSession> | null = null
+  let data: { tables: Record<string, Table>; tablesJsonSha256: string } | null = null
+  // Questions are asked strictly in order, whatever the tests' scheduling or filters.
+  const answers: Array<Promise<Answer>> = []
+  const tables = () => {
+    if (!data) {
+      const normalized = normalizeData(options.data)
+      data = { tables: normalized, tablesJsonSha256: hashOf(normalized) }
+    }
+    return data
+  }
+  let resolved: Promise<DataAgent> | null = null
+  const agentOf = (): Promise<DataAgent> => {
+    const spec = options.agent
+    resolved ??=
+      typeof spec === 'object' && 'session' in spec
+        ? Promise.resolve(spec)
+        : import('../adapters/registry.js').then(({ resolveCustomDataAgent }) => resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
+    return resolved
+  }
+  const openSession = () => {
+    session ??= agentOf().then((agent) => agent.session(tables().tables, { seed }))
+    return session
+  }
+  const ask = (index: number): Promise<Answer> => {
+    if (answers[index]) return answers[index]!
+    for (let i = answers.length; i <= index; i++) {
+      const previous = i === 0 ? Promise.resolve() : answers[i - 1]!.catch(() => undefined)
+      const question = questions[i]!
+      answers[i] = previous.then(() => withTimeout(timeoutMs, async (signal) => (await openSession()).ask(question, { signal })))
+    }
+    return answers[index]!
+  }
+  const identity =
+    typeof options.agent === 'object' && 'session' in options.agent
+      ? options.agent
+      : { name: agentNameOf(options.agent), kind: 'custom' as const, model: undefined, provider: undefined }
+
+  return {
+    timeoutMs,
+    turnMeta: (turn) =>
+      newMeta({
+        caseId: name,
+        suite: options.suite ?? name,
+        dataset: options.suite ?? name,
+        agent: identity.name,
+        agentKind: identity.kind ?? 'custom',
+        model: identity.model ?? null,
+        provider: identity.provider ?? null,
+        category: options.category ?? null,
+        seed,
+        turn,
+        generation: options.generation ?? null,
+      }),
+    async answer(live, index) {
+      // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
+      const { tablesJsonSha256 } = tables()
+      live.datasetSha256 = { dirty: tablesJsonSha256, clean: tablesJsonSha256 }
+      let answer: Answer
+      try {
+        answer = await ask(index)
+      } catch (error) {
+        putAgentFailure(live, error)
+        throw error
+      } finally {
+        const agent = await resolved?.catch(() => null)
+        if (agent) Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider, agentProvenance: agent.provenance ?? null })
+      }
+      const steps = answer.steps
+      putUsage(live, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
+      putCounters(live, answer.metrics)
+      return answer
+    },
+    async close() {
+      const opened = await session?.catch(() => null)
+      await opened?.close?.()
+      const agent = await resolved?.catch(() => null)
+      if (agent && agent !== options.agent) await (await import('../adapters/registry.js')).closeAgent(agent)
+    },
+  }
+}

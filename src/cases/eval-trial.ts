@@ -1,0 +1,241 @@
+import type { RepairAgent } from '../core/agent.js'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
+import type { DatasetRequest } from '../datasets/index.js'
+import { putMetric } from '../matchers/run-meta.js'
+import { invokeRepairAgent } from '../run/invoke-agent.js'
+import { withTimeout } from '../run/with-timeout.js'
+import { type DataforgeMeta, newMeta } from '../vitest/meta.js'
+import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
+
+/**
+ * What `evalCase` does whatever the runner: the trial's meta, the agent resolved once per case, the task
+ * loaded per seed, the body run under its timeout with the agent bound to the CLI's invoke path (src/run/).
+ * Each runner's `evalCase` only registers its tests and hands this the meta of the running one.
+ */
+
+export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
+export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
+
+export interface EvalCaseOptions {
+  /** A dataset id (`synthetic`, `hospital`, a Raha-layout folder) or a full request (rows, error rate, CSV pair…). */
+  dataset?: DatasetOption
+  /** A task you built (e.g. with `createRepairTask`), or a factory called with each trial's seed. */
+  task?: TaskSource
+  /**
+   * The agent under test. A name (`baseline`), a module path (`./my-agent.ts`), `cmd:python3 agent.py` or
+   * `{ command: ['python3', 'agent.py'] }` resolve like the CLI's `--agent`: modules and commands run in their
+   * own process, where the truth does not exist. An agent *object* runs in this process: it is trusted code
+   * (yours), and nothing keeps it from the truth.
+   */
+  agent: RepairAgent | string | { command: readonly string[] }
+  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
+  isolate?: boolean
+  /** Heap limit in MB of an isolated module agent's process (`--max-old-space-size`). Default 2048. */
+  agentMemoryMb?: number
+  trials?: number
+  /** First seed; trial i uses seed + i. Default 1. */
+  seed?: number
+  /** Per-trial timeout in milliseconds: the agent's signal aborts and the trial fails as `timeout`. Default 60000. */
+  timeout?: number
+  category?: string
+  tags?: string[]
+  /** Comparability epoch recorded on every run. */
+  generation?: string
+}
+
+/** The agent as handed to the eval body: `run(task)` fills in the trial's seed and signal and records usage. */
+export interface BoundAgent {
+  name: string
+  kind: string
+  model: string | undefined
+  run(task?: AgentTask): Promise<Fix[] | AgentRunResult>
+}
+
+/** What an eval body gets under any runner (Vitest adds its test context as `test`). */
+export interface EvalTrialContext {
+  task: AgentTask
+  info: DatasetInfo
+  agent: BoundAgent
+  seed: number
+  trial: number
+  signal: AbortSignal
+  /** Records a custom metric on this run (averaged per group in the report). */
+  record(name: string, value: number): void
+}
+
+export const DEFAULT_TRIAL_TIMEOUT_MS = 60_000
+
+export function trialTestName(name: string, trial: number, trials: number, seed: number): string {
+  return `${name} [trial ${trial + 1}/${trials} · seed ${seed}]`
+}
+
+function datasetIdOf(options: EvalCaseOptions): string {
+  if (typeof options.dataset === 'string') return options.dataset
+  if (options.dataset) return options.dataset.id
+  if (options.task && typeof options.task !== 'function') return options.task.info.id
+  return 'custom'
+}
+
+/** An agent's name before it is resolved: a module path's stem, a command's words. */
+export function agentNameOf(spec: string | { command: readonly string[] }): string {
+  if (typeof spec === 'string') return spec.replace(/^cmd:\s*/, '').replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, '')
+  return spec.command.join(' ')
+}
+
+function staticAgentIdentity(agent: EvalCaseOptions['agent']): { name: string; kind: string; model: string | null; provider: string | null } {
+  if (typeof agent === 'string' || !('run' in agent)) return { name: agentNameOf(agent), kind: 'custom', model: null, provider: null }
+  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
+}
+
+/** The meta a trial starts with, before its agent and dataset are resolved. */
+export function trialMeta(name: string, options: EvalCaseOptions, trial: number): DataforgeMeta {
+  const identity = staticAgentIdentity(options.agent)
+  const dataset = datasetIdOf(options)
+  return newMeta({
+    caseId: name,
+    suite: dataset,
+    dataset,
+    agent: identity.name,
+    agentKind: identity.kind,
+    model: identity.model,
+    provider: identity.provider,
+    category: options.category ?? null,
+    tags: options.tags ?? [],
+    trial,
+    trials: options.trials ?? 1,
+    seed: (options.seed ?? 1) + trial,
+    generation: options.generation ?? null,
+  })
+}
+
+async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task: AgentTask; info: DatasetInfo }> {
+  if (options.task) return typeof options.task === 'function' ? options.task(seed) : options.task
+  if (!options.dataset) throw new Error('evalCase needs a `dataset` or a `task` option')
+  const request = typeof options.dataset === 'string' ? { id: options.dataset } : options.dataset
+  // Loaded on first use, like the agent registry below: eval files that bring their own tasks and agent
+  // objects do not pay for the dataset loaders, the provider clients and their SDKs.
+  const { loadDataset } = await import('../datasets/index.js')
+  return loadDataset({ ...request, seed })
+}
+
+/**
+ * Datasets already described on a test's meta by this worker. The reporter needs each description once (it
+ * keeps them across runs), and a thousand copies of it would cost more than the trials themselves.
+ */
+const described = new Set<string>()
+
+function firstDescription(info: DatasetInfo): boolean {
+  const key = [info.id, info.seed ?? '', info.dirty.sha256, info.clean.sha256].join('\u0000')
+  if (described.has(key)) return false
+  described.add(key)
+  return true
+}
+
+export interface CaseAgent {
+  get(): Promise<RepairAgent>
+  /** Closes a resolved agent (its process); the runner calls it after the file's tests. */
+  close(): Promise<void>
+}
+
+/**
+ * The case's agent, resolved once for all its trials (one isolated process serves them in turn, each trial with
+ * a fresh module instance).
+ */
+export function caseAgent(options: EvalCaseOptions): CaseAgent {
+  const spec = options.agent
+  if (typeof spec === 'object' && 'run' in spec) return { get: async () => spec, close: async () => {} }
+  let resolved: Promise<RepairAgent> | null = null
+  return {
+    get: () => {
+      resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
+        resolveAgent(spec, {
+          cwd: process.cwd(),
+          isolate: options.isolate !== false,
+          ...(options.agentMemoryMb !== undefined ? { isolation: { maxOldSpaceMb: options.agentMemoryMb } } : {}),
+        }),
+      )
+      return resolved
+    },
+    close: async () => {
+      const agent = await resolved?.catch(() => null)
+      if (agent) {
+        const { closeAgent } = await import('../adapters/registry.js')
+        await closeAgent(agent)
+      }
+    },
+  }
+}
+
+/**
+ * Runs one trial on `live` (the running test's meta): resolves the agent and the task, records who and what on
+ * the meta, then runs the body under the trial's timeout. A failure is recorded before it is rethrown.
+ */
+export async function runTrial(
+  live: DataforgeMeta,
+  options: EvalCaseOptions,
+  agentOf: CaseAgent,
+  run: { trial: number; timeoutMs: number; parentSignal?: AbortSignal | undefined },
+  body: (ctx: EvalTrialContext) => unknown,
+): Promise<void> {
+  const seed = live.seed
+  const agent = await agentOf.get()
+  Object.assign(live, {
+    agent: agent.name,
+    agentKind: agent.kind ?? 'custom',
+    model: agent.model ?? live.model,
+    provider: agent.provider ?? live.provider,
+    agentProvenance: agent.provenance ?? null,
+  })
+  const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
+  Object.assign(live, {
+    dataset: info.id,
+    suite: live.suite === 'custom' ? info.id : live.suite,
+    datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
+    ...(firstDescription(info) ? { datasetInfo: info } : {}),
+  })
+  try {
+    await withTimeout(
+      run.timeoutMs,
+      (signal) =>
+        body({
+          task,
+          info,
+          seed,
+          trial: run.trial,
+          signal,
+          record: (metric, value) => putMetric(live, metric, value),
+          agent: bindAgent(agent, { seed, trial: run.trial, signal }, task, live),
+        }),
+      run.parentSignal,
+    )
+  } catch (error) {
+    // The bound agent already recorded the first failure it saw; keep that one.
+    putFailureOnce(live, error)
+    throw error
+  }
+}
+
+/**
+ * The agent as the eval body sees it: each `run` goes through the CLI's invoke path (src/run/), so output is
+ * normalized, usage sanitized and failures classified the same way. A failure is recorded on the test when it
+ * happens: a body that catches the agent's exception still records a failed trial.
+ */
+function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask, live: DataforgeMeta): BoundAgent {
+  return {
+    name: agent.name,
+    kind: agent.kind ?? 'custom',
+    model: agent.model,
+    async run(task = defaultTask) {
+      try {
+        const { output, oracle } = await invokeRepairAgent(agent, task, ctx)
+        putUsageOf(live, output.usage, output.steps, output.model ?? undefined)
+        if (oracle) live.agentKind = 'oracle'
+        return { fixes: output.fixes as Fix[], usage: output.usage, steps: output.steps, ...(output.model ? { model: output.model } : {}), warnings: output.warnings }
+      } catch (error) {
+        putAgentFailure(live, error)
+        throw error
+      }
+    },
+  }
+}
