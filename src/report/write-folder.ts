@@ -54,6 +54,12 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
   const baseline = join(dir, 'baseline.json')
   const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
-  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
+  // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
+  const rows = new Map<string, readonly unknown[]>()
+  for (const format of ['json', 'jsonl'] as const) {
+    const path = join(dir, REPORT_FILES[format].file)
+    if (outputs.has(path)) rows.set(path, report.records)
+  }
+  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList, rows)
   return [...outputs.keys()]
 }
