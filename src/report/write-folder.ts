@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
-import { renderHtmlReport } from './html/index.js'
 import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
 import { commitReportFolderLocked, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
@@ -22,7 +21,8 @@ export const REPORT_FILES = {
   markdown: { file: 'leaderboard.md', render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)) },
   json: { file: 'report.json', render: (report: EvalReport) => renderJsonReport(report) },
   jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
-  html: { file: 'report.html', render: (report: EvalReport, opts: FolderOptions) => renderHtmlReport(report, opts) },
+  // Loaded when asked for: the reporter imports this module with the config, and most runs write no HTML.
+  html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
 } as const satisfies Record<string, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
 
 export type ReportFormat = keyof typeof REPORT_FILES
