@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { verifyCommand } from '../src/cli/commands/verify.js'
 import { sha256Hex } from '../src/core/hash.js'
 import type { RunRecord } from '../src/core/run-record.js'
-import { addToManifest, verifyDir, writeManifest } from '../src/report/manifest.js'
+import { addToManifest, buildManifest, verifyDir, writeManifest } from '../src/report/manifest.js'
 import { makeRecord } from './stats-records.fixture.js'
 import { captureIO } from './cli/harness.js'
 
@@ -137,5 +137,26 @@ describe('verify command', () => {
     const missing = capture(dir)
     expect(await verifyCommand(['no-such-dir'], missing)).toBe(2)
     expect(missing.err).toMatch(/^dataforge-evals: .*no-such-dir: not a folder\n$/)
+  })
+})
+
+describe('a manifest built from what the writer holds', () => {
+  it('counts the rows it is given as it would count them parsed back, and takes rows only with their contents', async () => {
+    const contents = new Map([
+      [join(dir, 'runs.jsonl'), runsText],
+      [join(dir, 'report.json'), reportText],
+    ])
+    const parsed = await buildManifest(dir, [...contents.keys()], { contents })
+    const given = await buildManifest(dir, [...contents.keys()], {
+      contents,
+      rows: new Map([
+        [join(dir, 'runs.jsonl'), records],
+        [join(dir, 'report.json'), records],
+      ]),
+    })
+    expect(given).toEqual(parsed)
+    expect(given.rowCounts).toEqual({ 'report.json': 3, 'runs.jsonl': 3 })
+    expect(given.configIds).toEqual(['cfg-a', 'cfg-b'])
+    await expect(buildManifest(dir, ['runs.jsonl'], { rows: new Map([['runs.jsonl', records]]) })).rejects.toThrow(/rows given for runs\.jsonl, whose contents are not given/)
   })
 })

@@ -118,6 +118,24 @@ describe('mcnemar', () => {
 describe('bootstrap', () => {
   const values = [0.1, 0.4, 0.35, 0.8, 0.9, 0.55, 0.62, 0.71, 0.2, 1]
 
+  it('gives constant values the means a resample would (the shortcut skips only the draws)', () => {
+    const sumOf = (v: number, n: number) => {
+      let sum = 0
+      for (let i = 0; i < n; i++) sum += v
+      return sum / n
+    }
+    for (const v of [0, 1, 0.1, 1 / 3]) {
+      const constant = Array.from({ length: 7 }, () => v)
+      const interval = bootstrapMeanInterval(constant, { seed: 5, iterations: 50 })
+      expect(interval.low).toBe(sumOf(v, 7))
+      expect(interval.high).toBe(sumOf(v, 7))
+      expect(pairedBootstrap(constant, { seed: 5, iterations: 50 })).toMatchObject({ low: sumOf(v, 7), high: sumOf(v, 7) })
+    }
+    // One differing value takes the drawn path.
+    const mixed = bootstrapMeanInterval([1, 1, 1, 1, 0], { seed: 5 })
+    expect(mixed.low!).toBeLessThan(mixed.high!)
+  })
+
   it('is deterministic under a seed and moves with the seed', () => {
     const a = bootstrapMeanInterval(values, { seed: 42 })
     const b = bootstrapMeanInterval(values, { seed: 42 })

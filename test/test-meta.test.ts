@@ -1,6 +1,31 @@
 import { describe, expect, it } from 'vitest'
-import { parseDataforgeMeta } from '../src/core/test-meta.js'
+import { DataforgeMetaSchema, parseDataforgeMeta } from '../src/core/test-meta.js'
+import { compileExactCheck } from '../src/core/exact-check.js'
+import { createRepairTask } from '../src/datasets/create-repair-task.js'
+import { gradeRepair } from '../src/grading/repair/grade.js'
 import { newMeta } from '../src/vitest/meta.js'
+
+function repairMeta() {
+  const { task, info } = createRepairTask({
+    name: 'tiny',
+    dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn'], ['2', 'Parls']] },
+    clean: { columns: ['id', 'city'], rows: [['1', 'Boston'], ['2', 'Paris']] },
+  })
+  const repair = gradeRepair(task, [{ row: 0, column: 'city', newValue: 'Boston' }, { row: 1, column: 'city', newValue: 'Rome' }])
+  const usage = { calls: 1, promptTokens: 10, completionTokens: 2, quotaUnits: 0, costUsd: 0.01, cachedCalls: 0, cachedPromptTokens: 0, cachedCompletionTokens: 0 }
+  return newMeta({
+    caseId: 'c',
+    suite: 's',
+    dataset: 'tiny',
+    agent: 'a',
+    datasetInfo: info,
+    usage,
+    steps: 2,
+    agentProvenance: { source: 'built-in', sha256: null, isolated: false },
+    matchers: [{ matcher: 'toRepairCells', passed: false, negated: false, summary: 'F1 0.5', score: repair.f1, repair }],
+    metrics: { f1: repair.f1 },
+  })
+}
 
 describe('the Vitest test meta schema', () => {
   it('accepts what evalCase writes and names the test and field of a malformed one', () => {
@@ -8,5 +33,32 @@ describe('the Vitest test meta schema', () => {
     expect(parseDataforgeMeta(meta, 'c [trial 1/1]')).toEqual(meta)
     expect(() => parseDataforgeMeta({ ...meta, trial: -1 }, 'c [trial 1/1]')).toThrow(/test "c \[trial 1\/1\]": invalid dataforge meta at trial: /)
     expect(() => parseDataforgeMeta({ ...meta, matchers: [{ matcher: 'x' }] }, 't')).toThrow(/at matchers\.0\.passed/)
+  })
+
+  it('returns exactly what zod would, whether or not the compiled check takes the value', () => {
+    const meta = repairMeta()
+    const isExact = compileExactCheck(DataforgeMetaSchema)
+    expect(isExact(meta)).toBe(true)
+    expect(parseDataforgeMeta(meta, 't')).toEqual(DataforgeMetaSchema.parse(meta))
+    const { cachedCalls: _dropped, ...oldUsage } = meta.usage!
+    const variants: unknown[] = [
+      { ...meta, extra: 1 }, // stripped by zod
+      { ...meta, usage: oldUsage }, // default filled in by zod
+      { ...meta, steps: 1.5 },
+      { ...meta, trials: 0 },
+      { ...meta, seed: Number.NaN },
+      { ...meta, datasetInfo: { ...meta.datasetInfo!, origin: 'elsewhere' } },
+      { ...meta, agentProvenance: undefined },
+      { ...meta, metrics: { f1: '1' } },
+      { ...meta, matchers: [{ ...meta.matchers[0]!, repair: { ...meta.matchers[0]!.repair!, perColumn: { city: { tp: -1 } } } }] },
+      [meta],
+      null,
+    ]
+    for (const value of variants) {
+      expect(isExact(value)).toBe(false)
+      const parsed = DataforgeMetaSchema.safeParse(value)
+      if (parsed.success) expect(parseDataforgeMeta(value, 't')).toEqual(parsed.data)
+      else expect(() => parseDataforgeMeta(value, 't')).toThrow(/invalid dataforge meta/)
+    }
   })
 })

@@ -29,6 +29,8 @@ export interface ManifestExtra {
   configIds?: string[]
   /** What the caller just wrote, by path as given in `files`: hashed and counted without reading it back. */
   contents?: ReadonlyMap<string, string | Uint8Array>
+  /** The RunRecords the caller serialized into files of `contents`, by path: counted without parsing them back. */
+  rows?: ReadonlyMap<string, readonly unknown[]>
 }
 
 /**
@@ -59,11 +61,17 @@ export async function buildManifest(dir: string, files: readonly string[], extra
   for (const [file, content] of extra.contents ?? []) {
     known.set(relativeInside(dir, file), typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
   }
+  const givenRows = new Map<string, readonly unknown[]>()
+  for (const [file, rows] of extra.rows ?? []) {
+    const name = relativeInside(dir, file)
+    if (!known.has(name)) throw new Error(`manifest: rows given for ${name}, whose contents are not given`)
+    givenRows.set(name, rows)
+  }
   for (const name of names) {
     if (name === MANIFEST_FILE) continue
     const bytes = known.get(name) ?? (await readBytes(join(dir, name)))
     entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.byteLength })
-    const rows = recordRows(name, bytes)
+    const rows = givenRows.get(name) ?? recordRows(name, bytes)
     if (rows) {
       anyRecordFile = true
       rowCounts[name] = rows.length

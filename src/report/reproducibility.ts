@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,6 +48,18 @@ export function projectCommit(cwd: string): { commit: string | null; dirty: bool
   } catch {
     return { commit: null, dirty: null }
   }
+}
+
+/** `projectCommit` without blocking: what a reporter starts when a run starts and awaits when it ends. */
+export function projectCommitAsync(cwd: string): Promise<{ commit: string | null; dirty: boolean | null }> {
+  const git = (args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile('git', args, { cwd }, (error, stdout) => (error ? reject(error) : resolve(String(stdout).trim()))),
+    )
+  return Promise.all([git(['rev-parse', 'HEAD']), git(['status', '--porcelain', '--untracked-files=no'])]).then(
+    ([commit, status]) => ({ commit, dirty: status.length > 0 }),
+    () => ({ commit: null, dirty: null }),
+  )
 }
 
 const TRACKED_PACKAGES = ['dataforge-evals', 'vitest', 'vite', 'openai', 'zod', 'csv-parse', 'undici', 'typescript']

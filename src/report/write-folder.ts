@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
-import { renderHtmlReport } from './html/index.js'
 import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
 import { commitReportFolderLocked, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
@@ -22,7 +21,8 @@ export const REPORT_FILES = {
   markdown: { file: 'leaderboard.md', render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)) },
   json: { file: 'report.json', render: (report: EvalReport) => renderJsonReport(report) },
   jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
-  html: { file: 'report.html', render: (report: EvalReport, opts: FolderOptions) => renderHtmlReport(report, opts) },
+  // Loaded when asked for: the reporter imports this module with the config, and most runs write no HTML.
+  html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
 } as const satisfies Record<string, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
 
 export type ReportFormat = keyof typeof REPORT_FILES
@@ -54,6 +54,12 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
   const baseline = join(dir, 'baseline.json')
   const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
-  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList)
+  // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
+  const rows = new Map<string, readonly unknown[]>()
+  for (const format of ['json', 'jsonl'] as const) {
+    const path = join(dir, REPORT_FILES[format].file)
+    if (outputs.has(path)) rows.set(path, report.records)
+  }
+  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList, rows)
   return [...outputs.keys()]
 }

@@ -43,8 +43,11 @@ export async function commitReportFolder(
   configIds: readonly string[],
   /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
   alsoList: readonly string[] = [],
+  /** The RunRecords serialized into files of `contents`, by path (the manifest counts them without re-parsing). */
+  rows?: ReadonlyMap<string, readonly unknown[]>,
 ): Promise<string[]> {
-  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], alsoList.length ? { contents } : { configIds: [...configIds], contents })
+  const given = { contents, ...(rows ? { rows } : {}) }
+  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], alsoList.length ? given : { configIds: [...configIds], ...given })
   const all = new Map<string, string>(contents)
   all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
   await commitFiles(all)
@@ -60,12 +63,13 @@ export async function commitReportFolderLocked(
   contents: ReadonlyMap<string, string>,
   configIds: readonly string[],
   alsoList: readonly string[] = [],
+  rows?: ReadonlyMap<string, readonly unknown[]>,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const lock = lockFolder(dir)
   try {
     await removeStaleTemps(dir)
-    return await commitReportFolder(dir, contents, configIds, alsoList)
+    return await commitReportFolder(dir, contents, configIds, alsoList, rows)
   } finally {
     lock.release()
   }

@@ -1,6 +1,6 @@
 import pc from 'picocolors'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { projectCommit } from '../report/reproducibility.js'
+import { projectCommitAsync } from '../report/reproducibility.js'
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from './eval-reporter-base.js'
 import { EvalRunState } from './run-state.js'
@@ -15,10 +15,16 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   private vitest: Vitest | undefined
   private readonly state = new EvalRunState()
   private printVerdicts: ((testCase: TestCase) => void) | null = null
+  /** The project's commit, looked up while the tests run (git is two child processes). */
+  private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
+  }
+
+  onTestRunStart(): void {
+    this.pendingCommit = projectCommitAsync(this.root)
   }
 
   /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
@@ -38,7 +44,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
-    const project = projectCommit(this.root)
+    const project = await (this.pendingCommit ?? projectCommitAsync(this.root))
+    this.pendingCommit = null
     const touched = this.state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
     await this.finishRun({
       records: this.state.allRecords(),

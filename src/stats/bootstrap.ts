@@ -64,9 +64,16 @@ export function pairedBootstrap(deltas: readonly number[], options: BootstrapOpt
 
 /** Sorted means of `iterations` resamples with replacement. */
 export function resampleMeans(values: readonly number[], seed: number, iterations: number): Float64Array {
-  const rng = new Random(seed)
   const n = values.length
   const means = new Float64Array(iterations)
+  if (values.every((v) => Object.is(v, values[0]))) {
+    // Every draw is the same value, so every resample sums identically: add it up once (same order, same
+    // rounding) instead of drawing n × iterations random indices.
+    let sum = 0
+    for (let i = 0; i < n; i++) sum += values[0]!
+    return means.fill(sum / n)
+  }
+  const rng = new Random(seed)
   for (let it = 0; it < iterations; it++) {
     let sum = 0
     for (let i = 0; i < n; i++) sum += values[Math.floor(rng.next() * n)]!
