@@ -1,7 +1,7 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { RepairScore } from '../core/repair-score.js'
 import { toFailureKind } from '../core/schemas.js'
-import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import { mean } from '../stats/quantile.js'
 import type { DataforgeMeta } from '../vitest/meta.js'
 

@@ -6,7 +6,7 @@ import type { RunRecord } from '../core/run-record.js'
 import { addUsage, emptyUsage } from '../core/schemas.js'
 import type { QaCase } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
-import { buildRunRecord, type RecordProvenance } from '../report/records.js'
+import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import { classifyFailure } from './run-repair-trial.js'
 import { withTimeout } from './with-timeout.js'
 
