@@ -3,7 +3,7 @@ import { DataforgeMetaSchema, parseDataforgeMeta } from '../src/core/test-meta.j
 import { compileExactCheck } from '../src/core/exact-check.js'
 import { createRepairTask } from '../src/datasets/create-repair-task.js'
 import { gradeRepair } from '../src/grading/repair/grade.js'
-import { newMeta } from '../src/vitest/meta.js'
+import { newMeta } from '../src/cases/new-meta.js'
 
 function repairMeta() {
   const { task, info } = createRepairTask({

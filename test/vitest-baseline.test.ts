@@ -159,7 +159,7 @@ describe('baseline', () => {
   })
 
   it('is refused with a clear message when its options are out of range', async () => {
-    const { default: DataforgeReporter } = await import('../src/reporter/index.js')
+    const { default: DataforgeReporter } = await import('../src/vitest/reporter/index.js')
     expect(() => new DataforgeReporter({ baseline: { alpha: 5 } })).toThrow('baseline.alpha must be a number between 0 and 1 (exclusive), got 5')
     expect(() => new DataforgeReporter({ baseline: { floor: -1 } })).toThrow('baseline.floor must be a number between 0 and 1, got -1')
   })

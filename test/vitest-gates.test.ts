@@ -76,7 +76,7 @@ describe('group thresholds', () => {
   })
 
   it('are checked when the reporter is made: unknown metrics, out-of-range values and unknown formats are refused', async () => {
-    const { default: DataforgeReporter } = await import('../src/reporter/index.js')
+    const { default: DataforgeReporter } = await import('../src/vitest/reporter/index.js')
     expect(() => new DataforgeReporter({ thresholds: { '*': { f2: 0.5 } as never } })).toThrow(
       'thresholds["*"].f2: unknown metric; use one of f1, pooledF1, precision, recall, passRate, completionRate',
     )

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import DataforgeReporter from '../src/reporter/index.js'
+import DataforgeReporter from '../src/vitest/reporter/index.js'
 import { runFixture, TempDirs } from './fixtures/vitest/run-fixture.js'
 
 // The per-case repeat gate ("passes at least k of N trials") on real Vitest runs of the gates fixture.

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createVitest } from 'vitest/node'
-import DataforgeReporter from '../src/reporter/index.js'
+import DataforgeReporter from '../src/vitest/reporter/index.js'
 import { captureStream, CaptureReporter, fixturesDir, reportFolder, setupFile, TempDirs } from './fixtures/vitest/run-fixture.js'
 
 // `vitest --ui`: the UI server (from @vitest/ui) and our reporter side by side in one watch-mode Vitest.

@@ -7,7 +7,7 @@ import { sanitizeUsage } from '../run/normalize-output.js'
 import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from '../vitest/check-options.js'
 import { type DataInput, normalizeData } from '../vitest/data-input.js'
-import { type DataforgeMeta, newMeta } from '../vitest/meta.js'
+import { type DataforgeMeta, newMeta } from './new-meta.js'
 import { agentNameOf } from './eval-trial.js'
 import { putAgentFailure } from './record-on-meta.js'
 

@@ -5,7 +5,7 @@ import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../matchers/run-meta.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { withTimeout } from '../run/with-timeout.js'
-import { type DataforgeMeta, newMeta } from '../vitest/meta.js'
+import { type DataforgeMeta, newMeta } from './new-meta.js'
 import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
 
 /**

@@ -1,6 +1,6 @@
 import { putCounters, putFailure, putUsage } from '../matchers/run-meta.js'
 import { classifyFailure } from '../run/run-repair-trial.js'
-import type { DataforgeMeta } from '../vitest/meta.js'
+import type { DataforgeMeta } from './new-meta.js'
 
 export { putUsage as putUsageOf }
 

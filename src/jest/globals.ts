@@ -1,5 +1,5 @@
 import { currentMeta } from '../matchers/recorder.js'
-import type { DataforgeMeta } from '../vitest/meta.js'
+import type { DataforgeMeta } from '../cases/new-meta.js'
 
 /** The parts of Jest's injected globals that `evalCase` and `conversation` register with. */
 type TestFn = (name: string, fn: () => Promise<void>, timeout?: number) => void

@@ -2,7 +2,7 @@ import './augment.js'
 
 export type { DataforgeMatchers } from './augment.js'
 export { dataforgeMatchers } from '../matchers/index.js'
-export type { MatcherRecord } from '../vitest/meta.js'
+export type { MatcherRecord } from '../cases/new-meta.js'
 export { evalCase } from './eval-case.js'
 export { conversation, type JestTurn as Turn } from './conversation.js'
 export { trialTestName } from '../cases/eval-trial.js'

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { projectCommit } from '../report/reproducibility.js'
 import { groupName } from '../report/aggregate.js'
-import { type DataforgeReporterOptions, EvalReporterBase } from '../reporter/eval-reporter-base.js'
+import { type DataforgeReporterOptions, EvalReporterBase } from '../report/eval-reporter-base.js'
 import { collectSideFiles, SIDE_DIR_ENV } from './side-file.js'
 
 /** The parts of Jest's reporter arguments this reporter reads. */

@@ -1,8 +1,8 @@
 import { basename } from 'node:path'
 import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
-import { recordFromTest } from '../reporter/record-from-test.js'
-import { type DataforgeMeta, plainTestMeta } from '../vitest/meta.js'
+import { recordFromTest } from '../cases/record-from-meta.js'
+import { type DataforgeMeta, plainTestMeta } from '../cases/new-meta.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
 import './augment.js'
 

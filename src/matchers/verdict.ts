@@ -1,5 +1,5 @@
 import type { GradeResult } from '../core/answer.js'
-import type { MatcherRecord } from '../vitest/meta.js'
+import type { MatcherRecord } from '../cases/new-meta.js'
 import { recordVerdict } from './recorder.js'
 
 /** The parts of a runner's matcher state (`expect.extend`'s `this`) the matchers use. */

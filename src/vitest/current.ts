@@ -5,7 +5,7 @@ import { TestRunner } from 'vitest'
 import type { Usage } from '../core/schemas.js'
 import { putCounters, putFailure, putMetric, putUsage } from '../matchers/run-meta.js'
 import { annotate, shouldAnnotate } from './annotate.js'
-import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from './meta.js'
+import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../cases/new-meta.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside

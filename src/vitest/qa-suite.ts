@@ -8,7 +8,7 @@ import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
-import { newMeta } from './meta.js'
+import { newMeta } from '../cases/new-meta.js'
 
 export interface QaSuiteRunOptions {
   /** A data agent, or a name as in `dataforge-evals qa --agent` (`mock-qa`, `refuse`, a provider preset). */

@@ -13,13 +13,13 @@ import {
   mergeBaseline,
   readBaseline,
   renderBaseline,
-} from '../report/baseline.js'
-import { buildReport, type EvalReport } from '../report/build.js'
-import { evaluateGates, type Thresholds, validateThresholds } from '../report/gates.js'
-import type { projectCommit } from '../report/reproducibility.js'
-import { renderDeltaLine, renderRunEnd } from '../report/terminal.js'
+} from './baseline.js'
+import { buildReport, type EvalReport } from './build.js'
+import { evaluateGates, type Thresholds, validateThresholds } from './gates.js'
+import type { projectCommit } from './reproducibility.js'
+import { renderDeltaLine, renderRunEnd } from './terminal.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
-import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from '../report/write-folder.js'
+import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from './write-folder.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */

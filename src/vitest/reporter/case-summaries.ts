@@ -1,8 +1,8 @@
 import pc from 'picocolors'
 import type { TestCase, Vitest } from 'vitest/node'
 import { VerboseReporter } from 'vitest/node'
-import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from '../vitest/annotate-mode.js'
-import type { DataforgeMeta } from '../vitest/meta.js'
+import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from '../annotate-mode.js'
+import type { DataforgeMeta } from '../meta.js'
 
 /*
  * Matcher summaries of passing verdicts travel on the test meta, not as annotations (an annotation is a round

@@ -1,11 +1,11 @@
 import type { TestCase, TestModule } from 'vitest/node'
-import type { DatasetInfo } from '../core/dataset-info.js'
-import type { RunRecord } from '../core/run-record.js'
-import { groupName } from '../report/aggregate.js'
-import type { EvalReport } from '../report/build.js'
-import type { RecordProvenance } from '../core/build-run-record.js'
-import { parseDataforgeMeta } from '../core/test-meta.js'
-import { recordFromTest } from './record-from-test.js'
+import type { DatasetInfo } from '../../core/dataset-info.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { groupName } from '../../report/aggregate.js'
+import type { EvalReport } from '../../report/build.js'
+import type { RecordProvenance } from '../../core/build-run-record.js'
+import { parseDataforgeMeta } from '../../core/test-meta.js'
+import { recordFromTest } from '../../cases/record-from-meta.js'
 
 /**
  * What the reporter knows across runs: records by test id (kept across watch reruns, so groups that were not

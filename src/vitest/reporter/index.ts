@@ -1,8 +1,8 @@
 import pc from 'picocolors'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { projectCommitAsync } from '../report/reproducibility.js'
+import { projectCommitAsync } from '../../report/reproducibility.js'
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
-import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from './eval-reporter-base.js'
+import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../../report/eval-reporter-base.js'
 import { EvalRunState } from './run-state.js'
 
 export type { DataforgeReporterOptions, ReportFormat }

@@ -3,7 +3,7 @@ import type { RepairScore } from '../core/repair-score.js'
 import { toFailureKind } from '../core/schemas.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import { mean } from '../stats/quantile.js'
-import type { DataforgeMeta } from '../vitest/meta.js'
+import type { DataforgeMeta } from './new-meta.js'
 
 /** What the reporter needs from a finished Vitest test case (kept minimal so Jest can feed it too). */
 export interface FinishedTest {
