@@ -161,9 +161,11 @@ describe('dataforge-evals run', () => {
       const base = ['run', '--dataset', 'synthetic', '--rows', '40', '--trials', '2', '--quiet']
       const oracle = await runCli([...base, '--agent', 'mock', '--min-passes', '2'], dir)
       expect(oracle.code, oracle.stderr).toBe(0)
+      expect(oracle.stderr).toBe('repeat gate passed: all 1 cases correct in at least 2 of their trials\n')
       const floor = await runCli([...base, '--agent', 'noop', '--min-passes', '1'], dir)
       expect(floor.code).toBe(1)
-      expect(floor.stderr).toMatch(/repeat gate: noop · synthetic · synthetic passed 0 of 2 trials, needs 1/)
+      expect(floor.stderr).toBe('gate failed: noop · synthetic · synthetic: passed 0 of 2 trials, the repeat gate needs 1\n')
+      expect(existsSync(join(dir, 'reports/report.json'))).toBe(true)
       const lenient = await runCli([...base, '--agent', 'noop', '--pass-f1', '0', '--min-passes', '2'], dir)
       expect(lenient.code).toBe(0)
     })
@@ -193,8 +195,24 @@ describe('dataforge-evals run', () => {
       const version = await runCli(['--version'], dir)
       expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
       const agents = await runCli(['list-agents'], dir)
-      for (const name of ['mock', 'noop', 'baseline', 'groq-llama-70b', 'gemini-flash', 'local-ollama', 'openai-compatible']) {
-        expect(agents.stdout).toContain(name)
+      expect(agents.code).toBe(0)
+      const [repair, questions, presets] = agents.stdout.split('\n\n')
+      expect(repair).toMatch(/^Repair agents \(dataforge-evals run --agent NAME\):\n/)
+      expect(questions).toMatch(/^Question agents \(dataforge-evals qa --agent NAME\):\n/)
+      expect(presets).toMatch(/^Provider presets \(run: the model repairs; qa: model-qa over the preset\):\n/)
+      const namesIn = (section: string | undefined) => (section ?? '').split('\n').slice(1).map((line) => line.trim().split(/\s+/)[0])
+      expect(namesIn(repair)).toEqual(['mock', 'noop', 'baseline'])
+      expect(namesIn(questions)).toEqual(['data-agent', 'mock-qa', 'model-qa', 'noop-qa', 'refuse'])
+      expect(namesIn(presets)).toEqual(['groq-llama-70b', 'cerebras-llama', 'openrouter', 'gemini-flash', 'local-ollama', 'openai-compatible'])
+      expect(questions).toMatch(/ {2}model-qa +model +a model answers .*\(needs --provider\)\n/)
+      const listed = JSON.parse((await runCli(['list-agents', '--json'], dir)).stdout) as Array<{ name: string; kind: string; commands: string[] }>
+      expect(listed.find((a) => a.name === 'baseline')).toMatchObject({ kind: 'baseline', commands: ['run'] })
+      expect(listed.find((a) => a.name === 'mock-qa')).toMatchObject({ kind: 'oracle', commands: ['qa'] })
+      expect(listed.find((a) => a.name === 'groq-llama-70b')).toMatchObject({ kind: 'model', commands: ['run', 'qa'] })
+      // Every question agent listed is one qa accepts by that name.
+      for (const a of listed.filter((x) => x.commands.join() === 'qa' && x.kind !== 'model')) {
+        const res = await runCli(['qa', '--agent', a.name, '--suite', 'messy', '--limit', '1', '--quiet', '--output', `${a.name}/qa.md`, '--output-json', `${a.name}/qa.json`], dir)
+        expect(res.code, res.stderr).toBe(0)
       }
       const datasets = await runCli(['list-datasets', '--data-dir', bundledDatasets], dir)
       expect(datasets.code).toBe(0)

@@ -52,6 +52,42 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
     })
   })
 
+  it('--min-passes K: the repeat gate of run, per question and turn; verdict printed, reports written either way', async () => {
+    await withTempDir(async (dir) => {
+      const base = ['qa', '--suite', 'bespoke', '--trials', '2', '--quiet']
+      const oracle = await runCli([...base, '--agent', 'mock-qa', '--min-passes', '2', '--output', 'ok/qa.md', '--output-json', 'ok/qa.json'], dir)
+      expect(oracle.code, oracle.stderr).toBe(0)
+      const cases = JSON.parse(readFileSync(join(dir, 'ok/qa.json'), 'utf8')).cases.length as number
+      expect(cases).toBeGreaterThan(10)
+      expect(oracle.stderr).toBe(`repeat gate passed: all ${cases} cases correct in at least 2 of their trials\n`)
+
+      // A bar above the trials run fails every case, the oracle's too; conversation turns are cases of their own.
+      const over = await runCli(['qa', '--suite', 'hard', '--agent', 'mock-qa', '--min-passes', '2', '--quiet', '--output', 'over/qa.md', '--output-json', 'over/qa.json'], dir)
+      expect(over.code).toBe(1)
+      const overCases = JSON.parse(readFileSync(join(dir, 'over/qa.json'), 'utf8')).cases.length as number
+      expect(over.stderr.trim().split('\n')).toHaveLength(overCases)
+      expect(over.stderr).toContain('gate failed: mock-qa · hard · hard-conv-returns#t4: passed 1 of 1 trials, the repeat gate needs 2\n')
+
+      const refuse = await runCli([...base, '--agent', 'refuse', '--min-passes', '1'], dir)
+      expect(refuse.code).toBe(1)
+      const lines = refuse.stderr.trim().split('\n')
+      const report = reportIn(dir)
+      const missed = report.cases.filter((c) => c.passes < 1)
+      expect(missed.length).toBeGreaterThan(0)
+      expect(lines).toHaveLength(missed.length)
+      expect(lines).toContain('gate failed: refuse · bespoke · bespoke-rank-second-customer: passed 0 of 2 trials, the repeat gate needs 1')
+      // The cases refusing passes (the refusal questions) are not listed.
+      const held = report.cases.filter((c) => c.passes >= 1)
+      expect(held.length).toBeGreaterThan(0)
+      for (const c of held) expect(refuse.stderr).not.toContain(` · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}:`)
+      expect(report.records.length).toBe(2 * cases)
+
+      const bad = await runCli([...base, '--agent', 'mock-qa', '--min-passes', '0'], dir)
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toMatch(/^dataforge-evals: --min-passes/)
+    })
+  })
+
   it('--limit N --seed S draws the same sample twice and another for another seed', async () => {
     const ids = async (seed: string) =>
       withTempDir(async (dir) => {
@@ -152,8 +188,8 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
       // Every session's system prompt carries the table.
       expect(server.requests.every((r) => JSON.stringify(r.body).includes('order_id,order_date,region'))).toBe(true)
       const md = readFileSync(join(dir, 'reports/qa.md'), 'utf8')
-      expect(md).toContain('| openai-compatible (m1) | bespoke |')
-      expect(md).toContain('| suite · category | openai-compatible (m1) | openai-compatible (m2) |')
+      expect(md).toContain('| openai-compatible@m1 | bespoke |')
+      expect(md).toContain('| suite · category | openai-compatible@m1 | openai-compatible@m2 |')
       expect(md).not.toContain(KEY)
       expect(readFileSync(join(dir, 'reports/qa.json'), 'utf8')).not.toContain(KEY)
       // The preset's limit (openai-compatible: see presets.ts) holds across both models.

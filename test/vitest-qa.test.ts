@@ -82,7 +82,7 @@ describe('qaSuite in a real Vitest run', () => {
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Question answering')
     expect(md).toMatch(/\| mock-qa \| wtq \| 1\.000 \[0\.98\d, 1\.000\] \| 200\/200 \|/)
-    expect(md).toContain('| openai-compatible (loopback-model) | bespoke-model |')
+    expect(md).toContain('| openai-compatible@loopback-model | bespoke-model |')
     expect(md).toContain('### Category × model')
     expect(md).toMatch(/\| bespoke-refuse · refusal \| — \| — \| 2\/2 \|/)
     expect(md).toContain('### Failed questions')

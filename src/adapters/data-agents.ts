@@ -4,6 +4,7 @@ import { dataAgentFromCli } from './data-agent/index.js'
 import { looksLikeModulePath } from './load-agent-module.js'
 import { createProviderQaAgent, type ModelQaOptions } from './model-qa.js'
 import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.js'
+import type { AgentListing } from './registry.js'
 import { noopQaAgent, refusingAgent, suiteOracle } from './suite-oracle.js'
 
 export interface DataAgentOptions {
@@ -58,6 +59,18 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
     create: (opts) =>
       dataAgentFromCli({ ...opts.providerOptions, ...(opts.provider ? { provider: opts.provider } : {}), ...(opts.model ? { model: opts.model } : {}) }),
   },
+}
+
+/** The question agents by name, for `list-agents` (model-backed ones take their model from `--provider`). */
+export function listDataAgents(): AgentListing[] {
+  return Object.entries(DATA_AGENTS)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, entry]) => ({
+      name,
+      kind: entry.kind,
+      description: entry.kind === 'model' ? `${entry.description} (needs --provider)` : entry.description,
+      commands: ['qa'],
+    }))
 }
 
 /** True when the spec names a model-backed agent (so `--models` makes one per model). */

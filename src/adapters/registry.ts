@@ -13,6 +13,8 @@ export interface AgentListing {
   name: string
   kind: string
   description: string
+  /** The commands that take it as `--agent`: `run` (repair agents), `qa` (question agents), or both (provider presets). */
+  commands: Array<'run' | 'qa'>
   /** Environment variable holding the API key, for model-backed agents. */
   apiKeyEnv?: string
   defaultModel?: string
@@ -27,16 +29,19 @@ const LOCAL_AGENTS: Record<string, { agent: RepairAgent; description: string }> 
   },
 }
 
+/** The repair agents by name and the provider presets (which `qa` takes too, as `model-qa` over the preset). */
 export function listAgents(): AgentListing[] {
-  const local = Object.entries(LOCAL_AGENTS).map(([name, { agent, description }]) => ({
+  const local = Object.entries(LOCAL_AGENTS).map(([name, { agent, description }]): AgentListing => ({
     name,
     kind: agent.kind ?? 'custom',
     description,
+    commands: ['run'],
   }))
-  const providers = Object.values(PROVIDER_PRESETS).map((p) => ({
+  const providers = Object.values(PROVIDER_PRESETS).map((p): AgentListing => ({
     name: p.id,
     kind: 'model',
     description: `${p.provider} via its OpenAI-compatible API (${p.baseUrl ?? 'needs --base-url'})`,
+    commands: ['run', 'qa'],
     apiKeyEnv: p.apiKeyEnv ?? undefined,
     defaultModel: p.defaultModel ?? undefined,
   }))

@@ -27,6 +27,13 @@ export function emptyUsage(): Usage {
   }
 }
 
+/** The usage of many runs or calls added up. */
+export function sumUsage(usages: Iterable<Partial<Usage>>): Usage {
+  let total = emptyUsage()
+  for (const u of usages) total = addUsage(total, u)
+  return total
+}
+
 export function addUsage(a: Usage, b: Partial<Usage>): Usage {
   return {
     calls: a.calls + (b.calls ?? 0),

@@ -1,11 +1,11 @@
 import type { PRF } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import { prf } from '../grading/repair/prf.js'
-import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Usage } from '../core/schemas.js'
 import type { MeanInterval } from '../stats/bootstrap.js'
 import { summarizeOutcomes } from '../stats/outcomes.js'
 import { meanOrNull } from '../stats/quantile.js'
-import { costPerCorrectFix, tokensSpentAndSaved } from '../core/usage.js'
+import { costPerCorrectFix, sumUsage, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
 
 export interface GroupKey {
@@ -67,9 +67,13 @@ export interface Aggregate extends GroupKey {
   metrics: Record<string, number>
 }
 
+/** Who ran: `agent`, or `agent@model` where the model is not the agent's name; every report names arms so. */
+export function armName(agent: string, model: string | null): string {
+  return model && model !== agent ? `${agent}@${model}` : agent
+}
+
 export function groupName(key: GroupKey): string {
-  const who = key.model && key.model !== key.agent ? `${key.agent}@${key.model}` : key.agent
-  return [who, key.suite, key.category].filter((x) => x !== null && x !== '').join(' · ')
+  return [armName(key.agent, key.model), key.suite, key.category].filter((x) => x !== null && x !== '').join(' · ')
 }
 
 function keyOf(r: RunRecord): GroupKey {
@@ -137,7 +141,7 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
         withDetection.reduce((a, r) => a + r.detection!.fn, 0),
       )
     : null
-  const usage = rows.reduce((u, r) => addUsage(u, r.usage), emptyUsage())
+  const usage = sumUsage(rows.map((r) => r.usage))
   const outcomes = summarizeOutcomes(
     rows.filter((r) => r.status !== 'skipped'),
     { seed },

@@ -1,3 +1,4 @@
+import { tokensSpentAndSaved } from '../core/usage.js'
 import type { DistributionAnalysis } from '../grading/conformance/analysis.js'
 import type { ConformanceEvaluation } from '../grading/conformance/evaluate.js'
 import { formatNumber, formatP, formatSigned } from '../stats/format.js'
@@ -61,7 +62,7 @@ export function renderConformanceMarkdown(result: ConformanceEvaluation, title =
   }
   if (result.usage) {
     const u = result.usage
-    parts.push('## Classifier usage', '', `${u.calls} calls, ${u.promptTokens + u.completionTokens} tokens, ${u.cachedCalls} answered from the cache.`, '')
+    parts.push('## Classifier usage', '', `${u.calls} calls, ${tokensSpentAndSaved(u).spent} tokens, ${u.cachedCalls} answered from the cache.`, '')
   }
   parts.push('### Dates and durations', '', `- started (UTC): ${result.startedAt}`, `- completed (UTC): ${result.completedAt}`, `- duration: ${seconds(result.durationSeconds)}`, '')
   return parts.join('\n')

@@ -1,5 +1,5 @@
 import { InputError } from '../core/errors.js'
-import type { Aggregate } from './aggregate.js'
+import { type Aggregate, armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { repeatGate } from '../stats/case-trials.js'
 import { formatNumber } from '../stats/format.js'
@@ -147,16 +147,21 @@ export function evaluateGates(input: GateInput): GateResult {
   if (input.filtered) notes.push(...unmatched.map((m) => `${m} (not checked: this run was filtered)`))
   else failures.push(...unmatched)
   for (const f of checkThresholds(report.aggregates, thresholds)) failures.push(f.message)
-  if (input.minPassesPerCase !== undefined) {
-    for (const c of repeatGate(report.cases, { atLeast: input.minPassesPerCase }).failing) {
-      failures.push(
-        `${c.agent} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${input.minPassesPerCase}`,
-      )
-    }
-  }
+  if (input.minPassesPerCase !== undefined) failures.push(...repeatGateFailures(report, input.minPassesPerCase))
   if (input.baseline?.problem) failures.push(input.baseline.problem)
   for (const d of input.baseline?.deltas ?? []) if (d.failed) failures.push(d.message)
   return { failures, notes, closed }
+}
+
+/**
+ * The repeat gate (`--min-passes`, `minPassesPerCase`): one line per case that passed fewer than `atLeast` of
+ * its trials, as the reporter and the CLI print it; empty when every case met the bar.
+ */
+export function repeatGateFailures(report: Pick<EvalReport, 'cases'>, atLeast: number): string[] {
+  return repeatGate(report.cases, { atLeast }).failing.map((c) => {
+    const who = `${armName(c.agent, c.model)} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}`
+    return `${who}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${atLeast}`
+  })
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { RunRecord } from '../core/run-record.js'
+import { sumUsage, tokensSpentAndSaved } from '../core/usage.js'
+import { mean } from '../stats/quantile.js'
 import { formatInterval } from '../stats/format.js'
 import { wilsonInterval } from '../stats/wilson.js'
+import { armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, table, usd } from './format.js'
 
@@ -17,7 +20,7 @@ export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
 }
 
 function armOf(r: RunRecord): string {
-  return r.model && r.model !== r.agent ? `${r.agent} (${r.model})` : r.agent
+  return armName(r.agent, r.model)
 }
 
 function caseLabel(r: RunRecord): string {
@@ -42,20 +45,19 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
     const k = passed(rs)
     const ci = wilsonInterval(k, n)
     const failures = rs.filter((r) => r.status === 'failed').length
-    const tokens = rs.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0)
-    const cost = rs.reduce((s, r) => s + r.usage.costUsd, 0)
+    const usage = sumUsage(rs.map((r) => r.usage))
     return [
       armOf(first),
       first.suite,
       formatInterval(ci.point, ci.low, ci.high),
       `${k}/${n}`,
-      fixed(rs.reduce((s, r) => s + r.steps, 0) / n, 2),
-      String(tokens),
-      usd(cost),
+      fixed(mean(rs.map((r) => r.steps)), 2),
+      String(tokensSpentAndSaved(usage).spent),
+      usd(usage.costUsd),
       String(failures),
     ]
   })
-  return table(['agent (model)', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'], rows)
+  return table(['agent / model', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'], rows)
 }
 
 /** Suite · category down, arms across: passed/attempted per cell. */
@@ -79,7 +81,7 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
     .slice(0, MAX_FAILED_LISTED)
     .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), truncate(r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect'), 200)])
   const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
-  return table(['agent (model)', 'suite', 'case', 'trial', 'why'], rows) + more
+  return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
 }
 
 function truncate(text: string, max: number): string {

@@ -8,6 +8,8 @@ export interface CaseTrialStats {
   key: string
   armId: string
   agent: string
+  /** The arm's model (model matrices run one agent with several). */
+  model: string | null
   dataset: string
   caseId: string
   turn: number | null
@@ -48,6 +50,7 @@ export function caseTrialStats(records: readonly RunRecord[]): CaseTrialStats[] 
         key,
         armId: first.armId,
         agent: first.agent,
+        model: first.model,
         dataset: first.dataset,
         caseId: first.caseId,
         turn: first.turn,

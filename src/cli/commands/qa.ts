@@ -16,6 +16,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
+import { repeatGateExit } from '../gate-exit.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
@@ -31,6 +32,7 @@ Options:
   --limit N              a seeded sample of N cases (seed --seed)
   --seed S               seed of the suite's data and of the first trial; trial i uses S+i (default 1)
   --trials N             trials per agent and case (default 1)
+  --min-passes K         repeat gate: exit 1 unless every question (each turn) is correct in at least K of its trials
   --timeout-s T          abort a question after T seconds and record a timeout (default 120)
   --provider P           provider preset of model-backed agents (${Object.keys(PROVIDER_PRESETS).join(', ')})
   --models M1,M2         model matrix: one model-backed agent per model (concurrent within the provider's limits)
@@ -57,6 +59,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   seed: { type: 'string' },
   trials: { type: 'string' },
+  'min-passes': { type: 'string' },
   'timeout-s': { type: 'string' },
   provider: { type: 'string' },
   models: { type: 'string', multiple: true },
@@ -89,6 +92,7 @@ export const qaCommand: Command = async (argv, io) => {
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   if (values['data-dir'] && values.suite !== 'wtq') throw new InputError('qa: --data-dir applies to --suite wtq only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
+  const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
@@ -157,7 +161,7 @@ export const qaCommand: Command = async (argv, io) => {
   const written = await commitReportFolderLocked(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${written.join(', ')}\n`)
-  return 0
+  return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }
 
 type Values = Record<string, string | string[] | boolean | undefined>

@@ -12,12 +12,12 @@ import { renderHtmlReport } from '../../report/html/index.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
+import { repeatGateExit } from '../gate-exit.js'
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import { repeatGate } from '../../stats/case-trials.js'
 import type { CliIO, Command } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -239,14 +239,7 @@ export const runCommand: Command = async (argv, userIO) => {
     io.stderr(`run failed: ${broken}\n`)
     return 1
   }
-  if (minPasses !== undefined) {
-    const gate = repeatGate(report.cases, { atLeast: minPasses })
-    if (!gate.passed) {
-      for (const c of gate.failing) io.stderr(`repeat gate: ${c.agent} · ${c.dataset} · ${c.caseId} passed ${c.passes} of ${c.n} trials, needs ${minPasses}\n`)
-      return 1
-    }
-  }
-  return 0
+  return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
   }
 }
 

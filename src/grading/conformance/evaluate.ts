@@ -1,6 +1,7 @@
 import { InputError } from '../../core/errors.js'
 import { hashOf } from '../../core/hash.js'
-import { addUsage, emptyUsage, type Usage } from '../../core/schemas.js'
+import type { Usage } from '../../core/schemas.js'
+import { sumUsage } from '../../core/usage.js'
 import { analyzeProperty, type DistributionAnalysis, tidy } from './analysis.js'
 import {
   type Classification,
@@ -146,7 +147,7 @@ function finish(p: Prepared, classified: ClassifiedSamples): ConformanceEvaluati
     sampleClassifications: p.samples.map((_, i) => sampleClassification(i, p, classified.classifications[i]!, violations?.[i] ?? null)),
     rules,
     alpha: p.alpha,
-    usage: classified.usage.length ? classified.usage.reduce((a, u) => addUsage(a, u), emptyUsage()) : null,
+    usage: classified.usage.length ? sumUsage(classified.usage) : null,
     startedAt: p.startedAt.toISOString(),
     completedAt: completedAt.toISOString(),
     durationSeconds: Math.max(0, (completedAt.getTime() - p.startedAt.getTime()) / 1000),

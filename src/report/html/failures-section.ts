@@ -2,7 +2,7 @@ import type { CellIssue, RepairDiagnostics } from '../../core/repair-score.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { fixed } from '../format.js'
 import { esc } from './escape.js'
-import { armName } from './labels.js'
+import { armName } from '../aggregate.js'
 
 export const MAX_RUNS_LISTED = 100
 export const MAX_CELLS_PER_RUN = 40

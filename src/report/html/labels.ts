@@ -1,4 +1,4 @@
-import type { Aggregate } from '../aggregate.js'
+import { type Aggregate, armName } from '../aggregate.js'
 
 /**
  * One display label per aggregate: the leaderboard's group name, with the dataset added where two groups
@@ -8,11 +8,6 @@ export function groupLabels(aggregates: readonly Aggregate[]): Map<Aggregate, st
   const counts = new Map<string, number>()
   for (const a of aggregates) counts.set(a.group, (counts.get(a.group) ?? 0) + 1)
   return new Map(aggregates.map((a) => [a, (counts.get(a.group) ?? 0) > 1 ? `${a.group} · ${a.dataset}` : a.group]))
-}
-
-/** Who ran: `agent` or `agent@model`. */
-export function armName(agent: string, model: string | null): string {
-  return model && model !== agent ? `${agent}@${model}` : agent
 }
 
 /** Groups of the same suite and dataset, in the aggregates' stable order: one chart each. */

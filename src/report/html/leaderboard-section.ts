@@ -2,7 +2,7 @@ import { formatInterval } from '../../stats/format.js'
 import type { Aggregate } from '../aggregate.js'
 import { fixed, units, usd } from '../format.js'
 import { esc, sortValue } from './escape.js'
-import { armName } from './labels.js'
+import { armName } from '../aggregate.js'
 
 function num(value: number | null | undefined, text?: string): string {
   return `<td class="num"${sortValue(value)}>${esc(text ?? fixed(value))}</td>`
@@ -17,7 +17,7 @@ export function leaderboardTable(aggregates: readonly Aggregate[], labels: Reado
   const head = ['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score [95% CI]', 'P', 'R', 'F1', 'F1 [95% CI]', 'F1 pooled', 'steps', 'tokens', 'cost', 'quota/trial', 'failures']
   const rows = aggregates.map((a) => {
     const failures = Object.entries(a.failures).map(([k, n]) => `${k} ${n}`).join(', ') || '0'
-    const tokens = a.usage.promptTokens + a.usage.completionTokens
+    const tokens = a.tokens.spent
     const f1 = a.f1Interval
     return (
       `<tr data-group="${esc(labels.get(a) ?? a.group)}">` +

@@ -1,5 +1,7 @@
 import type { RunRecord } from '../../core/run-record.js'
-import { armName } from './labels.js'
+import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
+import { mean } from '../../stats/quantile.js'
+import { armName } from '../aggregate.js'
 
 /** What an agent/model spent and reached over its runs. */
 export interface ArmCost {
@@ -46,12 +48,13 @@ export function repairArmCosts(records: readonly RunRecord[]): ArmCost[] {
   for (const [arm, rows] of arms) {
     const scored = rows.filter((r) => r.f1 !== null)
     if (!scored.length) continue
+    const usage = sumUsage(rows.map((r) => r.usage))
     out.push({
       arm,
       attempted: rows.length,
-      quality: scored.reduce((s, r) => s + r.f1!, 0) / scored.length,
-      tokens: rows.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0),
-      costUsd: rows.reduce((s, r) => s + r.usage.costUsd, 0),
+      quality: mean(scored.map((r) => r.f1!)),
+      tokens: tokensSpentAndSaved(usage).spent,
+      costUsd: usage.costUsd,
     })
   }
   return out.sort((a, b) => (a.arm < b.arm ? -1 : a.arm > b.arm ? 1 : 0))

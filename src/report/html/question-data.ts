@@ -1,7 +1,9 @@
 import type { RunRecord } from '../../core/run-record.js'
+import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
+import { meanOrNull } from '../../stats/quantile.js'
 import { wilsonInterval, type ProportionInterval } from '../../stats/wilson.js'
 import { isConformanceRecord } from './conformance-data.js'
-import { armName } from './labels.js'
+import { armName } from '../aggregate.js'
 
 /**
  * Question-suite runs: turns of a conversation, or runs of a suite that grades answers rather than repairs
@@ -67,15 +69,16 @@ export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
       const correct = rows.filter((r) => r.correct === true).length
       const completed = rows.filter((r) => r.status === 'ok')
       const cases = new Set(rows.map((r) => JSON.stringify([r.suite, r.caseId, r.trial])))
+      const usage = sumUsage(rows.map((r) => r.usage))
       return {
         arm,
         attempted: rows.length,
         correct,
         accuracy: wilsonInterval(correct, rows.length),
-        stepsMean: completed.length ? completed.reduce((s, r) => s + r.steps, 0) / completed.length : null,
+        stepsMean: meanOrNull(completed.map((r) => r.steps)),
         turnsPerCase: cases.size ? rows.length / cases.size : 0,
-        tokens: rows.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0),
-        costUsd: rows.reduce((s, r) => s + r.usage.costUsd, 0),
+        tokens: tokensSpentAndSaved(usage).spent,
+        costUsd: usage.costUsd,
         failed: rows.filter((r) => r.status === 'failed').length,
       }
     })

@@ -1,0 +1,17 @@
+import type { EvalReport } from '../report/build.js'
+import { repeatGateFailures } from '../report/gates.js'
+import type { CliIO } from './io.js'
+
+/**
+ * `--min-passes` of `run` and `qa`, once the reports are written: prints the repeat gate's verdict (each case
+ * that missed the bar on its own line) and returns the exit code, 1 when any case missed it.
+ */
+export function repeatGateExit(report: Pick<EvalReport, 'cases'>, minPasses: number, io: Pick<CliIO, 'stderr'>): number {
+  const failures = repeatGateFailures(report, minPasses)
+  if (failures.length === 0) {
+    io.stderr(`repeat gate passed: all ${report.cases.length} cases correct in at least ${minPasses} of their trials\n`)
+    return 0
+  }
+  for (const failure of failures) io.stderr(`gate failed: ${failure}\n`)
+  return 1
+}
