@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compareCommand } from '../src/cli/commands/compare.js'
+import { main } from '../src/cli/main.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { readRunRecords } from '../src/report/read-runs.js'
 import { makeRecord } from './stats-records.fixture.js'
@@ -66,7 +66,7 @@ describe('readRunRecords', () => {
 describe('compare command', () => {
   it('exits 1 when B is significantly worse, writing Markdown and JSON', async () => {
     const io = capture(dir)
-    const code = await compareCommand(['base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'], io)
+    const code = await main(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'], io)
     expect(code).toBe(1)
     expect(io.out).toMatch(
       /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar b=12 c=0 p=<0\.001 · F1 paired n\/a \(20 pairs\); Δscore -0\.600, ΔF1 n\/a; wrote /,
@@ -80,7 +80,7 @@ describe('compare command', () => {
 
   it('exits 0 on a flake and prints Markdown to stdout', async () => {
     const io = capture(dir)
-    expect(await compareCommand(['base.jsonl', 'flaky.jsonl'], io)).toBe(0)
+    expect(await main(['compare', 'base.jsonl', 'flaky.jsonl'], io)).toBe(0)
     expect(io.out).toContain('## Paired comparison')
     expect(io.out).toContain('**No significant regression**')
     expect(io.out).toContain('ok: overall no significant change: pass/fail McNemar b=1 c=0 p=1.0000 · F1 paired n/a (20 pairs); Δscore -0.050, ΔF1 n/a')
@@ -88,14 +88,14 @@ describe('compare command', () => {
 
   it('fails on a significant drop of the per-trial F1 even when pass/fail says nothing, naming both tests', async () => {
     const io = capture(dir)
-    expect(await compareCommand(['f1-before.jsonl', 'f1-after.jsonl'], io)).toBe(1)
+    expect(await main(['compare', 'f1-before.jsonl', 'f1-after.jsonl'], io)).toBe(1)
     expect(io.out).toContain('REGRESSION: overall regression (F1): pass/fail McNemar b=0 c=0 p=1.0000 · F1 paired p=0.0020 (10 pairs); Δscore 0.000, ΔF1 -0.454')
     expect(io.out).toContain('| 10 | 0.617 | 0.163 | -0.454 [-0.454, -0.454] | 0.0020 ** | **regression (F1)** |')
   })
 
   it('with nothing paired (hospital vs synthetic) exits 2: nothing to compare', async () => {
     const io = capture(dir)
-    expect(await compareCommand(['base.jsonl', 'synthetic.jsonl'], io)).toBe(2)
+    expect(await main(['compare', 'base.jsonl', 'synthetic.jsonl'], io)).toBe(2)
     expect(io.err).toBe(
       'dataforge-evals: nothing to compare: no run of synthetic.jsonl pairs with a run of base.jsonl (A has baseline · hospital; B has baseline · synthetic)\n',
     )
@@ -108,7 +108,7 @@ describe('compare command', () => {
     await writeFile(join(dir, 'three-b.jsonl'), jsonl(three(false)))
     const io = capture(dir)
     // all 3 lost: b = 3, c = 0, p = 2/8 = 0.25, the smallest 3 pairs can give
-    expect(await compareCommand(['three-a.jsonl', 'three-b.jsonl'], io)).toBe(0)
+    expect(await main(['compare', 'three-a.jsonl', 'three-b.jsonl'], io)).toBe(0)
     expect(io.out).toContain(
       'underpowered: with 3 pairs the smallest possible p is 0.2500, so α=0.05 cannot be reached; 6 pairs (cases × trials) are needed',
     )
@@ -118,19 +118,19 @@ describe('compare command', () => {
     const { baselineFromRecords, renderBaseline } = await import('../src/report/baseline.js')
     await writeFile(join(dir, 'baseline.json'), renderBaseline(baselineFromRecords(cases(20, () => true))))
     const io = capture(dir)
-    expect(await compareCommand(['baseline.json', 'worse.jsonl'], io)).toBe(1)
+    expect(await main(['compare', 'baseline.json', 'worse.jsonl'], io)).toBe(1)
     expect(io.out).toContain('REGRESSION: overall regression (pass/fail): pass/fail McNemar b=12 c=0')
   })
 
   it('--alpha and --floor move the verdict', async () => {
     // b=1 c=0 p=1 never significant; Score B = 19/20 = 0.95 is below a floor of 0.99
-    expect(await compareCommand(['base.jsonl', 'flaky.jsonl', '--floor', '0.99'], capture(dir))).toBe(1)
+    expect(await main(['compare', 'base.jsonl', 'flaky.jsonl', '--floor', '0.99'], capture(dir))).toBe(1)
   })
 
   it('compares two agents in one report with --agents', async () => {
     const io = capture(dir)
     // x right on all 10, y on 3: b = 7, c = 0: p = 2/128 = 0.015625
-    expect(await compareCommand(['report.json', '--agents', 'x,y', '--output-json', 'agents.json'], io)).toBe(1)
+    expect(await main(['compare', 'report.json', '--agents', 'x,y', '--output-json', 'agents.json'], io)).toBe(1)
     const json = JSON.parse(await readFile(join(dir, 'agents.json'), 'utf8'))
     expect(json).toMatchObject({ mode: 'cross-arm', labelA: 'report.json (x)', labelB: 'report.json (y)' })
     expect(json.overall).toMatchObject({ n: 10, b: 7, c: 0, p: 0.015625 })
@@ -138,7 +138,7 @@ describe('compare command', () => {
 
   it('refuses mismatched datasets with one line on stderr, exit 2, nothing written', async () => {
     const io = capture(dir)
-    const code = await compareCommand(['base.jsonl', 'otherdata.jsonl', '--output', 'never.md'], io)
+    const code = await main(['compare', 'base.jsonl', 'otherdata.jsonl', '--output', 'never.md'], io)
     expect(code).toBe(2)
     expect(io.err.trim().split('\n')).toHaveLength(1)
     expect(io.err).toContain('refusing to compare: dataset "hospital" differs')
@@ -155,7 +155,7 @@ describe('compare command', () => {
       ['nope.jsonl', 'worse.jsonl'],
     ]) {
       const io = capture(dir)
-      expect(await compareCommand(argv, io)).toBe(2)
+      expect(await main(['compare', ...argv], io)).toBe(2)
       expect(io.err).toMatch(/^dataforge-evals: .+\n$/)
     }
   })

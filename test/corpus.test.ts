@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { corpusCommand } from '../src/cli/commands/corpus.js'
+import { main } from '../src/cli/main.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { mergeCorpora } from '../src/report/corpus.js'
 import { verifyDir } from '../src/report/manifest.js'
@@ -97,7 +97,7 @@ describe('corpus merge command', () => {
 
   it('writes the three views and a manifest that verifies', async () => {
     const io = capture(dir)
-    expect(await corpusCommand(['merge', 'g1.jsonl', 'g2.jsonl', 'g10.json', '--out', 'merged'], io)).toBe(0)
+    expect(await main(['corpus', 'merge', 'g1.jsonl', 'g2.jsonl', 'g10.json', '--out', 'merged'], io)).toBe(0)
     expect(io.out).toBe(
       'merged 3 corpora (generations: gen-1, gen-2, gen-10; target gen-10): history 9, snapshot 5, latest 1 rows; wrote merged/history.jsonl, merged/snapshot.jsonl, merged/latest.jsonl, merged/manifest.json\n',
     )
@@ -111,7 +111,7 @@ describe('corpus merge command', () => {
   it('bad input exits 2 with one line and writes nothing', async () => {
     for (const argv of [['merge', 'g1.jsonl'], ['split', 'g1.jsonl', '--out', 'x'], ['merge', '--out', 'x'], ['merge', 'missing.jsonl', '--out', 'x']]) {
       const io = capture(dir)
-      expect(await corpusCommand(argv, io)).toBe(2)
+      expect(await main(['corpus', ...argv], io)).toBe(2)
       expect(io.err).toMatch(/^dataforge-evals: .+\n$/)
     }
     await expect(readFile(join(dir, 'x', 'history.jsonl'))).rejects.toThrow()

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { verifyCommand } from '../src/cli/commands/verify.js'
+import { main } from '../src/cli/main.js'
 import { sha256Hex } from '../src/core/hash.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { addToManifest, buildManifest, verifyDir, writeManifest } from '../src/report/manifest.js'
@@ -125,17 +125,17 @@ describe('verify command', () => {
   it('exits 0 when everything matches, 1 on a mismatch, 2 on a bad folder', async () => {
     await writeManifest(dir, ['runs.jsonl', 'report.json', 'report.md'])
     const ok = capture(dir)
-    expect(await verifyCommand(['.'], ok)).toBe(0)
+    expect(await main(['verify', '.'], ok)).toBe(0)
     expect(ok.out).toBe('verified .: 3 files match manifest.json\n')
 
     await flipByte(join(dir, 'report.json'), (b) => b.indexOf('"caseId"') + 2)
     const bad = capture(dir)
-    expect(await verifyCommand([dir], bad)).toBe(1)
+    expect(await main(['verify', dir], bad)).toBe(1)
     expect(bad.err).toContain('dataforge-evals verify: report.json: sha256')
     expect(bad.err).toMatch(/problem\(s\)\n$/)
 
     const missing = capture(dir)
-    expect(await verifyCommand(['no-such-dir'], missing)).toBe(2)
+    expect(await main(['verify', 'no-such-dir'], missing)).toBe(2)
     expect(missing.err).toMatch(/^dataforge-evals: .*no-such-dir: not a folder\n$/)
   })
 })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportCommand } from '../src/cli/commands/export.js'
+import { main } from '../src/cli/main.js'
 import { type RunRecord, RunRecordSchema } from '../src/core/run-record.js'
 import { z } from 'zod'
 import { verifyDir, writeManifest } from '../src/report/manifest.js'
@@ -136,7 +136,7 @@ describe('export command', () => {
     const reports = join(dir, 'reports')
     await writeFile(join(dir, 'runs.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
     const io = capture(dir)
-    expect(await exportCommand(['runs.jsonl', '--parquet', 'reports/runs.parquet'], io)).toBe(0)
+    expect(await main(['export', 'runs.jsonl', '--parquet', 'reports/runs.parquet'], io)).toBe(0)
     expect(io.out).toMatch(/^wrote reports\/runs\.parquet: 2 rows, \d+ bytes; updated reports\/manifest\.json\n$/)
     const bytes = await readFile(join(reports, 'runs.parquet'))
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
@@ -148,10 +148,10 @@ describe('export command', () => {
 
   it('joins an existing report manifest', async () => {
     const reports = join(dir, 'with-report')
-    await exportCommand(['runs.jsonl', '--parquet', 'with-report/runs.parquet'], capture(dir))
+    await main(['export', 'runs.jsonl', '--parquet', 'with-report/runs.parquet'], capture(dir))
     await writeFile(join(reports, 'runs.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
     await writeManifest(reports, ['runs.jsonl'])
-    expect(await exportCommand(['with-report', '--parquet', 'with-report/runs.parquet'], capture(dir))).toBe(0)
+    expect(await main(['export', 'with-report', '--parquet', 'with-report/runs.parquet'], capture(dir))).toBe(0)
     const manifest = JSON.parse(await readFile(join(reports, 'manifest.json'), 'utf8'))
     expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(['runs.jsonl', 'runs.parquet'])
     expect(manifest.rowCounts).toEqual({ 'runs.jsonl': 2, 'runs.parquet': 2 })
@@ -161,7 +161,7 @@ describe('export command', () => {
   it('bad input exits 2 with one line', async () => {
     for (const argv of [['runs.jsonl'], ['nope.jsonl', '--parquet', 'x.parquet'], []]) {
       const io = capture(dir)
-      expect(await exportCommand(argv, io)).toBe(2)
+      expect(await main(['export', ...argv], io)).toBe(2)
       expect(io.err).toMatch(/^dataforge-evals: .+\n$/)
     }
   })

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadPriceFile, parsePriceMap } from '../src/adapters/providers/index.js'
-import { pricesCommand } from '../src/cli/commands/prices.js'
+import { main } from '../src/cli/main.js'
 import type { CliIO } from '../src/cli/io.js'
 import { InputError } from '../src/core/errors.js'
 import { type FakeChatServer, startFakeServer } from './providers/fake-server.js'
@@ -36,7 +36,7 @@ describe('dataforge-evals prices fetch', () => {
     server = await startFakeServer({ models: MODELS })
     const dir = tempDir()
     const { cli, out, err } = io(dir)
-    const code = await pricesCommand(['fetch', '--base-url', `${server.origin}/api/v1`, '--out', 'prices.json'], cli)
+    const code = await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1`, '--out', 'prices.json'], cli)
     expect(err.join('')).toBe('')
     expect(code).toBe(0)
     expect(out.join('')).toBe('wrote prices for 3 models to prices.json\n')
@@ -54,7 +54,7 @@ describe('dataforge-evals prices fetch', () => {
   it('prints the map to stdout without --out', async () => {
     server = await startFakeServer({ models: MODELS })
     const { cli, out } = io(tempDir())
-    expect(await pricesCommand(['fetch', '--base-url', `${server.origin}/api/v1/`], cli)).toBe(0)
+    expect(await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1/`], cli)).toBe(0)
     expect(JSON.parse(out.join('')).models['google/gemini-2.0-flash-001']).toEqual({ prompt: 0.0000001, completion: 0.0000004 })
   })
 
@@ -69,14 +69,14 @@ describe('dataforge-evals prices fetch', () => {
     ]
     for (const argv of cases) {
       const { cli, err } = io(tempDir())
-      expect(await pricesCommand(argv, cli)).toBe(2)
+      expect(await main(['prices', ...argv], cli)).toBe(2)
       expect(err).toHaveLength(1)
       expect(err[0]!.trim().split('\n')).toHaveLength(1)
     }
     const failing = await startFakeServer({ modelsStatus: 500 })
     try {
       const { cli, err } = io(tempDir())
-      expect(await pricesCommand(['fetch', '--base-url', failing.origin], cli)).toBe(2)
+      expect(await main(['prices', 'fetch', '--base-url', failing.origin], cli)).toBe(2)
       expect(err[0]).toMatch(/HTTP 500/)
     } finally {
       await failing.close()
@@ -85,7 +85,7 @@ describe('dataforge-evals prices fetch', () => {
 
   it('prints help', async () => {
     const { cli, out } = io(tempDir())
-    expect(await pricesCommand(['--help'], cli)).toBe(0)
+    expect(await main(['prices', '--help'], cli)).toBe(0)
     expect(out.join('')).toMatch(/prices fetch \[--base-url URL\] \[--out prices.json\]/)
   })
 })

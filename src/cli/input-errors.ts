@@ -2,7 +2,7 @@ import { InputError } from '../core/errors.js'
 import type { CliIO } from './io.js'
 
 /** The one line printed for bad usage or input (an InputError or a node:util parseArgs error); null for anything else. */
-export function inputErrorLine(error: unknown): string | null {
+function inputErrorLine(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code
   if (!(error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')))) return null
   return `dataforge-evals: ${String((error as Error).message).split('\n')[0]!.trim()}\n`

@@ -12,7 +12,7 @@ import { qaCommand } from './commands/qa.js'
 import { reportCommand } from './commands/report.js'
 import { runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
-import { inputErrorLine } from './input-errors.js'
+import { withInputErrors } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
 
 const COMMANDS: Record<string, Command> = {
@@ -65,14 +65,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS[name]
   try {
-    if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
-    return await command(rest, io)
+    return await withInputErrors(io, () => {
+      if (!command) throw new InputError(`unknown command "${name}"; run dataforge-evals --help`)
+      return command(rest, io)
+    })
   } catch (error) {
-    const line = inputErrorLine(error)
-    if (line !== null) {
-      io.stderr(line)
-      return 2
-    }
     io.stderr(`dataforge-evals: internal error: ${oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
     return 1
   }

@@ -9,7 +9,6 @@ import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import { withInputErrors } from '../input-errors.js'
 import type { Command } from '../io.js'
 
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
@@ -34,71 +33,70 @@ Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or b
 or nothing to compare (no run of B pairs with a run of A).
 `
 
-export const compareCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const options = {
-      agents: { type: 'string' },
-      alpha: { type: 'string' },
-      floor: { type: 'string' },
-      seed: { type: 'string' },
-      output: { type: 'string' },
-      'output-json': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    } as const
-    const { values, positionals } = parseArgs({
-      args: joinNegativeNumbers(argv, options),
-      allowPositionals: true,
-      options,
-    })
-    if (values.help) {
-      io.stdout(COMPARE_HELP)
-      return 0
-    }
-    if (positionals.length < 1 || positionals.length > 2) {
-      throw new InputError('compare needs two runs (A B), or one with --agents X,Y; see compare --help')
-    }
-    const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
-    if (alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
-    const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
-    const seed = parseIntegerFlag('seed', values.seed, 0, {})
-    const agents = values.agents === undefined ? null : parseAgents(values.agents)
-    if (positionals.length === 1 && !agents) {
-      throw new InputError('compare with one input needs --agents X,Y to say which agents to compare')
-    }
-
-    const pathA = resolve(io.cwd, positionals[0]!)
-    const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
-    const rowsA = await readSide(pathA)
-    const rowsB = pathB === pathA ? rowsA : await readSide(pathB)
-    let labelA = positionals[0]!
-    let labelB = positionals[1] ?? positionals[0]!
-    let a = rowsA
-    let b = rowsB
-    if (agents) {
-      a = selectAgent(rowsA, agents[0], labelA)
-      b = selectAgent(rowsB, agents[1], labelB)
-      labelA = `${labelA} (${agents[0]})`
-      labelB = `${labelB} (${agents[1]})`
-    }
-    const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
-    if (cmp.overall.n === 0) {
-      throw new InputError(`nothing to compare: no run of ${labelB} pairs with a run of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
-    }
-
-    const markdown = renderComparisonMarkdown(cmp)
-    const outputs: Array<[string, string]> = []
-    if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
-    if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), comparisonToJson(cmp)])
-    for (const [path, text] of outputs) await writeFileAtomic(path, text)
-
-    if (!values.output) io.stdout(markdown)
-    const o = cmp.overall
-    io.stdout(
-      `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
-        `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
-    )
-    return cmp.regression ? 1 : 0
+export const compareCommand: Command = async (argv, io) => {
+  const options = {
+    agents: { type: 'string' },
+    alpha: { type: 'string' },
+    floor: { type: 'string' },
+    seed: { type: 'string' },
+    output: { type: 'string' },
+    'output-json': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  } as const
+  const { values, positionals } = parseArgs({
+    args: joinNegativeNumbers(argv, options),
+    allowPositionals: true,
+    options,
   })
+  if (values.help) {
+    io.stdout(COMPARE_HELP)
+    return 0
+  }
+  if (positionals.length < 1 || positionals.length > 2) {
+    throw new InputError('compare needs two runs (A B), or one with --agents X,Y; see compare --help')
+  }
+  const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+  if (alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
+  const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+  const seed = parseIntegerFlag('seed', values.seed, 0, {})
+  const agents = values.agents === undefined ? null : parseAgents(values.agents)
+  if (positionals.length === 1 && !agents) {
+    throw new InputError('compare with one input needs --agents X,Y to say which agents to compare')
+  }
+
+  const pathA = resolve(io.cwd, positionals[0]!)
+  const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
+  const rowsA = await readSide(pathA)
+  const rowsB = pathB === pathA ? rowsA : await readSide(pathB)
+  let labelA = positionals[0]!
+  let labelB = positionals[1] ?? positionals[0]!
+  let a = rowsA
+  let b = rowsB
+  if (agents) {
+    a = selectAgent(rowsA, agents[0], labelA)
+    b = selectAgent(rowsB, agents[1], labelB)
+    labelA = `${labelA} (${agents[0]})`
+    labelB = `${labelB} (${agents[1]})`
+  }
+  const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
+  if (cmp.overall.n === 0) {
+    throw new InputError(`nothing to compare: no run of ${labelB} pairs with a run of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
+  }
+
+  const markdown = renderComparisonMarkdown(cmp)
+  const outputs: Array<[string, string]> = []
+  if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
+  if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), comparisonToJson(cmp)])
+  for (const [path, text] of outputs) await writeFileAtomic(path, text)
+
+  if (!values.output) io.stdout(markdown)
+  const o = cmp.overall
+  io.stdout(
+    `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
+      `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
+  )
+  return cmp.regression ? 1 : 0
+}
 
 function parseAgents(raw: string): [string, string] {
   const parts = raw.split(',').map((s) => s.trim())

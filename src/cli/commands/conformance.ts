@@ -16,7 +16,6 @@ import { writeFileAtomic } from '../../files/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
 import type { Command } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
-import { withInputErrors } from '../input-errors.js'
 
 export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
 
@@ -64,99 +63,98 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-export const conformanceCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
-    if (values.help) {
-      io.stdout(CONFORMANCE_HELP)
-      return 0
-    }
-    if (!values.samples) throw new InputError('conformance: --samples is required (a .jsonl or .csv file)')
-    if (!values.spec) throw new InputError('conformance: --spec is required (a JSON file)')
-    const minScore = values['min-score'] === undefined ? undefined : parseNumberFlag('min-score', values['min-score'], 0, { min: 0, max: 100 })
-    const alpha = values.alpha === undefined ? undefined : parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
-    if (alpha !== undefined && alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
-    const concurrency = parseIntegerFlag('concurrency', values.concurrency, 4, { min: 1 })
-    const rawSpec = await readJsonFile(resolve(io.cwd, values.spec), values.spec)
-    const spec = resolveSpec(rawSpec, values.spec)
-    const samples = await readSamples(resolve(io.cwd, values.samples), values.samples)
-    if (samples.length === 0) throw new InputError(`${values.samples}: no samples; there is nothing to evaluate`)
+export const conformanceCommand: Command = async (argv, io) => {
+  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true })
+  if (values.help) {
+    io.stdout(CONFORMANCE_HELP)
+    return 0
+  }
+  if (!values.samples) throw new InputError('conformance: --samples is required (a .jsonl or .csv file)')
+  if (!values.spec) throw new InputError('conformance: --spec is required (a JSON file)')
+  const minScore = values['min-score'] === undefined ? undefined : parseNumberFlag('min-score', values['min-score'], 0, { min: 0, max: 100 })
+  const alpha = values.alpha === undefined ? undefined : parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+  if (alpha !== undefined && alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
+  const concurrency = parseIntegerFlag('concurrency', values.concurrency, 4, { min: 1 })
+  const rawSpec = await readJsonFile(resolve(io.cwd, values.spec), values.spec)
+  const spec = resolveSpec(rawSpec, values.spec)
+  const samples = await readSamples(resolve(io.cwd, values.samples), values.samples)
+  if (samples.length === 0) throw new InputError(`${values.samples}: no samples; there is nothing to evaluate`)
 
-    // Outputs are checked before the first model call, so a bad path costs no quota.
-    for (const flag of ['output', 'output-json'] as const) {
-      const path = values[flag]
-      if (path !== undefined) await checkOutputPath(resolve(io.cwd, path), `--${flag}`)
-    }
-    const clients: ChatClient[] = []
-    const openClassifier = (text: string): Classifier => {
-      if (/^field:.+/.test(text)) return text as Classifier
-      const agent = /^agent:(.+)$/.exec(text)?.[1]
-      if (!agent) throw new InputError(`--classifier: expected field:NAME or agent:ID, got "${text}"`)
-      const client = createChatClient(agent, {
-        ...(values.model ? { model: values.model } : {}),
-        ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-        ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}),
-        ...(values.prices ? { prices: resolve(io.cwd, values.prices) } : {}),
-        env: io.env,
-        envFile: resolve(io.cwd, '.env'),
-        cwd: io.cwd,
-        cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
-        log: (line: string) => io.stderr(`${line}\n`),
-      })
-      clients.push(client)
-      return modelClassifier(client, {
-        concurrency,
-        caseId: basename(values.samples!),
-        ...(values['text-field'] ? { textField: values['text-field'] } : {}),
-      })
-    }
-    const classify = classifierOption(values.classifier ?? [], spec.properties.map((p) => p.name), openClassifier)
+  // Outputs are checked before the first model call, so a bad path costs no quota.
+  for (const flag of ['output', 'output-json'] as const) {
+    const path = values[flag]
+    if (path !== undefined) await checkOutputPath(resolve(io.cwd, path), `--${flag}`)
+  }
+  const clients: ChatClient[] = []
+  const openClassifier = (text: string): Classifier => {
+    if (/^field:.+/.test(text)) return text as Classifier
+    const agent = /^agent:(.+)$/.exec(text)?.[1]
+    if (!agent) throw new InputError(`--classifier: expected field:NAME or agent:ID, got "${text}"`)
+    const client = createChatClient(agent, {
+      ...(values.model ? { model: values.model } : {}),
+      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+      ...(values['api-key-env'] ? { apiKeyEnv: values['api-key-env'] } : {}),
+      ...(values.prices ? { prices: resolve(io.cwd, values.prices) } : {}),
+      env: io.env,
+      envFile: resolve(io.cwd, '.env'),
+      cwd: io.cwd,
+      cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
+      log: (line: string) => io.stderr(`${line}\n`),
+    })
+    clients.push(client)
+    return modelClassifier(client, {
+      concurrency,
+      caseId: basename(values.samples!),
+      ...(values['text-field'] ? { textField: values['text-field'] } : {}),
+    })
+  }
+  const classify = classifierOption(values.classifier ?? [], spec.properties.map((p) => p.name), openClassifier)
 
-    const runDateUtc = new Date().toISOString()
-    let result: ConformanceEvaluation
-    try {
-      result = await evaluateConformance(samples, rawSpec, {
-        ...(classify ? { classify } : {}),
-        ...(alpha !== undefined ? { alpha } : {}),
-        specSource: values.spec,
-        samplesSource: values.samples,
-        onStatus: (status) => io.stderr(`conformance: ${status}\n`),
-      })
-    } finally {
-      await Promise.all(clients.map((c) => c.close()))
-    }
-    const verdict = conformanceVerdict(result, { minScore: minScore ?? 0, ...(alpha !== undefined ? { alpha } : {}) })
-    const record = buildRunRecord(
-      {
-        caseId: basename(values.samples),
-        suite: 'conformance',
-        dataset: basename(values.samples),
-        agent: values.agent ?? 'unspecified',
-        model: clients[0]?.model ?? null,
-        provider: clients[0]?.provider ?? null,
-        trial: 0,
-        seed: 0,
-      },
-      {
-        ...(result.status === 'FAILED'
-          ? { status: 'failed' as const, failureKind: clients.length ? ('provider_error' as const) : ('exception' as const), failureMessage: result.errorMessage }
-          : { status: 'ok' as const, correct: verdict.passed, validationError: verdict.reasons.join('; ') || null }),
-        metrics: conformanceMetrics(result),
-        runtimeS: result.durationSeconds,
-        ...(result.usage ? { usage: result.usage } : {}),
-      },
-      { projectCommit: projectCommit(io.cwd).commit, runDateUtc },
-    )
-    const markdown = renderConformanceMarkdown(result)
-    const outputs: Array<[string, string]> = []
-    if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
-    if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
-    for (const [path, text] of outputs) await writeFileAtomic(path, text)
-    if (!values.output) io.stdout(markdown)
-    io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${verdict.summary}${verdict.reasons.length ? ` (${verdict.reasons.join('; ')})` : ''}` +
-      `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`)
-    return verdict.passed ? 0 : 1
-  })
+  const runDateUtc = new Date().toISOString()
+  let result: ConformanceEvaluation
+  try {
+    result = await evaluateConformance(samples, rawSpec, {
+      ...(classify ? { classify } : {}),
+      ...(alpha !== undefined ? { alpha } : {}),
+      specSource: values.spec,
+      samplesSource: values.samples,
+      onStatus: (status) => io.stderr(`conformance: ${status}\n`),
+    })
+  } finally {
+    await Promise.all(clients.map((c) => c.close()))
+  }
+  const verdict = conformanceVerdict(result, { minScore: minScore ?? 0, ...(alpha !== undefined ? { alpha } : {}) })
+  const record = buildRunRecord(
+    {
+      caseId: basename(values.samples),
+      suite: 'conformance',
+      dataset: basename(values.samples),
+      agent: values.agent ?? 'unspecified',
+      model: clients[0]?.model ?? null,
+      provider: clients[0]?.provider ?? null,
+      trial: 0,
+      seed: 0,
+    },
+    {
+      ...(result.status === 'FAILED'
+        ? { status: 'failed' as const, failureKind: clients.length ? ('provider_error' as const) : ('exception' as const), failureMessage: result.errorMessage }
+        : { status: 'ok' as const, correct: verdict.passed, validationError: verdict.reasons.join('; ') || null }),
+      metrics: conformanceMetrics(result),
+      runtimeS: result.durationSeconds,
+      ...(result.usage ? { usage: result.usage } : {}),
+    },
+    { projectCommit: projectCommit(io.cwd).commit, runDateUtc },
+  )
+  const markdown = renderConformanceMarkdown(result)
+  const outputs: Array<[string, string]> = []
+  if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
+  if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
+  for (const [path, text] of outputs) await writeFileAtomic(path, text)
+  if (!values.output) io.stdout(markdown)
+  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${verdict.summary}${verdict.reasons.length ? ` (${verdict.reasons.join('; ')})` : ''}` +
+    `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`)
+  return verdict.passed ? 0 : 1
+}
 
 /** `--classifier C` for every property, or `--classifier PROPERTY=C` per property (repeatable). */
 function classifierOption(

@@ -7,7 +7,6 @@ import { writeManifest } from '../../report/manifest.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from '../input-errors.js'
 
 export const CORPUS_HELP = `Usage: dataforge-evals corpus merge IN... --out DIR [--generation G]
 
@@ -18,42 +17,41 @@ rows of generation G), plus DIR/manifest.json. G defaults to the newest generati
 See docs/run-record.md for the exact rules.
 `
 
-export const corpusCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        generation: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
-    if (values.help) {
-      io.stdout(CORPUS_HELP)
-      return 0
-    }
-    const [sub, ...inputs] = positionals
-    if (sub !== 'merge') throw new InputError(`corpus: unknown subcommand "${sub ?? ''}"; use corpus merge IN... --out DIR`)
-    if (inputs.length === 0) throw new InputError('corpus merge needs at least one input')
-    if (!values.out) throw new InputError('corpus merge needs --out DIR')
-    const corpora: RunRecord[][] = []
-    for (const input of inputs) corpora.push(await readRunRecords(resolve(io.cwd, input)))
-    const merged = mergeCorpora(corpora, values.generation === undefined ? {} : { generation: values.generation })
-
-    const dir = resolve(io.cwd, values.out)
-    const views = { history: merged.history, snapshot: merged.snapshot, latest: merged.latest }
-    const files: string[] = []
-    for (const [name, rows] of Object.entries(views)) {
-      const path = join(dir, `${name}.jsonl`)
-      await writeFileAtomic(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''))
-      files.push(path)
-    }
-    await writeManifest(dir, files)
-    io.stdout(
-      `merged ${inputs.length} corpora (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
-        `target ${merged.target ?? '(none)'}): history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +
-        `latest ${merged.latest.length} rows; wrote ${[...Object.keys(views).map((n) => `${n}.jsonl`), 'manifest.json'].map((f) => join(values.out!, f)).join(', ')}\n`,
-    )
-    return 0
+export const corpusCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      generation: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
+  if (values.help) {
+    io.stdout(CORPUS_HELP)
+    return 0
+  }
+  const [sub, ...inputs] = positionals
+  if (sub !== 'merge') throw new InputError(`corpus: unknown subcommand "${sub ?? ''}"; use corpus merge IN... --out DIR`)
+  if (inputs.length === 0) throw new InputError('corpus merge needs at least one input')
+  if (!values.out) throw new InputError('corpus merge needs --out DIR')
+  const corpora: RunRecord[][] = []
+  for (const input of inputs) corpora.push(await readRunRecords(resolve(io.cwd, input)))
+  const merged = mergeCorpora(corpora, values.generation === undefined ? {} : { generation: values.generation })
+
+  const dir = resolve(io.cwd, values.out)
+  const views = { history: merged.history, snapshot: merged.snapshot, latest: merged.latest }
+  const files: string[] = []
+  for (const [name, rows] of Object.entries(views)) {
+    const path = join(dir, `${name}.jsonl`)
+    await writeFileAtomic(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''))
+    files.push(path)
+  }
+  await writeManifest(dir, files)
+  io.stdout(
+    `merged ${inputs.length} corpora (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
+      `target ${merged.target ?? '(none)'}): history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +
+      `latest ${merged.latest.length} rows; wrote ${[...Object.keys(views).map((n) => `${n}.jsonl`), 'manifest.json'].map((f) => join(values.out!, f)).join(', ')}\n`,
+  )
+  return 0
+}

@@ -5,7 +5,6 @@ import { addToManifest } from '../../report/manifest.js'
 import { writeRunsParquet } from '../../report/parquet.js'
 import { readRunRecords } from '../../report/read-runs.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from '../input-errors.js'
 
 export const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet
 
@@ -15,23 +14,22 @@ datasetSha256_*), lists and maps (fixes, diagnostics, perColumn, perKind, metric
 The file is added to manifest.json in its folder (created when absent), so \`verify\` covers it.
 `
 
-export const exportCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { parquet: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    })
-    if (values.help) {
-      io.stdout(EXPORT_HELP)
-      return 0
-    }
-    if (positionals.length !== 1) throw new InputError('export needs one RUNS input; see export --help')
-    if (!values.parquet) throw new InputError('export needs --parquet OUT.parquet (the only format so far)')
-    const records = await readRunRecords(resolve(io.cwd, positionals[0]!))
-    const out = resolve(io.cwd, values.parquet)
-    const { rows, bytes } = await writeRunsParquet(out, records)
-    await addToManifest(dirname(out), [out], { rowCounts: { [out]: rows } })
-    io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes; updated ${join(dirname(values.parquet), 'manifest.json')}\n`)
-    return 0
+export const exportCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { parquet: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   })
+  if (values.help) {
+    io.stdout(EXPORT_HELP)
+    return 0
+  }
+  if (positionals.length !== 1) throw new InputError('export needs one RUNS input; see export --help')
+  if (!values.parquet) throw new InputError('export needs --parquet OUT.parquet (the only format so far)')
+  const records = await readRunRecords(resolve(io.cwd, positionals[0]!))
+  const out = resolve(io.cwd, values.parquet)
+  const { rows, bytes } = await writeRunsParquet(out, records)
+  await addToManifest(dirname(out), [out], { rowCounts: { [out]: rows } })
+  io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes; updated ${join(dirname(values.parquet), 'manifest.json')}\n`)
+  return 0
+}

@@ -12,7 +12,6 @@ import type { Reproducibility } from '../../report/reproducibility.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import { withInputErrors } from '../input-errors.js'
 
 export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--title T] [--stats-seed N]
 
@@ -30,54 +29,53 @@ Options:
   --stats-seed N     seed of the bootstrap intervals (default 0)
 `
 
-export const reportCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        html: { type: 'string' },
-        baseline: { type: 'string' },
-        alpha: { type: 'string' },
-        floor: { type: 'string' },
-        title: { type: 'string' },
-        'stats-seed': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
-    if (values.help) {
-      io.stdout(REPORT_HELP)
-      return 0
-    }
-    if (positionals.length !== 1) throw new InputError('report needs one RUNS input (runs.jsonl, report.json or a report folder); see report --help')
-    if (!values.html) throw new InputError('report needs --html OUT.html (the only format so far)')
-    const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
-    const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
-    const statsSeed = parseIntegerFlag('stats-seed', values['stats-seed'], 0, {})
-    const input = resolve(io.cwd, positionals[0]!)
-    const records = await readRunRecords(input)
-    if (records.length === 0) throw new InputError(`${positionals[0]}: holds no RunRecords`)
-    const report = await reportFromRecords(records, input, io.cwd, statsSeed)
-
-    let baselineDeltas: ReturnType<typeof groupDeltas> = []
-    if (values.baseline) {
-      const before = await readRunRecords(resolve(io.cwd, values.baseline))
-      baselineDeltas = groupDeltas(before, report, {
-        alpha,
-        ...(floor !== undefined ? { floor } : {}),
-      })
-    }
-    const html = await renderHtmlReport(report, {
-      ...(values.title ? { title: values.title } : {}),
-      baselineDeltas,
-      alpha,
-    })
-    const out = resolve(io.cwd, values.html)
-    await writeFileAtomic(out, html)
-    await addToManifest(dirname(out), [out])
-    io.stdout(`wrote ${values.html}: ${report.records.length} runs in ${report.aggregates.length} groups, ${Buffer.byteLength(html)} bytes\n`)
-    return 0
+export const reportCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      html: { type: 'string' },
+      baseline: { type: 'string' },
+      alpha: { type: 'string' },
+      floor: { type: 'string' },
+      title: { type: 'string' },
+      'stats-seed': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
+  if (values.help) {
+    io.stdout(REPORT_HELP)
+    return 0
+  }
+  if (positionals.length !== 1) throw new InputError('report needs one RUNS input (runs.jsonl, report.json or a report folder); see report --help')
+  if (!values.html) throw new InputError('report needs --html OUT.html (the only format so far)')
+  const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+  const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+  const statsSeed = parseIntegerFlag('stats-seed', values['stats-seed'], 0, {})
+  const input = resolve(io.cwd, positionals[0]!)
+  const records = await readRunRecords(input)
+  if (records.length === 0) throw new InputError(`${positionals[0]}: holds no RunRecords`)
+  const report = await reportFromRecords(records, input, io.cwd, statsSeed)
+
+  let baselineDeltas: ReturnType<typeof groupDeltas> = []
+  if (values.baseline) {
+    const before = await readRunRecords(resolve(io.cwd, values.baseline))
+    baselineDeltas = groupDeltas(before, report, {
+      alpha,
+      ...(floor !== undefined ? { floor } : {}),
+    })
+  }
+  const html = await renderHtmlReport(report, {
+    ...(values.title ? { title: values.title } : {}),
+    baselineDeltas,
+    alpha,
+  })
+  const out = resolve(io.cwd, values.html)
+  await writeFileAtomic(out, html)
+  await addToManifest(dirname(out), [out])
+  io.stdout(`wrote ${values.html}: ${report.records.length} runs in ${report.aggregates.length} groups, ${Buffer.byteLength(html)} bytes\n`)
+  return 0
+}
 
 /** The report model for records read back from disk, keeping a stored report.json's reproducibility block. */
 async function reportFromRecords(records: RunRecord[], input: string, cwd: string, statsSeed: number): Promise<EvalReport> {
