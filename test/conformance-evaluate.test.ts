@@ -62,7 +62,7 @@ describe('evaluateConformance', () => {
     expect(a.deviations[0]!.deviationPoints).toBeCloseTo(5, 9)
     expect(r.conformanceExplanation).toBe(
       'Conformance score 95.0 of 100 over 100 samples. sentiment scores 95.0 (100 samples analyzed; total variation distance 0.050): ' +
-        'largest deviations positive 45.0% vs 40.0% requested (+5.0 points), neutral 27.0% vs 30.0% requested (−3.0 points); ' +
+        'largest deviations positive 45.0% vs 40.0% requested (+5.0 points), neutral 27.0% vs 30.0% requested (-3.0 points); ' +
         'exact multinomial p = 0.6106, within sampling noise at α = 0.05.',
     )
     expect(r.conformantAreas).toEqual(['sentiment: positive 45.0%, negative 28.0%, neutral 27.0% against positive 40.0%, negative 30.0%, neutral 30.0% requested (p = 0.6106)'])

@@ -7,7 +7,7 @@ import { meanOrNull } from '../stats/quantile.js'
 import { type Aggregate, groupName } from './aggregate.js'
 import { type ComparableRun, compareRuns, type PairedGroupComparison } from './compare.js'
 import { parseRunRecords } from './read-runs.js'
-import { verdictLine } from './verdict.js'
+import { newGroupLine, verdictLine } from './verdict.js'
 
 export interface BaselineOptions {
   /** Significance level of the regression tests. Default 0.05. */
@@ -196,7 +196,7 @@ export function groupDeltas(
         verdict,
         status,
         failed: status === 'compared' && (verdict?.failed ?? false),
-        message: verdict ? verdictLine({ ...verdict, group: a.group }, settings) : `${a.group}: new (no counterpart in the ${against}; not compared)`,
+        message: verdict ? verdictLine({ ...verdict, group: a.group }, settings) : newGroupLine(a.group, against),
       }
     })
 }

@@ -4,7 +4,7 @@ import { patternMatches, type Thresholds } from './gates.js'
 import { fixed, table } from './format.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './markdown.js'
 import { formatDelta, formatP } from '../stats/format.js'
-import { powerText, verdictLabel } from './verdict.js'
+import { deltaLabel, powerText } from './verdict.js'
 import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 
 export interface LeaderboardExtras {
@@ -39,7 +39,7 @@ function renderBaseline(deltas: readonly GroupDelta[]): string {
     deltas.map((d) => {
       const v = d.verdict
       const paired = d.status === 'compared' && v !== null && v.n > 0
-      const label = d.status === 'new' ? 'new (not in the baseline)' : v ? verdictLabel(v) : 'no pairs'
+      const label = deltaLabel(d)
       return [
         d.group,
         arrow(d.before?.f1, d.after.f1),

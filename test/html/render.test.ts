@@ -3,6 +3,7 @@ import { emptyUsage } from '../../src/core/schemas.js'
 import { conformanceMetrics, evaluateConformanceSync } from '../../src/grading/conformance/index.js'
 import { renderHtmlReport } from '../../src/report/html/index.js'
 import { paretoPoints } from '../../src/report/html/pareto.js'
+import { verdictLabel } from '../../src/report/verdict.js'
 import { makeRecord } from '../stats-records.fixture.js'
 import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 
@@ -38,6 +39,26 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('<td class="num" data-value="0.002">0.0020</td><td class="verdict bad">regression (F1)</td>')
     expect(html).toContain('<td class="verdict muted">new (not in the baseline)</td>')
     expect(html).toMatch(/<figure class="chart" id="baseline-deltas"[^>]*data-marks-for="\[&quot;baseline · synthetic&quot;\]"/)
+  })
+
+  it('words baseline verdicts as the leaderboard and the terminal do (report/verdict.ts)', async () => {
+    const facts = [
+      { n: 10, b: 0, c: 6, p: 0.03, significantWorse: false, significantBetter: true, belowFloor: false },
+      { n: 10, b: 0, c: 0, p: 1, significantWorse: false, belowFloor: true },
+      { n: 10, b: 1, c: 1, p: 1, significantWorse: false, belowFloor: false },
+      { n: 0, b: 0, c: 0, p: 1, significantWorse: false, belowFloor: false },
+    ]
+    const html = await renderHtmlReport(reportOf(repairRecords()), {
+      baselineDeltas: facts.map((verdict, i) => ({ group: `g${i}`, before: { f1: 0.5, passRate: 0.5 }, after: { f1: 0.5, passRate: 0.5 }, verdict })),
+    })
+    const shown = [...html.matchAll(/<td class="verdict (\w+)">([^<]*)<\/td>/g)].map((m) => [m[1], m[2]])
+    expect(shown).toEqual([
+      ['good', 'better'],
+      ['bad', 'below floor'],
+      ['ok', 'no significant change'],
+      ['muted', 'no pairs'],
+    ])
+    expect(shown.map(([, text]) => text)).toEqual(facts.map((f) => verdictLabel(f)))
   })
 
   it('charts repair cost against F1 when several agents/models spent tokens or money', async () => {

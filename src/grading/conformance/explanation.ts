@@ -1,4 +1,4 @@
-import { formatNumber, formatP } from '../../stats/format.js'
+import { formatNumber, formatP, formatSigned } from '../../stats/format.js'
 import type { DistributionAnalysis, LabelDeviation } from './analysis.js'
 
 export interface RulesSummary {
@@ -20,7 +20,7 @@ export interface ExplanationInput {
 }
 
 const pct = (x: number) => `${formatNumber(x, 1)}%`
-const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${formatNumber(Math.abs(x), 1)} points`
+const points = (x: number) => `${formatSigned(x, 1)} points`
 
 function deviationText(d: LabelDeviation): string {
   return `${d.label} ${pct(d.evaluatedPercent)} vs ${pct(d.requestedPercent)} requested (${points(d.deviationPoints)})`

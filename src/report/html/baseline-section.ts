@@ -3,6 +3,7 @@ import { fixed } from '../format.js'
 import { baselineDeltaSpec } from './charts.js'
 import { esc, sortValue } from './escape.js'
 import { figure } from './figure.js'
+import { deltaLabel, verdictTone } from '../verdict.js'
 
 /**
  * What the page needs of a group's comparison with the baseline: the report's `GroupDelta` fits, and so do
@@ -20,22 +21,16 @@ export interface BaselineDelta {
     c: number
     p: number
     significantWorse: boolean
+    significantBetter?: boolean
     belowFloor: boolean
     f1?: { p: number; significantWorse?: boolean; significantBetter?: boolean } | null
   } | null
 }
 
-function verdict(d: BaselineDelta, alpha: number): { text: string; tone: string } {
-  const v = d.verdict
-  if (d.status === 'new' || d.before === null) return { text: 'new (not in the baseline)', tone: 'muted' }
-  if (!v || v.n === 0) return { text: 'no pairs', tone: 'muted' }
-  const bad: string[] = []
-  if (v.significantWorse) bad.push('regression (pass/fail)')
-  if (v.f1?.significantWorse) bad.push('regression (F1)')
-  if (v.belowFloor) bad.push('below the floor')
-  if (bad.length) return { text: bad.join(', '), tone: 'bad' }
-  if ((v.c > v.b && v.p < alpha) || v.f1?.significantBetter) return { text: 'significantly better', tone: 'good' }
-  return { text: 'no significant change', tone: 'ok' }
+/** The verdict in the words every report uses (`report/verdict.ts`), toned for the page. */
+function verdict(d: BaselineDelta): { text: string; tone: string } {
+  const isNew = d.status === 'new' || d.before === null
+  return { text: deltaLabel(d), tone: isNew ? 'muted' : verdictTone(d.verdict) }
 }
 
 function delta(before: number | null | undefined, after: number | null): number | null {
@@ -51,7 +46,7 @@ export async function baselineSection(deltas: readonly BaselineDelta[], alpha: n
   const rows = deltas.map((d) => {
     const dF1 = delta(d.before?.f1, d.after.f1)
     const dPass = delta(d.before?.passRate, d.after.passRate)
-    const v = verdict(d, alpha)
+    const v = verdict(d)
     const cells = [
       `<th scope="row">${esc(d.group)}</th>`,
       `<td class="num">${esc(`${fixed(d.before?.f1)} → ${fixed(d.after.f1)}`)}</td>`,
