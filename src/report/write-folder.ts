@@ -55,11 +55,7 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   const baseline = join(dir, 'baseline.json')
   const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
   // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
-  const rows = new Map<string, readonly unknown[]>()
-  for (const format of ['json', 'jsonl'] as const) {
-    const path = join(dir, REPORT_FILES[format].file)
-    if (outputs.has(path)) rows.set(path, report.records)
-  }
-  await commitReportFolderLocked(dir, outputs, [...new Set(report.records.map((r) => r.configId))].sort(), alsoList, rows)
+  const recordFiles = (['json', 'jsonl'] as const).map((format) => join(dir, REPORT_FILES[format].file)).filter((path) => outputs.has(path))
+  await commitReportFolderLocked({ dir, contents: outputs, records: report.records, recordFiles, alsoList })
   return [...outputs.keys()]
 }

@@ -32,22 +32,29 @@ export function renderReportFiles(files: ReportFiles): Map<string, string> {
   return outputs
 }
 
+/** What a report folder holds once written: the files rendered for it and the runs they were rendered from. */
+export interface ReportFolderContents {
+  dir: string
+  /** Every rendered file, by path inside `dir`. */
+  contents: ReadonlyMap<string, string>
+  /** The run's RunRecords: the manifest lists their config ids. */
+  records: readonly RunRecord[]
+  /** Files of `contents` that serialize exactly `records` (report.json, runs.jsonl): counted without parsing them back. */
+  recordFiles?: readonly string[]
+  /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
+  alsoList?: readonly string[]
+}
+
 /**
  * Writes a report folder as one unit: the files and `dir/manifest.json` listing them are all staged as temp
  * files first and renamed into place only when every one is on disk, the manifest last. A failure while
  * rendering or staging leaves nothing new. Returns the paths written, the manifest last.
  */
-export async function commitReportFolder(
-  dir: string,
-  contents: ReadonlyMap<string, string>,
-  configIds: readonly string[],
-  /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
-  alsoList: readonly string[] = [],
-  /** The RunRecords serialized into files of `contents`, by path (the manifest counts them without re-parsing). */
-  rows?: ReadonlyMap<string, readonly unknown[]>,
-): Promise<string[]> {
-  const given = { contents, ...(rows ? { rows } : {}) }
-  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], alsoList.length ? given : { configIds: [...configIds], ...given })
+export async function commitReportFolder(folder: ReportFolderContents): Promise<string[]> {
+  const { dir, contents, records, recordFiles = [], alsoList = [] } = folder
+  const rows = new Map<string, readonly unknown[]>(recordFiles.map((path) => [path, records]))
+  const configIds = [...new Set(records.map((r) => r.configId))].sort()
+  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], { contents, rows, configIds })
   const all = new Map<string, string>(contents)
   all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
   await commitFiles(all)
@@ -58,18 +65,12 @@ export async function commitReportFolder(
  * `commitReportFolder` for writers that do not hold the folder already: creates it, takes its lock (a second
  * writer fails at once), removes temp files a killed writer left, commits, and lets go of the lock.
  */
-export async function commitReportFolderLocked(
-  dir: string,
-  contents: ReadonlyMap<string, string>,
-  configIds: readonly string[],
-  alsoList: readonly string[] = [],
-  rows?: ReadonlyMap<string, readonly unknown[]>,
-): Promise<string[]> {
-  await mkdir(dir, { recursive: true })
-  const lock = lockFolder(dir)
+export async function commitReportFolderLocked(folder: ReportFolderContents): Promise<string[]> {
+  await mkdir(folder.dir, { recursive: true })
+  const lock = lockFolder(folder.dir)
   try {
-    await removeStaleTemps(dir)
-    return await commitReportFolder(dir, contents, configIds, alsoList, rows)
+    await removeStaleTemps(folder.dir)
+    return await commitReportFolder(folder)
   } finally {
     lock.release()
   }

@@ -158,7 +158,7 @@ export const qaCommand: Command = async (argv, io) => {
     jsonPath,
     runsPath,
   })
-  const written = await commitReportFolderLocked(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  const written = await commitReportFolderLocked({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${written.join(', ')}\n`)
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)

@@ -230,7 +230,7 @@ export const runCommand: Command = async (argv, userIO) => {
     jsonPath,
     runsPath,
   })
-  const written = await commitReportFolder(reportDir, contents, [...new Set(records.map((r) => r.configId))].sort())
+  const written = await commitReportFolder({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
   folder.journal.finish()
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
   io.stdout(`\nwrote ${written.map((path) => relativeTo(userIO.cwd, path)).join(', ')}\n`)
