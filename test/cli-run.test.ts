@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { generateSynthetic, csvDigest } from '../src/datasets/index.js'
 import { runCli, withTempDir } from './cli/harness.js'
 import { bundledDatasets } from './datasets/paths.js'
+import { formatNumber } from '../src/stats/format.js'
 
 async function readJson(path: string) {
   return JSON.parse(await readFile(path, 'utf8'))
@@ -60,7 +61,8 @@ describe('dataforge-evals run', () => {
       expect(md).toContain("Score is the share of attempted runs whose F1 reached `--pass-f1` (1).")
       expect(md).toMatch(/\| baseline \| baseline \| synthetic \| \d\.\d{3} ± \d\.\d{3} \| .* \| 2\/2 \|/)
       // the generator's options are in the config and the reproducibility block: the report regenerates its data
-      expect(md).toMatch(/\| synthetic \| synthetic \| \d+ \| errorRate 0\.05, rows 80 \| 80 × 11 \|/)
+      expect(md).toMatch(/\| synthetic \| synthetic \| \d+ \| errorRate 0\.05, rows 80 \| 80 × 11 \| CSV serialization \| `[0-9a-f]{64}` \|/)
+      for (const d of repro.datasets) expect([d.dirty.of, d.clean.of]).toEqual(['csv-serialization', 'csv-serialization'])
       expect(md).toContain('## Reproducibility')
       expect(md).toMatch(/compare only when dataset hashes, seeds, model ids and adapter code are identical/)
       const runs = (await readFile(join(dir, 'a/runs.jsonl'), 'utf8')).trim().split('\n')
@@ -79,15 +81,18 @@ describe('dataforge-evals run', () => {
     })
   })
 
-  it('reaches F1 ≥ 0.3 with the baseline on the canonical hospital set and records file hashes', async () => {
+  it('scores the baseline on the canonical hospital set as the README publishes (P 0.957, R 0.880, F1 0.917) and records file hashes', async () => {
     await withTempDir(async (dir) => {
       const res = await runCli(['run', '--agent', 'baseline', '--dataset', 'hospital', '--data-dir', bundledDatasets, '--quiet'], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = await readJson(join(dir, 'reports/report.json'))
-      expect(report.records[0].f1).toBeGreaterThanOrEqual(0.3)
+      const [run] = report.records
+      expect([run.precision, run.recall, run.f1].map((x: number) => formatNumber(x))).toEqual(['0.957', '0.880', '0.917'])
+      expect(run.tp + run.fn).toBe(509)
       const hospital = report.reproducibility.datasets[0]
-      expect(hospital.dirty).toMatchObject({ sha256: 'dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac', bytes: 303306 })
-      expect(hospital.clean).toMatchObject({ sha256: 'ea3ee44998455c0b491750c348509de176c758a3bbf58e4530c0a136bb248b4b', bytes: 303324 })
+      expect(hospital.dirty).toMatchObject({ sha256: 'dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac', bytes: 303306, of: 'file-bytes' })
+      expect(hospital.clean).toMatchObject({ sha256: 'ea3ee44998455c0b491750c348509de176c758a3bbf58e4530c0a136bb248b4b', bytes: 303324, of: 'file-bytes' })
+      expect(await readFile(join(dir, 'reports/report.md'), 'utf8')).toContain('| 1000 × 20 | file bytes | `dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac` |')
     })
   })
 

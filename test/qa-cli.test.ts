@@ -4,6 +4,10 @@ import { join } from 'node:path'
 import type { EvalReport } from '../src/report/build.js'
 import type { RunRecord } from '../src/core/run-record.js'
 import { runCli, withTempDir } from './cli/harness.js'
+import { createHash } from 'node:crypto'
+import { tablesJsonSha256 } from '../src/core/dataset-info.js'
+import { canonicalJson } from '../src/core/hash.js'
+import { loadQaSuite } from '../src/datasets/questions/index.js'
 import { completion, type FakeChatServer, type RecordedRequest, startFakeServer } from './providers/fake-server.js'
 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
@@ -85,6 +89,21 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const bad = await runCli([...base, '--agent', 'mock-qa', '--min-passes', '0'], dir)
       expect(bad.code).toBe(2)
       expect(bad.stderr).toMatch(/^dataforge-evals: --min-passes/)
+    })
+  })
+
+  it("records each case's data identity as the sha256 of its tables' canonical JSON, as dirty and clean", async () => {
+    await withTempDir(async (dir) => {
+      expect((await runCli(['qa', '--agent', 'mock-qa', '--suite', 'hard', '--quiet'], dir)).code).toBe(0)
+      const cases = await loadQaSuite('hard', { seed: 1 })
+      const records = reportIn(dir).records
+      expect(records.length).toBeGreaterThan(cases.length)
+      for (const r of records) {
+        const data = cases.find((c) => c.id === r.caseId)!.data
+        const expected = createHash('sha256').update(canonicalJson(data)).digest('hex')
+        expect(r.datasetSha256).toEqual({ dirty: expected, clean: expected })
+        expect(tablesJsonSha256(data)).toBe(expected)
+      }
     })
   })
 

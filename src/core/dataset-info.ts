@@ -1,15 +1,28 @@
 import { z } from 'zod'
+import { hashOf } from './hash.js'
 
 /**
- * What a dataset sha256 is taken over, named because it is not always the same thing:
+ * A "dataset sha256" is taken over one of three things, each named for what it is:
  * - `file-bytes`: the file exactly as read from disk (CSV pairs, Raha-layout and canonical sets);
  * - `csv-serialization`: the UTF-8 bytes of `toCsv(table)` (LF endings, RFC 4180 quoting), for tables that
- *   never were a file (synthetic data, `createRepairTask`).
- * (Conversations hash their tables differently again: `RunRecord.datasetSha256` there is the sha256 of the
- * canonical JSON of the normalized tables, the same value as dirty and clean.)
+ *   never were a file (synthetic data, `createRepairTask`);
+ * - the tables' canonical JSON (`tablesJsonSha256`), for question cases and conversations, which have no
+ *   dirty/clean pair and no `DatasetInfo`: their `RunRecord.datasetSha256` holds it as both dirty and clean.
+ * `DigestOf` names the first two where a `DatasetInfo` records a digest.
  */
 export const DigestOfSchema = z.enum(['file-bytes', 'csv-serialization'])
 export type DigestOf = z.infer<typeof DigestOfSchema>
+
+/** What reports print for a digest's `of` (older reports have none: '—'). */
+export function digestOfLabel(dirty: DigestOf | undefined, clean: DigestOf | undefined): string {
+  const label = (of: DigestOf | undefined) => (of === 'file-bytes' ? 'file bytes' : of === 'csv-serialization' ? 'CSV serialization' : '—')
+  return dirty === clean ? label(dirty) : `dirty: ${label(dirty)}, clean: ${label(clean)}`
+}
+
+/** The sha256 of a question case's or conversation's tables: of their canonical JSON (keys sorted at every depth). */
+export function tablesJsonSha256(tables: unknown): string {
+  return hashOf(tables)
+}
 
 export const FileDigestSchema = z.object({
   /** Where the bytes came from; absent for generated data. */

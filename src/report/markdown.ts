@@ -1,3 +1,4 @@
+import { digestOfLabel } from '../core/dataset-info.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'
@@ -191,13 +192,14 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',
     table(
-      ['dataset', 'origin', 'seed', 'generator options', 'rows × cols', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes'],
+      ['dataset', 'origin', 'seed', 'generator options', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes'],
       r.datasets.map((d) => [
         d.id,
         d.origin,
         d.seed === null ? '—' : String(d.seed),
         generatorOptions(d.options),
         `${d.rows} × ${d.columns}`,
+        digestOfLabel(d.dirty.of, d.clean.of),
         `\`${d.dirty.sha256}\``,
         String(d.dirty.bytes),
         `\`${d.clean.sha256}\``,

@@ -1,7 +1,7 @@
 import type { Answer, GradeResult } from '../core/answer.js'
 import { AnswerSchema } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
-import { hashOf } from '../core/hash.js'
+import { tablesJsonSha256 } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 import { addUsage, emptyUsage } from '../core/schemas.js'
 import type { QaCase } from '../datasets/questions/types.js'
@@ -73,11 +73,11 @@ export class QaTrialSession {
 
 const digests = new WeakMap<object, string>()
 
-/** sha256 of a case's data, computed once per data object. */
-export function qaDataDigest(c: QaCase): string {
+/** `tablesJsonSha256` of a case's tables (its `RunRecord.datasetSha256`), computed once per data object. */
+export function qaCaseTablesSha256(c: QaCase): string {
   let digest = digests.get(c.data)
   if (!digest) {
-    digest = hashOf(c.data)
+    digest = tablesJsonSha256(c.data)
     digests.set(c.data, digest)
   }
   return digest
@@ -103,7 +103,7 @@ export interface QaTrialInput {
 export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
   const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal })
-  const digest = qaDataDigest(qaCase)
+  const digest = qaCaseTablesSha256(qaCase)
   const records: RunRecord[] = []
   try {
     const turns = turnsOf(qaCase)

@@ -1,3 +1,4 @@
+import { digestOfLabel } from '../../core/dataset-info.js'
 import type { RunRecord } from '../../core/run-record.js'
 import type { EvalReport } from '../build.js'
 import { seconds } from '../format.js'
@@ -9,7 +10,7 @@ function datasetRows(report: EvalReport): string {
     return r.datasets
       .map(
         (d) =>
-          `<tr><td>${esc(d.id)}</td><td>${esc(d.origin)}</td><td class="num">${d.seed === null ? '—' : d.seed}</td><td class="num">${d.rows} × ${d.columns}</td>` +
+          `<tr><td>${esc(d.id)}</td><td>${esc(d.origin)}</td><td class="num">${d.seed === null ? '—' : d.seed}</td><td class="num">${d.rows} × ${d.columns}</td><td>${esc(digestOfLabel(d.dirty.of, d.clean.of))}</td>` +
           `<td><code>${esc(d.dirty.sha256)}</code></td><td class="num">${d.dirty.bytes}</td><td><code>${esc(d.clean.sha256)}</code></td><td class="num">${d.clean.bytes}</td></tr>`,
       )
       .join('')
@@ -20,7 +21,7 @@ function datasetRows(report: EvalReport): string {
   return [...seen.values()]
     .map(
       (rec) =>
-        `<tr><td>${esc(rec.dataset)}</td><td>—</td><td class="num">—</td><td class="num">—</td><td><code>${esc(rec.datasetSha256!.dirty)}</code></td><td class="num">—</td><td><code>${esc(rec.datasetSha256!.clean)}</code></td><td class="num">—</td></tr>`,
+        `<tr><td>${esc(rec.dataset)}</td><td>—</td><td class="num">—</td><td class="num">—</td><td>—</td><td><code>${esc(rec.datasetSha256!.dirty)}</code></td><td class="num">—</td><td><code>${esc(rec.datasetSha256!.clean)}</code></td><td class="num">—</td></tr>`,
     )
     .join('')
 }
@@ -36,7 +37,7 @@ export function reproducibilitySection(report: EvalReport): string {
     ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],
     ['model calls', `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`],
   ]
-  const head = ['dataset', 'origin', 'seed', 'rows × cols', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes']
+  const head = ['dataset', 'origin', 'seed', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes']
   const timing = [`run date (UTC): ${r.runDateUtc}`, ...report.aggregates.map((a) => `${a.group}: ${seconds(a.runtimeS)}`)]
   return (
     `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>` +
