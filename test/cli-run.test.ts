@@ -108,10 +108,16 @@ describe('dataforge-evals run', () => {
         join(dir, 'sloppy.ts'),
         `export default { name: 'sloppy', run: () => ({ fixes: [{ row: 0, column: 'city', newValue: 'x' }, { row: 'one' }, 'nonsense'], steps: 3, model: 'hand-made' }) }\n`,
       )
-      const res = await runCli(['run', '--agent', './slow.ts,./throws.js,./garbage.mjs,./sloppy.ts,mock', '--dataset', 'synthetic', '--rows', '30', '--timeout-s', '0.3'], dir)
+      // Only the agent that never answers meets the short timeout: the others run without one, so a slow machine
+      // cannot turn their results into timeouts.
+      const timedOut = await runCli(['run', '--agent', './slow.ts', '--dataset', 'synthetic', '--rows', '30', '--timeout-s', '0.3', '--output', 'slow/report.md', '--output-json', 'slow/report.json'], dir)
+      expect(timedOut.code).toBe(1)
+      expect(timedOut.stderr).toContain('run failed: none of 1 trials scored')
+      const res = await runCli(['run', '--agent', './throws.js,./garbage.mjs,./sloppy.ts,mock', '--dataset', 'synthetic', '--rows', '30'], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = await readJson(join(dir, 'reports/report.json'))
-      const byAgent = Object.fromEntries(report.records.map((r: { agent: string }) => [r.agent, r]))
+      const slowReport = await readJson(join(dir, 'slow/report.json'))
+      const byAgent = Object.fromEntries(report.records.concat(slowReport.records).map((r: { agent: string }) => [r.agent, r]))
       expect(byAgent.slow).toMatchObject({ status: 'failed', failureKind: 'timeout', f1: null, correct: null })
       expect(byAgent.slow.failureMessage).toMatch(/timed out after 0\.3 s/)
       expect(byAgent.throws).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: model exploded' })
@@ -122,8 +128,8 @@ describe('dataforge-evals run', () => {
       expect(byAgent.sloppy.fp).toBeGreaterThanOrEqual(3)
       expect(byAgent.sloppy.diagnostics.malformed).toHaveLength(2)
       expect(byAgent.mock).toMatchObject({ status: 'ok', f1: 1 })
+      expect(await readFile(join(dir, 'slow/report.md'), 'utf8')).toMatch(/\| slow \| synthetic \| 0 \| 1 \| timeout \|/)
       const md = await readFile(join(dir, 'reports/report.md'), 'utf8')
-      expect(md).toMatch(/\| slow \| synthetic \| 0 \| 1 \| timeout \|/)
       expect(md).toMatch(/\| throws \| synthetic \| 0 \| 1 \| exception \| Error: model exploded \|/)
 
       // Fail closed: a run in which every trial errored scored nothing and exits 1 (the report is still written).

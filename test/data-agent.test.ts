@@ -6,8 +6,8 @@ import { InputError } from '../src/core/errors.js'
 import type { DataAgentSession } from '../src/adapters/data-agent/session.js'
 import type { Answer } from '../src/core/answer.js'
 import { chartProduced, contains, numeric } from '../src/grading/answers/index.js'
-import { completion, errorReply, type FakeChatServer, startFakeServer } from './providers/fake-server.js'
-import { FAKE_KEY, tempDir, virtualClock } from './providers/helpers.js'
+import { completion, errorReply, type FakeChatServer, heldAnswers, startFakeServer } from './providers/fake-server.js'
+import { FAKE_KEY, manualClock, tempDir, virtualClock } from './providers/helpers.js'
 import {
   callTool,
   callTools,
@@ -381,8 +381,17 @@ describe('data agent: tool calling over DuckDB', () => {
 
   it('interrupts a long query when the question runs out of time', async () => {
     server.onChat(scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' })]))
-    agent = createDataAgent({ client: testClient(server), timeoutMs: 300 })
+    const clock = manualClock()
+    agent = createDataAgent({ client: testClient(server), timeoutMs: 300, clock })
     session = await agent.session(shopTables(), { seed: 1 })
+    // The question's time runs out the moment the query is sent: before DuckDB has even prepared it.
+    const engine = session.engine
+    const query = engine.query.bind(engine)
+    engine.query = (sql, maxRows) => {
+      const running = query(sql, maxRows)
+      clock.fire()
+      return running
+    }
     const failure = await failureOf(session.ask('Count forever'))
     expect(failure.kind).toBe('timeout')
     expect(failure.metrics).toMatchObject({ 'toolCalls.sql': 1, toolErrors: 1 })
@@ -391,10 +400,17 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('fails a question past its time as timeout while waiting for the model', async () => {
-    server.onChat(scriptedModel([callTool('list_tables'), { ...callTool('answer', { value: 1, text: 'late' }), delayMs: 5_000 }]))
-    agent = createDataAgent({ client: testClient(server), timeoutMs: 200 })
+    const held = heldAnswers()
+    const script = scriptedModel([callTool('list_tables')])
+    server.onChat((request, index) => (index === 0 ? script(request, index) : held.handler()))
+    const clock = manualClock()
+    agent = createDataAgent({ client: testClient(server), timeoutMs: 200, clock })
     session = await agent.session(shopTables(), { seed: 1 })
-    const failure = await failureOf(session.ask('How many orders?'))
+    const asking = session.ask('How many orders?')
+    // Time runs out while the model holds its second answer.
+    await held.whenHolding(1)
+    clock.fire()
+    const failure = await failureOf(asking)
     expect(failure.kind).toBe('timeout')
     expect(failure.steps).toBe(1)
     expect(failure.message).toContain('no answer within 0.2 seconds')

@@ -238,16 +238,13 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
 
   it('the model matrix runs concurrently, within the provider limit shared by its models', async () => {
     const gated = await startFakeServer()
-    // Holds every answer until two calls are in flight (or a second has passed), so concurrency shows without timing.
+    // Holds every answer until two calls are in flight, so concurrency shows without timing: 6 calls over 2 models
+    // pair up exactly when both are asked at once (a run that asked one at a time would hang and fail the test).
     const waiting: Array<() => void> = []
-    const release = () => {
-      for (const go of waiting.splice(0)) go()
-    }
     gated.onChat(async () => {
       await new Promise<void>((resolve) => {
         waiting.push(resolve)
-        if (waiting.length >= 2) release()
-        else setTimeout(release, 1_000).unref()
+        if (waiting.length >= 2) for (const go of waiting.splice(0)) go()
       })
       return completion('{"answer": 1}')
     })

@@ -93,6 +93,38 @@ export function virtualClock(): Clock & { sleeps: number[]; wakes: number[]; tim
   }
 }
 
+/**
+ * A clock whose sleeps end only when the test says so (`fire()` wakes every pending one): for timeouts that
+ * must fire at a chosen point of a run, never because the machine was slow.
+ */
+export function manualClock(): Clock & { fire(): void; pending(): number } {
+  const timers = new Set<() => void>()
+  return {
+    now: () => 0,
+    sleep: (_ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason)
+        const wake = () => {
+          timers.delete(wake)
+          resolve()
+        }
+        timers.add(wake)
+        signal?.addEventListener(
+          'abort',
+          () => {
+            timers.delete(wake)
+            reject(signal.reason)
+          },
+          { once: true },
+        )
+      }),
+    fire: () => {
+      for (const wake of [...timers]) wake()
+    },
+    pending: () => timers.size,
+  }
+}
+
 export function tempDir(prefix = 'dataforge-providers-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }

@@ -1,6 +1,7 @@
 import type { DataAgent } from '../../core/data-agent.js'
 import { InputError } from '../../core/errors.js'
 import type { ChatClient } from '../providers/chat-client.js'
+import { type Clock, realClock } from '../providers/clock.js'
 import { DataEngine, type EngineOptions, type TableSource } from './engine.js'
 import { defaultSystemPrompt } from './prompt.js'
 import { DataAgentSession, type SessionLimits } from './session.js'
@@ -27,6 +28,8 @@ export interface ToolDataAgentOptions {
   /** Replaces the default system prompt. */
   systemPrompt?: string
   engine?: EngineOptions
+  /** What times `timeoutMs`; tests pass a clock they control. Default the real one. */
+  clock?: Clock
 }
 
 export interface ToolDataAgent extends DataAgent {
@@ -70,6 +73,7 @@ export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
     async session(tables, ctx) {
       const engine = await DataEngine.open(tables, opts.engine)
       return new DataAgentSession({
+        clock: opts.clock ?? realClock,
         agentName: name,
         client,
         engine,

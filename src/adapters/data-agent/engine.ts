@@ -66,6 +66,8 @@ function loadDuckDb(): Promise<DuckDb> {
 export class DataEngine {
   private readonly relations = new Map<string, RelationInfo>()
   private closed = false
+  /** The model's statement being run (`statement`), or null. */
+  private running: object | null = null
 
   // Types DuckDB's JSON conversion renders as text to keep precision; shown as numbers where that loses nothing.
   private readonly wideNumbers: ReadonlySet<DuckDBTypeId>
@@ -168,6 +170,10 @@ export class DataEngine {
   /** Runs one read-only statement; keeps at most `maxRows` rows and counts the rest when there are more. */
   async query(sql: string, maxRows: number): Promise<QueryResult> {
     this.assertOpen()
+    return this.statement(() => this.runQuery(sql, maxRows))
+  }
+
+  private async runQuery(sql: string, maxRows: number): Promise<QueryResult> {
     const prepared = await this.prepareReadOnly(sql)
     let reader: DuckDBResultReader
     try {
@@ -192,21 +198,45 @@ export class DataEngine {
     if (!NAME.test(name)) throw new ToolError(`save: name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
     const existing = this.relations.get(name.toLowerCase())
     if (existing?.kind === 'table') throw new ToolError(`save: ${existing.name} is a session table; choose another name`)
-    // The check runs on the model's statement alone; the harness wraps it in the one write the model may ask for.
-    ;(await this.prepareReadOnly(sql)).destroySync()
-    try {
-      await this.connection.run(`CREATE OR REPLACE TABLE ${ident(name)} AS ${stripSemicolons(sql)}`)
-    } catch (error) {
-      throw new ToolError(`save: ${engineMessage(error)}`)
-    }
+    await this.statement(async () => {
+      // The check runs on the model's statement alone; the harness wraps it in the one write the model may ask for.
+      ;(await this.prepareReadOnly(sql)).destroySync()
+      try {
+        await this.connection.run(`CREATE OR REPLACE TABLE ${ident(name)} AS ${stripSemicolons(sql)}`)
+      } catch (error) {
+        throw new ToolError(`save: ${engineMessage(error)}`)
+      }
+    })
     // A result saved again under another case keeps one entry.
     this.relations.delete(name.toLowerCase())
     return this.register(name, 'saved')
   }
 
-  /** Aborts the running query, if any. */
+  /**
+   * Aborts the running query or save, if any. DuckDB drops an interrupt that comes before the statement starts
+   * executing (while it is parsed or prepared), so it is sent again until that statement has ended.
+   */
   interrupt(): void {
-    if (!this.closed) this.connection.interrupt()
+    if (this.closed) return
+    this.connection.interrupt()
+    const target = this.running
+    if (target === null) return
+    const again = setInterval(() => {
+      if (this.closed || this.running !== target) clearInterval(again)
+      else this.connection.interrupt()
+    }, 5)
+    again.unref()
+  }
+
+  /** Runs a model's statement as the one `interrupt` aims at. */
+  private async statement<T>(work: () => Promise<T>): Promise<T> {
+    const token = {}
+    this.running = token
+    try {
+      return await work()
+    } finally {
+      if (this.running === token) this.running = null
+    }
   }
 
   close(): void {

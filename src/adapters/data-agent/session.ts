@@ -3,6 +3,8 @@ import type { DataSession } from '../../core/data-agent.js'
 import { AgentFailure } from '../../core/errors.js'
 import { type Table, TableSchema } from '../../core/schemas.js'
 import type { ChatClient } from '../providers/chat-client.js'
+import type { Clock } from '../providers/clock.js'
+import { formatSeconds } from '../../stats/format.js'
 import type { ChatMessage, ChatTool, ToolCall } from '../providers/chat-types.js'
 import { buildChart } from './chart.js'
 import { type DataEngine, ident, type QueryResult, ToolError } from './engine.js'
@@ -23,6 +25,8 @@ export interface SessionLimits {
 }
 
 export interface SessionSetup {
+  /** Times each question (`limits.timeoutMs`). */
+  clock: Clock
   agentName: string
   client: ChatClient
   engine: DataEngine
@@ -82,7 +86,11 @@ export class DataAgentSession implements DataSession {
     this.messages.push({ role: 'user', content: question })
     const { timeoutMs } = this.setup.limits
     const timer = new AbortController()
-    const handle = setTimeout(() => timer.abort(new Error(`no answer within ${timeoutMs / 1000} seconds`)), timeoutMs)
+    const answered = new AbortController()
+    this.setup.clock.sleep(timeoutMs, answered.signal).then(
+      () => timer.abort(new Error(`no answer within ${formatSeconds(timeoutMs / 1000)} seconds`)),
+      () => undefined,
+    )
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal
     const interrupt = () => this.setup.engine.interrupt()
     signal.addEventListener('abort', interrupt, { once: true })
@@ -96,7 +104,7 @@ export class DataAgentSession implements DataSession {
       this.messages.push({ role: 'user', content: question }, { role: 'assistant', content: `(no answer: ${failure.kind})` })
       throw failure
     } finally {
-      clearTimeout(handle)
+      answered.abort()
       signal.removeEventListener('abort', interrupt)
       this.busy = false
     }
