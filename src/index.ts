@@ -33,7 +33,7 @@ export { checkThresholds, evaluateGates, failClosed, unmatchedThresholds, type T
 export { compareRuns, type Comparison } from './report/compare.js'
 export { comparisonToJson, renderComparisonMarkdown } from './report/compare-markdown.js'
 export { baselineFromRecords, mergeBaseline, readBaseline, regressionVerdict, renderBaseline } from './report/baseline.js'
-export { readRunRecords } from './report/read-runs.js'
+export { readRunRecords } from './files/read-runs.js'
 export { writeManifest, verifyDir } from './report/manifest.js'
 export { createRepairTask } from './datasets/create-repair-task.js'
 export * from './datasets/questions/index.js'

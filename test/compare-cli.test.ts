@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/main.js'
 import type { RunRecord } from '../src/core/run-record.js'
-import { readRunRecords } from '../src/report/read-runs.js'
+import { readRunRecords } from '../src/files/read-runs.js'
 import { makeRecord } from './stats-records.fixture.js'
 import { captureIO } from './cli/harness.js'
 

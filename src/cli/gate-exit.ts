@@ -1,6 +1,12 @@
 import type { EvalReport } from '../report/build.js'
 import { repeatGateFailures } from '../report/gates.js'
+import { parseIntegerFlag } from './flags.js'
 import type { CliIO } from './io.js'
+
+/** `--min-passes K` as `run` and `qa` take it: absent, or a whole number ≥ 1. */
+export function parseMinPasses(raw: string | undefined): number | undefined {
+  return raw === undefined ? undefined : parseIntegerFlag('min-passes', raw, 1, { min: 1 })
+}
 
 /**
  * `--min-passes` of `run` and `qa`, once the reports are written: prints the repeat gate's verdict (each case

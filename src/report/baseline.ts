@@ -6,7 +6,7 @@ import type { RunRecord } from '../core/run-record.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { type Aggregate, groupName } from './aggregate.js'
 import { type ComparableRun, compareRuns, type PairedGroupComparison } from './compare.js'
-import { parseRunRecords } from './read-runs.js'
+import { parseRunRecords } from '../files/read-runs.js'
 import { newGroupLine, verdictLine } from './verdict.js'
 
 export interface BaselineOptions {

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
-import { runRowsOf } from './read-runs.js'
+import { runRowsOf } from '../files/read-runs.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_VERSION = 1

@@ -5,8 +5,8 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { commitFiles } from '../files/write-atomic.js'
-import { parseRunRecords } from '../report/read-runs.js'
-import { openRunsAppender, type RunsAppender } from '../report/runs-appender.js'
+import { parseRunRecords } from '../files/read-runs.js'
+import { openRunsAppender, type RunsAppender } from './runs-appender.js'
 
 /** The journal of a run in progress, in its report folder; both go when the run's reports are written. */
 export const PARTIAL_RUNS_FILE = 'runs.partial.jsonl'

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { mergeCorpora } from '../../report/corpus.js'
 import { writeManifest } from '../../report/manifest.js'
-import { readRunRecords } from '../../report/read-runs.js'
+import { readRunRecords } from '../../files/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { addToManifest } from '../../report/manifest.js'
 import { writeRunsParquet } from '../../report/parquet.js'
-import { readRunRecords } from '../../report/read-runs.js'
+import { readRunRecords } from '../../files/read-runs.js'
 import type { Command } from '../io.js'
 
 export const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet

@@ -16,7 +16,7 @@ import { projectCommit } from '../../report/reproducibility.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
 import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
-import { repeatGateExit } from '../gate-exit.js'
+import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
@@ -92,7 +92,7 @@ export const qaCommand: Command = async (argv, io) => {
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   if (values['data-dir'] && values.suite !== 'wtq') throw new InputError('qa: --data-dir applies to --suite wtq only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
-  const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
+  const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })

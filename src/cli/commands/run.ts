@@ -12,7 +12,8 @@ import { renderHtmlReport } from '../../report/html/index.js'
 import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
-import { repeatGateExit } from '../gate-exit.js'
+import { seconds } from '../../report/format.js'
+import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
@@ -118,7 +119,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
-  const minPasses = values['min-passes'] === undefined ? undefined : parseIntegerFlag('min-passes', values['min-passes'], 1, { min: 1 })
+  const minPasses = parseMinPasses(values['min-passes'])
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
@@ -294,5 +295,5 @@ async function stopAgents(agents: RepairAgent[], containment?: Containment): Pro
 function progressLine(index: number, total: number, r: RunRecord): string {
   const head = `[${index}/${total}] ${r.agent} × ${r.dataset} trial ${r.trial + 1} (seed ${r.seed})`
   if (r.status !== 'ok') return `${head}: ${pc.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
-  return `${head}: F1 ${r.f1!.toFixed(3)} (P ${r.precision!.toFixed(3)} R ${r.recall!.toFixed(3)}) tp ${r.tp} fp ${r.fp} fn ${r.fn} · ${r.runtimeS.toFixed(2)} s\n`
+  return `${head}: F1 ${r.f1!.toFixed(3)} (P ${r.precision!.toFixed(3)} R ${r.recall!.toFixed(3)}) tp ${r.tp} fp ${r.fp} fn ${r.fn} · ${seconds(r.runtimeS)}\n`
 }
