@@ -6,6 +6,7 @@ import { createProviderQaAgent, type ModelQaOptions } from './model-qa.js'
 import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.js'
 import type { AgentListing } from './registry.js'
 import { noopQaAgent, refusingAgent, suiteOracle } from './suite-oracle.js'
+import { compareText } from '../core/order.js'
 
 export interface DataAgentOptions {
   /** Provider preset for model-backed agents (`--provider`); a preset name given as the spec wins. */
@@ -64,7 +65,7 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
 /** The question agents by name, for `list-agents` (model-backed ones take their model from `--provider`). */
 export function listDataAgents(): AgentListing[] {
   return Object.entries(DATA_AGENTS)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([name, entry]) => ({
       name,
       kind: entry.kind,

@@ -7,6 +7,7 @@ import { summarizeOutcomes } from '../stats/outcomes.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { costPerCorrectFix, sumUsage, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
+import { sortedEntries, sortedRecord } from '../core/order.js'
 
 export interface GroupKey {
   agent: string
@@ -152,7 +153,7 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     trialsRequested: rows.length,
     trialsCompleted: completed.length,
     trialsSkipped: rows.filter((r) => r.status === 'skipped').length,
-    failures: sortRecord(failures),
+    failures: sortedRecord(failures),
     correct: outcomes.correct,
     validated: outcomes.validated,
     passRate: outcomes.score.point,
@@ -188,7 +189,7 @@ function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
       acc.set(col, [a[0] + p.tp, a[1] + p.fp, a[2] + p.fn])
     }
   }
-  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, [tp, fp, fn]]) => [c, prf(tp, fp, fn)]))
+  return Object.fromEntries(sortedEntries(acc).map(([c, [tp, fp, fn]]) => [c, prf(tp, fp, fn)]))
 }
 
 function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
@@ -200,7 +201,7 @@ function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
     }
   }
   return Object.fromEntries(
-    [...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([kind, [total, tp]]) => [kind, { total, tp, recall: total ? tp / total : 1 }]),
+    sortedEntries(acc).map(([kind, [total, tp]]) => [kind, { total, tp, recall: total ? tp / total : 1 }]),
   )
 }
 
@@ -224,9 +225,7 @@ function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics'
 function meanMetrics(rows: RunRecord[]): Record<string, number> {
   const acc = new Map<string, number[]>()
   for (const r of rows) for (const [k, v] of Object.entries(r.metrics)) acc.set(k, [...(acc.get(k) ?? []), v])
-  return Object.fromEntries([...acc].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, vs]) => [k, meanOrNull(vs)!]))
+  return Object.fromEntries(sortedEntries(acc).map(([k, vs]) => [k, meanOrNull(vs)!]))
 }
 
-function sortRecord<T>(obj: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : 1)))
-}
+

@@ -8,6 +8,7 @@ import { type Aggregate, groupName } from './aggregate.js'
 import { type ComparableRun, compareRuns, type PairedGroupComparison } from './compare.js'
 import { parseRunRecords } from '../files/read-runs.js'
 import { newGroupLine, verdictLine } from './verdict.js'
+import { compareText } from '../core/order.js'
 
 export interface BaselineOptions {
   /** Significance level of the regression tests. Default 0.05. */
@@ -51,11 +52,7 @@ function identityKey(g: GroupIdentity): string {
   return JSON.stringify([g.suite, g.dataset, g.category ?? '', g.agent, g.model ?? ''])
 }
 
-const byIdentity = (x: GroupIdentity, y: GroupIdentity) => {
-  const a = identityKey(x)
-  const b = identityKey(y)
-  return a < b ? -1 : a > b ? 1 : 0
-}
+const byIdentity = (x: GroupIdentity, y: GroupIdentity) => compareText(identityKey(x), identityKey(y))
 
 /** The baseline of a run: its executed runs, grouped and sorted. */
 export function baselineFromRecords(records: readonly RunRecord[]): BaselineFile {

@@ -1,6 +1,7 @@
 import { InputError } from '../core/errors.js'
 import { canonicalJson } from '../core/hash.js'
 import type { RunRecord } from '../core/run-record.js'
+import { compareText } from '../core/order.js'
 
 export interface MergeOptions {
   /**
@@ -117,7 +118,7 @@ function generationRanker(rows: readonly RunRecord[], order?: readonly string[])
     return (g) => (g === null ? 0 : (index.get(g) ?? Number.POSITIVE_INFINITY))
   }
   const names = [...new Set(rows.map((r) => r.generation).filter((g): g is string => g !== null))].sort(
-    (a, b) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => natural.compare(a, b) || compareText(a, b),
   )
   const index = new Map(names.map((g, i) => [g, i + 1]))
   return (g) => (g === null ? 0 : (index.get(g) ?? Number.POSITIVE_INFINITY))

@@ -4,6 +4,7 @@ import type { EvalReport } from './build.js'
 import { repeatGate } from '../stats/case-trials.js'
 import { formatNumber } from '../stats/format.js'
 import type { GroupDelta } from './baseline.js'
+import { sortedEntries } from '../core/order.js'
 
 /** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
 export interface ThresholdSpec {
@@ -180,7 +181,7 @@ export function failClosed(report: EvalReport): string[] {
   if (errored.length === 0) return []
   const byKind = new Map<string, number>()
   for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
-  const kinds = [...byKind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(', ')
+  const kinds = sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
   const first = errored[0]!
   return [
     `${errored.length} of ${executed.length} eval runs errored rather than scored (${kinds}); first: ${first.caseId} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind}`,

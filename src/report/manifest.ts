@@ -6,6 +6,7 @@ import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
 import { runRowsOf } from '../files/read-runs.js'
+import { sortedRecord } from '../core/order.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_VERSION = 1
@@ -102,7 +103,7 @@ export async function buildManifest(dir: string, files: readonly string[], extra
     manifestVersion: MANIFEST_VERSION,
     tool: 'dataforge-evals',
     files: entries,
-    rowCounts: sortKeys(rowCounts),
+    rowCounts: sortedRecord(rowCounts),
     configIds,
   }
   return manifest
@@ -307,6 +308,4 @@ function isSafeRelative(path: string): boolean {
   return path !== '' && !isAbsolute(path) && !path.split('/').includes('..')
 }
 
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-}
+

@@ -4,6 +4,7 @@ import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'
 import { formatInterval } from '../stats/format.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
+import { compareText } from '../core/order.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -176,7 +177,7 @@ function truncate(text: string, max: number): string {
 function generatorOptions(options: Record<string, unknown> | null | undefined): string {
   if (!options || !Object.keys(options).length) return '—'
   return Object.entries(options)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ')
 }

@@ -6,6 +6,7 @@ import { wilsonInterval } from '../stats/wilson.js'
 import { armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, table, usd } from './format.js'
+import { sortedEntries } from '../core/order.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -30,7 +31,7 @@ function caseLabel(r: RunRecord): string {
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>()
   for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item])
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  return new Map(sortedEntries(out))
 }
 
 function passed(rs: readonly RunRecord[]): number {

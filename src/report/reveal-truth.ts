@@ -1,7 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import type { RepairScore } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 
 /** Cells per list and trial written by `--reveal-truth`: enough to tune a prompt, not a copy of the table. */
 const REVEALED_PER_LIST = 20
@@ -33,7 +32,6 @@ export class TruthReveal {
 
   /** JSON lines, one per trial. The file holds clean values: keep it out of git (`.dataforge-truth/` is ignored). */
   async write(path: string): Promise<void> {
-    await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, this.trials.map((t) => JSON.stringify(t)).join('\n') + (this.trials.length ? '\n' : ''))
+    await writeFileAtomic(path, this.trials.map((t) => JSON.stringify(t)).join('\n') + (this.trials.length ? '\n' : ''))
   }
 }

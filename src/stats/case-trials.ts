@@ -1,6 +1,7 @@
 import type { RunRecord } from '../core/run-record.js'
 import { InputError } from '../core/errors.js'
 import { passAtK, passHatK } from './pass-at-k.js'
+import { compareText } from '../core/order.js'
 
 /** What the trials of one case (one arm, dataset, case and turn) add up to. */
 export interface CaseTrialStats {
@@ -35,7 +36,7 @@ export function caseTrialStats(records: readonly RunRecord[]): CaseTrialStats[] 
     else groups.set(key, [r])
   }
   return [...groups.entries()]
-    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .sort(([x], [y]) => compareText(x, y))
     .map(([key, rows]) => {
       const first = rows[0]!
       const n = rows.length

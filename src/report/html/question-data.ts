@@ -4,6 +4,7 @@ import { meanOrNull } from '../../stats/quantile.js'
 import { wilsonInterval, type ProportionInterval } from '../../stats/wilson.js'
 import { isConformanceRecord } from './conformance-data.js'
 import { armName } from '../aggregate.js'
+import { compareText } from '../../core/order.js'
 
 /**
  * Question-suite runs: turns of a conversation, or runs of a suite that grades answers rather than repairs
@@ -40,7 +41,7 @@ export function categoryGrid(records: readonly RunRecord[]): GridCell[] {
     cells.set(key, cell)
   }
   return [...cells.values()]
-    .sort((a, b) => (a.category === b.category ? cmp(a.arm, b.arm) : cmp(a.category, b.category)))
+    .sort((a, b) => (a.category === b.category ? compareText(a.arm, b.arm) : compareText(a.category, b.category)))
     .map((c) => ({ ...c, accuracy: wilsonInterval(c.correct, c.attempted) }))
 }
 
@@ -64,7 +65,7 @@ export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
     arms.set(arm, [...(arms.get(arm) ?? []), r])
   }
   return [...arms]
-    .sort(([a], [b]) => cmp(a, b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([arm, rows]) => {
       const correct = rows.filter((r) => r.correct === true).length
       const completed = rows.filter((r) => r.status === 'ok')
@@ -84,6 +85,3 @@ export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
     })
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
