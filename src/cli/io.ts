@@ -6,6 +6,11 @@ export interface CliIO {
   env: Record<string, string | undefined>
 }
 
+/** A path as the CLI prints it: relative to the working directory when inside it, else as it is. */
+export function shownPath(cwd: string, path: string): string {
+  return path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path
+}
+
 /** A subcommand: parses its own argv, returns the exit code (0 ok, 1 gate/comparison failed, 2 bad usage/input). */
 export type Command = (argv: string[], io: CliIO) => Promise<number>
 

@@ -9,7 +9,7 @@ import { readRunRecords } from '../../files/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { deltasText, testsText, verdictLabel } from '../../report/verdict.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
-import type { Command } from '../io.js'
+import { type Command, shownPath } from '../io.js'
 
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
@@ -93,7 +93,7 @@ export const compareCommand: Command = async (argv, io) => {
   const o = cmp.overall
   io.stdout(
     `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
-      `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`,
+      `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
   return cmp.regression ? 1 : 0
 }

@@ -14,7 +14,7 @@ import { buildRunRecord } from '../../core/build-run-record.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
-import type { Command } from '../io.js'
+import { type Command, shownPath } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
 
 export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
@@ -152,7 +152,7 @@ export const conformanceCommand: Command = async (argv, io) => {
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)
   io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${verdict.summary}${verdict.reasons.length ? ` (${verdict.reasons.join('; ')})` : ''}` +
-    `${outputs.length ? `; wrote ${outputs.map(([p]) => p).join(', ')}` : ''}\n`)
+    `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`)
   return verdict.passed ? 0 : 1
 }
 

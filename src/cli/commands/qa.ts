@@ -18,7 +18,7 @@ import { commitReportFolderLocked, renderReportFiles } from '../../report/write-
 import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
-import type { CliIO, Command } from '../io.js'
+import { type CliIO, type Command, shownPath } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -160,7 +160,7 @@ export const qaCommand: Command = async (argv, io) => {
   })
   const written = await commitReportFolderLocked({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${written.join(', ')}\n`)
+  io.stdout(`\nwrote ${written.map((path) => shownPath(io.cwd, path)).join(', ')}\n`)
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }
 

@@ -19,7 +19,7 @@ import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import type { CliIO, Command } from '../io.js'
+import { type CliIO, type Command, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { renderTerminalSummary } from '../../report/terminal.js'
@@ -132,7 +132,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
   const folder = await openRunFolder({
     dir: reportDir,
-    displayDir: relativeTo(userIO.cwd, reportDir),
+    displayDir: shownPath(userIO.cwd, reportDir),
     outputs,
     resume: resumed,
     fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
@@ -141,7 +141,7 @@ export const runCommand: Command = async (argv, userIO) => {
   try {
     return await runInFolder()
   } catch (error) {
-    if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(relativeTo(userIO.cwd, reportDir), null))
+    if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(shownPath(userIO.cwd, reportDir), null))
     throw error
   } finally {
     folder.close()
@@ -234,7 +234,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const written = await commitReportFolder({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
   folder.journal.finish()
   io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${written.map((path) => relativeTo(userIO.cwd, path)).join(', ')}\n`)
+  io.stdout(`\nwrote ${written.map((path) => shownPath(userIO.cwd, path)).join(', ')}\n`)
   const broken = runBroken(records)
   if (broken) {
     io.stderr(`run failed: ${broken}\n`)
@@ -242,10 +242,6 @@ export const runCommand: Command = async (argv, userIO) => {
   }
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
   }
-}
-
-function relativeTo(cwd: string, path: string): string {
-  return path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path
 }
 
 /**
