@@ -7,7 +7,7 @@ import { summarizeOutcomes } from '../stats/outcomes.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { costPerCorrectFix, sumUsage, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
-import { sortedEntries, sortedRecord } from '../core/order.js'
+import { compareText, sortedEntries, sortedRecord } from '../core/order.js'
 
 export interface GroupKey {
   agent: string
@@ -97,14 +97,22 @@ function std(values: number[]): number | null {
   return Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1))
 }
 
-function compareKeys(a: GroupKey, b: GroupKey): number {
-  const fields: (keyof GroupKey)[] = ['suite', 'dataset', 'category', 'agent', 'model']
-  for (const f of fields) {
-    const x = a[f] ?? ''
-    const y = b[f] ?? ''
-    if (x !== y) return x < y ? -1 : 1
+/** The order of groups in every report and comparison: suite, dataset, category, agent, model. */
+export function compareGroupKeys(a: OrderedKey, b: OrderedKey): number {
+  for (const f of ['suite', 'dataset', 'category', 'agent', 'model'] as const) {
+    const order = compareText(a[f] ?? '', b[f] ?? '')
+    if (order !== 0) return order
   }
   return 0
+}
+
+type OrderedKey = { suite: string; dataset: string; category: string | null; agent: string | null; model: string | null }
+
+/** Display labels: each as given, with its dataset added where two would otherwise read the same. */
+export function distinctLabels(labels: readonly string[], datasets: readonly string[]): string[] {
+  const counts = new Map<string, number>()
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1)
+  return labels.map((label, i) => ((counts.get(label) ?? 0) > 1 ? `${label} · ${datasets[i]}` : label))
 }
 
 export interface AggregateOptions {
@@ -122,7 +130,7 @@ export function aggregate(records: readonly RunRecord[], options: AggregateOptio
     if (g) g.rows.push(r)
     else groups.set(id, { key, rows: [r] })
   }
-  return [...groups.values()].sort((a, b) => compareKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
+  return [...groups.values()].sort((a, b) => compareGroupKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
 }
 
 function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {

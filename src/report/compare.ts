@@ -5,7 +5,7 @@ import { type McNemarResult, mcnemar } from '../stats/mcnemar.js'
 import { signFlipTest } from '../stats/permutation.js'
 import { type Power, pairedPower } from '../stats/power.js'
 import { mean } from '../stats/quantile.js'
-import { groupName } from './aggregate.js'
+import { compareGroupKeys, distinctLabels, groupName } from './aggregate.js'
 
 export const COMPARISON_VERSION = 2
 
@@ -173,7 +173,7 @@ export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableR
   }
 
   const settings = { alpha, seed, floor }
-  const ordered = [...groups.values()].sort((x, y) => compareKeys(x.key, y.key))
+  const ordered = [...groups.values()].sort((x, y) => compareGroupKeys(x.key, y.key))
   const labels = groupLabels(ordered.map((g) => g.key))
   const groupResults = ordered.map((g, i) => summarizePairs(labels[i]!, g.key, g.pairs, g.onlyA, g.onlyB, g.rowsB, settings))
   const overall = summarizePairs(
@@ -317,15 +317,6 @@ function checkSameData(x: ComparableRun, y: ComparableRun, labelA: string, label
   )
 }
 
-function compareKeys(x: ComparisonGroupKey, y: ComparisonGroupKey): number {
-  for (const f of ['suite', 'dataset', 'category', 'agent', 'model'] as const) {
-    const u = x[f] ?? ''
-    const v = y[f] ?? ''
-    if (u !== v) return u < v ? -1 : 1
-  }
-  return 0
-}
-
 /** The leaderboard's group names; where two groups would share one, the dataset is added to tell them apart. */
 function groupLabels(keys: readonly ComparisonGroupKey[]): string[] {
   const base = keys.map((k) =>
@@ -333,7 +324,5 @@ function groupLabels(keys: readonly ComparisonGroupKey[]): string[] {
       ? [k.suite, k.category].filter((x) => x !== null && x !== '').join(' · ')
       : groupName({ agent: k.agent, agentKind: '', model: k.model, dataset: k.dataset, suite: k.suite, category: k.category }),
   )
-  const counts = new Map<string, number>()
-  for (const label of base) counts.set(label, (counts.get(label) ?? 0) + 1)
-  return base.map((label, i) => ((counts.get(label) ?? 0) > 1 ? `${label} · ${keys[i]!.dataset}` : label))
+  return distinctLabels(base, keys.map((k) => k.dataset))
 }

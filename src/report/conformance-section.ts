@@ -1,5 +1,5 @@
 import type { RunRecord } from '../core/run-record.js'
-import { CONFORMANCE_SCORE_METRIC } from '../grading/conformance/metrics.js'
+import { CONFORMANCE_SCORE_METRIC, isConformanceRecord } from '../grading/conformance/metrics.js'
 import { formatNumber, formatP } from '../stats/format.js'
 import type { EvalReport } from './build.js'
 import { table } from './format.js'
@@ -24,10 +24,6 @@ export function conformanceProperties(record: RunRecord): PropertyNumbers[] {
     byName.set(m[1]!, entry)
   }
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-}
-
-function isConformanceRecord(r: RunRecord): boolean {
-  return CONFORMANCE_SCORE_METRIC in r.metrics || Object.keys(r.metrics).some((k) => PROPERTY_METRIC.test(k))
 }
 
 /**

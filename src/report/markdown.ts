@@ -1,7 +1,7 @@
 import { digestOfLabel } from '../core/dataset-info.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
-import { fixed, meanStd, seconds, table, units, usd } from './format.js'
+import { fixed, meanStd, seconds, table, truncate, units, usd } from './format.js'
 import { formatInterval } from '../stats/format.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { compareText } from '../core/order.js'
@@ -168,10 +168,6 @@ function renderFlaky(report: EvalReport): string {
       fixed(c.passHatK[PASS_HAT_K]),
     ]),
   )
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max - 1) + '…' : text
 }
 
 function generatorOptions(options: Record<string, unknown> | null | undefined): string {

@@ -5,7 +5,7 @@ import { formatInterval } from '../stats/format.js'
 import { wilsonInterval } from '../stats/wilson.js'
 import { armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
-import { fixed, table, usd } from './format.js'
+import { fixed, table, truncate, usd } from './format.js'
 import { sortedEntries } from '../core/order.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
@@ -80,14 +80,15 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
   if (!failed.length) return 'Every question passed.'
   const rows = failed
     .slice(0, MAX_FAILED_LISTED)
-    .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), truncate(r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect'), 200)])
+    .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), why(r)])
   const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
   return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
 }
 
-function truncate(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+/** The detail of a failed question on one line. */
+function why(r: RunRecord): string {
+  const text = r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect')
+  return truncate(text.replace(/\s+/g, ' ').trim(), 200)
 }
 
 /** The question-answering sections of a report; empty when the report has no question runs. */

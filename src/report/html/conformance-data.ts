@@ -1,5 +1,4 @@
-import type { RunRecord } from '../../core/run-record.js'
-import { CONFORMANCE_SCORE_METRIC } from '../../grading/conformance/metrics.js'
+import { CONFORMANCE_METRIC_PREFIX, CONFORMANCE_SCORE_METRIC } from '../../grading/conformance/metrics.js'
 import type { Aggregate } from '../aggregate.js'
 
 /**
@@ -9,13 +8,8 @@ import type { Aggregate } from '../aggregate.js'
  *   `conformance.<property>.<label>.requested|evaluated`  each label's share, in percent
  * Properties are known from their `analyzed` count, so property names and labels may contain dots.
  */
-const PREFIX = 'conformance.'
 const PROPERTY = /^conformance\.(.+)\.analyzed$/
 const SHARE = /^(.+)\.(requested|evaluated)$/
-
-export function isConformanceRecord(r: RunRecord): boolean {
-  return CONFORMANCE_SCORE_METRIC in r.metrics || Object.keys(r.metrics).some((k) => k.startsWith(PREFIX))
-}
 
 export interface ConformanceProperty {
   name: string
@@ -42,14 +36,14 @@ export function groupConformance(aggregates: readonly Aggregate[]): GroupConform
       .sort((x, y) => y.length - x.length || (x < y ? -1 : 1))
     if (!names.length && !(CONFORMANCE_SCORE_METRIC in m)) continue
     const properties = new Map<string, ConformanceProperty>(
-      names.map((name) => [name, { name, score: m[`${PREFIX}${name}.score`] ?? null, p: m[`${PREFIX}${name}.p`] ?? null, labels: [] }]),
+      names.map((name) => [name, { name, score: m[`${CONFORMANCE_METRIC_PREFIX}${name}.score`] ?? null, p: m[`${CONFORMANCE_METRIC_PREFIX}${name}.p`] ?? null, labels: [] }]),
     )
     for (const [key, value] of Object.entries(m)) {
       const share = SHARE.exec(key)
       if (!share) continue
-      const name = names.find((n) => share[1]!.startsWith(`${PREFIX}${n}.`))
+      const name = names.find((n) => share[1]!.startsWith(`${CONFORMANCE_METRIC_PREFIX}${n}.`))
       if (!name) continue
-      const label = share[1]!.slice(`${PREFIX}${name}.`.length)
+      const label = share[1]!.slice(`${CONFORMANCE_METRIC_PREFIX}${name}.`.length)
       const prop = properties.get(name)!
       let entry = prop.labels.find((l) => l.label === label)
       if (!entry) {

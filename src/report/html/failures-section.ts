@@ -1,6 +1,6 @@
 import type { CellIssue, RepairDiagnostics } from '../../core/repair-score.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { fixed } from '../format.js'
+import { fixed, truncate } from '../format.js'
 import { esc } from './escape.js'
 import { armName } from '../aggregate.js'
 
@@ -13,10 +13,6 @@ function where(r: RunRecord): string {
   const what = r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`
   const turn = r.turn === null ? '' : `#t${r.turn}`
   return `${who} · ${what} · ${r.caseId}${turn} · trial ${r.trial + 1} (seed ${r.seed})`
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
 /**

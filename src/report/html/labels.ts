@@ -1,13 +1,12 @@
-import { type Aggregate, armName } from '../aggregate.js'
+import { type Aggregate, armName, distinctLabels } from '../aggregate.js'
 
 /**
  * One display label per aggregate: the leaderboard's group name, with the dataset added where two groups
  * would otherwise share a name (one suite run over two datasets), so chart rows never merge.
  */
 export function groupLabels(aggregates: readonly Aggregate[]): Map<Aggregate, string> {
-  const counts = new Map<string, number>()
-  for (const a of aggregates) counts.set(a.group, (counts.get(a.group) ?? 0) + 1)
-  return new Map(aggregates.map((a) => [a, (counts.get(a.group) ?? 0) > 1 ? `${a.group} · ${a.dataset}` : a.group]))
+  const labels = distinctLabels(aggregates.map((a) => a.group), aggregates.map((a) => a.dataset))
+  return new Map(aggregates.map((a, i) => [a, labels[i]!]))
 }
 
 /** Groups of the same suite and dataset, in the aggregates' stable order: one chart each. */

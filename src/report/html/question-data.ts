@@ -2,7 +2,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
 import { meanOrNull } from '../../stats/quantile.js'
 import { wilsonInterval, type ProportionInterval } from '../../stats/wilson.js'
-import { isConformanceRecord } from './conformance-data.js'
+import { isConformanceRecord } from '../../grading/conformance/metrics.js'
 import { armName } from '../aggregate.js'
 import { compareText } from '../../core/order.js'
 
