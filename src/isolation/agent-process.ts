@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { AgentFailure } from '../core/errors.js'
 import type { FailureKind } from '../core/schemas.js'
 import { type AgentMessage, AgentMessageSchema, type HostMessage } from './protocol.js'
+import { truncate } from '../core/text.js'
 
 export interface Launch {
   command: string
@@ -215,5 +216,5 @@ function toKnownKind(kind: string | undefined, fallback: FailureKind): FailureKi
 }
 
 function preview(line: string): string {
-  return line.length > 80 ? `${line.slice(0, 80)}…` : line
+  return truncate(line, 81)
 }

@@ -31,11 +31,6 @@ export function seconds(value: number): string {
   return `${value.toFixed(2)} s`
 }
 
-/** At most `max` characters, the last one `…` when cut. */
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
-}
-
 /** Escapes a Markdown table cell. */
 export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')

@@ -1,10 +1,11 @@
 import { digestOfLabel } from '../core/dataset-info.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
-import { fixed, meanStd, seconds, table, truncate, units, usd } from './format.js'
+import { fixed, meanStd, seconds, table, units, usd } from './format.js'
 import { formatInterval } from '../stats/format.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { compareText } from '../core/order.js'
+import { truncate } from '../core/text.js'
 
 export interface MarkdownOptions {
   title?: string

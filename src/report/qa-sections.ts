@@ -5,8 +5,9 @@ import { formatInterval } from '../stats/format.js'
 import { wilsonInterval } from '../stats/wilson.js'
 import { armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
-import { fixed, table, truncate, usd } from './format.js'
+import { fixed, table, usd } from './format.js'
 import { sortedEntries } from '../core/order.js'
+import { oneLine } from '../core/text.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -88,7 +89,7 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
 /** The detail of a failed question on one line. */
 function why(r: RunRecord): string {
   const text = r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect')
-  return truncate(text.replace(/\s+/g, ' ').trim(), 200)
+  return oneLine(text, 200)
 }
 
 /** The question-answering sections of a report; empty when the report has no question runs. */

@@ -2,6 +2,7 @@ import { types } from 'node:util'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult } from '../core/schemas.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import { truncate } from '../core/text.js'
 
 export interface NormalizedOutput {
   fixes: unknown[]
@@ -67,5 +68,5 @@ export function describe(value: unknown): string {
     return `an object with keys [${keys.join(', ')}]`
   }
   const text = String(value)
-  return `a ${typeof value} (${text.length > 40 ? text.slice(0, 40) + '…' : text})`
+  return `a ${typeof value} (${truncate(text, 41)})`
 }

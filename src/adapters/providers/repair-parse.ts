@@ -1,5 +1,6 @@
 import { AgentFailure } from '../../core/errors.js'
 import type { Fix } from '../../core/schemas.js'
+import { oneLine } from '../../core/text.js'
 
 export interface ParsedRepair {
   fixes: Fix[]
@@ -149,8 +150,7 @@ function finishNote(ctx: ParseContext): string {
 }
 
 function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat
+  return oneLine(text, 120)
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

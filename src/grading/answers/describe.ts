@@ -1,12 +1,9 @@
+import { oneLine } from '../../core/text.js'
+
 /** Helpers that keep grader details on one short, readable line. */
 
 const MAX_QUOTE = 80
 
-/** Collapses whitespace (newlines included) and truncates long text with an ellipsis. */
-export function oneLine(text: string, max = MAX_QUOTE): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
-}
 
 /** A quoted excerpt of `text` centred on [start, end), with ellipses where it was cut. */
 export function excerpt(text: string, start: number, end: number, context = 30): string {

@@ -1,7 +1,8 @@
 import type { Answer, GradeResult } from '../../core/answer.js'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
-import { kindOf, oneLine, show } from './describe.js'
+import { oneLine } from '../../core/text.js'
+import { kindOf, show } from './describe.js'
 import { DEFAULT_TOLERANCE, withinTolerance } from './tolerance.js'
 import type { SyncGrader } from './grader-types.js'
 

@@ -1,3 +1,5 @@
+import { truncate } from '../../core/text.js'
+
 /** A fix item whose shape is valid; whether its cell exists is decided later. */
 export interface FixItem {
   row: number
@@ -48,7 +50,7 @@ function kindOf(value: unknown): string {
 }
 
 function preview(value: unknown): string {
-  if (typeof value === 'string') return `a string ${JSON.stringify(value.length > 30 ? value.slice(0, 30) + '…' : value)}`
+  if (typeof value === 'string') return `a string ${JSON.stringify(truncate(value, 31))}`
   if (typeof value === 'number') return `the number ${value}`
   return kindOf(value)
 }

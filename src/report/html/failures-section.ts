@@ -1,8 +1,9 @@
 import type { CellIssue, RepairDiagnostics } from '../../core/repair-score.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { fixed, truncate } from '../format.js'
+import { fixed } from '../format.js'
 import { esc } from './escape.js'
 import { armName } from '../aggregate.js'
+import { truncate } from '../../core/text.js'
 
 export const MAX_RUNS_LISTED = 100
 export const MAX_CELLS_PER_RUN = 40
