@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { isPlainObject } from './is-plain-object.js'
 
 /** A plain predicate compiled from a zod schema (see `compileExactCheck`). */
 export type ExactCheck = (value: unknown) => boolean
@@ -98,8 +99,4 @@ function numberCheck(checks: Array<{ _zod: { def: Record<string, unknown> } }>):
     } else return never
   }
   return (v) => parts.every((part) => part(v))
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

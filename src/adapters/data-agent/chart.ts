@@ -1,5 +1,6 @@
 import { checkVegaLite } from '../../grading/answers/vega-lite.js'
 import { type DataEngine, ident, type QueryResult, ToolError } from './engine.js'
+import { isPlainObject } from '../../core/is-plain-object.js'
 
 /** Rows a chart may carry inline; more means the model should aggregate first. */
 export const MAX_CHART_ROWS = 5_000
@@ -19,14 +20,14 @@ export interface ChartResult {
  */
 export async function buildChart(engine: DataEngine, spec: Record<string, unknown>, query: string | undefined): Promise<ChartResult> {
   const data = spec['data']
-  const named = isObject(data) && typeof data['name'] === 'string' ? data['name'] : undefined
+  const named = isPlainObject(data) && typeof data['name'] === 'string' ? data['name'] : undefined
   let values: unknown
   if (query !== undefined) {
     values = objectsOf(await engine.query(query, MAX_CHART_ROWS), 'the chart query')
   } else if (named !== undefined) {
     engine.relation(named)
     values = objectsOf(await engine.query(`SELECT * FROM ${ident(named)}`, MAX_CHART_ROWS), named)
-  } else if (isObject(data) && Array.isArray(data['values'])) {
+  } else if (isPlainObject(data) && Array.isArray(data['values'])) {
     values = data['values']
   } else {
     throw new ToolError('chart: give the data as query, as spec.data.name (a table or saved result) or as spec.data.values')
@@ -47,8 +48,4 @@ function objectsOf(result: QueryResult, what: string): Array<Record<string, unkn
     throw new ToolError(`chart: ${what} has ${result.rowCount} rows, over the ${MAX_CHART_ROWS}-row limit for a chart; aggregate first`)
   }
   return result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c.name, row[i]])))
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -11,6 +11,7 @@ import { type DataEngine, ident, type QueryResult, ToolError } from './engine.js
 import { ANSWER_REMINDER } from './prompt.js'
 import { addStepUsage, countCall, DataAgentFailure, newTurnStats, statsMetrics, type TurnStats } from './stats.js'
 import { argsProblem, TOOL_ARGS, TOOL_NAMES, type ToolArgs, type ToolName } from './tools.js'
+import { isPlainObject } from '../../core/is-plain-object.js'
 
 /** Rows a table answer (`answer(result=…)`) may hold. */
 const MAX_ANSWER_ROWS = 10_000
@@ -230,7 +231,7 @@ export class DataAgentSession implements DataSession {
       const rows = await engine.query(`SELECT * FROM ${ident(args.result)}`, MAX_ANSWER_ROWS)
       if (rows.truncated) throw new ToolError(`answer: ${args.result} has ${rows.rowCount} rows, over the ${MAX_ANSWER_ROWS}-row limit`)
       value = tableOf(rows)
-    } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    } else if (isPlainObject(value)) {
       value = tableValue(value as Record<string, unknown>)
     }
     const answer: Answer = { text: args.text ?? '' }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { InputError } from '../../core/errors.js'
+import { isPlainObject } from '../../core/is-plain-object.js'
 
 /** USD per token, by model id. */
 export interface ModelPrice {
@@ -13,11 +14,11 @@ export type PriceMap = Record<string, ModelPrice>
  * (the shape `prices fetch` writes). Prices may be numbers or numeric strings, in USD per token.
  */
 export function parsePriceMap(value: unknown, source: string): PriceMap {
-  const root = isRecord(value) && isRecord(value['models']) ? value['models'] : value
-  if (!isRecord(root)) throw new InputError(`${source}: expected an object mapping model ids to { prompt, completion }`)
+  const root = isPlainObject(value) && isPlainObject(value['models']) ? value['models'] : value
+  if (!isPlainObject(root)) throw new InputError(`${source}: expected an object mapping model ids to { prompt, completion }`)
   const out: PriceMap = {}
   for (const [model, entry] of Object.entries(root)) {
-    if (!isRecord(entry)) throw new InputError(`${source}: model "${model}": expected { prompt, completion }`)
+    if (!isPlainObject(entry)) throw new InputError(`${source}: model "${model}": expected { prompt, completion }`)
     out[model] = {
       prompt: priceField(entry['prompt'], `${source}: model "${model}" field prompt`),
       completion: priceField(entry['completion'], `${source}: model "${model}" field completion`),
@@ -57,11 +58,11 @@ export function costUsd(price: ModelPrice | undefined, promptTokens: number, com
  * strings; models without a usable, non-negative price (routers report -1) are left out.
  */
 export function priceMapFromOpenRouterModels(body: unknown, source: string): PriceMap {
-  const data = isRecord(body) ? body['data'] : undefined
+  const data = isPlainObject(body) ? body['data'] : undefined
   if (!Array.isArray(data)) throw new InputError(`${source}: expected a JSON object with a "data" array of models`)
   const out: PriceMap = {}
   for (const model of data) {
-    if (!isRecord(model) || typeof model['id'] !== 'string' || !isRecord(model['pricing'])) continue
+    if (!isPlainObject(model) || typeof model['id'] !== 'string' || !isPlainObject(model['pricing'])) continue
     const prompt = Number(model['pricing']['prompt'])
     const completion = Number(model['pricing']['completion'])
     if (!Number.isFinite(prompt) || !Number.isFinite(completion) || prompt < 0 || completion < 0) continue
@@ -78,8 +79,4 @@ function priceField(value: unknown, where: string): number {
     throw new InputError(`${where}: expected a non-negative number of USD per token`)
   }
   return n
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

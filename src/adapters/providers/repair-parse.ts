@@ -1,6 +1,7 @@
 import { AgentFailure } from '../../core/errors.js'
 import type { Fix } from '../../core/schemas.js'
 import { oneLine } from '../../core/text.js'
+import { isPlainObject } from '../../core/is-plain-object.js'
 
 export interface ParsedRepair {
   fixes: Fix[]
@@ -106,9 +107,9 @@ function matchingEnd(text: string, start: number): number {
 function fixesOf(value: unknown): ParsedRepair {
   let items: unknown[]
   if (Array.isArray(value)) items = value
-  else if (isRecord(value) && Array.isArray(value['fixes'])) items = value['fixes']
-  else if (isRecord(value) && Array.isArray(value['repairs'])) items = value['repairs']
-  else if (isRecord(value) && 'row' in value && 'column' in value) items = [value]
+  else if (isPlainObject(value) && Array.isArray(value['fixes'])) items = value['fixes']
+  else if (isPlainObject(value) && Array.isArray(value['repairs'])) items = value['repairs']
+  else if (isPlainObject(value) && 'row' in value && 'column' in value) items = [value]
   else {
     throw new AgentFailure('parse_failure', 'the JSON holds no list of fixes (expected [...] or {"fixes": [...]})')
   }
@@ -124,7 +125,7 @@ function fixesOf(value: unknown): ParsedRepair {
 
 /** A fix, or why the item is not one. */
 function fixOf(item: unknown): Fix | string {
-  if (!isRecord(item)) return `expected an object, got ${JSON.stringify(item)?.slice(0, 60)}`
+  if (!isPlainObject(item)) return `expected an object, got ${JSON.stringify(item)?.slice(0, 60)}`
   const row = rowOf(item['row'])
   if (row === undefined) return `row ${JSON.stringify(item['row'])} is not a non-negative integer`
   const column = item['column']
@@ -151,8 +152,4 @@ function finishNote(ctx: ParseContext): string {
 
 function excerpt(text: string): string {
   return oneLine(text, 120)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
