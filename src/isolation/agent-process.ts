@@ -3,6 +3,7 @@ import { AgentFailure } from '../core/errors.js'
 import type { FailureKind } from '../core/schemas.js'
 import { type AgentMessage, AgentMessageSchema, type HostMessage } from './protocol.js'
 import { truncate } from '../core/text.js'
+import { formatSeconds } from '../stats/format.js'
 
 export interface Launch {
   command: string
@@ -49,7 +50,7 @@ export class AgentProcess {
       this.failReady = reject
     })
     this.ready.catch(() => undefined)
-    const readyTimer = setTimeout(() => this.kill(new AgentFailure('agent_crash', `agent process sent no "ready" message within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS)
+    const readyTimer = setTimeout(() => this.kill(new AgentFailure('agent_crash', `agent process sent no "ready" message within ${formatSeconds(READY_TIMEOUT_MS / 1000)} s`)), READY_TIMEOUT_MS)
     readyTimer.unref()
     this.ready.then(
       () => clearTimeout(readyTimer),

@@ -33,7 +33,7 @@ function arrow(before: number | null | undefined, after: number | null): string 
   return `${before === undefined ? '—' : fixed(before)} → ${fixed(after)}`
 }
 
-function renderBaseline(deltas: readonly GroupDelta[]): string {
+function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
   return table(
     ['group', 'F1 baseline → now', 'ΔF1', 'F1 paired p', 'pass rate baseline → now', 'Δpass rate', 'pairs', 'b', 'c', 'pass/fail McNemar p', 'verdict'],
     deltas.map((d) => {
@@ -77,7 +77,7 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
       'Δ = now − baseline.'
     const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${d.group}: ${powerText(d.verdict, alpha)}`] : []))
     const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${renderBaseline(deltas)}${power}` })
+    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}` })
   }
   return sections
 }
