@@ -9,16 +9,14 @@ import type { RunRecord } from '../../core/run-record.js'
 import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
 import { buildReport } from '../../report/build.js'
-import { renderHtmlReport } from '../../report/html/index.js'
 import { checkReportOutputs, cliReportOutputs } from '../../files/output-paths.js'
-import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
-import { renderTerminalSummary } from '../../report/terminal.js'
-import { commitReportFolderLocked, renderReportFiles } from '../../report/write-report.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
+import { writeCliReports } from '../report-output.js'
+import { armName } from '../../report/aggregate.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
-import { type CliIO, type Command, shownPath } from '../io.js'
+import type { CliIO, Command } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -142,7 +140,7 @@ export const qaCommand: Command = async (argv, io) => {
   )
   // Agents holding pooled connections (the tool-calling data agent) release them.
   await Promise.all(arms.map((a) => (a.agent as DataAgent & { close?: () => Promise<void> | void }).close?.()))
-  const names = arms.map((a) => (a.agent.model ? `${a.agent.name}@${a.agent.model}` : a.agent.name))
+  const names = arms.map((a) => armName(a.agent.name, a.agent.model ?? null))
   const report = buildReport({
     records,
     datasets: [],
@@ -151,16 +149,8 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  const contents = renderReportFiles({
-    report,
-    markdown: { path: markdownPath, text: renderMarkdownReport(report, { title: `dataforge-evals qa: ${values.suite}`, runtimeInSummary: true }) },
-    html: { path: htmlPath, text: await renderHtmlReport(report, { title: `dataforge-evals qa: ${values.suite}` }) },
-    jsonPath,
-    runsPath,
-  })
-  const written = await commitReportFolderLocked({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
-  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${written.map((path) => shownPath(io.cwd, path)).join(', ')}\n`)
+  const paths = { dir: reportDir, markdown: markdownPath, html: htmlPath, json: jsonPath, runs: runsPath }
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }
 
@@ -207,7 +197,7 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
 }
 
 function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[]): string {
-  const who = agent.model ? `${agent.name}@${agent.model}` : agent.name
+  const who = armName(agent.name, agent.model ?? null)
   const ok = rs.filter((r) => r.correct === true).length
   const failed = rs.filter((r) => r.status === 'failed')
   const tail = failed.length ? ` ${pc.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''

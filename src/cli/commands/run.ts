@@ -8,12 +8,10 @@ import { closeAgent, resolveAgent } from '../../adapters/registry.js'
 import { type ProviderAgentOptions, resolveCacheOptions } from '../../adapters/providers/index.js'
 import { comparatorByName } from '../../grading/index.js'
 import { buildReport } from '../../report/build.js'
-import { renderHtmlReport } from '../../report/html/index.js'
-import { renderMarkdownReport } from '../../report/markdown.js'
 import { projectCommit } from '../../report/reproducibility.js'
-import { commitReportFolder, renderReportFiles } from '../../report/write-report.js'
 import { seconds } from '../../report/format.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
+import { writeCliReports } from '../report-output.js'
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
@@ -22,7 +20,6 @@ import { openRunFolder } from '../../run/run-folder.js'
 import { type CliIO, type Command, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
-import { renderTerminalSummary } from '../../report/terminal.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
@@ -224,17 +221,8 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  const contents = renderReportFiles({
-    report,
-    markdown: { path: markdownPath, text: renderMarkdownReport(report, { runtimeInSummary: true }) },
-    html: { path: htmlPath, text: await renderHtmlReport(report) },
-    jsonPath,
-    runsPath,
-  })
-  const written = await commitReportFolder({ dir: reportDir, contents, records: report.records, recordFiles: [jsonPath, runsPath] })
+  await writeCliReports(report, { dir: reportDir, markdown: markdownPath, html: htmlPath, json: jsonPath, runs: runsPath }, { lock: false, io, shownFrom: userIO.cwd })
   folder.journal.finish()
-  io.stdout(renderTerminalSummary(report, { color: io.env.NO_COLOR === undefined && pc.isColorSupported }))
-  io.stdout(`\nwrote ${written.map((path) => shownPath(userIO.cwd, path)).join(', ')}\n`)
   const broken = runBroken(records)
   if (broken) {
     io.stderr(`run failed: ${broken}\n`)

@@ -1,0 +1,45 @@
+import pc from 'picocolors'
+import type { EvalReport } from '../report/build.js'
+import { renderHtmlReport } from '../report/html/index.js'
+import { renderMarkdownReport } from '../report/markdown.js'
+import { renderTerminalSummary } from '../report/terminal.js'
+import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report/write-report.js'
+import { type CliIO, shownPath } from './io.js'
+
+/** Where `run` and `qa` write: the Markdown and HTML reports, report.json and runs.jsonl, all in `dir`. */
+export interface CliReportPaths {
+  dir: string
+  markdown: string
+  html: string
+  json: string
+  runs: string
+}
+
+export interface CliReportOptions {
+  /** Title of the Markdown and HTML reports; default the renderers'. */
+  title?: string
+  /** Take the folder's lock for the write (a command that does not hold it already). */
+  lock: boolean
+  io: CliIO
+  /** Printed paths are relative to this folder (the user's working directory). */
+  shownFrom: string
+}
+
+/**
+ * How `run` and `qa` end: the report files rendered from one report, written with the folder's manifest as one
+ * unit, then the terminal summary and the paths written.
+ */
+export async function writeCliReports(report: EvalReport, paths: CliReportPaths, opts: CliReportOptions): Promise<void> {
+  const titled = opts.title ? { title: opts.title } : {}
+  const contents = renderReportFiles({
+    report,
+    markdown: { path: paths.markdown, text: renderMarkdownReport(report, { ...titled, runtimeInSummary: true }) },
+    html: { path: paths.html, text: await renderHtmlReport(report, titled) },
+    jsonPath: paths.json,
+    runsPath: paths.runs,
+  })
+  const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs] }
+  const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
+  opts.io.stdout(renderTerminalSummary(report, { color: opts.io.env.NO_COLOR === undefined && pc.isColorSupported }))
+  opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)
+}
