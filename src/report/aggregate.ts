@@ -108,6 +108,13 @@ export function compareGroupKeys(a: OrderedKey, b: OrderedKey): number {
 
 type OrderedKey = { suite: string; dataset: string; category: string | null; agent: string | null; model: string | null }
 
+/** Runs of the group that failed (timeouts, exceptions, …), whatever their kind. */
+export function failedRuns(a: Pick<Aggregate, 'failures'>): number {
+  let total = 0
+  for (const n of Object.values(a.failures)) total += n
+  return total
+}
+
 /** Display labels: each as given, with its dataset added where two would otherwise read the same. */
 export function distinctLabels(labels: readonly string[], datasets: readonly string[]): string[] {
   const counts = new Map<string, number>()

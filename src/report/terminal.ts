@@ -1,4 +1,5 @@
 import pc from 'picocolors'
+import { failedRuns } from './aggregate.js'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd } from './format.js'
@@ -12,7 +13,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const rule = scoreRule(report)
   const header = ['group', 'F1 (mean ± std)', 'P', 'R', rule.short, 'Score [95% CI]', 'trials done/asked', 'failures']
   const rows = report.aggregates.map((a) => {
-    const failures = Object.values(a.failures).reduce((x, y) => x + y, 0)
+    const failures = failedRuns(a)
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
     const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
     return [

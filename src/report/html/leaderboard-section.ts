@@ -1,15 +1,10 @@
 import { formatInterval } from '../../stats/format.js'
-import type { Aggregate } from '../aggregate.js'
+import { type Aggregate, armName, failedRuns } from '../aggregate.js'
 import { fixed, units, usd } from '../format.js'
 import { esc, sortValue } from './escape.js'
-import { armName } from '../aggregate.js'
 
 function num(value: number | null | undefined, text?: string): string {
   return `<td class="num"${sortValue(value)}>${esc(text ?? fixed(value))}</td>`
-}
-
-function failureCount(a: Aggregate): number {
-  return Object.values(a.failures).reduce((s, n) => s + n, 0)
 }
 
 /** The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter. */
@@ -35,7 +30,7 @@ export function leaderboardTable(aggregates: readonly Aggregate[], labels: Reado
       num(tokens, String(tokens)) +
       num(a.usage.costUsd, usd(a.usage.costUsd)) +
       num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)) +
-      `<td class="num" data-value="${failureCount(a)}">${esc(failures)}</td>` +
+      `<td class="num" data-value="${failedRuns(a)}">${esc(failures)}</td>` +
       `</tr>`
     )
   })
