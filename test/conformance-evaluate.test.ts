@@ -5,6 +5,7 @@ import {
   type ConformanceSpec,
   type ConformanceStatus,
   conformanceMetrics,
+  readConformanceMetrics,
   conformanceVerdict,
   evaluateConformance,
   evaluateConformanceSync,
@@ -80,6 +81,48 @@ describe('evaluateConformance', () => {
       'conformance.sentiment.negative.requested': 30,
       'conformance.sentiment.negative.evaluated': 28,
     })
+  })
+
+  it('readConformanceMetrics reads back what conformanceMetrics wrote, dotted names included; null for other runs', async () => {
+    const r = await evaluateConformance(samplesOf({ positive: 45, negative: 28, neutral: 27 }), SENTIMENT, { now: fixedClock() })
+    const metrics = conformanceMetrics(r)
+    const p = r.distributionAnalysis[0]!.test!.pValue
+    expect(readConformanceMetrics(metrics)).toEqual({
+      score: 95,
+      rulesPassRate: null,
+      properties: [
+        {
+          name: 'sentiment',
+          score: 95,
+          p,
+          analyzed: 100,
+          labels: [
+            { label: 'positive', requested: 40, evaluated: 45 },
+            { label: 'neutral', requested: 30, evaluated: 27 },
+            { label: 'negative', requested: 30, evaluated: 28 },
+          ],
+        },
+      ],
+    })
+    // A property named `tone.v2` beside one named `tone`: each keeps its own metrics and labels.
+    const dotted = {
+      'conformance.tone.analyzed': 10,
+      'conformance.tone.score': 90,
+      'conformance.tone.a.requested': 50,
+      'conformance.tone.v2.analyzed': 8,
+      'conformance.tone.v2.score': 70,
+      'conformance.tone.v2.b.c.requested': 25,
+      'conformance.rulesPassRate': 0.5,
+    }
+    const read = readConformanceMetrics(dotted)!
+    expect(read.score).toBeNull()
+    expect(read.rulesPassRate).toBe(0.5)
+    expect(read.properties.map((x) => [x.name, x.score, x.labels.map((l) => l.label)])).toEqual([
+      ['tone', 90, ['a']],
+      ['tone.v2', 70, ['b.c']],
+    ])
+    expect(readConformanceMetrics({ 'conformance.rulesPassRate': 1 })).toEqual({ score: null, rulesPassRate: 1, properties: [] })
+    expect(readConformanceMetrics({ toolCalls: 3 })).toBeNull()
   })
 
   it('goes PENDING → PROCESSING → SUCCEEDED, and the explanation is deterministic', async () => {

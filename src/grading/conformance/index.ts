@@ -13,4 +13,4 @@ export type { Classifier, ClassifyFunction, ClassifyOption, ModelClassifier, Mod
 export type { DistributionAnalysis, LabelDeviation } from './analysis.js'
 export type { RulesSummary } from './explanation.js'
 export { checkBars, conformanceSummary, conformanceVerdict, type ConformanceBars, type ConformanceVerdict } from './verdict.js'
-export { conformanceMetrics, CONFORMANCE_SCORE_METRIC } from './metrics.js'
+export { conformanceMetrics, CONFORMANCE_SCORE_METRIC, isConformanceRecord, readConformanceMetrics, type RecordedConformance, type RecordedProperty } from './metrics.js'
