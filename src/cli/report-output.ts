@@ -1,19 +1,11 @@
 import pc from 'picocolors'
+import type { ReportPaths } from '../files/output-paths.js'
 import type { EvalReport } from '../report/build.js'
 import { renderHtmlReport } from '../report/html/index.js'
 import { renderMarkdownReport } from '../report/markdown.js'
 import { renderTerminalSummary } from '../report/terminal.js'
 import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report/write-report.js'
 import { type CliIO, shownPath } from './io.js'
-
-/** Where `run` and `qa` write: the Markdown and HTML reports, report.json and runs.jsonl, all in `dir`. */
-export interface CliReportPaths {
-  dir: string
-  markdown: string
-  html: string
-  json: string
-  runs: string
-}
 
 export interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
@@ -29,7 +21,7 @@ export interface CliReportOptions {
  * How `run` and `qa` end: the report files rendered from one report, written with the folder's manifest as one
  * unit, then the terminal summary and the paths written.
  */
-export async function writeCliReports(report: EvalReport, paths: CliReportPaths, opts: CliReportOptions): Promise<void> {
+export async function writeCliReports(report: EvalReport, paths: ReportPaths, opts: CliReportOptions): Promise<void> {
   const titled = opts.title ? { title: opts.title } : {}
   const contents = renderReportFiles({
     report,

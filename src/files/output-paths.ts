@@ -1,5 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises'
-import { dirname, join, relative, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { assertWritableTarget } from './write-atomic.js'
 
@@ -9,21 +9,42 @@ export interface PlannedOutput {
   path: string
 }
 
+/** Where a CLI command's report folder and its files are: absolute paths, every file inside `dir`. */
+export interface ReportPaths {
+  dir: string
+  markdown: string
+  html: string
+  json: string
+  runs: string
+}
+
 /**
- * The outputs of a CLI report: the Markdown (`--output`), the JSON (`--output-json`), and the runs.jsonl and
- * manifest.json beside the JSON, whose folder is the report folder.
+ * The outputs of a CLI report from its flags: the Markdown (`--output`, default `reports/NAME.md`), the JSON
+ * (`--output-json`, default `reports/NAME.json`), whose folder is the report folder, the HTML (`--output-html`,
+ * default `NAME.html` beside the JSON), and the runs.jsonl and manifest.json beside the JSON.
  */
-export function cliReportOutputs(markdownPath: string, jsonPath: string): { dir: string; runsPath: string; outputs: PlannedOutput[] } {
-  const dir = dirname(jsonPath)
-  const runsPath = join(dir, 'runs.jsonl')
-  return {
+export function cliReportOutputs(
+  cwd: string,
+  flags: { output?: string | undefined; 'output-json'?: string | undefined; 'output-html'?: string | undefined },
+  name: string,
+): { paths: ReportPaths; outputs: PlannedOutput[] } {
+  const json = resolve(cwd, flags['output-json'] ?? `reports/${name}.json`)
+  const dir = dirname(json)
+  const paths = {
     dir,
-    runsPath,
+    markdown: resolve(cwd, flags.output ?? `reports/${name}.md`),
+    html: flags['output-html'] ? resolve(cwd, flags['output-html']) : join(dir, `${name}.html`),
+    json,
+    runs: join(dir, 'runs.jsonl'),
+  }
+  return {
+    paths,
     outputs: [
-      { label: '--output', path: markdownPath },
-      { label: '--output-json', path: jsonPath },
-      { label: 'runs.jsonl (beside --output-json)', path: runsPath },
+      { label: '--output', path: paths.markdown },
+      { label: '--output-json', path: paths.json },
+      { label: 'runs.jsonl (beside --output-json)', path: paths.runs },
       { label: 'manifest.json (beside --output-json)', path: join(dir, 'manifest.json') },
+      { label: '--output-html', path: paths.html },
     ],
   }
 }

@@ -95,11 +95,8 @@ export const qaCommand: Command = async (argv, io) => {
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
-  const markdownPath = resolve(io.cwd, values.output ?? 'reports/qa.md')
-  const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/qa.json')
-  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(jsonPath, '..', 'qa.html')
-  const { dir: reportDir, runsPath, outputs } = cliReportOutputs(markdownPath, jsonPath)
-  await checkReportOutputs(reportDir, [...outputs, { label: '--output-html', path: htmlPath }])
+  const { paths, outputs } = cliReportOutputs(io.cwd, values, 'qa')
+  await checkReportOutputs(paths.dir, outputs)
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)
@@ -149,7 +146,6 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  const paths = { dir: reportDir, markdown: markdownPath, html: htmlPath, json: jsonPath, runs: runsPath }
   await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }

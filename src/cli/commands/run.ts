@@ -120,11 +120,8 @@ export const runCommand: Command = async (argv, userIO) => {
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
-  const markdownPath = resolve(io.cwd, values.output ?? 'reports/report.md')
-  const jsonPath = resolve(io.cwd, values['output-json'] ?? 'reports/report.json')
-  const htmlPath = values['output-html'] ? resolve(io.cwd, values['output-html']) : resolve(jsonPath, '..', 'report.html')
-  const { dir: reportDir, runsPath, outputs: reportOutputs } = cliReportOutputs(markdownPath, jsonPath)
-  const outputs = [...reportOutputs, { label: '--output-html', path: htmlPath }]
+  const { paths, outputs } = cliReportOutputs(io.cwd, values, 'report')
+  const reportDir = paths.dir
   if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
   const folder = await openRunFolder({
@@ -221,7 +218,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, { dir: reportDir, markdown: markdownPath, html: htmlPath, json: jsonPath, runs: runsPath }, { lock: false, io, shownFrom: userIO.cwd })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd })
   folder.journal.finish()
   const broken = runBroken(records)
   if (broken) {
