@@ -51,6 +51,21 @@ function checkRange(name: string, value: number, range: { min?: number; max?: nu
   if (range.max !== undefined && value > range.max) throw new InputError(`--${name} must be ≤ ${range.max}, got "${raw}"`)
 }
 
+/** The flags `run` and `qa` share, by the same names: trials and seeds, timeout, rate, report files, repeat gate. */
+export const EVALUATION_FLAGS = {
+  trials: { type: 'string' },
+  seed: { type: 'string' },
+  'timeout-s': { type: 'string' },
+  'min-passes': { type: 'string' },
+  generation: { type: 'string' },
+  rpm: { type: 'string' },
+  output: { type: 'string' },
+  'output-json': { type: 'string' },
+  'output-html': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 /** The provider flags every model-calling command takes (`run`, `qa`, `conformance`). */
 export const PROVIDER_FLAGS = {
   model: { type: 'string' },

@@ -15,7 +15,7 @@ import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliReports } from '../report-output.js'
 import { armName } from '../../report/aggregate.js'
-import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
+import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import type { CliIO, Command } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
@@ -51,23 +51,13 @@ Options:
 
 const OPTIONS = {
   ...PROVIDER_FLAGS,
+  ...EVALUATION_FLAGS,
   agent: { type: 'string', multiple: true },
   suite: { type: 'string' },
   'data-dir': { type: 'string' },
   limit: { type: 'string' },
-  seed: { type: 'string' },
-  trials: { type: 'string' },
-  'min-passes': { type: 'string' },
-  'timeout-s': { type: 'string' },
   provider: { type: 'string' },
   models: { type: 'string', multiple: true },
-  rpm: { type: 'string' },
-  generation: { type: 'string' },
-  output: { type: 'string' },
-  'output-json': { type: 'string' },
-  'output-html': { type: 'string' },
-  quiet: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const
 
 interface Arm {

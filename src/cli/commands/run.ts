@@ -19,7 +19,7 @@ import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../..
 import { openRunFolder } from '../../run/run-folder.js'
 import { type CliIO, type Command, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
-import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
+import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
@@ -66,6 +66,7 @@ Options:
 
 const OPTIONS = {
   ...PROVIDER_FLAGS,
+  ...EVALUATION_FLAGS,
   agent: { type: 'string', multiple: true },
   dataset: { type: 'string', multiple: true },
   'dirty-csv': { type: 'string' },
@@ -73,24 +74,13 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   rows: { type: 'string' },
   'error-rate': { type: 'string' },
-  trials: { type: 'string' },
-  seed: { type: 'string' },
-  'timeout-s': { type: 'string' },
   'pass-f1': { type: 'string' },
   comparator: { type: 'string' },
-  generation: { type: 'string' },
-  output: { type: 'string' },
-  'output-json': { type: 'string' },
-  'output-html': { type: 'string' },
-  rpm: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
-  'min-passes': { type: 'string' },
   resume: { type: 'string' },
-  quiet: { type: 'boolean' },
   'no-isolate': { type: 'boolean' },
   'agent-memory-mb': { type: 'string' },
   'reveal-truth': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const
 
 export const runCommand: Command = async (argv, userIO) => {
