@@ -176,7 +176,7 @@ describe('conversation', () => {
       ['troubles > troubled#t3', 'failed'],
     ])
     expect(recordsOf('troubled').map((r) => [r.turn, r.status, r.failureKind, r.failureMessage])).toEqual([
-      [1, 'failed', 'timeout', 'timed out after 0.2 s'],
+      [1, 'failed', 'timeout', 'timed out after 2 s'],
       [2, 'ok', null, null],
       [3, 'failed', 'rate_limited', '429 from the provider'],
     ])
