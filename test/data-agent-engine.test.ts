@@ -121,6 +121,23 @@ describe('data engine (DuckDB)', () => {
     )
   })
 
+  it('interrupts a query or save asked to stop before DuckDB has prepared it, and only that statement', async () => {
+    const engine = await open({ t: { columns: ['a'], rows: [['1']] } })
+    const endless = 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3'
+    // Interrupted in the same tick the query is sent: DuckDB has not begun it, and would drop a single interrupt.
+    const running = engine.query(endless, 5)
+    engine.interrupt()
+    expect(await toolErrorOf(running)).toMatch(/interrupt/i)
+    const saving = engine.save('forever', endless)
+    engine.interrupt()
+    expect(await toolErrorOf(saving)).toMatch(/interrupt/i)
+    // The next statement runs untouched.
+    expect((await engine.query('SELECT count(*) FROM t', 5)).rows).toEqual([[1]])
+    // With nothing running, an interrupt is a no-op.
+    engine.interrupt()
+    expect((await engine.query('SELECT 41 + 1', 5)).rows).toEqual([[42]])
+  })
+
   it('is closed with its session', async () => {
     const engine = await DataEngine.open({ t: { columns: ['a'], rows: [['1']] } })
     engine.close()
