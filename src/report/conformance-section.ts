@@ -2,6 +2,7 @@ import { type RecordedProperty, readConformanceMetrics } from '../grading/confor
 import { formatNumber, formatP } from '../stats/format.js'
 import type { EvalReport } from './build.js'
 import { table } from './format.js'
+import { caseLabel } from '../core/case-label.js'
 
 /**
  * The leaderboard's conformance section: one row per evaluated sample set (a run that recorded conformance
@@ -19,7 +20,7 @@ export function renderConformanceSection(report: Pick<EvalReport, 'records'>): s
     const rules = recorded.rulesPassRate
     return [
       r.agent,
-      r.turn === null ? r.caseId : `${r.caseId}#t${r.turn}`,
+      caseLabel(r),
       recorded.score === null ? 'FAILED' : formatNumber(recorded.score, 1),
       worst ? `${worst.name} ${formatNumber(worst.score, 1)}` : '—',
       props.map((p) => `${p.name} ${formatP(p.p)}`).join(', ') || '—',

@@ -5,6 +5,7 @@ import { repeatGate } from '../stats/case-trials.js'
 import { formatNumber } from '../stats/format.js'
 import type { GroupDelta } from './baseline.js'
 import { sortedEntries } from '../core/order.js'
+import { caseLabel } from '../core/case-label.js'
 
 /** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
 export interface ThresholdSpec {
@@ -160,7 +161,7 @@ export function evaluateGates(input: GateInput): GateResult {
  */
 export function repeatGateFailures(report: Pick<EvalReport, 'cases'>, atLeast: number): string[] {
   return repeatGate(report.cases, { atLeast }).failing.map((c) => {
-    const who = `${armName(c.agent, c.model)} · ${c.dataset} · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}`
+    const who = `${armName(c.agent, c.model)} · ${c.dataset} · ${caseLabel(c)}`
     return `${who}: passed ${c.passes} of ${c.n} trials, the repeat gate needs ${atLeast}`
   })
 }

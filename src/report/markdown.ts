@@ -6,6 +6,7 @@ import { formatInterval } from '../stats/format.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { compareText } from '../core/order.js'
 import { truncate } from '../core/text.js'
+import { caseLabel } from '../core/case-label.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -163,7 +164,7 @@ function renderFlaky(report: EvalReport): string {
     flaky.map((c) => [
       c.agent,
       c.dataset,
-      c.turn === null ? c.caseId : `${c.caseId}#t${c.turn}`,
+      caseLabel(c),
       `${c.passes}/${c.n}`,
       fixed(c.passAtK[1]),
       fixed(c.passHatK[PASS_HAT_K]),

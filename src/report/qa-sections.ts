@@ -1,3 +1,4 @@
+import { caseLabel } from '../core/case-label.js'
 import type { RunRecord } from '../core/run-record.js'
 import { sumUsage, tokensSpentAndSaved } from '../core/usage.js'
 import { mean } from '../stats/quantile.js'
@@ -23,10 +24,6 @@ export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
 
 function armOf(r: RunRecord): string {
   return armName(r.agent, r.model)
-}
-
-function caseLabel(r: RunRecord): string {
-  return r.turn === null ? r.caseId : `${r.caseId}#t${r.turn}`
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

@@ -1,5 +1,6 @@
 import type { Grader } from '../../core/answer.js'
 import type { Table } from '../../core/schemas.js'
+import { caseLabel } from '../../core/case-label.js'
 
 /** One question and the grader of its answer. */
 export interface QaTurn {
@@ -55,5 +56,5 @@ export function turnNumber(c: QaCase, index: number): number | null {
 
 /** `id` for single-shot cases, `id#t<n>` for a conversation's turns. */
 export function turnId(c: QaCase, index: number): string {
-  return isConversationCase(c) ? `${c.id}#t${index + 1}` : c.id
+  return caseLabel({ caseId: c.id, turn: turnNumber(c, index) })
 }

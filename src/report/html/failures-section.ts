@@ -1,4 +1,5 @@
 import type { CellIssue, RepairDiagnostics } from '../../core/repair-score.js'
+import { caseLabel } from '../../core/case-label.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { fixed } from '../format.js'
 import { esc } from './escape.js'
@@ -12,8 +13,7 @@ const MESSAGE_CHARS = 300
 function where(r: RunRecord): string {
   const who = armName(r.agent, r.model)
   const what = r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`
-  const turn = r.turn === null ? '' : `#t${r.turn}`
-  return `${who} · ${what} · ${r.caseId}${turn} · trial ${r.trial + 1} (seed ${r.seed})`
+  return `${who} · ${what} · ${caseLabel(r)} · trial ${r.trial + 1} (seed ${r.seed})`
 }
 
 /**
