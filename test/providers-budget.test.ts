@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { costPerCorrectFix, tokensSpentAndSaved } from '../src/core/usage.js'
+import { costPerCorrectFix, sumUsage, tokensSpentAndSaved } from '../src/core/usage.js'
+import { aggregate } from '../src/report/aggregate.js'
+import { makeRecord } from './stats-records.fixture.js'
 import { checkBudget } from '../src/grading/budget.js'
 import { InputError } from '../src/core/errors.js'
 import { emptyUsage, type Usage } from '../src/core/schemas.js'
@@ -46,5 +48,20 @@ describe('cost reporting', () => {
   it('keeps tokens spent and tokens saved by the cache apart', () => {
     expect(tokensSpentAndSaved(live)).toEqual({ spent: 1_000, saved: 0 })
     expect(tokensSpentAndSaved(replayed)).toEqual({ spent: 0, saved: 1_000 })
+  })
+
+  it("the report ships these very numbers: a group sums its runs' usage and divides by its pooled tp", () => {
+    const repair = { precision: 1, recall: 0.5, f1: 2 / 3, fp: 0, fn: 2 }
+    const records = [
+      makeRecord({ ...repair, trial: 0, tp: 2, usage: live }),
+      makeRecord({ ...repair, trial: 1, tp: 2, usage: replayed }),
+    ]
+    const [group] = aggregate(records)
+    const summed = sumUsage([live, replayed])
+    expect(group!.usage).toEqual(summed)
+    expect(group!.tokens).toEqual(tokensSpentAndSaved(summed))
+    expect(group!.tokens).toEqual({ spent: 1_000, saved: 1_000 })
+    expect(group!.costPerCorrectFixUsd).toBe(costPerCorrectFix(summed, 4))
+    expect(group!.costPerCorrectFixUsd).toBe(0.0005)
   })
 })
