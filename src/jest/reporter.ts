@@ -5,7 +5,6 @@ import { projectCommit } from '../report/reproducibility.js'
 import { groupName } from '../report/aggregate.js'
 import { type DataforgeReporterOptions, EvalReporterBase } from '../report/eval-reporter-base.js'
 import { collectSideFiles, SIDE_DIR_ENV } from './side-file.js'
-import { compareText } from '../core/order.js'
 
 /** The parts of Jest's reporter arguments this reporter reads. */
 interface JestGlobalConfig {
@@ -45,7 +44,7 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     const runDateUtc = new Date().toISOString()
     const project = projectCommit(this.root)
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath))
-    lines.sort((a, b) => compareText(relative(this.root, a.testPath), relative(this.root, b.testPath)))
+    lines.sort((a, b) => compareKeys(relative(this.root, a.testPath), relative(this.root, b.testPath)))
     const records = lines.map((l) => ({ ...l.record, projectCommit: project.commit, runDateUtc }))
     const datasets = new Map<string, DatasetInfo>()
     for (const { datasetInfo } of lines) if (datasetInfo) datasets.set(`${datasetInfo.id}\u0000${datasetInfo.seed ?? ''}`, datasetInfo)
@@ -74,6 +73,9 @@ function hasPathFilter(patterns: unknown): boolean {
   return Array.isArray(list) && list.length > 0
 }
 
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
 
 export { DataforgeJestReporter }
 export type { DataforgeReporterOptions }

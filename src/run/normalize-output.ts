@@ -1,8 +1,8 @@
+import { truncate } from '../core/text.js'
 import { types } from 'node:util'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult } from '../core/schemas.js'
 import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
-import { truncate } from '../core/text.js'
 
 export interface NormalizedOutput {
   fixes: unknown[]

@@ -74,7 +74,7 @@ export class QaTrialSession {
 const digests = new WeakMap<object, string>()
 
 /** `tablesJsonSha256` of a case's tables (its `RunRecord.datasetSha256`), computed once per data object. */
-export function qaCaseTablesSha256(c: QaCase): string {
+export function qaDataDigest(c: QaCase): string {
   let digest = digests.get(c.data)
   if (!digest) {
     digest = tablesJsonSha256(c.data)
@@ -103,7 +103,7 @@ export interface QaTrialInput {
 export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
   const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal })
-  const digest = qaCaseTablesSha256(qaCase)
+  const digest = qaDataDigest(qaCase)
   const records: RunRecord[] = []
   try {
     const turns = turnsOf(qaCase)

@@ -4,7 +4,7 @@ import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite } from '../datasets/questions/types.js'
 import { turnId, turnNumber, turnsOf } from '../datasets/questions/types.js'
-import { QaTrialSession, qaCaseTablesSha256 } from '../run/run-qa-trial.js'
+import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
@@ -76,7 +76,7 @@ export function qaSuite(suite: QaSuite | QaCase[] | string, options: QaSuiteRunO
           vitestTest(testName, { timeout: timeoutMs * (index + 1) + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
             const test = context.task as Test
             await runInTest(test, async () => {
-              const digest = qaCaseTablesSha256(qaCase)
+              const digest = qaDataDigest(qaCase)
               metaOf(test).datasetSha256 = { dirty: digest, clean: digest }
               // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
               await withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, async () => {
