@@ -1,9 +1,23 @@
+import pc from 'picocolors'
+
 /** What a CLI command may touch, injected so tests can run commands in-process. */
 export interface CliIO {
   stdout(text: string): void
   stderr(text: string): void
   cwd: string
   env: Record<string, string | undefined>
+}
+
+/** Whether the CLI colors what it prints: the terminal supports it and `NO_COLOR` is not set (in `io.env`). */
+export function colorOn(io: Pick<CliIO, 'env'>): boolean {
+  return io.env.NO_COLOR === undefined && pc.isColorSupported
+}
+
+export type Colors = ReturnType<typeof pc.createColors>
+
+/** The colors of what the CLI prints: none where `colorOn` says no. */
+export function colorsFor(io: Pick<CliIO, 'env'>): Colors {
+  return pc.createColors(colorOn(io))
 }
 
 /** A path as the CLI prints it: relative to the working directory when inside it, else as it is. */

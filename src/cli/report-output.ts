@@ -1,11 +1,10 @@
-import pc from 'picocolors'
 import type { ReportPaths } from '../files/output-paths.js'
 import type { EvalReport } from '../report/build.js'
 import { renderHtmlReport } from '../report/html/index.js'
 import { renderMarkdownReport } from '../report/markdown.js'
 import { renderTerminalSummary } from '../report/terminal.js'
 import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report/write-report.js'
-import { type CliIO, shownPath } from './io.js'
+import { type CliIO, colorOn, shownPath } from './io.js'
 
 export interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
@@ -32,6 +31,6 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
   })
   const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs] }
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
-  opts.io.stdout(renderTerminalSummary(report, { color: opts.io.env.NO_COLOR === undefined && pc.isColorSupported }))
+  opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)
 }

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import pc from 'picocolors'
 import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
 import { PROVIDER_PRESETS, resolveCacheOptions } from '../../adapters/providers/index.js'
 import type { DataAgent } from '../../core/data-agent.js'
@@ -16,7 +15,7 @@ import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliReports } from '../report-output.js'
 import { armName } from '../../report/aggregate.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
-import type { CliIO, Command } from '../io.js'
+import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -100,6 +99,7 @@ export const qaCommand: Command = async (argv, io) => {
   const project = projectCommit(io.cwd)
   const units = arms.flatMap((arm) => cases.flatMap((qaCase) => Array.from({ length: trials }, (_, trial) => ({ arm, qaCase, trial }))))
   const total = units.length
+  const colors = colorsFor(io)
   let done = 0
   const records: RunRecord[] = []
   await Promise.all(
@@ -120,7 +120,7 @@ export const qaCommand: Command = async (argv, io) => {
           })
           records.push(...rs)
           done++
-          if (!values.quiet) io.stderr(progressLine(done, total, arm.agent, qaCase, trial, rs))
+          if (!values.quiet) io.stderr(progressLine(done, total, arm.agent, qaCase, trial, rs, colors))
         },
       ),
     ),
@@ -182,10 +182,10 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
   await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker))
 }
 
-function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[]): string {
+function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[], c: Colors): string {
   const who = armName(agent.name, agent.model ?? null)
   const ok = rs.filter((r) => r.correct === true).length
   const failed = rs.filter((r) => r.status === 'failed')
-  const tail = failed.length ? ` ${pc.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''
+  const tail = failed.length ? ` ${c.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''
   return `[${index}/${total}] ${who} × ${qaCase.id} trial ${trial + 1}: ${ok}/${rs.length} correct${tail}\n`
 }

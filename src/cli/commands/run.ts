@@ -1,6 +1,5 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import pc from 'picocolors'
 import type { RepairAgent } from '../../core/agent.js'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
@@ -17,7 +16,7 @@ import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import { type CliIO, type Command, shownPath } from '../io.js'
+import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { TruthReveal } from '../../report/reveal-truth.js'
@@ -167,6 +166,7 @@ export const runCommand: Command = async (argv, userIO) => {
   }))
   const project = projectCommit(io.cwd)
   const quiet = values.quiet === true
+  const colors = colorsFor(io)
   const { datasets: infos } = await runEvaluation({
     agents,
     datasets,
@@ -181,7 +181,7 @@ export const runCommand: Command = async (argv, userIO) => {
     skip: (cell) => folder.journal.has(cell),
     onTrialDone: (e) => {
       folder.journal.add(e.record)
-      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record))
+      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, colors))
     },
     containment,
     onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
@@ -263,8 +263,8 @@ async function stopAgents(agents: RepairAgent[], containment?: Containment): Pro
   await Promise.all(agents.map((a) => closeAgent(a)))
 }
 
-function progressLine(index: number, total: number, r: RunRecord): string {
+function progressLine(index: number, total: number, r: RunRecord, c: Colors): string {
   const head = `[${index}/${total}] ${r.agent} × ${r.dataset} trial ${r.trial + 1} (seed ${r.seed})`
-  if (r.status !== 'ok') return `${head}: ${pc.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
+  if (r.status !== 'ok') return `${head}: ${c.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
   return `${head}: F1 ${r.f1!.toFixed(3)} (P ${r.precision!.toFixed(3)} R ${r.recall!.toFixed(3)}) tp ${r.tp} fp ${r.fp} fn ${r.fn} · ${seconds(r.runtimeS)}\n`
 }
