@@ -3,6 +3,7 @@ import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
 import { recordFromTest } from '../cases/record-from-meta.js'
 import { type DataforgeMeta, plainTestMeta } from '../cases/new-meta.js'
+import { markSetupLoaded } from './globals.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
 import './augment.js'
 
@@ -18,9 +19,17 @@ interface CircusTest {
   parent?: { name: string; parent?: unknown }
   errors: unknown[]
   duration?: number | null
+  concurrent?: boolean
+  /** `test.failing`: the test passes when its body throws. */
+  failing?: boolean
 }
 type CircusEvent = { name: string; test?: CircusTest }
-type JestExpect = { extend(matchers: object): void; getState(): { testPath?: string } }
+interface JestExpectState {
+  testPath?: string
+  /** Jest ≥ 30.5: the test whose body (or hooks) the caller runs in, from jest-circus's AsyncLocalStorage. */
+  currentTestIdentity?: () => CircusTest | undefined
+}
+type JestExpect = { extend(matchers: object): void; getState(): JestExpectState }
 
 const handlers = (globalThis as Record<symbol, unknown>)[Symbol.for('EVENT_HANDLERS')] as Array<(event: CircusEvent) => void> | undefined
 const jestExpect = (globalThis as { expect?: JestExpect }).expect
@@ -28,7 +37,10 @@ if (!handlers || !jestExpect) {
   throw new Error('dataforge-evals/jest/setup must run under Jest (>= 29) with its default runner jest-circus, as a setupFilesAfterEnv entry')
 }
 
-let running: { test: CircusTest; meta: DataforgeMeta | null } | null = null
+/** Each running test's meta, created when a matcher or a case helper first needs it. */
+const metas = new WeakMap<CircusTest, DataforgeMeta>()
+/** The last test started: the running one when tests run one at a time. */
+let lastStarted: CircusTest | null = null
 
 const ROOT_BLOCK = 'ROOT_DESCRIBE_BLOCK'
 
@@ -43,10 +55,29 @@ function fullName(test: CircusTest): string {
   return names.join(' > ')
 }
 
+/**
+ * The test an assertion belongs to. Concurrent tests interleave, so "the last test started" is not it: Jest
+ * 30.5+ says which test the caller runs in (an AsyncLocalStorage of jest-circus). Older Jest cannot tell, and
+ * a verdict of a `test.concurrent` there would land on whichever test started last: refused, not guessed.
+ */
+function currentTest(): CircusTest | null {
+  const identity = jestExpect?.getState().currentTestIdentity
+  if (typeof identity === 'function') return identity() ?? null
+  if (lastStarted?.concurrent) {
+    throw new Error('dataforge-evals: recording a test.concurrent (or evalCase.concurrent) needs Jest 30.5 or later, which tells concurrent tests apart; upgrade Jest or drop .concurrent')
+  }
+  return lastStarted
+}
+
 function metaOfRunning(): DataforgeMeta | null {
-  if (!running) return null
-  running.meta ??= plainTestMeta(fullName(running.test), testFileName())
-  return running.meta
+  const test = currentTest()
+  if (!test) return null
+  let meta = metas.get(test)
+  if (!meta) {
+    meta = plainTestMeta(fullName(test), testFileName())
+    metas.set(test, meta)
+  }
+  return meta
 }
 
 function testFileName(): string | undefined {
@@ -66,18 +97,33 @@ function finish(test: CircusTest, meta: DataforgeMeta): void {
   if (!dir) return
   const error = firstError(test.errors)
   const record = recordFromTest(
-    { fullName: fullName(test), state: test.errors.length ? 'failed' : 'passed', errors: error ? [error] : [], durationMs: test.duration ?? 0, meta },
+    {
+      fullName: fullName(test),
+      // jest-circus has already inverted a `.failing` test's outcome: passed means its body threw.
+      state: test.errors.length ? 'failed' : 'passed',
+      errors: error ? [error] : [],
+      durationMs: test.duration ?? 0,
+      meta,
+      expectedToFail: test.failing === true,
+    },
     { projectCommit: null, runDateUtc: new Date().toISOString() },
   )
   appendSideLine(dir, { testPath: jestExpect?.getState().testPath ?? '', record, ...(meta.datasetInfo ? { datasetInfo: meta.datasetInfo } : {}) })
 }
 
 handlers.push((event) => {
-  if (event.name === 'test_start' && event.test) running = { test: event.test, meta: null }
-  if (event.name === 'test_done' && event.test && running?.test === event.test) {
-    const { meta } = running
-    running = null
-    if (meta) finish(event.test, meta)
+  const test = event.test
+  if (!test) return
+  if (event.name === 'test_start') {
+    // A retried test starts over with a fresh meta.
+    metas.delete(test)
+    lastStarted = test
+  }
+  if (event.name === 'test_done') {
+    const meta = metas.get(test)
+    metas.delete(test)
+    if (lastStarted === test) lastStarted = null
+    if (meta) finish(test, meta)
   }
 })
 
@@ -89,3 +135,4 @@ installCurrentTestAccess({
 })
 
 jestExpect.extend(dataforgeMatchers)
+markSetupLoaded()
