@@ -147,8 +147,19 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(reportCore(join(project, 'evals/__reports__'))).toEqual(reportCore(vitestRun.reports.dir))
 
     // Only the passing tests: Jest alone would exit 0; the repeat gate (2 passes per case, 1 trial each) fails.
-    const passing = await runJest(work, project, ['-t', '^answers'], env)
+    // The case helpers' tests left out are skipped runs, as under Vitest (a named qaSuite agent is not resolved
+    // for a skipped run under Jest, so its kind is not known there).
+    const [passing, vitestFiltered] = await Promise.all([
+      runJest(work, project, ['-t', '^answers'], env),
+      runFixture({ fixture: 'jest-parity', outputDir: join(work, 'vitest-filtered'), cacheDir: join(work, 'vite-cache'), testNamePattern: '^answers' }),
+    ])
     expect(passing.code, passing.output).toBe(0)
+    const qaSuites = new Set(['bespoke', 'hard', 'wtq-refuse'])
+    const withoutKind = (records: RunRecord[]) =>
+      byCase(records).map((r) => (r.status === 'skipped' && qaSuites.has(r.suite!) ? { ...r, agentKind: undefined, armId: undefined, configId: undefined } : r))
+    const filtered = reportFolder(join(project, 'evals/__reports__')).runs()
+    expect(filtered.filter((r) => r.status === 'skipped')).toHaveLength(19)
+    expect(withoutKind(filtered)).toEqual(withoutKind(vitestFiltered.reports.runs()))
     const gated = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ minPassesPerCase: 2 }) })
     expect(gated.output).toMatch(/Tests:\s+22 skipped, 3 passed/)
     expect(gated.output).toMatch(/dataforge-evals gate failed:[\s\S]*passed 1 of 1 trials, the repeat gate needs 2/)

@@ -1,7 +1,7 @@
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
 import { checkTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../vitest/check-options.js'
-import { type JestGlobals, jestGlobals, startMeta } from './globals.js'
+import { caseTest, type JestGlobals, jestGlobals, startMeta } from './globals.js'
 
 type EvalBody = (ctx: EvalTrialContext) => unknown | Promise<unknown>
 
@@ -20,9 +20,9 @@ function makeEvalCase(pick: (test: JestGlobals['test']) => JestGlobals['test'] |
       // Jest's timeout sits past ours, so an expired trial reports as our `timeout`, not Jest's.
       register(
         trialTestName(name, trial, trials, meta.seed),
-        async () => {
+        caseTest(async () => {
           await runTrial(startMeta('evalCase', meta), options, agentOf, { trial, timeoutMs }, body)
-        },
+        }, meta),
         timeoutMs + 5_000,
       )
     }

@@ -38,6 +38,25 @@ export function jestGlobals(helper: string): JestGlobals {
   return g as JestGlobals
 }
 
+// The meta each helper-registered test starts with, by its function (a registered symbol, as above): the setup
+// records a skipped one from it, as Vitest records a skipped test from the meta it was registered with.
+const CASE_METAS = Symbol.for('dataforge-evals.jestCaseMetas')
+function caseMetas(): WeakMap<object, DataforgeMeta> {
+  const g = globalThis as Record<symbol, WeakMap<object, DataforgeMeta> | undefined>
+  g[CASE_METAS] ??= new WeakMap()
+  return g[CASE_METAS]
+}
+
+/** `fn`, remembered as the body of a test registered with `meta`. */
+export function caseTest<F extends object>(fn: F, meta: DataforgeMeta): F {
+  caseMetas().set(fn, meta)
+  return fn
+}
+
+export function registeredMeta(fn: unknown): DataforgeMeta | undefined {
+  return typeof fn === 'function' ? caseMetas().get(fn) : undefined
+}
+
 /**
  * The running test's meta, filled with the case's identity: the setup entry keeps it and writes it as the
  * test's RunRecord when the test is done.

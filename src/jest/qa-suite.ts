@@ -4,7 +4,7 @@ import type { DataAgent } from '../core/data-agent.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
 import { QaTrialSession } from '../run/run-qa-trial.js'
-import { jestGlobals, startMeta } from './globals.js'
+import { caseTest, jestGlobals, startMeta } from './globals.js'
 
 /**
  * Jest's `qaSuite`: a `describe` named after the suite, one `test` per case (or turn, `id#t<n>`) and trial,
@@ -45,12 +45,12 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
           const meta = qaTurnMeta(plan, qaCase, index, trial, identity, options.generation)
           jest.test(
             trialTestName(turnId(qaCase, index), trial, plan.trials, plan.seed + trial),
-            async () => {
+            caseTest(async () => {
               const live = startMeta('qaSuite', meta)
               Object.assign(live, qaAgentIdentity(await agentNow()))
               const session = await sessionOf(caseIndex, trial)
               await runQaTurn(live, session, qaCase, index, (answer, grader) => jest.expect(answer).toPass(grader))
-            },
+            }, meta),
             // A turn run alone first asks the turns before it, each with its own timeout.
             plan.timeoutMs * (index + 1) + 5_000,
           )

@@ -3,7 +3,7 @@ import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
 import { recordFromTest } from '../cases/record-from-meta.js'
 import { type DataforgeMeta, plainTestMeta } from '../cases/new-meta.js'
-import { markSetupLoaded } from './globals.js'
+import { markSetupLoaded, registeredMeta } from './globals.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
 import './augment.js'
 
@@ -22,6 +22,7 @@ interface CircusTest {
   concurrent?: boolean
   /** `test.failing`: the test passes when its body throws. */
   failing?: boolean
+  fn?: unknown
 }
 type CircusEvent = { name: string; test?: CircusTest }
 interface JestExpectState {
@@ -92,7 +93,7 @@ function firstError(errors: unknown[]): { name?: string; message?: string } | un
   return error === undefined ? undefined : { message: String(error) }
 }
 
-function finish(test: CircusTest, meta: DataforgeMeta): void {
+function finish(test: CircusTest, meta: DataforgeMeta, skipped = false): void {
   const dir = process.env[SIDE_DIR_ENV]
   if (!dir) return
   const error = firstError(test.errors)
@@ -100,7 +101,7 @@ function finish(test: CircusTest, meta: DataforgeMeta): void {
     {
       fullName: fullName(test),
       // jest-circus has already inverted a `.failing` test's outcome: passed means its body threw.
-      state: test.errors.length ? 'failed' : 'passed',
+      state: skipped ? 'skipped' : test.errors.length ? 'failed' : 'passed',
       errors: error ? [error] : [],
       durationMs: test.duration ?? 0,
       meta,
@@ -118,6 +119,12 @@ handlers.push((event) => {
     // A retried test starts over with a fresh meta.
     metas.delete(test)
     lastStarted = test
+  }
+  if (event.name === 'test_skip' || event.name === 'test_todo') {
+    if (lastStarted === test) lastStarted = null
+    // A case helper's test skipped (`.skip`, `-t`, another test's `.only`) is a skipped run, as under Vitest.
+    const meta = registeredMeta(test.fn)
+    if (meta) finish(test, structuredClone(meta), true)
   }
   if (event.name === 'test_done') {
     const meta = metas.get(test)
