@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,7 @@ import { runCli } from './cli/harness.js'
 import {
   AGENT_SPECS,
   AGENTS_EVAL,
+  CONCURRENT_EVAL,
   CRASHING_EVAL,
   installPackedWithJest,
   makeJestProject,
@@ -176,9 +177,20 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     // child process; the same records as `dataforge-evals run` with the same agents and seeds.
     await cp(join(repoRoot, 'fixtures/agents'), join(project, 'agents'), { recursive: true })
     await writeFile(join(project, 'evals/agents.eval.ts'), AGENTS_EVAL)
+    await writeFile(join(project, 'evals/concurrent.eval.ts'), CONCURRENT_EVAL)
     const agentsDir = join(work, 'agents-reports')
-    const agents = await runJest(work, project, ['evals/agents'], { DF_REPORTER_OPTIONS: JSON.stringify({ outputDir: agentsDir }) })
-    expect(agents.code, agents.output).toBe(0)
+    const agents = await runJest(work, project, ['evals/agents', 'evals/concurrent'], { DF_REPORTER_OPTIONS: JSON.stringify({ outputDir: agentsDir }) })
+    expect(agents.code, agents.output).toBe(1)
+    expect(agents.output).toMatch(/Tests:\s+1 failed, 7 passed/)
+    // Plain test.concurrent: each verdict on its own test, though they asserted in the reverse order.
+    const concurrent = reportFolder(agentsDir)
+      .runs()
+      .filter((r) => r.suite === 'concurrent')
+      .map((r) => [r.caseId, r.correct, Object.keys(r.metrics)])
+    expect(concurrent.sort()).toEqual([
+      ['concurrent > first started, asserts last', true, ['toBeNumeric']],
+      ['concurrent > second started, asserts first', false, ['toContainAnswer']],
+    ])
     const cliDir = join(work, 'cli-run')
     const cli = await runInstalledCli(work, project, [
       'run',
@@ -199,7 +211,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
       join(cliDir, 'report.json'),
     ])
     expect(cli.code, cli.output).toBe(0)
-    const fromJest = reportFolder(agentsDir).runs()
+    const fromJest = reportFolder(agentsDir)
+      .runs()
+      .filter((r) => r.suite === 'synthetic')
     expect(fromJest.map((r) => [r.agent, r.trial, r.isolated]).sort()).toEqual([
       ['baseline', 0, false],
       ['baseline', 1, false],
@@ -250,5 +264,15 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const twice = await runCli(['merge-shards', shardDir, join(shardDir, 'shard-1-of-2.json')], project)
     expect(twice.code).toBe(2)
     expect(twice.stderr).toMatch(/shard-1-of-2\.json: shard 1\/2 given twice/)
+    // Shards of differently configured runs, and a file that is not a shard: refused, naming the file.
+    const other = join(work, 'other-config')
+    await mkdir(other)
+    const second = JSON.parse(await readFile(join(shardDir, 'shard-2-of-2.json'), 'utf8'))
+    await writeFile(join(other, 'shard-2-of-2.json'), JSON.stringify({ ...second, options: { thresholds: { '*': { passRate: 1 } } } }))
+    await writeFile(join(other, 'shard-3-of-3.json'), '{"format": "something else"}')
+    const mixed = await runCli(['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'shard-2-of-2.json')], project)
+    expect(mixed).toMatchObject({ code: 2, stderr: expect.stringMatching(/other-config\/shard-2-of-2\.json: reporter options differ from .*shard-1-of-2\.json's/) })
+    const foreign = await runCli(['merge-shards', join(other, 'shard-3-of-3.json')], project)
+    expect(foreign).toMatchObject({ code: 2, stderr: expect.stringMatching(/shard-3-of-3\.json: not a dataforge-evals Jest shard file/) })
   }, 120_000)
 })
