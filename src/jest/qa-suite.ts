@@ -1,5 +1,5 @@
 import { qaAgentIdentity, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
-import { trialTestName } from '../cases/eval-trial.js'
+import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
 import type { DataAgent } from '../core/data-agent.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
@@ -16,8 +16,9 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
   const plan = qaPlan(suite, options)
   const jest = jestGlobals('qaSuite')
   const cases = qaCasesNow(suite, plan.suiteOptions, loadQaSuiteSync)
+  // A named agent's identity until it is resolved (what a skipped run records).
   const identity =
-    typeof options.agent === 'string' ? { agent: options.agent, agentKind: 'custom', model: null, provider: null } : qaAgentIdentity(options.agent)
+    typeof options.agent === 'string' ? { agent: agentNameOf(options.agent), agentKind: 'custom', model: null, provider: null } : qaAgentIdentity(options.agent)
   let agent: Promise<DataAgent> | null = null
   const agentNow = () => {
     agent ??= resolveQaAgent(options.agent)
