@@ -29,6 +29,8 @@ interface JestExpectState {
   testPath?: string
   /** Jest ≥ 30.5: the test whose body (or hooks) the caller runs in, from jest-circus's AsyncLocalStorage. */
   currentTestIdentity?: () => CircusTest | undefined
+  /** Jest ≥ 29.6: the id (`describe test`, space-joined) of the test the caller runs in: of a concurrent one only before Jest 30.2. */
+  currentConcurrentTestName?: () => string | undefined
 }
 type JestExpect = { extend(matchers: object): void; getState(): JestExpectState }
 
@@ -40,34 +42,58 @@ if (!handlers || !jestExpect) {
 
 /** Each running test's meta, created when a matcher or a case helper first needs it. */
 const metas = new WeakMap<CircusTest, DataforgeMeta>()
-/** The last test started: the running one when tests run one at a time. */
-let lastStarted: CircusTest | null = null
+/** The running sequential test: they run one at a time. */
+let runningSequential: CircusTest | null = null
+/** Running tests by Jest's test id. */
+const runningById = new Map<string, CircusTest[]>()
 
 const ROOT_BLOCK = 'ROOT_DESCRIBE_BLOCK'
 
-/** `describe > test`, as Vitest names it, so both runners give a case the same id. */
-function fullName(test: CircusTest): string {
-  const names = [test.name]
+function names(test: CircusTest): string[] {
+  const out = [test.name]
   let block = test.parent
   while (block && block.name !== ROOT_BLOCK) {
-    names.unshift(block.name)
+    out.unshift(block.name)
     block = block.parent as CircusTest['parent']
   }
-  return names.join(' > ')
+  return out
+}
+
+/** `describe > test`, as Vitest names it, so both runners give a case the same id. */
+function fullName(test: CircusTest): string {
+  return names(test).join(' > ')
 }
 
 /**
- * The test an assertion belongs to. Concurrent tests interleave, so "the last test started" is not it: Jest
- * 30.5+ says which test the caller runs in (an AsyncLocalStorage of jest-circus). Older Jest cannot tell, and
- * a verdict of a `test.concurrent` there would land on whichever test started last: refused, not guessed.
+ * The test an assertion belongs to. Concurrent tests interleave with each other (and, before Jest 30.2, with
+ * the sequential ones), so "the last test started" is not it. Jest 30.5+ says which test the caller runs in;
+ * older Jest 30 says its id, which names one running test unless two running tests share a name: then the
+ * verdict is refused, not guessed. Without an id, the caller runs in the sequential test.
  */
 function currentTest(): CircusTest | null {
-  const identity = jestExpect?.getState().currentTestIdentity
-  if (typeof identity === 'function') return identity() ?? null
-  if (lastStarted?.concurrent) {
-    throw new Error('dataforge-evals: recording a test.concurrent (or evalCase.concurrent) needs Jest 30.5 or later, which tells concurrent tests apart; upgrade Jest or drop .concurrent')
+  const state = jestExpect?.getState()
+  if (typeof state?.currentTestIdentity === 'function') return state.currentTestIdentity() ?? null
+  const id = typeof state?.currentConcurrentTestName === 'function' ? state.currentConcurrentTestName() : undefined
+  if (id === undefined) return runningSequential
+  const candidates = runningById.get(id) ?? []
+  if (candidates.length > 1) {
+    throw new Error(`dataforge-evals: ${candidates.length} tests named "${id}" run at once, and this Jest cannot say which one an assertion belongs to; rename them, or use Jest 30.5 or later`)
   }
-  return lastStarted
+  return candidates[0] ?? null
+}
+
+function startRunning(test: CircusTest): void {
+  if (!test.concurrent) runningSequential = test
+  const id = names(test).join(' ')
+  runningById.set(id, [...(runningById.get(id) ?? []), test])
+}
+
+function stopRunning(test: CircusTest): void {
+  if (runningSequential === test) runningSequential = null
+  const id = names(test).join(' ')
+  const left = (runningById.get(id) ?? []).filter((t) => t !== test)
+  if (left.length) runningById.set(id, left)
+  else runningById.delete(id)
 }
 
 function metaOfRunning(): DataforgeMeta | null {
@@ -118,10 +144,10 @@ handlers.push((event) => {
   if (event.name === 'test_start') {
     // A retried test starts over with a fresh meta.
     metas.delete(test)
-    lastStarted = test
+    startRunning(test)
   }
   if (event.name === 'test_skip' || event.name === 'test_todo') {
-    if (lastStarted === test) lastStarted = null
+    stopRunning(test)
     // A case helper's test skipped (`.skip`, `-t`, another test's `.only`) is a skipped run, as under Vitest.
     const meta = registeredMeta(test.fn)
     if (meta) finish(test, structuredClone(meta), true)
@@ -129,7 +155,7 @@ handlers.push((event) => {
   if (event.name === 'test_done') {
     const meta = metas.get(test)
     metas.delete(test)
-    if (lastStarted === test) lastStarted = null
+    stopRunning(test)
     if (meta) finish(test, meta)
   }
 })
