@@ -264,7 +264,7 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const twice = await runCli(['merge-shards', shardDir, join(shardDir, 'shard-1-of-2.json')], project)
     expect(twice.code).toBe(2)
     expect(twice.stderr).toMatch(/shard-1-of-2\.json: shard 1\/2 given twice/)
-    // Shards of differently configured runs, and a file that is not a shard: refused, naming the file.
+    // Shards of differently configured runs or of another commit, and a file that is not a shard: refused, naming the file.
     const other = join(work, 'other-config')
     await mkdir(other)
     const second = JSON.parse(await readFile(join(shardDir, 'shard-2-of-2.json'), 'utf8'))
@@ -272,6 +272,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     await writeFile(join(other, 'shard-3-of-3.json'), '{"format": "something else"}')
     const mixed = await runCli(['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'shard-2-of-2.json')], project)
     expect(mixed).toMatchObject({ code: 2, stderr: expect.stringMatching(/other-config\/shard-2-of-2\.json: reporter options differ from .*shard-1-of-2\.json's/) })
+    await writeFile(join(other, 'later-commit.json'), JSON.stringify({ ...second, project: { commit: 'f'.repeat(40), dirty: false } }))
+    const later = await runCli(['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'later-commit.json')], project)
+    expect(later).toMatchObject({ code: 2, stderr: expect.stringMatching(/later-commit\.json: ran on commit f{40}, .*shard-1-of-2\.json on \(none\); merge the shards of one run/) })
     const foreign = await runCli(['merge-shards', join(other, 'shard-3-of-3.json')], project)
     expect(foreign).toMatchObject({ code: 2, stderr: expect.stringMatching(/shard-3-of-3\.json: not a dataforge-evals Jest shard file/) })
   }, 120_000)

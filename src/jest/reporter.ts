@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { type DataforgeReporterOptions, EvalReporterBase } from '../report/eval-reporter-base.js'
+import { projectCommit } from '../report/reproducibility.js'
 import { finishJestRun } from './run-end.js'
 import { type ShardSpec, shardOf, writeShardFile } from './shards.js'
 import { collectSideFiles, SIDE_DIR_ENV } from './side-file.js'
@@ -44,10 +45,11 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     if (evalFiles.size === 0 && !this.shard) return
     for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${problem}\n`)
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
+    const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.
-    if (this.shard) writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options })
+    if (this.shard) writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options, project })
     if (evalFiles.size === 0) return
-    const { failures } = await finishJestRun(this, this.root, lines, this.narrowed || this.shard !== null)
+    const { failures } = await finishJestRun(this, this.root, lines, this.narrowed || this.shard !== null, project)
     this.failure = failures.length ? new Error(`dataforge-evals gate failed: ${failures.join('; ')}`) : undefined
   }
 

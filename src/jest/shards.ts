@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { type DataforgeReporterOptions, EvalReporterBase } from '../report/eval-reporter-base.js'
-import { finishJestRun } from './run-end.js'
+import { finishJestRun, type ProjectCommit } from './run-end.js'
 import { type SideLine, SideLineSchema } from './side-file.js'
 
 /**
@@ -36,6 +36,8 @@ const ShardFileSchema = z.object({
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }),
   /** A name, path or test filter other than the shard narrowed the run. */
   filtered: z.boolean(),
+  /** The commit the shard ran on: the shards of one run share it. */
+  project: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
   options: MergeOptionsSchema,
   lines: z.array(SideLineSchema),
 })
@@ -59,11 +61,22 @@ function mergeOptionsOf(options: DataforgeReporterOptions): z.infer<typeof Merge
 }
 
 /** Writes this shard's records (`testPath` relative to the root) beside its report. */
-export function writeShardFile(outputDir: string, shard: ShardSpec, run: { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions }): string {
+export function writeShardFile(
+  outputDir: string,
+  shard: ShardSpec,
+  run: { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions; project: ProjectCommit },
+): string {
   const dir = shardDirOf(outputDir)
   mkdirSync(dir, { recursive: true })
   const path = join(dir, `shard-${shard.index}-of-${shard.count}.json`)
-  const file: ShardFile = { format: 'dataforge-evals jest shard 1', shard, filtered: run.filtered, options: mergeOptionsOf(run.options), lines: run.lines }
+  const file: ShardFile = {
+    format: 'dataforge-evals jest shard 1',
+    shard,
+    filtered: run.filtered,
+    project: run.project,
+    options: mergeOptionsOf(run.options),
+    lines: run.lines,
+  }
   writeFileSync(`${path}.tmp`, `${JSON.stringify(file)}\n`)
   // Renamed into place: a reader never sees half a shard.
   renameSync(`${path}.tmp`, path)
@@ -107,8 +120,8 @@ export function shardPaths(inputs: readonly string[], cwd: string): string[] {
   return paths
 }
 
-/** Reads and checks a complete set of shards: one file per shard 1..n, all with the same options. */
-export function readShards(paths: readonly string[]): { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions } {
+/** Reads and checks a complete set of shards: one file per shard 1..n, all of one commit, with the same options. */
+export function readShards(paths: readonly string[]): { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions; project: ProjectCommit } {
   const files = paths.map((path) => ({ path, file: readShardFile(path) }))
   const count = files[0]!.file.shard.count
   const seen = new Map<number, string>()
@@ -117,6 +130,9 @@ export function readShards(paths: readonly string[]): { lines: SideLine[]; filte
     const twin = seen.get(file.shard.index)
     if (twin) throw new InputError(`${path}: shard ${file.shard.index}/${count} given twice (also ${twin})`)
     seen.set(file.shard.index, path)
+    if (file.project.commit !== files[0]!.file.project.commit) {
+      throw new InputError(`${path}: ran on commit ${file.project.commit ?? '(none)'}, ${files[0]!.path} on ${files[0]!.file.project.commit ?? '(none)'}; merge the shards of one run`)
+    }
     if (JSON.stringify(file.options) !== JSON.stringify(files[0]!.file.options)) {
       throw new InputError(`${path}: reporter options differ from ${files[0]!.path}'s; the shards of one run share one Jest config`)
     }
@@ -127,6 +143,10 @@ export function readShards(paths: readonly string[]): { lines: SideLine[]; filte
     lines: files.flatMap(({ file }) => file.lines),
     filtered: files.some(({ file }) => file.filtered),
     options: files[0]!.file.options as DataforgeReporterOptions,
+    project: {
+      commit: files[0]!.file.project.commit,
+      dirty: files.some(({ file }) => file.project.dirty) ? true : files[0]!.file.project.dirty,
+    },
   }
 }
 
@@ -146,11 +166,11 @@ class ShardMerge extends EvalReporterBase {
 
 /**
  * Merges the shards of one Jest run into the report an unsharded run writes (into the reporter's `outputDir`,
- * resolved against `root`: run it where Jest ran). Returns the gate failures.
+ * resolved against `root`: run it where Jest ran), stamped with the shards' commit. Returns the gate failures.
  */
 export async function mergeShards(paths: readonly string[], root: string, write: (text: string) => void): Promise<{ failures: string[]; outputDir: string; records: number }> {
-  const { lines, filtered, options } = readShards(paths)
+  const { lines, filtered, options, project } = readShards(paths)
   const merge = new ShardMerge(options, root, write)
-  const { failures } = await finishJestRun(merge, root, lines, filtered)
+  const { failures } = await finishJestRun(merge, root, lines, filtered, project)
   return { failures, outputDir: merge.outputDir, records: lines.length }
 }
