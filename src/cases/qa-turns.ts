@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { putCounters, putFailure, putUsage } from '../matchers/run-meta.js'
-import { type QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
+import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { type DataforgeMeta, newMeta } from './new-meta.js'
 
 /**
@@ -134,18 +134,18 @@ export function qaTurnMeta(
 }
 
 /**
- * Asks turn `index` of the trial's session and records it on `live` (the running test's meta): the data digest,
- * usage, steps and counters, or the failure, which is rethrown. `check` grades the answer (`toPass`).
+ * Asks turn `index` of the trial's session and records it on `live` (the running test's meta): the case's data
+ * digest, usage, steps and counters, or the failure, which is rethrown. `check` grades the answer (`toPass`).
+ * The caller brings the trial path (src/run/run-qa-trial.ts: the session, the digest), which the Vitest entry
+ * loads only when a suite registers.
  */
 export async function runQaTurn(
   live: DataforgeMeta,
-  session: QaTrialSession,
-  qaCase: QaCase,
-  index: number,
+  turn: { session: QaTrialSession; qaCase: QaCase; index: number; dataSha256: string },
   check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
 ): Promise<void> {
-  const digest = qaDataDigest(qaCase)
-  live.datasetSha256 = { dirty: digest, clean: digest }
+  const { session, qaCase, index, dataSha256 } = turn
+  live.datasetSha256 = { dirty: dataSha256, clean: dataSha256 }
   const outcome = await session.turn(index)
   if ('error' in outcome) {
     putFailure(live, outcome.error)

@@ -3,7 +3,7 @@ import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
 import type { DataAgent } from '../core/data-agent.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
-import { QaTrialSession } from '../run/run-qa-trial.js'
+import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
 import { caseTest, jestGlobals, startMeta } from './globals.js'
 
 /**
@@ -50,7 +50,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
               const live = startMeta('qaSuite', meta)
               Object.assign(live, qaAgentIdentity(await agentNow()))
               const session = await sessionOf(caseIndex, trial)
-              await runQaTurn(live, session, qaCase, index, (answer, grader) => jest.expect(answer).toPass(grader))
+              await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase) }, (answer, grader) => jest.expect(answer).toPass(grader))
             }, meta),
             // A turn run alone first asks the turns before it, each with its own timeout.
             plan.timeoutMs * (index + 1) + 5_000,

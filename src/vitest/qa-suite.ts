@@ -1,7 +1,7 @@
 import type { Test, TestContext } from '@vitest/runner'
 import { afterAll, describe, test as vitestTest } from 'vitest'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
-import { QaTrialSession } from '../run/run-qa-trial.js'
+import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
@@ -21,7 +21,12 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
   const { name, trials, seed, timeoutMs } = plan
 
   describe(name, async () => {
-    const [cases, agent] = await Promise.all([qaCases(suite, plan.suiteOptions), resolveQaAgent(options.agent)])
+    // The trial path (and the answer schema's zod) loads with the first suite: plain evalCase files do not pay for it.
+    const [cases, agent, { QaTrialSession, qaDataDigest }] = await Promise.all([
+      qaCases(suite, plan.suiteOptions),
+      resolveQaAgent(options.agent),
+      import('../run/run-qa-trial.js'),
+    ])
     const sessions: QaTrialSession[] = []
     afterAll(async () => {
       await Promise.all(sessions.map((s) => s.close()))
@@ -39,7 +44,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
             // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
             await runInTest(test, () =>
               withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, () =>
-                runQaTurn(metaOf(test), session, qaCase, index, (answer, grader) => context.expect(answer).toPass(grader)),
+                runQaTurn(metaOf(test), { session, qaCase, index, dataSha256: qaDataDigest(qaCase) }, (answer, grader) => context.expect(answer).toPass(grader)),
               ),
             )
           })
