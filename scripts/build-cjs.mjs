@@ -1,6 +1,7 @@
 // CommonJS build of the Jest entries and what they import (dist/cjs), for Jest's CommonJS runtime, which does
-// not load ESM from node_modules. The only ESM-only syntax in that graph is `import.meta.url`, rewritten to
-// the CommonJS equivalent.
+// not load ESM from node_modules. The only ESM-only syntax in that graph is `import.meta.url`, rewritten to the
+// URL of the module's ESM twin (dist/cjs/x/y.js → dist/x/y.js): paths computed from it (the bundled datasets,
+// package.json, the agent host) then resolve exactly as in the ESM build.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import ts from 'typescript'
 
@@ -24,8 +25,13 @@ const rewriteImportMeta = (context) => (file) => {
   const visit = (node) => {
     if (isImportMetaUrl(node)) {
       const f = context.factory
-      const req = f.createCallExpression(f.createIdentifier('require'), undefined, [f.createStringLiteral('node:url')])
-      const call = f.createCallExpression(f.createPropertyAccessExpression(req, 'pathToFileURL'), undefined, [f.createIdentifier('__filename')])
+      const req = (name) => f.createCallExpression(f.createIdentifier('require'), undefined, [f.createStringLiteral(name)])
+      // __filename with its last `dist/cjs/` made `dist/`
+      const twin = f.createCallExpression(f.createPropertyAccessExpression(f.createIdentifier('__filename'), 'replace'), undefined, [
+        f.createRegularExpressionLiteral('/([\\\\/])dist[\\\\/]cjs[\\\\/](?!.*[\\\\/]dist[\\\\/]cjs[\\\\/])/'),
+        f.createStringLiteral('$1dist$1'),
+      ])
+      const call = f.createCallExpression(f.createPropertyAccessExpression(req('node:url'), 'pathToFileURL'), undefined, [twin])
       return f.createPropertyAccessExpression(call, 'href')
     }
     return ts.visitEachChild(node, visit, context)

@@ -7,6 +7,7 @@ import { datasetsCommand } from './commands/datasets.js'
 import { exportCommand } from './commands/export.js'
 import { listAgentsCommand } from './commands/list-agents.js'
 import { listDatasetsCommand } from './commands/list-datasets.js'
+import { mergeShardsCommand } from './commands/merge-shards.js'
 import { pricesCommand } from './commands/prices.js'
 import { qaCommand } from './commands/qa.js'
 import { reportCommand } from './commands/report.js'
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   qa: qaCommand,
   conformance: conformanceCommand,
   report: reportCommand,
+  'merge-shards': mergeShardsCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -45,6 +47,7 @@ Commands:
   report RUNS      self-contained HTML report with charts (--html OUT.html)
   corpus merge     merge run corpora into latest/snapshot/history views
   verify DIR       re-derive a report folder's manifest and fail on any mismatch
+  merge-shards S   one report (same gates, exit code) from the shards of a sharded Jest run
   prices fetch     fetch per-token prices from OpenRouter's models endpoint
   conformance      did generated samples follow the requested distributions and rules? (conformance --help)
 

@@ -1,6 +1,6 @@
 import { type ConversationOptions, conversationSession, turnTestName } from '../cases/conversation-turns.js'
 import type { Answer } from '../core/answer.js'
-import { jestGlobals, startMeta } from './globals.js'
+import { caseTest, jestGlobals, startMeta } from './globals.js'
 
 export type JestTurn = [question: string, check: (answer: Answer, ctx: { turn: number }) => unknown | Promise<unknown>]
 
@@ -16,10 +16,10 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     const turn = index + 1
     jest.test(
       turnTestName(name, turn),
-      async () => {
+      caseTest(async () => {
         const answer = await session.answer(startMeta('conversation', session.turnMeta(turn)), index)
         await check(answer, { turn })
-      },
+      }, session.turnMeta(turn)),
       // A turn run alone may first wait for the questions before it, each with its own timeout.
       session.timeoutMs * turn + 5_000,
     )

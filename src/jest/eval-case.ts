@@ -1,7 +1,7 @@
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
 import { checkTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../vitest/check-options.js'
-import { type JestGlobals, jestGlobals, startMeta } from './globals.js'
+import { caseTest, type JestGlobals, jestGlobals, startMeta } from './globals.js'
 
 type EvalBody = (ctx: EvalTrialContext) => unknown | Promise<unknown>
 
@@ -20,9 +20,9 @@ function makeEvalCase(pick: (test: JestGlobals['test']) => JestGlobals['test'] |
       // Jest's timeout sits past ours, so an expired trial reports as our `timeout`, not Jest's.
       register(
         trialTestName(name, trial, trials, meta.seed),
-        async () => {
+        caseTest(async () => {
           await runTrial(startMeta('evalCase', meta), options, agentOf, { trial, timeoutMs }, body)
-        },
+        }, meta),
         timeoutMs + 5_000,
       )
     }
@@ -35,7 +35,15 @@ type EvalCaseFn = ReturnType<typeof makeEvalCase>
  * Jest's `evalCase`: one `test` per trial, named `name [trial i/N · seed s]` as under Vitest, the agent bound
  * through the same trial path, the run recorded on the test's meta for the Jest setup and reporter.
  */
-export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn } = Object.assign(
+export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } = Object.assign(
   makeEvalCase((test) => test),
-  { only: makeEvalCase((test) => test.only), skip: makeEvalCase((test) => test.skip) },
+  {
+    only: makeEvalCase((test) => test.only),
+    skip: makeEvalCase((test) => test.skip),
+    // Each trial's verdicts land on its own test (the setup asks Jest which test an assertion runs in).
+    concurrent: makeEvalCase((test) => test.concurrent),
+    // Expected to miss its bars (a floor agent): Jest's `test.failing` passes when an assertion fails, and the
+    // run is recorded as not correct, as under Vitest.
+    fails: makeEvalCase((test) => test.failing),
+  },
 )

@@ -3,6 +3,7 @@ import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
 import { recordFromTest } from '../cases/record-from-meta.js'
 import { type DataforgeMeta, plainTestMeta } from '../cases/new-meta.js'
+import { markSetupLoaded, registeredMeta } from './globals.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
 import './augment.js'
 
@@ -18,9 +19,20 @@ interface CircusTest {
   parent?: { name: string; parent?: unknown }
   errors: unknown[]
   duration?: number | null
+  concurrent?: boolean
+  /** `test.failing`: the test passes when its body throws. */
+  failing?: boolean
+  fn?: unknown
 }
 type CircusEvent = { name: string; test?: CircusTest }
-type JestExpect = { extend(matchers: object): void; getState(): { testPath?: string } }
+interface JestExpectState {
+  testPath?: string
+  /** Jest ≥ 30.5: the test whose body (or hooks) the caller runs in, from jest-circus's AsyncLocalStorage. */
+  currentTestIdentity?: () => CircusTest | undefined
+  /** Jest ≥ 29.6: the id (`describe test`, space-joined) of the test the caller runs in: of a concurrent one only before Jest 30.2. */
+  currentConcurrentTestName?: () => string | undefined
+}
+type JestExpect = { extend(matchers: object): void; getState(): JestExpectState }
 
 const handlers = (globalThis as Record<symbol, unknown>)[Symbol.for('EVENT_HANDLERS')] as Array<(event: CircusEvent) => void> | undefined
 const jestExpect = (globalThis as { expect?: JestExpect }).expect
@@ -28,25 +40,71 @@ if (!handlers || !jestExpect) {
   throw new Error('dataforge-evals/jest/setup must run under Jest (>= 29) with its default runner jest-circus, as a setupFilesAfterEnv entry')
 }
 
-let running: { test: CircusTest; meta: DataforgeMeta | null } | null = null
+/** Each running test's meta, created when a matcher or a case helper first needs it. */
+const metas = new WeakMap<CircusTest, DataforgeMeta>()
+/** The running sequential test: they run one at a time. */
+let runningSequential: CircusTest | null = null
+/** Running tests by Jest's test id. */
+const runningById = new Map<string, CircusTest[]>()
 
 const ROOT_BLOCK = 'ROOT_DESCRIBE_BLOCK'
 
-/** `describe > test`, as Vitest names it, so both runners give a case the same id. */
-function fullName(test: CircusTest): string {
-  const names = [test.name]
+function names(test: CircusTest): string[] {
+  const out = [test.name]
   let block = test.parent
   while (block && block.name !== ROOT_BLOCK) {
-    names.unshift(block.name)
+    out.unshift(block.name)
     block = block.parent as CircusTest['parent']
   }
-  return names.join(' > ')
+  return out
+}
+
+/** `describe > test`, as Vitest names it, so both runners give a case the same id. */
+function fullName(test: CircusTest): string {
+  return names(test).join(' > ')
+}
+
+/**
+ * The test an assertion belongs to. Concurrent tests interleave with each other (and, before Jest 30.2, with
+ * the sequential ones), so "the last test started" is not it. Jest 30.5+ says which test the caller runs in;
+ * older Jest 30 says its id, which names one running test unless two running tests share a name: then the
+ * verdict is refused, not guessed. Without an id, the caller runs in the sequential test.
+ */
+function currentTest(): CircusTest | null {
+  const state = jestExpect?.getState()
+  if (typeof state?.currentTestIdentity === 'function') return state.currentTestIdentity() ?? null
+  const id = typeof state?.currentConcurrentTestName === 'function' ? state.currentConcurrentTestName() : undefined
+  if (id === undefined) return runningSequential
+  const candidates = runningById.get(id) ?? []
+  if (candidates.length > 1) {
+    throw new Error(`dataforge-evals: ${candidates.length} tests named "${id}" run at once, and this Jest cannot say which one an assertion belongs to; rename them, or use Jest 30.5 or later`)
+  }
+  return candidates[0] ?? null
+}
+
+function startRunning(test: CircusTest): void {
+  if (!test.concurrent) runningSequential = test
+  const id = names(test).join(' ')
+  runningById.set(id, [...(runningById.get(id) ?? []), test])
+}
+
+function stopRunning(test: CircusTest): void {
+  if (runningSequential === test) runningSequential = null
+  const id = names(test).join(' ')
+  const left = (runningById.get(id) ?? []).filter((t) => t !== test)
+  if (left.length) runningById.set(id, left)
+  else runningById.delete(id)
 }
 
 function metaOfRunning(): DataforgeMeta | null {
-  if (!running) return null
-  running.meta ??= plainTestMeta(fullName(running.test), testFileName())
-  return running.meta
+  const test = currentTest()
+  if (!test) return null
+  let meta = metas.get(test)
+  if (!meta) {
+    meta = plainTestMeta(fullName(test), testFileName())
+    metas.set(test, meta)
+  }
+  return meta
 }
 
 function testFileName(): string | undefined {
@@ -61,23 +119,44 @@ function firstError(errors: unknown[]): { name?: string; message?: string } | un
   return error === undefined ? undefined : { message: String(error) }
 }
 
-function finish(test: CircusTest, meta: DataforgeMeta): void {
+function finish(test: CircusTest, meta: DataforgeMeta, skipped = false): void {
   const dir = process.env[SIDE_DIR_ENV]
   if (!dir) return
   const error = firstError(test.errors)
   const record = recordFromTest(
-    { fullName: fullName(test), state: test.errors.length ? 'failed' : 'passed', errors: error ? [error] : [], durationMs: test.duration ?? 0, meta },
+    {
+      fullName: fullName(test),
+      // jest-circus has already inverted a `.failing` test's outcome: passed means its body threw.
+      state: skipped ? 'skipped' : test.errors.length ? 'failed' : 'passed',
+      errors: error ? [error] : [],
+      durationMs: test.duration ?? 0,
+      meta,
+      expectedToFail: test.failing === true,
+    },
     { projectCommit: null, runDateUtc: new Date().toISOString() },
   )
   appendSideLine(dir, { testPath: jestExpect?.getState().testPath ?? '', record, ...(meta.datasetInfo ? { datasetInfo: meta.datasetInfo } : {}) })
 }
 
 handlers.push((event) => {
-  if (event.name === 'test_start' && event.test) running = { test: event.test, meta: null }
-  if (event.name === 'test_done' && event.test && running?.test === event.test) {
-    const { meta } = running
-    running = null
-    if (meta) finish(event.test, meta)
+  const test = event.test
+  if (!test) return
+  if (event.name === 'test_start') {
+    // A retried test starts over with a fresh meta.
+    metas.delete(test)
+    startRunning(test)
+  }
+  if (event.name === 'test_skip' || event.name === 'test_todo') {
+    stopRunning(test)
+    // A case helper's test skipped (`.skip`, `-t`, another test's `.only`) is a skipped run, as under Vitest.
+    const meta = registeredMeta(test.fn)
+    if (meta) finish(test, structuredClone(meta), true)
+  }
+  if (event.name === 'test_done') {
+    const meta = metas.get(test)
+    metas.delete(test)
+    stopRunning(test)
+    if (meta) finish(test, meta)
   }
 })
 
@@ -89,3 +168,4 @@ installCurrentTestAccess({
 })
 
 jestExpect.extend(dataforgeMatchers)
+markSetupLoaded()

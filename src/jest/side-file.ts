@@ -13,7 +13,7 @@ import { RunRecordSchema } from '../core/run-record.js'
 /** The reporter names the run's side-file folder here before workers start; workers inherit it. */
 export const SIDE_DIR_ENV = 'DATAFORGE_JEST_SIDE_DIR'
 
-const SideLineSchema = z.object({
+export const SideLineSchema = z.object({
   testPath: z.string(),
   record: RunRecordSchema,
   datasetInfo: DatasetInfoSchema.optional(),

@@ -28,9 +28,26 @@ export const QA_SUITES: Record<string, { suite: QaSuite; description: string }> 
 
 /** The cases of a built-in suite; an unknown name is an InputError listing the known ones. */
 export async function loadQaSuite(name: string, opts: QaSuiteOptions): Promise<QaCase[]> {
+  return sampled(name, await builtIn(name).suite(opts), opts)
+}
+
+/**
+ * The same cases, synchronously (every built-in suite builds or reads its cases synchronously): for a test
+ * runner that registers a file's tests without awaiting (Jest's `qaSuite`).
+ */
+export function loadQaSuiteSync(name: string, opts: QaSuiteOptions): QaCase[] {
+  const cases = builtIn(name).suite(opts)
+  if (cases instanceof Promise) throw new Error(`suite ${name} loads its cases asynchronously`)
+  return sampled(name, cases, opts)
+}
+
+function builtIn(name: string): { suite: QaSuite } {
   const entry = QA_SUITES[name]
   if (!entry) throw new InputError(`unknown suite "${name}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
-  const cases = await entry.suite(opts)
+  return entry
+}
+
+function sampled(name: string, cases: QaCase[], opts: QaSuiteOptions): QaCase[] {
   // wtq samples its examples before loading their tables; the other suites are sampled here.
   return opts.limit !== undefined && name !== 'wtq' ? seededSample(cases, opts.limit, opts.seed) : cases
 }

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
@@ -61,14 +60,22 @@ function layoutOf(opts: WtqLoadOptions): Layout {
 
 /** Loads WikiTableQuestions examples with their tables and, where the release has them, canonical targets. */
 export async function loadWtq(opts: WtqLoadOptions = {}): Promise<WtqExample[]> {
+  return loadWtqSync(opts)
+}
+
+/**
+ * `loadWtq`, synchronously: what a test runner that collects its tests synchronously (Jest's `qaSuite`) needs.
+ * The bundled slice is 200 questions over 160 small tables.
+ */
+export function loadWtqSync(opts: WtqLoadOptions = {}): WtqExample[] {
   if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) {
     throw new InputError(`--limit: expected a whole number ≥ 1, got ${opts.limit}`)
   }
   const layout = layoutOf(opts)
-  const rows = tsvRows(await readFile(layout.tsv, 'utf8'), layout.tsv, ['id', 'utterance', 'context', 'targetValue'])
-  const canon = layout.tagged ? canonById(await readFile(layout.tagged, 'utf8'), layout.tagged) : new Map<string, { canon: string[]; type: string }>()
+  const rows = tsvRows(readFileSync(layout.tsv, 'utf8'), layout.tsv, ['id', 'utterance', 'context', 'targetValue'])
+  const canon = layout.tagged ? canonById(readFileSync(layout.tagged, 'utf8'), layout.tagged) : new Map<string, { canon: string[]; type: string }>()
   const chosen = opts.limit === undefined ? rows : seededSample(rows, opts.limit, opts.seed ?? 1)
-  const tables = new Map<string, Promise<Table>>()
+  const tables = new Map<string, Table>()
   const readTable = (context: string, where: string) => {
     let table = tables.get(context)
     if (!table) {
@@ -77,24 +84,22 @@ export async function loadWtq(opts: WtqLoadOptions = {}): Promise<WtqExample[]> 
     }
     return table
   }
-  return Promise.all(
-    chosen.map(async ({ line, fields }) => {
-      const where = `${layout.tsv}:${line}`
-      const targetValue = tsvUnescapeList(fields.targetValue!)
-      const tagged = canon.get(fields.id!)
-      if (tagged && tagged.canon.length !== targetValue.length) {
-        throw new InputError(`${layout.tagged}: example ${fields.id} has ${tagged.canon.length} canonical targets for ${targetValue.length} target values`)
-      }
-      return {
-        id: fields.id!,
-        utterance: tsvUnescape(fields.utterance!),
-        context: fields.context!,
-        table: await readTable(fields.context!, where),
-        targetValue,
-        ...(tagged ? { targetCanon: tagged.canon, targetCanonType: tagged.type } : {}),
-      }
-    }),
-  )
+  return chosen.map(({ line, fields }) => {
+    const where = `${layout.tsv}:${line}`
+    const targetValue = tsvUnescapeList(fields.targetValue!)
+    const tagged = canon.get(fields.id!)
+    if (tagged && tagged.canon.length !== targetValue.length) {
+      throw new InputError(`${layout.tagged}: example ${fields.id} has ${tagged.canon.length} canonical targets for ${targetValue.length} target values`)
+    }
+    return {
+      id: fields.id!,
+      utterance: tsvUnescape(fields.utterance!),
+      context: fields.context!,
+      table: readTable(fields.context!, where),
+      targetValue,
+      ...(tagged ? { targetCanon: tagged.canon, targetCanonType: tagged.type } : {}),
+    }
+  })
 }
 
 function tsvRows(text: string, file: string, required: string[]) {
@@ -114,13 +119,13 @@ function canonById(text: string, file: string): Map<string, { canon: string[]; t
   return out
 }
 
-async function readWtqTable(root: string, context: string, where: string): Promise<Table> {
+function readWtqTable(root: string, context: string, where: string): Table {
   const path = resolve(root, context)
   const inside = relative(root, path)
   if (inside.startsWith('..') || isAbsolute(inside)) throw new InputError(`${where}: context ${context} points outside the data folder`)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = readFileSync(path, 'utf8')
   } catch {
     throw new InputError(`${where}: table ${context} not found under ${root}`)
   }

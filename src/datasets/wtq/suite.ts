@@ -1,7 +1,7 @@
 import { setExpectedAnswer, registerCase } from '../questions/expected.js'
 import type { QaCase, QaSuiteOptions, SingleQaCase } from '../questions/types.js'
 import { wtqAnswer } from '../../grading/answers/wtq.js'
-import { loadWtq, type WtqExample } from './load.js'
+import { loadWtqSync, type WtqExample } from './load.js'
 
 /** One WikiTableQuestions example as a single-shot case over its table (named `table`). */
 export function wtqCase(example: WtqExample): SingleQaCase {
@@ -13,8 +13,8 @@ export function wtqCase(example: WtqExample): SingleQaCase {
 }
 
 /** The bundled 200-question slice, or a full release with `dataDir`; `limit` draws a seeded sample. */
-export async function wtqSuite(opts: QaSuiteOptions): Promise<QaCase[]> {
-  const examples = await loadWtq({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.limit !== undefined ? { limit: opts.limit, seed: opts.seed } : {}) })
+export function wtqSuite(opts: QaSuiteOptions): QaCase[] {
+  const examples = loadWtqSync({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.limit !== undefined ? { limit: opts.limit, seed: opts.seed } : {}) })
   // Questions can share a table; each case still gets its own data object (the oracle finds its case by it).
   return examples.map(wtqCase)
 }

@@ -1,0 +1,62 @@
+import { qaAgentIdentity, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
+import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
+import type { DataAgent } from '../core/data-agent.js'
+import { loadQaSuiteSync } from '../datasets/questions/index.js'
+import { turnId, turnsOf } from '../datasets/questions/types.js'
+import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
+import { caseTest, jestGlobals, startMeta } from './globals.js'
+
+/**
+ * Jest's `qaSuite`: a `describe` named after the suite, one `test` per case (or turn, `id#t<n>`) and trial,
+ * named and recorded as under Vitest. Jest collects a file's tests without awaiting, so the cases must be known
+ * at once: the built-in suites (by name) load synchronously, a suite function must return its cases (not a
+ * promise), or pass the cases themselves. A named agent is resolved when the first question is asked.
+ */
+export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
+  const plan = qaPlan(suite, options)
+  const jest = jestGlobals('qaSuite')
+  const cases = qaCasesNow(suite, plan.suiteOptions, loadQaSuiteSync)
+  // A named agent's identity until it is resolved (what a skipped run records).
+  const identity =
+    typeof options.agent === 'string' ? { agent: agentNameOf(options.agent), agentKind: 'custom', model: null, provider: null } : qaAgentIdentity(options.agent)
+  let agent: Promise<DataAgent> | null = null
+  const agentNow = () => {
+    agent ??= resolveQaAgent(options.agent)
+    return agent
+  }
+  // One session per case and trial, opened by its first question.
+  const sessions = new Map<string, Promise<QaTrialSession>>()
+  const sessionOf = (caseIndex: number, trial: number) => {
+    const key = `${caseIndex}#${trial}`
+    let session = sessions.get(key)
+    if (!session) {
+      session = agentNow().then((a) => new QaTrialSession(a, cases[caseIndex]!, { seed: plan.seed + trial, timeoutMs: plan.timeoutMs }))
+      sessions.set(key, session)
+    }
+    return session
+  }
+
+  jest.describe(plan.name, () => {
+    jest.afterAll(async () => {
+      await Promise.all([...sessions.values()].map(async (s) => (await s.catch(() => null))?.close()))
+    })
+    cases.forEach((qaCase, caseIndex) => {
+      for (let trial = 0; trial < plan.trials; trial++) {
+        turnsOf(qaCase).forEach((_, index) => {
+          const meta = qaTurnMeta(plan, qaCase, index, trial, identity, options.generation)
+          jest.test(
+            trialTestName(turnId(qaCase, index), trial, plan.trials, plan.seed + trial),
+            caseTest(async () => {
+              const live = startMeta('qaSuite', meta)
+              Object.assign(live, qaAgentIdentity(await agentNow()))
+              const session = await sessionOf(caseIndex, trial)
+              await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase) }, (answer, grader) => jest.expect(answer).toPass(grader))
+            }, meta),
+            // A turn run alone first asks the turns before it, each with its own timeout.
+            plan.timeoutMs * (index + 1) + 5_000,
+          )
+        })
+      }
+    })
+  })
+}
