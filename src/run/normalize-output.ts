@@ -1,7 +1,8 @@
 import { types } from 'node:util'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult } from '../core/schemas.js'
-import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Usage } from '../core/schemas.js'
+import { addUsage, emptyUsage } from '../core/usage.js'
 
 export interface NormalizedOutput {
   fixes: unknown[]

@@ -4,7 +4,7 @@ import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite } from '../datasets/questions/types.js'
 import { turnId, turnNumber, turnsOf } from '../datasets/questions/types.js'
-import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
+import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, recordCountersOn, recordFailureOn, recordUsageOn, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
@@ -46,7 +46,12 @@ export function qaSuite(suite: QaSuite | QaCase[] | string, options: QaSuiteRunO
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
 
   describe(name, async () => {
-    const [cases, agent] = await Promise.all([casesOf(suite, { seed, dataDir: options.dataDir, limit: options.limit }), agentOf(options.agent)])
+    // The trial path (and the answer schema's zod) loads with the first suite: plain evalCase files do not pay for it.
+    const [cases, agent, { QaTrialSession, qaDataDigest }] = await Promise.all([
+      casesOf(suite, { seed, dataDir: options.dataDir, limit: options.limit }),
+      agentOf(options.agent),
+      import('../run/run-qa-trial.js'),
+    ])
     const sessions: QaTrialSession[] = []
     afterAll(async () => {
       await Promise.all(sessions.map((s) => s.close()))

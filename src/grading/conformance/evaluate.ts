@@ -1,6 +1,7 @@
 import { InputError } from '../../core/errors.js'
 import { hashOf } from '../../core/hash.js'
-import { addUsage, emptyUsage, type Usage } from '../../core/schemas.js'
+import type { Usage } from '../../core/schemas.js'
+import { addUsage, emptyUsage } from '../../core/usage.js'
 import { analyzeProperty, type DistributionAnalysis, tidy } from './analysis.js'
 import {
   type Classification,
