@@ -134,6 +134,8 @@ function firstDescription(info: DatasetInfo): boolean {
 
 export interface CaseAgent {
   get(): Promise<RepairAgent>
+  /** False for an agent object (nothing to close): the runner then registers no after-all hook for it. */
+  readonly closes: boolean
   /** Closes a resolved agent (its process); the runner calls it after the file's tests. */
   close(): Promise<void>
 }
@@ -144,9 +146,10 @@ export interface CaseAgent {
  */
 export function caseAgent(options: EvalCaseOptions): CaseAgent {
   const spec = options.agent
-  if (typeof spec === 'object' && 'run' in spec) return { get: async () => spec, close: async () => {} }
+  if (typeof spec === 'object' && 'run' in spec) return { get: async () => spec, closes: false, close: async () => {} }
   let resolved: Promise<RepairAgent> | null = null
   return {
+    closes: true,
     get: () => {
       resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
         resolveAgent(spec, {

@@ -23,7 +23,8 @@ function makeEvalCase(register: Registrar) {
     const timeoutMs = options.timeout ?? DEFAULT_TRIAL_TIMEOUT_MS
     checkTimeoutMs(timeoutMs, `evalCase "${name}": timeout`)
     const agentOf = caseAgent(options)
-    afterAll(() => agentOf.close())
+    // One hook per case would be a thousand for a thousand cases: only agents with a process to close get one.
+    if (agentOf.closes) afterAll(() => agentOf.close())
     for (let trial = 0; trial < trials; trial++) {
       const meta = trialMeta(name, options, trial)
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.

@@ -47,9 +47,13 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     return this.state
   }
 
-  /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
+  /**
+   * Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not
+   * annotated). And the test's record is built now, while the worker runs the next tests, not at the run's end.
+   */
   onTestCaseResult(testCase: TestCase): void {
     this.printVerdicts?.(testCase)
+    this.state?.prepare(testCase)
   }
 
   protected override get root(): string {
