@@ -30,7 +30,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
    */
   onTestRunStart(): void {
     void this.preloadRunEnd()
-    void this.runState()
+    void this.runState().then((state) => state.startRun())
     this.pendingCommit = this.lookUpCommit()
   }
 
@@ -53,7 +53,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
    */
   onTestCaseResult(testCase: TestCase): void {
     this.printVerdicts?.(testCase)
-    this.state?.prepare(testCase)
+    if (this.isEvalFile(testCase.module.moduleId)) this.state?.prepare(testCase)
   }
 
   protected override get root(): string {

@@ -19,6 +19,11 @@ export class EvalRunState {
   private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
   previous: EvalReport | null = null
 
+  /** A run starts: records prepared for a run that never reached its end (no eval file ran) are dropped. */
+  startRun(): void {
+    this.prepared.clear()
+  }
+
   /**
    * Builds a finished test's record as its result arrives, while the other tests still run, so the end of the
    * run (on the critical path) only stamps the run's commit and date on it. Skipped tests and metas that do
