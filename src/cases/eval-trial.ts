@@ -4,7 +4,7 @@ import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../matchers/run-meta.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
-import { withTimeout } from '../run/with-timeout.js'
+import { withLazyTimeout } from '../run/with-timeout.js'
 import { type DataforgeMeta, newMeta } from './new-meta.js'
 import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
 
@@ -198,17 +198,31 @@ export async function runTrial(
     ...(firstDescription(info) ? { datasetInfo: info } : {}),
   })
   try {
-    await withTimeout(
+    // The signal is made only if the body or the agent reads it (most trivial agents never do).
+    await withLazyTimeout(
       run.timeoutMs,
-      (signal) =>
+      (lazy) =>
         body({
           task,
           info,
           seed,
           trial: run.trial,
-          signal,
+          get signal() {
+            return lazy.signal
+          },
           record: (metric, value) => putMetric(live, metric, value),
-          agent: bindAgent(agent, { seed, trial: run.trial, signal }, task, live),
+          agent: bindAgent(
+            agent,
+            {
+              seed,
+              trial: run.trial,
+              get signal() {
+                return lazy.signal
+              },
+            },
+            task,
+            live,
+          ),
         }),
       run.parentSignal,
     )
