@@ -30,8 +30,9 @@ function makeEvalCase(register: Registrar) {
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
       register(trialTestName(name, trial, trials, meta.seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
         const test = context.task as Test
+        // The context gains Vitest's `test` in place: a spread would read its lazy `signal` and make it.
         await runInTest(test, () =>
-          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: context.signal }, (ctx) => body({ ...ctx, test: context })),
+          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: context.signal }, (ctx) => body(Object.assign(ctx, { test: context }))),
         )
       })
     }
