@@ -201,3 +201,17 @@ describe('detectIdColumns', () => {
     expect(detectIdColumns(t(['a', 'b', 'c'], [['2', '7', 'x']]), t(['index', 'b', 'c'], rows))).toEqual([])
   })
 })
+
+describe('createRepairTask', () => {
+  it('names the table, row and cell at fault in a malformed table (checked without zod)', async () => {
+    const { createRepairTask } = await import('../src/datasets/create-repair-task.js')
+    const clean = { columns: ['id', 'city'], rows: [['1', 'Boston']] }
+    const bad = (dirty: unknown) => () => createRepairTask({ name: 't', dirty: dirty as typeof clean, clean })
+    expect(bad({ columns: ['id', 'city'], rows: [['1', 2]] })).toThrow(new InputError('createRepairTask(t).dirty.rows.0.1: expected a string (cells are literal text), got number'))
+    expect(bad({ columns: ['id', 'city'], rows: [['1']] })).toThrow(new InputError('createRepairTask(t).dirty.rows.0: row 0 has 1 cells, expected 2'))
+    expect(bad({ columns: ['id', 7], rows: [] })).toThrow(new InputError('createRepairTask(t).dirty.columns.1: expected a string, got number'))
+    expect(bad({ columns: ['id', 'city'] })).toThrow(new InputError('createRepairTask(t).dirty.rows: expected an array of rows, got undefined'))
+    expect(bad(null)).toThrow(new InputError('createRepairTask(t).dirty: expected a table { columns, rows }, got null'))
+    expect(createRepairTask({ name: 't', dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn']] }, clean }).info.id).toBe('t')
+  })
+})

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { repoRoot } from './fixtures/vitest/run-fixture.js'
 
 // What each entry loads at import. Every Vitest worker imports the setup entry (and eval files the vitest
-// entry) before its first test, so packages in their static graph are paid once per worker, whether a run
-// needs them or not (see BENCHMARKS.md: zod alone is ~40 ms of a ~500 ms plain run).
+// entry) before its first test, and the config loads the reporter before any worker starts, so packages in
+// their static graph are paid on every run, whether it needs them or not (see BENCHMARKS.md: zod alone is
+// ~40 ms of a ~500 ms plain run).
 
 const IMPORT = /^\s*(?:import|export)\s(?!type\b)[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm
 
@@ -27,8 +28,42 @@ function packagesReached(entry: string): Map<string, string[]> {
   return reached
 }
 
+/** Own modules (src/) reached through static (non-type) imports from `entry`. */
+function ownModules(entry: string): number {
+  let count = 0
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    count++
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = (match[1] ?? match[2])!
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
+    }
+  }
+  visit(resolve(repoRoot, entry))
+  return count
+}
+
+// Kept lean on purpose (BENCHMARKS.md, Vitest integration overhead): zod, csv-parse and entities load on first
+// use (conformance specs, CSV files, HTML references), the run end's graph while the tests run.
+const WORKER_LEAN = ['zod', 'csv-parse/sync', 'entities/decode']
+
 describe('import graphs', () => {
-  // zod is in both: the conformance matcher's rules are zod schemas (BENCHMARKS.md counts what it costs).
+  it('the setup and vitest entries (in every worker) and createRepairTask load no zod, csv-parse or entities', () => {
+    for (const entry of ['src/vitest/setup.ts', 'src/vitest/index.ts', 'src/datasets/create-repair-task.ts']) {
+      const reached = packagesReached(entry)
+      for (const pkg of WORKER_LEAN) expect(reached.get(pkg), `${entry} reaches ${pkg} through ${reached.get(pkg)?.join(' → ')}`).toBeUndefined()
+    }
+  })
+
+  it('the Vitest reporter (loaded with the config) leaves the run end, the test-meta schema and zod to the run', () => {
+    const reached = packagesReached('src/vitest/reporter/index.ts')
+    expect(reached.get('zod'), `the reporter reaches zod through ${reached.get('zod')?.join(' → ')}`).toBeUndefined()
+    // 10 modules today (options, gates' threshold check, verbose summaries); the run end had 51.
+    expect(ownModules('src/vitest/reporter/index.ts')).toBeLessThanOrEqual(15)
+  })
+
   it('the setup entry (the matchers, in every worker) loads no model SDK, HTTP client or database', () => {
     const reached = packagesReached('src/vitest/setup.ts')
     for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {

@@ -4,7 +4,7 @@ import { hashOf } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { putCounters, putUsage } from '../matchers/run-meta.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
-import { checkTimeoutMs, withTimeout } from '../run/with-timeout.js'
+import { checkTimeoutMs, withLazyTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from '../vitest/check-options.js'
 import { type DataInput, normalizeData } from '../vitest/data-input.js'
 import { type DataforgeMeta, newMeta } from './new-meta.js'
@@ -90,7 +90,15 @@ export function conversationSession(name: string, options: ConversationOptions, 
     for (let i = answers.length; i <= index; i++) {
       const previous = i === 0 ? Promise.resolve() : answers[i - 1]!.catch(() => undefined)
       const question = questions[i]!
-      answers[i] = previous.then(() => withTimeout(timeoutMs, async (signal) => (await openSession()).ask(question, { signal })))
+      answers[i] = previous.then(() =>
+        withLazyTimeout(timeoutMs, async (lazy) =>
+          (await openSession()).ask(question, {
+            get signal() {
+              return lazy.signal
+            },
+          }),
+        ),
+      )
     }
     return answers[index]!
   }

@@ -4,7 +4,7 @@ import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../matchers/run-meta.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
-import { withTimeout } from '../run/with-timeout.js'
+import { withLazyTimeout } from '../run/with-timeout.js'
 import { type DataforgeMeta, newMeta } from './new-meta.js'
 import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
 
@@ -134,6 +134,8 @@ function firstDescription(info: DatasetInfo): boolean {
 
 export interface CaseAgent {
   get(): Promise<RepairAgent>
+  /** False for an agent object (nothing to close): the runner then registers no after-all hook for it. */
+  readonly closes: boolean
   /** Closes a resolved agent (its process); the runner calls it after the file's tests. */
   close(): Promise<void>
 }
@@ -144,9 +146,10 @@ export interface CaseAgent {
  */
 export function caseAgent(options: EvalCaseOptions): CaseAgent {
   const spec = options.agent
-  if (typeof spec === 'object' && 'run' in spec) return { get: async () => spec, close: async () => {} }
+  if (typeof spec === 'object' && 'run' in spec) return { get: async () => spec, closes: false, close: async () => {} }
   let resolved: Promise<RepairAgent> | null = null
   return {
+    closes: true,
     get: () => {
       resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
         resolveAgent(spec, {
@@ -195,17 +198,31 @@ export async function runTrial(
     ...(firstDescription(info) ? { datasetInfo: info } : {}),
   })
   try {
-    await withTimeout(
+    // The signal is made only if the body or the agent reads it (most trivial agents never do).
+    await withLazyTimeout(
       run.timeoutMs,
-      (signal) =>
+      (lazy) =>
         body({
           task,
           info,
           seed,
           trial: run.trial,
-          signal,
+          get signal() {
+            return lazy.signal
+          },
           record: (metric, value) => putMetric(live, metric, value),
-          agent: bindAgent(agent, { seed, trial: run.trial, signal }, task, live),
+          agent: bindAgent(
+            agent,
+            {
+              seed,
+              trial: run.trial,
+              get signal() {
+                return lazy.signal
+              },
+            },
+            task,
+            live,
+          ),
         }),
       run.parentSignal,
     )

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { RepairScore } from '../core/repair-score.js'
-import { toFailureKind } from '../core/schemas.js'
+import { toFailureKind } from '../core/failure-kind.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import { mean } from '../stats/quantile.js'
 import type { DataforgeMeta } from './new-meta.js'

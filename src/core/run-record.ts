@@ -2,7 +2,9 @@ import { z } from 'zod'
 import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 
-export const RUN_RECORD_VERSION = 1
+import { RUN_RECORD_VERSION } from './build-run-record.js'
+
+export { RUN_RECORD_VERSION }
 
 /**
  * One row per attempted run (case × turn × trial × agent), written even when the agent threw,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FAILURE_KINDS } from './failure-kind.js'
 
 /**
  * A table as agents see it: column names and rows of literal strings.
@@ -76,30 +77,6 @@ export const AgentRunResultSchema = z.object({
 })
 export type AgentRunResult = z.infer<typeof AgentRunResultSchema>
 
-/** Why a run produced no score. Kept apart from repair diagnostics in every report. */
-export const FailureKindSchema = z.enum([
-  'timeout',
-  'exception',
-  'invalid_output',
-  'parse_failure',
-  'refusal',
-  'rate_limited',
-  'provider_error',
-  'cache_miss',
-  'skipped',
-  /** An isolated agent's process exited (any code) while a trial or question was pending. */
-  'agent_exit',
-  /** An isolated agent's process died of a signal, or its code threw outside any request (a timer, a rejection). */
-  'agent_crash',
-  /** An isolated agent's process ran out of heap (`--max-old-space-size`). */
-  'out_of_memory',
-  /** A tool-using agent ended its steps without calling its answer tool. */
-  'no_answer',
-])
-export type FailureKind = z.infer<typeof FailureKindSchema>
-
-/** A failure kind from free text (adapters, meta): known kinds as they are, anything else is an `exception`. */
-export function toFailureKind(kind: string): FailureKind {
-  const parsed = FailureKindSchema.safeParse(kind)
-  return parsed.success ? parsed.data : 'exception'
-}
+/** Why a run produced no score (the kinds live in failure-kind.ts, so the test workers' import graph stays free of zod). */
+export const FailureKindSchema = z.enum(FAILURE_KINDS)
+export { type FailureKind, toFailureKind } from './failure-kind.js'

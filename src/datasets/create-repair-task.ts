@@ -1,6 +1,6 @@
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentTask, Table } from '../core/schemas.js'
-import { TableSchema } from '../core/schemas.js'
+import { tableProblem } from '../core/table-check.js'
 import { InputError } from '../core/errors.js'
 import { csvDigest } from './csv.js'
 import { buildPairTask } from './pair.js'
@@ -11,11 +11,8 @@ import { buildPairTask } from './pair.js'
  */
 export function createRepairTask(input: { name: string; dirty: Table; clean: Table; seed?: number }): { task: AgentTask; info: DatasetInfo } {
   for (const side of ['dirty', 'clean'] as const) {
-    const parsed = TableSchema.safeParse(input[side])
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      throw new InputError(`createRepairTask(${input.name}).${side}.${issue.path.join('.')}: ${issue.message}`)
-    }
+    const problem = tableProblem(input[side])
+    if (problem) throw new InputError(`createRepairTask(${input.name}).${[side, ...problem.path].join('.')}: ${problem.message}`)
   }
   const { task, info } = buildPairTask({
     id: input.name,

@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs'
-import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { InputError } from '../core/errors.js'
 
@@ -35,33 +34,32 @@ export async function assertWritableTarget(path: string, what = path): Promise<v
 
 /**
  * Writes several files as one unit: every file goes to a temp file first (flushed); only when all are on disk
- * are they renamed into place, in the given order (put a manifest last). A failure before the renames removes
- * the temp files and leaves nothing new.
+ * are they renamed into place, in the given order (put a manifest last). The files are staged at once, so
+ * their writes and flushes overlap. A failure before the renames removes the temp files and leaves nothing new;
+ * the error thrown is that of the first file (in the given order) that failed.
  */
 export async function commitFiles(files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  const staged: Array<{ tmp: string; path: string }> = []
-  try {
-    for (const [path, data] of files) {
-      await assertWritableTarget(path)
-      await mkdir(dirname(path), { recursive: true })
-      const tmp = tempPathFor(path)
-      staged.push({ tmp, path })
-      await writeFile(tmp, data, { flag: 'wx' })
-      flush(tmp)
-    }
-  } catch (error) {
-    await Promise.all(staged.map(({ tmp }) => rm(tmp, { force: true })))
-    throw error
+  const staged = [...files].map(([path, data]) => ({ path, data, tmp: tempPathFor(path), created: false }))
+  const outcomes = await Promise.allSettled(staged.map(stage))
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected')
+  if (failed) {
+    await Promise.allSettled(staged.filter((s) => s.created).map(({ tmp }) => rm(tmp, { force: true })))
+    throw failed.reason
   }
   for (const { tmp, path } of staged) await rename(tmp, path)
 }
 
-function flush(path: string): void {
-  const fd = openSync(path, 'r')
+async function stage(file: { path: string; tmp: string; data: string | Uint8Array; created: boolean }): Promise<void> {
+  const { path, tmp, data } = file
+  await assertWritableTarget(path)
+  await mkdir(dirname(path), { recursive: true })
+  const handle = await open(tmp, 'wx')
+  file.created = true
   try {
-    fsyncSync(fd)
+    await handle.writeFile(data)
+    await handle.sync()
   } finally {
-    closeSync(fd)
+    await handle.close()
   }
 }
 

@@ -62,15 +62,17 @@ export function toRepairCells(this: MatcherContext, received: unknown, task: Age
   const missed = bars.filter(([, value, bar]) => value < bar)
   const summary = repairSummary(score)
   const d = score.diagnostics
-  const failureText = [
-    missed.map(([name, value, bar]) => `${name} ${value.toFixed(3)} is below ${bar}`).join('; ') + ` — ${summary}`,
-    ...listCells('wrong values', d.wrongValue, 'wrong'),
-    ...listCells('missed cells', d.missedRepair, 'missed'),
-    ...listCells('over-repairs', d.overRepair, 'over'),
-    ...(d.wrongCell.length ? [`fixes to cells that do not exist: ${d.wrongCell.length}`] : []),
-    ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
-    ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).join('; ')}`] : []),
-  ].join('\n')
+  // Built only when Vitest asks for the message (a failed or negated assertion), not for every passing case.
+  const failureText = () =>
+    [
+      missed.map(([name, value, bar]) => `${name} ${value.toFixed(3)} is below ${bar}`).join('; ') + ` — ${summary}`,
+      ...listCells('wrong values', d.wrongValue, 'wrong'),
+      ...listCells('missed cells', d.missedRepair, 'missed'),
+      ...listCells('over-repairs', d.overRepair, 'over'),
+      ...(d.wrongCell.length ? [`fixes to cells that do not exist: ${d.wrongCell.length}`] : []),
+      ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
+      ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).join('; ')}`] : []),
+    ].join('\n')
   // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
   const stored = { ...score, diagnostics: withoutCleanValues(score.diagnostics) }
   return conclude(this, 'toRepairCells', { passed: missed.length === 0, summary, failureText, score: score.f1, repair: stored })

@@ -1,5 +1,6 @@
 import { AgentFailure } from '../core/errors.js'
-import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Usage } from '../core/schemas.js'
+import { addUsage, emptyUsage } from '../core/usage.js'
 import type { DataforgeMeta } from '../cases/new-meta.js'
 
 /** What a run records on its test's meta, whatever the runner that keeps the meta. */

@@ -22,7 +22,7 @@ export interface MatcherOutcome {
 export function conclude(
   ctx: MatcherContext,
   matcher: string,
-  verdict: { passed: boolean; summary: string; failureText: string; score?: number; repair?: MatcherRecord['repair'] },
+  verdict: { passed: boolean; summary: string; failureText: string | (() => string); score?: number; repair?: MatcherRecord['repair'] },
 ): MatcherOutcome {
   const negated = ctx.isNot === true
   recordVerdict(
@@ -39,7 +39,9 @@ export function conclude(
   return {
     pass: verdict.passed,
     message: () =>
-      negated ? `${matcher}: expected the grader to reject, but it passed: ${verdict.summary}` : `${matcher}: ${verdict.failureText}`,
+      negated
+        ? `${matcher}: expected the grader to reject, but it passed: ${verdict.summary}`
+        : `${matcher}: ${typeof verdict.failureText === 'function' ? verdict.failureText() : verdict.failureText}`,
   }
 }
 

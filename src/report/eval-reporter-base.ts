@@ -1,25 +1,12 @@
-import { relative, resolve } from 'node:path'
-import pc from 'picocolors'
+import { resolve } from 'node:path'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 import { InputError } from '../core/errors.js'
-import {
-  type BaselineFile,
-  type BaselineOptions,
-  baselineFromRecords,
-  baselineRuns,
-  type GroupDelta,
-  groupDeltas,
-  mergeBaseline,
-  readBaseline,
-  renderBaseline,
-} from './baseline.js'
-import { buildReport, type EvalReport } from './build.js'
-import { evaluateGates, type Thresholds, validateThresholds } from './gates.js'
+import type { BaselineOptions } from './baseline.js'
+import type { EvalReport } from './build.js'
+import { REPORT_FORMATS, type ReportFormat } from './formats.js'
+import { type Thresholds, validateThresholds } from './gates.js'
 import type { projectCommit } from './reproducibility.js'
-import { renderDeltaLine, renderRunEnd } from './terminal.js'
-import { writeFileAtomic } from '../files/write-atomic.js'
-import { REPORT_FORMATS, type ReportFormat, writeReportFolder } from './write-folder.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */
@@ -63,7 +50,8 @@ export interface FinishedRun {
 /**
  * What every runner's eval reporter shares, with no test runner in it: the options, and the end of a run —
  * report, gates, baseline, report folder, printout and exit code — from the run's RunRecords. The Vitest
- * reporter and the Jest reporter only gather those records.
+ * reporter and the Jest reporter only gather those records. The end of a run lives in run-end.ts and loads
+ * on demand (`preloadRunEnd`): this module is imported with the config, before any test starts.
  */
 export abstract class EvalReporterBase {
   protected readonly options: DataforgeReporterOptions
@@ -97,116 +85,36 @@ export abstract class EvalReporterBase {
     if (text) process.stdout.write(`${text}\n`)
   }
 
+  /**
+   * Starts loading the end of a run (report builder, baseline, renderers, zod) in the background; a runner's
+   * reporter calls it when the tests start, so the import overlaps them instead of delaying the config.
+   */
+  preloadRunEnd(): Promise<typeof import('./run-end.js')> {
+    this.runEnd ??= import('./run-end.js')
+    return this.runEnd
+  }
+
+  private runEnd: Promise<typeof import('./run-end.js')> | null = null
+
   /** Builds, gates, writes and prints one run's report; sets a failing exit code when a gate fails. */
   async finishRun(run: FinishedRun): Promise<{ failures: string[] }> {
-    const report = buildReport({
-      records: run.records,
-      datasets: run.datasets,
-      cwd: this.root,
-      runDateUtc: run.runDateUtc,
-      project: run.project,
-      statsSeed: this.options.statsSeed ?? 0,
-      config: { command: run.command, thresholds: this.options.thresholds ?? {}, watch: this.watching },
-    })
-
-    const updating = process.env.DATAFORGE_UPDATE_BASELINE === '1'
-    const existing = await this.loadBaseline()
-    const baseline = updating || existing.problem ? { deltas: [], problem: updating ? null : existing.problem } : this.compare(existing.file, report)
-    const gate = evaluateGates({
-      report,
-      thresholds: this.options.thresholds ?? {},
-      ...(this.options.minPassesPerCase === undefined ? {} : { minPassesPerCase: this.options.minPassesPerCase }),
-      baseline,
-      filtered: run.filtered,
-    })
-
-    // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
-    const baselineUpdate = updating ? await this.updateBaseline(report, existing.file, gate.closed.length === 0) : []
-    await writeReportFolder(this.outputDir, report, {
-      formats: this.options.formats,
-      title: 'dataforge-evals leaderboard',
-      baselineDeltas: baseline.deltas,
-      gateFailures: gate.failures,
-      gateNotes: gate.notes,
-      alpha: this.alpha,
-      baselineNote: this.baselineNote(existing.file, updating),
-    })
-    const color = pc.isColorSupported
-    this.print(
-      renderRunEnd({
-        report,
-        gate,
-        baselineDeltas: baseline.deltas,
-        sincePrevious: this.watching && this.previous ? this.sincePrevious(this.previous, report, run.touched, color) : [],
-        baselineUpdate,
+    const { endRun } = await this.preloadRunEnd()
+    const { report, failures } = await endRun(
+      {
+        options: this.options,
+        root: this.root,
         outputDir: this.outputDir,
-        print: this.options.print !== false,
-        color,
-      }),
+        watching: this.watching,
+        previous: this.previous,
+        baselinePath: this.baselinePath(),
+        baselineOptions: this.baselineOptions(),
+        alpha: this.alpha,
+        print: (text) => this.print(text),
+      },
+      run,
     )
-    if (gate.failures.length) process.exitCode = 1
     this.previous = report
-    return { failures: gate.failures }
-  }
-
-  /** The baseline file, or why it cannot be used (which fails the gate unless the run updates it). */
-  private async loadBaseline(): Promise<{ file: BaselineFile | null; problem: string | null }> {
-    const path = this.baselinePath()
-    if (!path) return { file: null, problem: null }
-    try {
-      return { file: await readBaseline(path), problem: null }
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      return { file: null, problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
-    }
-  }
-
-  protected compare(file: BaselineFile | null, report: EvalReport): { deltas: GroupDelta[]; problem: string | null } {
-    if (!file) return { deltas: [], problem: null }
-    try {
-      return { deltas: groupDeltas(baselineRuns(file), report, this.baselineOptions()), problem: null }
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      return { deltas: [], problem: `baseline ${this.baselinePath()} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
-    }
-  }
-
-  /** What the leaderboard says when there is no baseline comparison (no machine paths: the page is diffed). */
-  protected baselineNote(file: BaselineFile | null, updating: boolean): string {
-    const path = this.baselinePath()
-    if (!path) return 'Baseline comparison is off (`baseline: false`).'
-    const where = relative(this.outputDir, path)
-    const name = where.startsWith('..') ? (this.options.baseline ? this.options.baseline.path : undefined) ?? path : `${where} next to these reports`
-    if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
-    if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
-    return ''
-  }
-
-  /** Writes the merged baseline (groups not run are kept); nothing when the run failed closed. */
-  protected async updateBaseline(report: EvalReport, existing: BaselineFile | null, scored: boolean): Promise<string[]> {
-    const path = this.baselinePath()
-    if (!path) return []
-    if (!scored) return [pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${path}`)]
-    const { file, kept } = mergeBaseline(existing, baselineFromRecords(report.records))
-    await writeFileAtomic(path, renderBaseline(file))
-    const lines = [`dataforge-evals: baseline updated: ${path}`]
-    if (kept.length) lines.push(`dataforge-evals: kept ${kept.length} baseline groups this run did not execute: ${kept.join(', ')}`)
-    const skipped = report.records.filter((r) => r.status === 'skipped').length
-    if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${skipped} skipped runs have no result in it and will not be compared`))
-    return lines
-  }
-
-  /** Watch mode: per-group deltas of the groups this rerun ran, against the previous run. */
-  protected sincePrevious(previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): string[] {
-    try {
-      const deltas = groupDeltas(previous.records.filter((r) => r.status !== 'skipped'), report, { ...this.baselineOptions(), against: 'previous run' }).filter(
-        (d) => touched.has(d.group) && d.status === 'compared',
-      )
-      return deltas.length ? [pc.bold('since the previous run'), ...deltas.map((d) => renderDeltaLine(d, { color }))] : []
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      return [pc.bold('since the previous run'), `  not comparable: ${error.message}`]
-    }
+    return { failures }
   }
 
   isEvalFile(moduleId: string): boolean {

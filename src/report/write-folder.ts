@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
+import type { ReportFormat } from './formats.js'
 import { commitReportFolderLocked, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
 export interface FolderOptions {
@@ -23,10 +24,8 @@ export const REPORT_FILES = {
   jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
   // Loaded when asked for: the reporter imports this module with the config, and most runs write no HTML.
   html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
-} as const satisfies Record<string, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
+} as const satisfies Record<ReportFormat, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
 
-export type ReportFormat = keyof typeof REPORT_FILES
-export const REPORT_FORMATS = Object.keys(REPORT_FILES) as ReportFormat[]
 /** Written when no formats are given: all but 'html', whose charts cost loading Vega and rendering them. */
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
 

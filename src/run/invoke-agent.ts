@@ -1,7 +1,8 @@
 import type { RepairAgent, RunContext } from '../core/agent.js'
 import { AgentFailure } from '../core/errors.js'
 import { truthReveals } from '../core/ground-truth.js'
-import { type AgentTask, toFailureKind } from '../core/schemas.js'
+import type { AgentTask } from '../core/schemas.js'
+import { toFailureKind } from '../core/failure-kind.js'
 import { type NormalizedOutput, normalizeAgentOutput } from './normalize-output.js'
 
 export interface Invocation {

@@ -2,7 +2,8 @@ import { truncate } from '../core/text.js'
 import { types } from 'node:util'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult } from '../core/schemas.js'
-import { addUsage, emptyUsage, type Usage } from '../core/schemas.js'
+import type { Usage } from '../core/schemas.js'
+import { addUsage, emptyUsage } from '../core/usage.js'
 
 export interface NormalizedOutput {
   fixes: unknown[]

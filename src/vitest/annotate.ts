@@ -10,7 +10,15 @@ import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from './annotate-m
  * passing summaries from there under `--reporter=verbose`.
  */
 
+let mode: AnnotateMode | undefined
+
+/** Decided once per worker: the variable and the provided mode do not change during a Vitest run. */
 function annotateMode(): AnnotateMode {
+  mode ??= decideAnnotateMode()
+  return mode
+}
+
+function decideAnnotateMode(): AnnotateMode {
   const fromEnv = parseAnnotateMode(process.env.DATAFORGE_ANNOTATE)
   if (fromEnv) return fromEnv
   try {

@@ -23,14 +23,16 @@ function makeEvalCase(register: Registrar) {
     const timeoutMs = options.timeout ?? DEFAULT_TRIAL_TIMEOUT_MS
     checkTimeoutMs(timeoutMs, `evalCase "${name}": timeout`)
     const agentOf = caseAgent(options)
-    afterAll(() => agentOf.close())
+    // One hook per case would be a thousand for a thousand cases: only agents with a process to close get one.
+    if (agentOf.closes) afterAll(() => agentOf.close())
     for (let trial = 0; trial < trials; trial++) {
       const meta = trialMeta(name, options, trial)
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
       register(trialTestName(name, trial, trials, meta.seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
         const test = context.task as Test
+        // The context gains Vitest's `test` in place: a spread would read its lazy `signal` and make it.
         await runInTest(test, () =>
-          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: context.signal }, (ctx) => body({ ...ctx, test: context })),
+          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: context.signal }, (ctx) => body(Object.assign(ctx, { test: context }))),
         )
       })
     }

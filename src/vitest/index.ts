@@ -6,6 +6,8 @@ export type { EvalCaseOptions, EvalCaseContext, BoundAgent, DatasetOption, TaskS
 export { conversation } from './conversation.js'
 export type { ConversationOptions, Turn } from './conversation.js'
 export { normalizeData, recordsToTable, type DataInput } from './data-input.js'
+// Also exported by the package root; from here an eval file's workers load no more than this entry (no zod).
+export { createRepairTask } from '../datasets/create-repair-task.js'
 export { recordMetric as record } from './current.js'
 export type { DataforgeMeta, MatcherRecord } from './meta.js'
 export type { DataforgeMatchers } from './augment.js'

@@ -1,6 +1,7 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { InputError } from '../../core/errors.js'
 import { describeIssue, firstIssue } from './issue-path.js'
+import { zod } from './zod-on-demand.js'
 
 /** A zod schema each sample must satisfy, or its JSON description (what a spec file can carry). */
 export type SampleRules = z.ZodType | RulesDescription
@@ -28,25 +29,32 @@ export interface FieldRule {
 
 const FORMATS = ['email', 'url', 'uuid', 'date', 'datetime'] as const
 
-const FieldRuleSchema = z
-  .object({
-    type: z.enum(['string', 'number', 'integer', 'boolean']).optional(),
-    format: z.enum(FORMATS).optional(),
-    min: z.number().optional(),
-    max: z.number().optional(),
-    minLength: z.number().int().nonnegative().optional(),
-    maxLength: z.number().int().nonnegative().optional(),
-    pattern: z.string().optional(),
-    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).optional(),
-  })
-  .strict()
+let descriptionSchema: z.ZodType<RulesDescription> | undefined
 
-export const RulesDescriptionSchema = z
-  .object({
-    required: z.array(z.string().min(1)).optional(),
-    fields: z.record(z.string(), FieldRuleSchema).optional(),
-  })
-  .strict()
+/** The schema of a JSON rules description (built on first use: see zod-on-demand.ts). */
+export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
+  if (descriptionSchema) return descriptionSchema
+  const z = zod()
+  const FieldRuleSchema = z
+    .object({
+      type: z.enum(['string', 'number', 'integer', 'boolean']).optional(),
+      format: z.enum(FORMATS).optional(),
+      min: z.number().optional(),
+      max: z.number().optional(),
+      minLength: z.number().int().nonnegative().optional(),
+      maxLength: z.number().int().nonnegative().optional(),
+      pattern: z.string().optional(),
+      enum: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).optional(),
+    })
+    .strict()
+  descriptionSchema = z
+    .object({
+      required: z.array(z.string().min(1)).optional(),
+      fields: z.record(z.string(), FieldRuleSchema).optional(),
+    })
+    .strict()
+  return descriptionSchema
+}
 
 export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function'
@@ -55,7 +63,7 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 /** A zod schema as given; a JSON description compiled to one (an object schema that keeps other fields). */
 export function rulesSchema(rules: SampleRules, where = 'rules'): z.ZodType {
   if (isZodSchema(rules)) return rules
-  const parsed = RulesDescriptionSchema.safeParse(rules)
+  const parsed = rulesDescriptionSchema().safeParse(rules)
   if (!parsed.success) {
     const issue = firstIssue(parsed.error.issues)
     throw new InputError(`${where}${issue.path.length ? '.' : ': '}${describeIssue(issue)}`)
@@ -63,6 +71,7 @@ export function rulesSchema(rules: SampleRules, where = 'rules'): z.ZodType {
   const description = parsed.data
   const required = new Set(description.required ?? [])
   const names = [...new Set([...required, ...Object.keys(description.fields ?? {})])]
+  const z = zod()
   const shape: Record<string, z.ZodType> = {}
   for (const name of names) {
     const rule = description.fields?.[name] ?? {}
@@ -77,6 +86,7 @@ function isPresent(value: unknown): boolean {
 }
 
 function fieldSchema(rule: FieldRule, where: string): z.ZodType {
+  const z = zod()
   let base: z.ZodType
   if (rule.type === 'number' || rule.type === 'integer' || (rule.type === undefined && (rule.min !== undefined || rule.max !== undefined))) {
     let n = z.number()
@@ -118,6 +128,7 @@ function compilePattern(pattern: string, where: string): RegExp {
 }
 
 function formatSchema(format: (typeof FORMATS)[number]): z.ZodType<string, string> {
+  const z = zod()
   switch (format) {
     case 'email':
       return z.email()

@@ -1,7 +1,8 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { InputError } from '../../core/errors.js'
 import { describeIssue, firstIssue } from './issue-path.js'
 import { rulesSchema, type SampleRules } from './rules.js'
+import { zod } from './zod-on-demand.js'
 
 /** Requested shares may miss 100 by this much (rounding in hand-written specs). */
 export const SHARE_SUM_TOLERANCE = 0.01
@@ -26,21 +27,27 @@ export interface ConformanceSpec {
   rules?: SampleRules
 }
 
-const PropertySchema = z
-  .object({
-    name: z.string().min(1, 'name must not be empty'),
-    distribution: z.record(z.string().min(1, 'labels must not be empty'), z.number().finite().nonnegative('shares must be ≥ 0')),
-    planField: z.string().min(1).optional(),
-    description: z.string().optional(),
-  })
-  .strict()
+let specSchema: z.ZodType<{ properties: ConformanceProperty[] }> | undefined
 
-const SpecSchema = z
-  .object({
-    properties: z.array(PropertySchema).min(1, 'at least one property is needed'),
-    rules: z.unknown().optional(),
-  })
-  .strict()
+function specSchemaOf(): z.ZodType<{ properties: ConformanceProperty[] }> {
+  if (specSchema) return specSchema
+  const z = zod()
+  const PropertySchema = z
+    .object({
+      name: z.string().min(1, 'name must not be empty'),
+      distribution: z.record(z.string().min(1, 'labels must not be empty'), z.number().finite().nonnegative('shares must be ≥ 0')),
+      planField: z.string().min(1).optional(),
+      description: z.string().optional(),
+    })
+    .strict()
+  specSchema = z
+    .object({
+      properties: z.array(PropertySchema).min(1, 'at least one property is needed'),
+      rules: z.unknown().optional(),
+    })
+    .strict()
+  return specSchema
+}
 
 /** A checked spec: property order and label order as written; rules compiled to a zod schema. */
 export interface ResolvedSpec {
@@ -57,7 +64,7 @@ export function resolveSpec(spec: unknown, source = 'spec'): ResolvedSpec {
     throw new InputError(`${source}: expected an object with "properties"`)
   }
   const rawRules = (spec as { rules?: unknown }).rules
-  const parsed = SpecSchema.safeParse(spec)
+  const parsed = specSchemaOf().safeParse(spec)
   if (!parsed.success) throw new InputError(`${source}: ${describeIssue(firstIssue(parsed.error.issues))}`)
   const seen = new Set<string>()
   const properties = parsed.data.properties.map((p) => {

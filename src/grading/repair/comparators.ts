@@ -1,5 +1,14 @@
-import { DecodingMode, decodeHTML, replaceCodePoint } from 'entities/decode'
+import { createRequire } from 'node:module'
 import { InputError } from '../../core/errors.js'
+
+const requireEntities = createRequire(import.meta.url)
+let entities: typeof import('entities/decode') | undefined
+
+/** The entities decoder, loaded with the first value that holds a reference (the matchers' graph loads in every worker). */
+function decoder(): typeof import('entities/decode') {
+  entities ??= requireEntities('entities/decode') as typeof import('entities/decode')
+  return entities
+}
 
 /** Decides cell equality: two values are equal iff their normalized forms are identical strings. */
 export interface Comparator {
@@ -33,7 +42,7 @@ function numericReference(ref: string): string {
   const digits = ref.slice(hex ? 2 : 1).replace(/;$/, '')
   const cp = Number.parseInt(digits, hex ? 16 : 10)
   // Python's `_invalid_charrefs` (0, CR, and 0x80–0x9F read as windows-1252) is the HTML5 table entities carries.
-  if (cp === 0 || cp === 0xd || (cp >= 0x80 && cp <= 0x9f)) return String.fromCodePoint(replaceCodePoint(cp))
+  if (cp === 0 || cp === 0xd || (cp >= 0x80 && cp <= 0x9f)) return String.fromCodePoint(decoder().replaceCodePoint(cp))
   if ((cp >= 0xd800 && cp <= 0xdfff) || !(cp <= 0x10ffff)) return '\ufffd'
   if (isDroppedCodePoint(cp)) return ''
   return String.fromCodePoint(cp)
@@ -48,7 +57,7 @@ function numericReference(ref: string): string {
  */
 export function unescapeHtml(value: string): string {
   if (!value.includes('&')) return value
-  return value.replace(CHARREF, (whole, ref: string) => (ref[0] === '#' ? numericReference(ref) : decodeHTML(whole, DecodingMode.Legacy)))
+  return value.replace(CHARREF, (whole, ref: string) => (ref[0] === '#' ? numericReference(ref) : decoder().decodeHTML(whole, decoder().DecodingMode.Legacy)))
 }
 
 /**

@@ -13,13 +13,9 @@ import type { PRF } from '../../core/repair-score.js'
  * - otherwise P = tp / (tp + fp), R = tp / (tp + fn), F1 = 2tp / (2tp + fp + fn) (the harmonic mean of P and R).
  */
 export function prf(tp: number, fp: number, fn: number): PRF {
-  for (const [name, value] of [
-    ['tp', tp],
-    ['fp', fp],
-    ['fn', fn],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`prf: ${name} must be a non-negative integer, got ${value}`)
-  }
+  checkCount('tp', tp)
+  checkCount('fp', fp)
+  checkCount('fn', fn)
   const claimed = tp + fp
   const actual = tp + fn
   if (claimed === 0 && actual === 0) return { tp, fp, fn, precision: 1, recall: 1, f1: 1 }
@@ -27,4 +23,8 @@ export function prf(tp: number, fp: number, fn: number): PRF {
   const recall = actual === 0 ? 1 : tp / actual
   const f1 = tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn)
   return { tp, fp, fn, precision, recall, f1 }
+}
+
+function checkCount(name: 'tp' | 'fp' | 'fn', value: number): void {
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`prf: ${name} must be a non-negative integer, got ${value}`)
 }

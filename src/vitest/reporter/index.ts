@@ -1,9 +1,9 @@
 import pc from 'picocolors'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { projectCommitAsync } from '../../report/reproducibility.js'
+import type { projectCommitAsync } from '../../report/reproducibility.js'
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../../report/eval-reporter-base.js'
-import { EvalRunState } from './run-state.js'
+import type { EvalRunState } from './run-state.js'
 
 export type { DataforgeReporterOptions, ReportFormat }
 
@@ -13,7 +13,8 @@ export type { DataforgeReporterOptions, ReportFormat }
  */
 export default class DataforgeReporter extends EvalReporterBase implements Reporter {
   private vitest: Vitest | undefined
-  private readonly state = new EvalRunState()
+  /** Created at the first run's end (its module, with the test-meta schema and zod, loads while the tests run). */
+  private state: EvalRunState | null = null
   private printVerdicts: ((testCase: TestCase) => void) | null = null
   /** The project's commit, looked up while the tests run (git is two child processes). */
   private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
@@ -23,13 +24,36 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
   }
 
+  /**
+   * The config loads this reporter before any worker starts, so its static graph is kept small; what the run's
+   * end needs (run state, report builder, renderers, git) starts loading here and overlaps the tests.
+   */
   onTestRunStart(): void {
-    this.pendingCommit = projectCommitAsync(this.root)
+    void this.preloadRunEnd()
+    void this.runState().then((state) => state.startRun())
+    this.pendingCommit = this.lookUpCommit()
   }
 
-  /** Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not annotated). */
+  private lookUpCommit(): ReturnType<typeof projectCommitAsync> {
+    return import('../../report/reproducibility.js').then(({ projectCommitAsync }) => projectCommitAsync(this.root))
+  }
+
+  private runStateModule: Promise<typeof import('./run-state.js')> | null = null
+
+  private async runState(): Promise<EvalRunState> {
+    this.runStateModule ??= import('./run-state.js')
+    const { EvalRunState } = await this.runStateModule
+    this.state ??= new EvalRunState()
+    return this.state
+  }
+
+  /**
+   * Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not
+   * annotated). And the test's record is built now, while the worker runs the next tests, not at the run's end.
+   */
   onTestCaseResult(testCase: TestCase): void {
     this.printVerdicts?.(testCase)
+    if (this.isEvalFile(testCase.module.moduleId)) this.state?.prepare(testCase)
   }
 
   protected override get root(): string {
@@ -44,12 +68,13 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
-    const project = await (this.pendingCommit ?? projectCommitAsync(this.root))
+    const project = await (this.pendingCommit ?? this.lookUpCommit())
     this.pendingCommit = null
-    const touched = this.state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
+    const state = await this.runState()
+    const touched = state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
     await this.finishRun({
-      records: this.state.allRecords(),
-      datasets: this.state.allDatasets(),
+      records: state.allRecords(),
+      datasets: state.allDatasets(),
       runDateUtc,
       project,
       touched,

@@ -6,6 +6,7 @@ import type { EvalReport } from '../../report/build.js'
 import type { RecordProvenance } from '../../core/build-run-record.js'
 import { parseDataforgeMeta } from '../../core/test-meta.js'
 import { recordFromTest } from '../../cases/record-from-meta.js'
+import type { DataforgeMeta } from '../../cases/new-meta.js'
 
 /**
  * What the reporter knows across runs: records by test id (kept across watch reruns, so groups that were not
@@ -14,7 +15,32 @@ import { recordFromTest } from '../../cases/record-from-meta.js'
 export class EvalRunState {
   private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
   private readonly datasets = new Map<string, DatasetInfo>()
+  /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
+  private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
   previous: EvalReport | null = null
+
+  /** A run starts: records prepared for a run that never reached its end (no eval file ran) are dropped. */
+  startRun(): void {
+    this.prepared.clear()
+  }
+
+  /**
+   * Builds a finished test's record as its result arrives, while the other tests still run, so the end of the
+   * run (on the critical path) only stamps the run's commit and date on it. Skipped tests and metas that do
+   * not parse are left to the end, which handles them as before (and reports the error).
+   */
+  prepare(testCase: TestCase): void {
+    const raw = testCase.meta().dataforge
+    const state = testCase.result().state
+    if (!raw || state === 'skipped' || state === 'pending') return
+    let meta: DataforgeMeta
+    try {
+      meta = parseDataforgeMeta(raw, testCase.fullName)
+    } catch {
+      return
+    }
+    this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, UNSTAMPED) })
+  }
 
   /**
    * Collects the modules of one run; returns the groups that executed in it. Tests that no longer exist in a
@@ -31,6 +57,7 @@ export class EvalRunState {
       }
       for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
     }
+    this.prepared.clear()
     return touched
   }
 
@@ -43,6 +70,13 @@ export class EvalRunState {
   }
 
   private collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): RunRecord | null {
+    const early = this.prepared.get(testCase.id)
+    if (early && early.testCase === testCase && early.state === testCase.result().state) {
+      // Built while the tests ran; only the run's provenance was not known then.
+      early.record.projectCommit = provenance.projectCommit
+      early.record.runDateUtc = provenance.runDateUtc
+      return this.keep(testCase.id, moduleId, early.record, early.meta)
+    }
     const raw = testCase.meta().dataforge
     if (!raw) return null
     const meta = parseDataforgeMeta(raw, testCase.fullName)
@@ -50,19 +84,30 @@ export class EvalRunState {
     // In watch mode a test filtered out of this rerun keeps its last real result.
     const kept = this.records.get(testCase.id)?.record
     if (result.state === 'skipped' && kept && kept.status !== 'skipped') return null
-    const record = recordFromTest(
-      {
-        fullName: testCase.fullName,
-        state: result.state,
-        errors: result.errors ?? [],
-        durationMs: testCase.diagnostic()?.duration ?? 0,
-        meta,
-        expectedToFail: testCase.options.fails === true,
-      },
-      provenance,
-    )
-    this.records.set(testCase.id, { record, moduleId })
+    return this.keep(testCase.id, moduleId, recordOf(testCase, meta, provenance), meta)
+  }
+
+  private keep(id: string, moduleId: string, record: RunRecord, meta: DataforgeMeta): RunRecord {
+    this.records.set(id, { record, moduleId })
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
     return record
   }
+}
+
+/** Provenance placeholder of a record built before the run's end (`prepare`); `collect` stamps the real one. */
+const UNSTAMPED: RecordProvenance = { projectCommit: null, runDateUtc: '' }
+
+function recordOf(testCase: TestCase, meta: DataforgeMeta, provenance: RecordProvenance): RunRecord {
+  const result = testCase.result()
+  return recordFromTest(
+    {
+      fullName: testCase.fullName,
+      state: result.state,
+      errors: result.errors ?? [],
+      durationMs: testCase.diagnostic()?.duration ?? 0,
+      meta,
+      expectedToFail: testCase.options.fails === true,
+    },
+    provenance,
+  )
 }
