@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import type { BaselineOptions } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { REPORT_FORMATS, type ReportFormat } from './formats.js'
-import { type Thresholds, validateThresholds } from './gates.js'
+import { type Thresholds, validateThresholds } from './thresholds.js'
 import type { projectCommit } from './reproducibility.js'
 
 export interface DataforgeReporterOptions {

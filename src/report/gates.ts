@@ -1,4 +1,4 @@
-import { InputError } from '../core/errors.js'
+import type { ThresholdSpec, Thresholds } from './thresholds.js'
 import { type Aggregate, armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { repeatGate } from '../stats/case-trials.js'
@@ -6,19 +6,6 @@ import { formatNumber } from '../stats/format.js'
 import type { GroupDelta } from './baseline.js'
 import { sortedEntries } from '../core/order.js'
 import { caseLabel } from '../core/case-label.js'
-
-/** Minimum values per metric. `f1` is the mean F1 over runs; `pooledF1` uses summed counts. */
-export interface ThresholdSpec {
-  f1?: number
-  pooledF1?: number
-  precision?: number
-  recall?: number
-  passRate?: number
-  completionRate?: number
-}
-
-/** Glob pattern (`*`, `?`) → minimums. A pattern matches a group's name, suite, dataset, agent or category. */
-export type Thresholds = Record<string, ThresholdSpec>
 
 export interface GateFailure {
   group: string
@@ -53,28 +40,6 @@ function metricValue(a: Aggregate, metric: keyof ThresholdSpec): number | null {
     case 'completionRate': {
       const attempted = a.trialsRequested - a.trialsSkipped
       return attempted ? a.trialsCompleted / attempted : null
-    }
-  }
-}
-
-const KNOWN_METRICS = new Set<keyof ThresholdSpec>(['f1', 'pooledF1', 'precision', 'recall', 'passRate', 'completionRate'])
-
-/** Refuses (InputError) unknown metrics and bars that are not rates in [0, 1], naming pattern and metric. */
-export function validateThresholds(thresholds: Thresholds): void {
-  if (typeof thresholds !== 'object' || thresholds === null || Array.isArray(thresholds)) {
-    throw new InputError("thresholds: expected an object of pattern → minimums, e.g. { 'hospital*': { f1: 0.6 } }")
-  }
-  for (const [pattern, spec] of Object.entries(thresholds)) {
-    if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
-      throw new InputError(`thresholds["${pattern}"]: expected an object of minimums, e.g. { f1: 0.6 }`)
-    }
-    for (const [metric, value] of Object.entries(spec)) {
-      if (!KNOWN_METRICS.has(metric as keyof ThresholdSpec)) {
-        throw new InputError(`thresholds["${pattern}"].${metric}: unknown metric; use one of ${[...KNOWN_METRICS].join(', ')}`)
-      }
-      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-        throw new InputError(`thresholds["${pattern}"].${metric}: must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`)
-      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
-import { patternMatches, type Thresholds } from './gates.js'
+import { patternMatches } from './gates.js'
+import type { Thresholds } from './thresholds.js'
 import { fixed, table } from './format.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './markdown.js'
 import { formatDelta, formatP } from '../stats/format.js'
