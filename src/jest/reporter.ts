@@ -47,7 +47,7 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
     const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.
-    if (this.shard) writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options, project })
+    if (this.shard) await writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options, project })
     if (evalFiles.size === 0) return
     const { failures } = await finishJestRun(this, this.root, lines, this.narrowed || this.shard !== null, project)
     this.failure = failures.length ? new Error(`dataforge-evals gate failed: ${failures.join('; ')}`) : undefined

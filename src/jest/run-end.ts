@@ -1,4 +1,4 @@
-import type { DatasetInfo } from '../core/dataset-info.js'
+import { compareText } from '../core/order.js'
 import { groupName } from '../report/aggregate.js'
 import type { EvalReporterBase } from '../report/eval-reporter-base.js'
 import { projectCommit } from '../report/reproducibility.js'
@@ -20,21 +20,16 @@ export async function finishJestRun(
 ): Promise<{ failures: string[] }> {
   const runDateUtc = new Date().toISOString()
   // A stable sort: within a file, the order its tests finished in.
-  const ordered = [...lines].sort((a, b) => compareKeys(a.testPath, b.testPath))
+  const ordered = [...lines].sort((a, b) => compareText(a.testPath, b.testPath))
   const records = ordered.map((l) => ({ ...l.record, projectCommit: project.commit, runDateUtc }))
-  const datasets = new Map<string, DatasetInfo>()
-  for (const { datasetInfo } of ordered) if (datasetInfo) datasets.set(`${datasetInfo.id}\u0000${datasetInfo.seed ?? ''}`, datasetInfo)
   return reporter.finishRun({
     records,
-    datasets: [...datasets.values()],
+    // The reproducibility block keeps one of each (id, seed).
+    datasets: ordered.flatMap((l) => (l.datasetInfo ? [l.datasetInfo] : [])),
     runDateUtc,
     project,
     touched: new Set(records.filter((r) => r.status !== 'skipped').map(groupName)),
     filtered,
     command: 'jest',
   })
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 import { type DataforgeReporterOptions, EvalReporterBase } from '../report/eval-reporter-base.js'
 import { finishJestRun, type ProjectCommit } from './run-end.js'
 import { type SideLine, SideLineSchema } from './side-file.js'
@@ -56,11 +57,11 @@ function mergeOptionsOf(options: DataforgeReporterOptions): z.infer<typeof Merge
 }
 
 /** Writes this shard's records (`testPath` relative to the root) beside its report. */
-export function writeShardFile(
+export async function writeShardFile(
   outputDir: string,
   shard: ShardSpec,
   run: { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions; project: ProjectCommit },
-): string {
+): Promise<string> {
   const dir = shardDirOf(outputDir)
   mkdirSync(dir, { recursive: true })
   const path = join(dir, `shard-${shard.index}-of-${shard.count}.json`)
@@ -72,9 +73,7 @@ export function writeShardFile(
     options: mergeOptionsOf(run.options),
     lines: run.lines,
   }
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(file)}\n`)
-  // Renamed into place: a reader never sees half a shard.
-  renameSync(`${path}.tmp`, path)
+  await writeFileAtomic(path, `${JSON.stringify(file)}\n`)
   return path
 }
 
@@ -157,6 +156,9 @@ class ShardMerge extends EvalReporterBase {
   protected override print(text: string): void {
     if (text) this.write(`${text}\n`)
   }
+
+  // merge-shards returns its exit code.
+  protected override failRun(): void {}
 }
 
 /**

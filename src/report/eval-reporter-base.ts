@@ -114,7 +114,13 @@ export abstract class EvalReporterBase {
       run,
     )
     this.previous = report
+    if (failures.length) this.failRun()
     return { failures }
+  }
+
+  /** A reporter fails its runner's process (exit code 1); a command that returns its exit code overrides this. */
+  protected failRun(): void {
+    process.exitCode = 1
   }
 
   isEvalFile(moduleId: string): boolean {

@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { mergeShards, shardPaths } from '../../jest/shards.js'
 import type { Command } from '../io.js'
-import { withInputErrors } from '../input-errors.js'
 
 export const MERGE_SHARDS_HELP = `Usage: dataforge-evals merge-shards SHARDS...
 
@@ -15,18 +14,14 @@ one run. Run it where Jest ran (the reporter's outputDir and baseline resolve fr
 Exit codes: 0 ok, 1 a gate failed, 2 bad usage or input (a missing, repeated or mismatched shard).
 `
 
-export const mergeShardsCommand: Command = (argv, io) =>
-  withInputErrors(io, async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } })
-    if (values.help) {
-      io.stdout(MERGE_SHARDS_HELP)
-      return 0
-    }
-    if (positionals.length === 0) throw new InputError(`merge-shards needs the shard files or their folder (e.g. evals/__reports__.jest-shards); see merge-shards --help`)
-    // The shared end of a run sets process.exitCode for a reporter; here the exit code is returned.
-    const exitCodeBefore = process.exitCode
-    const merged = await mergeShards(shardPaths(positionals, io.cwd), io.cwd, io.stdout)
-    process.exitCode = exitCodeBefore
-    io.stdout(`merged ${merged.records} runs into ${merged.outputDir}\n`)
-    return merged.failures.length ? 1 : 0
-  })
+export const mergeShardsCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } })
+  if (values.help) {
+    io.stdout(MERGE_SHARDS_HELP)
+    return 0
+  }
+  if (positionals.length === 0) throw new InputError(`merge-shards needs the shard files or their folder (e.g. evals/__reports__.jest-shards); see merge-shards --help`)
+  const merged = await mergeShards(shardPaths(positionals, io.cwd), io.cwd, io.stdout)
+  io.stdout(`merged ${merged.records} runs into ${merged.outputDir}\n`)
+  return merged.failures.length ? 1 : 0
+}
