@@ -64,6 +64,14 @@ describe('import graphs', () => {
     expect(ownModules('src/vitest/reporter/index.ts')).toBeLessThanOrEqual(15)
   })
 
+  it('the run end (imported while the tests run) reaches no zod: the baseline, its schemas and its statistics load only with a baseline file', () => {
+    const reached = packagesReached('src/report/run-end.ts')
+    expect(reached.get('zod'), `the run end reaches zod through ${reached.get('zod')?.join(' → ')}`).toBeUndefined()
+    expect([...reached.keys()]).toEqual(['picocolors'])
+    // 36 modules today; 48 with the baseline and zod loaded at once.
+    expect(ownModules('src/report/run-end.ts')).toBeLessThanOrEqual(40)
+  })
+
   it('the setup entry (the matchers, in every worker) loads no model SDK, HTTP client or database', () => {
     const reached = packagesReached('src/vitest/setup.ts')
     for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DIGEST_OF, type DigestOf, digestOfLabel } from './digest-of.js'
 import { hashOf } from './hash.js'
 
 /**
@@ -10,14 +11,8 @@ import { hashOf } from './hash.js'
  *   dirty/clean pair and no `DatasetInfo`: their `RunRecord.datasetSha256` holds it as both dirty and clean.
  * `DigestOf` names the first two where a `DatasetInfo` records a digest.
  */
-export const DigestOfSchema = z.enum(['file-bytes', 'csv-serialization'])
-export type DigestOf = z.infer<typeof DigestOfSchema>
-
-/** What reports print for a digest's `of` (older reports have none: '—'). */
-export function digestOfLabel(dirty: DigestOf | undefined, clean: DigestOf | undefined): string {
-  const label = (of: DigestOf | undefined) => (of === 'file-bytes' ? 'file bytes' : of === 'csv-serialization' ? 'CSV serialization' : '—')
-  return dirty === clean ? label(dirty) : `dirty: ${label(dirty)}, clean: ${label(clean)}`
-}
+export const DigestOfSchema = z.enum(DIGEST_OF)
+export { type DigestOf, digestOfLabel }
 
 /** The sha256 of a question case's or conversation's tables: of their canonical JSON (keys sorted at every depth). */
 export function tablesJsonSha256(tables: unknown): string {

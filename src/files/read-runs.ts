@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { type RunRecord, RunRecordSchema } from '../core/run-record.js'
+import { runRowsOf } from './run-rows.js'
 
 /**
  * Reads RunRecords from a `runs.jsonl` (one record per line, blank lines ignored), a `report.json`
@@ -26,35 +27,6 @@ export function parseRunRecords(text: string, file: string): RunRecord[] {
   const rows = runRowsOf(text, file, format)
   if (!rows) throw new InputError(`${file}: no "records" array; expected a report.json or runs.jsonl`)
   return rows.map(({ row, where }) => validate(row, where))
-}
-
-/**
- * The one reader of run files' rows, unvalidated: the non-blank lines of a runs.jsonl, or the `records` of a
- * report.json (null when a JSON file has no such array). Each row comes with where it is (`FILE: line 3`,
- * `FILE: records[2]`). Throws an InputError naming the line when the text does not parse.
- */
-export function runRowsOf(text: string, file: string, format: 'jsonl' | 'report'): Array<{ row: unknown; where: string }> | null {
-  if (format === 'report') {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (error) {
-      throw new InputError(`${file}: not valid JSON (${(error as Error).message})`)
-    }
-    const records = (parsed as { records?: unknown } | null)?.records
-    if (!Array.isArray(records)) return null
-    return records.map((row, i) => ({ row, where: `${file}: records[${i}]` }))
-  }
-  const out: Array<{ row: unknown; where: string }> = []
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return
-    try {
-      out.push({ row: JSON.parse(line), where: `${file}: line ${i + 1}` })
-    } catch (error) {
-      throw new InputError(`${file}: line ${i + 1}: not valid JSON (${(error as Error).message})`)
-    }
-  })
-  return out
 }
 
 async function resolveRunsFile(path: string): Promise<string> {

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { type Aggregate, groupName } from './aggregate.js'
 import { type ComparableRun, compareRuns, type PairedGroupComparison } from './compare.js'
-import { parseRunRecords } from '../files/read-runs.js'
+import type { BaselineFile, BaselineGroup } from './baseline-schema.js'
 import { newGroupLine, verdictLine } from './verdict.js'
 import { compareText } from '../core/order.js'
+
+export type { BaselineFile, BaselineGroup }
 
 export interface BaselineOptions {
   /** Significance level of the regression tests. Default 0.05. */
@@ -16,35 +17,6 @@ export interface BaselineOptions {
   /** Absolute Score floor: a group below it fails whatever the tests say. */
   floor?: number
 }
-
-/**
- * baseline.json: only what the gate needs, sorted, with no dates, durations, paths, fixes or values, so a
- * commit of it shows only real changes on any machine. One entry per executed run (skipped runs have no
- * result), grouped as the leaderboard groups.
- */
-const BaselineRunSchema = z.strictObject({
-  case: z.string(),
-  turn: z.number().int().nullable(),
-  trial: z.number().int().nonnegative(),
-  correct: z.boolean().nullable(),
-  f1: z.number().nullable(),
-  tp: z.number().int().nullable(),
-  fp: z.number().int().nullable(),
-  fn: z.number().int().nullable(),
-  datasetSha256: z.strictObject({ dirty: z.string(), clean: z.string() }).nullable(),
-})
-const BaselineGroupSchema = z.strictObject({
-  group: z.string(),
-  agent: z.string(),
-  model: z.string().nullable(),
-  suite: z.string(),
-  dataset: z.string(),
-  category: z.string().nullable(),
-  runs: z.array(BaselineRunSchema),
-})
-export const BaselineFileSchema = z.strictObject({ baselineVersion: z.literal(1), groups: z.array(BaselineGroupSchema) })
-export type BaselineFile = z.infer<typeof BaselineFileSchema>
-export type BaselineGroup = z.infer<typeof BaselineGroupSchema>
 
 type GroupIdentity = Pick<BaselineGroup, 'agent' | 'model' | 'suite' | 'dataset' | 'category'>
 
@@ -119,7 +91,8 @@ export function baselineRuns(file: BaselineFile): ComparableRun[] {
 
 /**
  * Reads baseline.json; null when there is none. A baseline written by earlier versions (a whole report.json)
- * is read too. Errors name the file and the field.
+ * is read too. Errors name the file and the field. The schemas (zod) load here, when there is a file to check:
+ * a run without a baseline file never loads them.
  */
 export async function readBaseline(path: string): Promise<BaselineFile | null> {
   if (!existsSync(path)) return null
@@ -130,7 +103,11 @@ export async function readBaseline(path: string): Promise<BaselineFile | null> {
   } catch (error) {
     throw new InputError(`${path}: not valid JSON (${(error as Error).message})`)
   }
-  if (parsed && typeof parsed === 'object' && 'records' in parsed) return baselineFromRecords(parseRunRecords(text, path))
+  if (parsed && typeof parsed === 'object' && 'records' in parsed) {
+    const { parseRunRecords } = await import('../files/read-runs.js')
+    return baselineFromRecords(parseRunRecords(text, path))
+  }
+  const { BaselineFileSchema } = await import('./baseline-schema.js')
   const result = BaselineFileSchema.safeParse(parsed)
   if (result.success) return result.data
   const issue = result.error.issues[0]

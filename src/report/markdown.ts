@@ -1,4 +1,4 @@
-import { digestOfLabel } from '../core/dataset-info.js'
+import { digestOfLabel } from '../core/digest-of.js'
 import type { Aggregate } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { fixed, meanStd, seconds, table, units, usd } from './format.js'

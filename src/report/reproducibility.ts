@@ -2,7 +2,8 @@ import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { DatasetInfo, DigestOf } from '../core/dataset-info.js'
+import type { DatasetInfo } from '../core/dataset-info.js'
+import type { DigestOf } from '../core/digest-of.js'
 import type { RunRecord } from '../core/run-record.js'
 
 export interface Reproducibility {

@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
 import pc from 'picocolors'
 import { InputError } from '../core/errors.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
-import { type BaselineFile, type BaselineOptions, baselineFromRecords, baselineRuns, type GroupDelta, groupDeltas, mergeBaseline, readBaseline, renderBaseline } from './baseline.js'
+import type { BaselineFile, BaselineOptions, GroupDelta } from './baseline.js'
 import { buildReport, type EvalReport } from './build.js'
 import type { DataforgeReporterOptions, FinishedRun } from './eval-reporter-base.js'
 import { evaluateGates } from './gates.js'
@@ -12,8 +13,12 @@ import { writeReportFolder } from './write-folder.js'
 /*
  * The end of a run for every runner's eval reporter: report, gates, baseline, report folder, printout and exit
  * code. Kept apart from EvalReporterBase, which the reporters import with the config: this graph (report
- * builder, baseline, renderers, zod) loads while the tests run, not before the first worker starts.
+ * builder, renderers) loads while the tests run, not before the first worker starts. The baseline's reading,
+ * comparisons and statistical tests (and zod, for checking the file) load only when a run has a baseline file,
+ * updates it, or compares with the previous run in watch mode: the usual run needs none of them.
  */
+
+const baselineModule = () => import('./baseline.js')
 
 /** What the end of a run needs from its reporter. */
 export interface RunEndHost {
@@ -45,7 +50,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
 
   const updating = process.env.DATAFORGE_UPDATE_BASELINE === '1'
   const existing = await loadBaseline(host.baselinePath)
-  const baseline = updating || existing.problem ? { deltas: [], problem: updating ? null : existing.problem } : compare(host, existing.file, report)
+  const baseline = updating || existing.problem ? { deltas: [], problem: updating ? null : existing.problem } : await compare(host, existing.file, report)
   const gate = evaluateGates({
     report,
     thresholds: options.thresholds ?? {},
@@ -71,7 +76,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       report,
       gate,
       baselineDeltas: baseline.deltas,
-      sincePrevious: host.watching && host.previous ? sincePrevious(host, host.previous, report, run.touched, color) : [],
+      sincePrevious: host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : [],
       baselineUpdate,
       outputDir: host.outputDir,
       print: options.print !== false,
@@ -83,8 +88,9 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
 
 /** The baseline file, or why it cannot be used (which fails the gate unless the run updates it). */
 async function loadBaseline(path: string | null): Promise<{ file: BaselineFile | null; problem: string | null }> {
-  if (!path) return { file: null, problem: null }
+  if (!path || !existsSync(path)) return { file: null, problem: null }
   try {
+    const { readBaseline } = await baselineModule()
     return { file: await readBaseline(path), problem: null }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
@@ -92,8 +98,9 @@ async function loadBaseline(path: string | null): Promise<{ file: BaselineFile |
   }
 }
 
-function compare(host: RunEndHost, file: BaselineFile | null, report: EvalReport): { deltas: GroupDelta[]; problem: string | null } {
+async function compare(host: RunEndHost, file: BaselineFile | null, report: EvalReport): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
   if (!file) return { deltas: [], problem: null }
+  const { baselineRuns, groupDeltas } = await baselineModule()
   try {
     return { deltas: groupDeltas(baselineRuns(file), report, host.baselineOptions), problem: null }
   } catch (error) {
@@ -117,6 +124,7 @@ function baselineNote(host: RunEndHost, file: BaselineFile | null, updating: boo
 async function updateBaseline(path: string | null, report: EvalReport, existing: BaselineFile | null, scored: boolean): Promise<string[]> {
   if (!path) return []
   if (!scored) return [pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${path}`)]
+  const { baselineFromRecords, mergeBaseline, renderBaseline } = await baselineModule()
   const { file, kept } = mergeBaseline(existing, baselineFromRecords(report.records))
   await writeFileAtomic(path, renderBaseline(file))
   const lines = [`dataforge-evals: baseline updated: ${path}`]
@@ -127,7 +135,8 @@ async function updateBaseline(path: string | null, report: EvalReport, existing:
 }
 
 /** Watch mode: per-group deltas of the groups this rerun ran, against the previous run. */
-function sincePrevious(host: RunEndHost, previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): string[] {
+async function sincePrevious(host: RunEndHost, previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): Promise<string[]> {
+  const { groupDeltas } = await baselineModule()
   try {
     const deltas = groupDeltas(previous.records.filter((r) => r.status !== 'skipped'), report, { ...host.baselineOptions, against: 'previous run' }).filter(
       (d) => touched.has(d.group) && d.status === 'compared',

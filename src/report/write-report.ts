@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { mkdir } from 'node:fs/promises'
 import { lockFolder } from '../files/folder-lock.js'
 import { commitFiles, removeStaleTemps } from '../files/write-atomic.js'
-import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest.js'
+import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
 
 export function renderJsonReport(report: EvalReport): string {
   return `${JSON.stringify(report, null, 2)}\n`

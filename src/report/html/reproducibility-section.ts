@@ -1,4 +1,4 @@
-import { digestOfLabel } from '../../core/dataset-info.js'
+import { digestOfLabel } from '../../core/digest-of.js'
 import type { RunRecord } from '../../core/run-record.js'
 import type { EvalReport } from '../build.js'
 import { seconds } from '../format.js'
