@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { commitFiles } from '../src/files/write-atomic.js'
 import { verifyDir } from '../src/report/manifest.js'
 import { writeReportFolder } from '../src/report/write-folder.js'
+import { commitReportFolderLocked } from '../src/report/write-report.js'
 import { runCli, withTempDir } from './cli/harness.js'
 
 const RUN = ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '30', '--quiet']
@@ -77,6 +78,25 @@ describe('output paths are checked before any agent runs', () => {
       await expect(commitFiles(files)).rejects.toThrow()
       expect((await readdir(dir)).sort()).toEqual(['blocker'])
       expect(existsSync(join(dir, 'a.json'))).toBe(false)
+    })
+  })
+
+  it('a report folder whose files are staged as they render: a renderer that throws after others were staged leaves the folder as it was', async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, 'leaderboard.md'), 'the previous run')
+      const contents = new Map<string, string | (() => string)>([
+        [join(dir, 'leaderboard.md'), () => 'this run'],
+        [join(dir, 'runs.jsonl'), ''],
+        [
+          join(dir, 'report.json'),
+          () => {
+            throw new Error('renderer failed')
+          },
+        ],
+      ])
+      await expect(commitReportFolderLocked({ dir, contents, records: [] })).rejects.toThrow('renderer failed')
+      expect((await readdir(dir)).sort()).toEqual(['leaderboard.md'])
+      expect(await readFile(join(dir, 'leaderboard.md'), 'utf8')).toBe('the previous run')
     })
   })
 })

@@ -34,19 +34,60 @@ export async function assertWritableTarget(path: string, what = path): Promise<v
 
 /**
  * Writes several files as one unit: every file goes to a temp file first (flushed); only when all are on disk
- * are they renamed into place, in the given order (put a manifest last). The files are staged at once, so
- * their writes and flushes overlap. A failure before the renames removes the temp files and leaves nothing new;
- * the error thrown is that of the first file (in the given order) that failed.
+ * are they renamed into place, the last one given after all the others (put a manifest last). The files are
+ * staged at once, so their writes and flushes overlap. A failure before the renames removes the temp files and
+ * leaves nothing new; the error thrown is that of the first file (in the given order) that failed.
  */
 export async function commitFiles(files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  const staged = [...files].map(([path, data]) => ({ path, data, tmp: tempPathFor(path), created: false }))
-  const outcomes = await Promise.allSettled(staged.map(stage))
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected')
-  if (failed) {
-    await Promise.allSettled(staged.filter((s) => s.created).map(({ tmp }) => rm(tmp, { force: true })))
-    throw failed.reason
+  const staged = stageFiles()
+  for (const [path, data] of files) staged.add(path, data)
+  await staged.commit()
+}
+
+/** Files being staged one by one as they become ready, then committed as one unit (see `commitFiles`). */
+export interface StagedFiles {
+  /** Starts writing `data` to a temp file beside `path` at once; a failure surfaces in `commit`. */
+  add(path: string, data: string | Uint8Array): void
+  /** Waits for every staged file, then renames them into place, the last added after all the others. */
+  commit(): Promise<void>
+  /** Removes the temp files (after any write in progress ends): what a writer calls when it cannot finish. */
+  abort(): Promise<void>
+}
+
+/**
+ * `commitFiles` for writers that produce their files one after another (render one, stage it, render the next):
+ * each file's write and flush run while the next is produced. On a failed staging `commit` removes the temp
+ * files itself; a writer that fails before committing calls `abort`.
+ */
+export function stageFiles(): StagedFiles {
+  const files: Array<{ path: string; tmp: string; created: boolean; failure: Promise<{ error: unknown } | null> }> = []
+  const removeTemps = async () => {
+    await Promise.all(files.map((f) => f.failure))
+    await Promise.allSettled(files.filter((f) => f.created).map(({ tmp }) => rm(tmp, { force: true })))
   }
-  for (const { tmp, path } of staged) await rename(tmp, path)
+  return {
+    add(path, data) {
+      const file = { path, data, tmp: tempPathFor(path), created: false }
+      // Settled at once into a value: a staging that fails before `commit` is awaited is no unhandled rejection.
+      const failure = stage(file).then(
+        () => null,
+        (error: unknown) => ({ error }),
+      )
+      files.push(Object.assign(file, { failure }))
+    },
+    async commit() {
+      const failures = await Promise.all(files.map((f) => f.failure))
+      const failed = failures.find((f) => f !== null)
+      if (failed) {
+        await removeTemps()
+        throw failed.error
+      }
+      const last = files.at(-1)
+      await Promise.all(files.slice(0, -1).map(({ tmp, path }) => rename(tmp, path)))
+      if (last) await rename(last.tmp, last.path)
+    },
+    abort: removeTemps,
+  }
 }
 
 async function stage(file: { path: string; tmp: string; data: string | Uint8Array; created: boolean }): Promise<void> {

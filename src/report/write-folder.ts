@@ -4,7 +4,7 @@ import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { type LeaderboardExtras, renderLeaderboard } from './leaderboard.js'
 import type { ReportFormat } from './formats.js'
-import { commitReportFolderLocked, renderJsonReport, renderRunsJsonl } from './write-report.js'
+import { commitReportFolderLocked, type ReportFolderFile, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
 export interface FolderOptions {
   formats?: readonly ReportFormat[]
@@ -42,13 +42,13 @@ function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
 
 /**
  * Writes the asked formats (default all but 'html') and the folder's manifest.json as one unit, under the
- * folder's lock; renders everything before writing.
+ * folder's lock; each file is written while the next renders, and nothing is renamed into place before all are.
  */
 export async function writeReportFolder(dir: string, report: EvalReport, opts: FolderOptions): Promise<string[]> {
-  const outputs = new Map<string, string>()
+  const outputs = new Map<string, ReportFolderFile>()
   for (const format of opts.formats ?? DEFAULT_REPORT_FORMATS) {
     const { file, render } = REPORT_FILES[format]
-    outputs.set(join(dir, file), await render(report, opts))
+    outputs.set(join(dir, file), () => render(report, opts))
   }
   // The baseline kept beside the reports is part of the folder, so `verify` covers it too.
   const baseline = join(dir, 'baseline.json')

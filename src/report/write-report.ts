@@ -3,7 +3,7 @@ import type { EvalReport } from './build.js'
 import { join } from 'node:path'
 import { mkdir } from 'node:fs/promises'
 import { lockFolder } from '../files/folder-lock.js'
-import { commitFiles, removeStaleTemps } from '../files/write-atomic.js'
+import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
 import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
 
 export function renderJsonReport(report: EvalReport): string {
@@ -32,11 +32,14 @@ export function renderReportFiles(files: ReportFiles): Map<string, string> {
   return outputs
 }
 
+/** A file of a report folder: its text or bytes, or how to render it. */
+export type ReportFolderFile = string | Uint8Array | (() => string | Promise<string>)
+
 /** What a report folder holds once written: the files rendered for it and the runs they were rendered from. */
 export interface ReportFolderContents {
   dir: string
-  /** Every rendered file, by path inside `dir`. */
-  contents: ReadonlyMap<string, string>
+  /** Every file, by path inside `dir`; those given as renderers are rendered in this order. */
+  contents: ReadonlyMap<string, ReportFolderFile>
   /** The run's RunRecords: the manifest lists their config ids. */
   records: readonly RunRecord[]
   /** Files of `contents` that serialize exactly `records` (report.json, runs.jsonl): counted without parsing them back. */
@@ -47,18 +50,34 @@ export interface ReportFolderContents {
 
 /**
  * Writes a report folder as one unit: the files and `dir/manifest.json` listing them are all staged as temp
- * files first and renamed into place only when every one is on disk, the manifest last. A failure while
- * rendering or staging leaves nothing new. Returns the paths written, the manifest last.
+ * files first and renamed into place only when every one is on disk, the manifest last. Each file is encoded
+ * once (the bytes hashed for the manifest are the bytes written) and staged as soon as it is rendered, so its
+ * write overlaps the rendering of the next. A failure while rendering or staging leaves nothing new. Returns
+ * the paths written, the manifest last.
  */
 export async function commitReportFolder(folder: ReportFolderContents): Promise<string[]> {
   const { dir, contents, records, recordFiles = [], alsoList = [] } = folder
-  const rows = new Map<string, readonly unknown[]>(recordFiles.map((path) => [path, records]))
-  const configIds = [...new Set(records.map((r) => r.configId))].sort()
-  const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], { contents, rows, configIds })
-  const all = new Map<string, string>(contents)
-  all.set(join(dir, MANIFEST_FILE), renderManifest(manifest))
-  await commitFiles(all)
-  return [...all.keys()]
+  const staged = stageFiles()
+  const manifestPath = join(dir, MANIFEST_FILE)
+  try {
+    const bytes = new Map<string, Uint8Array>()
+    for (const [path, file] of contents) {
+      const content = typeof file === 'function' ? await file() : file
+      const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
+      bytes.set(path, data)
+      staged.add(path, data)
+    }
+    const rows = new Map<string, readonly unknown[]>(recordFiles.map((path) => [path, records]))
+    // With record files listed the manifest takes the config ids from their rows (the same records); without, as given.
+    const configIds = rows.size ? {} : { configIds: [...new Set(records.map((r) => r.configId))].sort() }
+    const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], { contents: bytes, rows, ...configIds })
+    staged.add(manifestPath, Buffer.from(renderManifest(manifest), 'utf8'))
+  } catch (error) {
+    await staged.abort()
+    throw error
+  }
+  await staged.commit()
+  return [...contents.keys(), manifestPath]
 }
 
 /**
