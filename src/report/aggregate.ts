@@ -141,11 +141,21 @@ export function aggregate(records: readonly RunRecord[], options: AggregateOptio
 }
 
 function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
-  const completed = rows.filter((r) => r.status === 'ok')
-  const repair = completed.filter((r) => r.tp !== null)
+  // One pass sorts the rows into the sets the figures are taken over; sums run in row order, as before.
+  const completed: RunRecord[] = []
+  const repair: RunRecord[] = []
+  const executed: RunRecord[] = []
   const failures: Record<string, number> = {}
+  let skipped = 0
+  let runtimeS = 0
   for (const r of rows) {
+    runtimeS += r.runtimeS
+    if (r.status === 'skipped') skipped++
+    else executed.push(r)
     if (r.status === 'failed') failures[r.failureKind ?? 'exception'] = (failures[r.failureKind ?? 'exception'] ?? 0) + 1
+    if (r.status !== 'ok') continue
+    completed.push(r)
+    if (r.tp !== null) repair.push(r)
   }
   const sum = (f: (r: RunRecord) => number) => repair.reduce((a, r) => a + f(r), 0)
   const pooled = repair.length ? prf(sum((r) => r.tp!), sum((r) => r.fp!), sum((r) => r.fn!)) : null
@@ -158,16 +168,14 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
       )
     : null
   const usage = sumUsage(rows.map((r) => r.usage))
-  const outcomes = summarizeOutcomes(
-    rows.filter((r) => r.status !== 'skipped'),
-    { seed },
-  )
+  const outcomes = summarizeOutcomes(executed, { seed })
+  const f1s = repair.map((r) => r.f1!)
   return {
     ...key,
     group: groupName(key),
     trialsRequested: rows.length,
     trialsCompleted: completed.length,
-    trialsSkipped: rows.filter((r) => r.status === 'skipped').length,
+    trialsSkipped: skipped,
     failures: sortedRecord(failures),
     correct: outcomes.correct,
     validated: outcomes.validated,
@@ -179,8 +187,8 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     repairRuns: repair.length,
     precisionMean: meanOrNull(repair.map((r) => r.precision!)),
     recallMean: meanOrNull(repair.map((r) => r.recall!)),
-    f1Mean: meanOrNull(repair.map((r) => r.f1!)),
-    f1Std: std(repair.map((r) => r.f1!)),
+    f1Mean: meanOrNull(f1s),
+    f1Std: std(f1s),
     pooled,
     detectionPooled,
     stepsMean: meanOrNull(completed.map((r) => r.steps)),
@@ -188,7 +196,7 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     quotaUnitsPerTrial: rows.length ? usage.quotaUnits / rows.length : 0,
     costPerCorrectFixUsd: pooled ? costPerCorrectFix(usage, pooled.tp) : null,
     tokens: tokensSpentAndSaved(usage),
-    runtimeS: rows.reduce((a, r) => a + r.runtimeS, 0),
+    runtimeS,
     perColumn: poolPerColumn(repair),
     perKind: poolPerKind(repair),
     diagnostics: repair.length ? poolDiagnostics(repair) : null,
@@ -196,28 +204,36 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
   }
 }
 
-function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
-  const acc = new Map<string, [number, number, number]>()
+/** Per key of `pick(row)` (a column, a kind), the named counts summed over the rows in row order; sorted by key. */
+function sumCountsByKey<F extends string>(
+  rows: readonly RunRecord[],
+  pick: (r: RunRecord) => Record<string, Record<F, number>> | null,
+  fields: readonly F[],
+): Array<[string, number[]]> {
+  const acc = new Map<string, number[]>()
   for (const r of rows) {
-    for (const [col, p] of Object.entries(r.perColumn ?? {})) {
-      const a = acc.get(col) ?? [0, 0, 0]
-      acc.set(col, [a[0] + p.tp, a[1] + p.fp, a[2] + p.fn])
+    const byKey = pick(r)
+    for (const key in byKey) {
+      const counts = byKey[key]!
+      let sums = acc.get(key)
+      if (!sums) {
+        sums = fields.map(() => 0)
+        acc.set(key, sums)
+      }
+      for (let i = 0; i < fields.length; i++) sums[i]! += counts[fields[i]!]
     }
   }
-  return Object.fromEntries(sortedEntries(acc).map(([c, [tp, fp, fn]]) => [c, prf(tp, fp, fn)]))
+  return sortedEntries(acc)
+}
+
+function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
+  const sums = sumCountsByKey(rows, (r) => r.perColumn, ['tp', 'fp', 'fn'])
+  return Object.fromEntries(sums.map(([c, [tp, fp, fn]]) => [c, prf(tp!, fp!, fn!)]))
 }
 
 function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
-  const acc = new Map<string, [number, number]>()
-  for (const r of rows) {
-    for (const [kind, k] of Object.entries(r.perKind ?? {})) {
-      const a = acc.get(kind) ?? [0, 0]
-      acc.set(kind, [a[0] + k.total, a[1] + k.tp])
-    }
-  }
-  return Object.fromEntries(
-    sortedEntries(acc).map(([kind, [total, tp]]) => [kind, { total, tp, recall: total ? tp / total : 1 }]),
-  )
+  const sums = sumCountsByKey(rows, (r) => r.perKind, ['total', 'tp'])
+  return Object.fromEntries(sums.map(([kind, [total, tp]]) => [kind, { total: total!, tp: tp!, recall: total ? tp! / total : 1 }]))
 }
 
 function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics']> {
@@ -239,7 +255,13 @@ function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics'
 
 function meanMetrics(rows: RunRecord[]): Record<string, number> {
   const acc = new Map<string, number[]>()
-  for (const r of rows) for (const [k, v] of Object.entries(r.metrics)) acc.set(k, [...(acc.get(k) ?? []), v])
+  for (const r of rows) {
+    for (const [k, v] of Object.entries(r.metrics)) {
+      const values = acc.get(k)
+      if (values) values.push(v)
+      else acc.set(k, [v])
+    }
+  }
   return Object.fromEntries(sortedEntries(acc).map(([k, vs]) => [k, meanOrNull(vs)!]))
 }
 

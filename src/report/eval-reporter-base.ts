@@ -90,7 +90,10 @@ export abstract class EvalReporterBase {
    * reporter calls it when the tests start, so the import overlaps them instead of delaying the config.
    */
   preloadRunEnd(): Promise<typeof import('./run-end.js')> {
-    this.runEnd ??= import('./run-end.js')
+    this.runEnd ??= import('./run-end.js').then((runEnd) => {
+      runEnd.readVersionsAhead()
+      return runEnd
+    })
     return this.runEnd
   }
 

@@ -5,6 +5,8 @@ import { InputError } from '../core/errors.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
 import type { BaselineFile, BaselineOptions, GroupDelta } from './baseline.js'
 import { buildReport, type EvalReport } from './build.js'
+import { dependencyVersions } from './reproducibility.js'
+import { toolVersion } from './tool-version.js'
 import type { DataforgeReporterOptions, FinishedRun } from './eval-reporter-base.js'
 import { evaluateGates } from './gates.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
@@ -33,6 +35,16 @@ export interface RunEndHost {
   readonly baselineOptions: BaselineOptions
   readonly alpha: number
   print(text: string): void
+}
+
+/**
+ * Reads now what every report states and no result changes (this package's version, Node's and the installed
+ * packages' versions; each read once per process), so the end of the run does not: the reporter calls it when
+ * the run end has loaded, while the tests run.
+ */
+export function readVersionsAhead(): void {
+  toolVersion()
+  dependencyVersions()
 }
 
 /** Builds, gates, writes and prints one run's report; returns the gate failures. */

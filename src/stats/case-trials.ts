@@ -28,40 +28,39 @@ export interface CaseTrialStats {
 
 /** Groups records by (armId, dataset, caseId, turn), sorted by that key. */
 export function caseTrialStats(records: readonly RunRecord[]): CaseTrialStats[] {
-  const groups = new Map<string, RunRecord[]>()
+  const groups = new Map<string, { first: RunRecord; n: number; passes: number }>()
   for (const r of records) {
-    const key = [r.armId, r.dataset, r.caseId, r.turn ?? ''].join('|')
-    const list = groups.get(key)
-    if (list) list.push(r)
-    else groups.set(key, [r])
+    const key = `${r.armId}|${r.dataset}|${r.caseId}|${r.turn ?? ''}`
+    const group = groups.get(key)
+    const pass = r.correct === true ? 1 : 0
+    if (group) {
+      group.n++
+      group.passes += pass
+    } else groups.set(key, { first: r, n: 1, passes: pass })
   }
-  return [...groups.entries()]
-    .sort(([x], [y]) => compareText(x, y))
-    .map(([key, rows]) => {
-      const first = rows[0]!
-      const n = rows.length
-      const passes = rows.filter((r) => r.correct === true).length
-      const atK: Record<number, number> = {}
-      const hatK: Record<number, number> = {}
-      for (let k = 1; k <= n; k++) {
-        atK[k] = passAtK(n, passes, k)
-        hatK[k] = passHatK(n, passes, k)
-      }
-      return {
-        key,
-        armId: first.armId,
-        agent: first.agent,
-        model: first.model,
-        dataset: first.dataset,
-        caseId: first.caseId,
-        turn: first.turn,
-        n,
-        passes,
-        passAtK: atK,
-        passHatK: hatK,
-        flaky: passes > 0 && passes < n,
-      }
-    })
+  return [...groups.keys()].sort(compareText).map((key) => {
+    const { first, n, passes } = groups.get(key)!
+    const atK: Record<number, number> = {}
+    const hatK: Record<number, number> = {}
+    for (let k = 1; k <= n; k++) {
+      atK[k] = passAtK(n, passes, k)
+      hatK[k] = passHatK(n, passes, k)
+    }
+    return {
+      key,
+      armId: first.armId,
+      agent: first.agent,
+      model: first.model,
+      dataset: first.dataset,
+      caseId: first.caseId,
+      turn: first.turn,
+      n,
+      passes,
+      passAtK: atK,
+      passHatK: hatK,
+      flaky: passes > 0 && passes < n,
+    }
+  })
 }
 
 export function flakyCases(stats: readonly CaseTrialStats[]): CaseTrialStats[] {
