@@ -35,6 +35,7 @@ export async function buildManifest(dir: string, files: readonly string[], extra
   const entries: Manifest['files'] = []
   const rowCounts: Record<string, number> = {}
   const derivedIds = new Set<string>()
+  const idsRead = new Set<readonly unknown[]>()
   let anyRecordFile = false
   const names = [...new Set(files.map((f) => relativeInside(dir, f)))].sort()
   const known = new Map<string, Uint8Array>()
@@ -55,6 +56,9 @@ export async function buildManifest(dir: string, files: readonly string[], extra
     if (rows) {
       anyRecordFile = true
       rowCounts[name] = rows.length
+      // report.json and runs.jsonl given as the same records: their config ids are read once.
+      if (idsRead.has(rows)) continue
+      idsRead.add(rows)
       for (const row of rows) {
         const id = (row as { configId?: unknown } | null)?.configId
         if (typeof id === 'string') derivedIds.add(id)
