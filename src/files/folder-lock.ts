@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { InputError } from '../core/errors.js'
@@ -31,7 +31,7 @@ export function lockFolder(dir: string): FolderLock {
         const who = holder ? `pid ${holder.pid} on ${holder.host}` : 'unknown writer'
         throw new InputError(`${path}: another run (${who}) is writing this folder; wait for it, or remove the lock if that run is gone`)
       }
-      rmSync(path, { force: true })
+      removeLock(path)
       continue
     }
     writeSync(fd, `${JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() })}\n`)
@@ -42,11 +42,20 @@ export function lockFolder(dir: string): FolderLock {
       release() {
         if (released) return
         released = true
-        rmSync(path, { force: true })
+        removeLock(path)
       },
     }
   }
   throw new InputError(`${path}: cannot take the lock (another run keeps taking it)`)
+}
+
+/** Removes the lock file, gone already or not (a plain unlink: `rmSync` walks a general path first). */
+function removeLock(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
 }
 
 function readHolder(path: string): { pid: number; host: string } | null {
