@@ -26,6 +26,9 @@ export const REPORT_FILES = {
   html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
 } as const satisfies Record<ReportFormat, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
 
+const RENDER_ORDER: readonly ReportFormat[] = ['json', 'jsonl', 'html', 'markdown']
+const renderRank = (format: ReportFormat) => (RENDER_ORDER.includes(format) ? RENDER_ORDER.indexOf(format) : RENDER_ORDER.length)
+
 /** Written when no formats are given: all but 'html', whose charts cost loading Vega and rendering them. */
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
 
@@ -45,8 +48,10 @@ function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
  * folder's lock; each file is written while the next renders, and nothing is renamed into place before all are.
  */
 export async function writeReportFolder(dir: string, report: EvalReport, opts: FolderOptions): Promise<string[]> {
+  const formats = [...new Set(opts.formats ?? DEFAULT_REPORT_FORMATS)]
   const outputs = new Map<string, ReportFolderFile>()
-  for (const format of opts.formats ?? DEFAULT_REPORT_FORMATS) {
+  // The largest files render first, so their writes and flushes (the slowest) overlap the most rendering.
+  for (const format of [...formats].sort((a, b) => renderRank(a) - renderRank(b))) {
     const { file, render } = REPORT_FILES[format]
     outputs.set(join(dir, file), () => render(report, opts))
   }
@@ -56,5 +61,5 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
   const recordFiles = (['json', 'jsonl'] as const).map((format) => join(dir, REPORT_FILES[format].file)).filter((path) => outputs.has(path))
   await commitReportFolderLocked({ dir, contents: outputs, records: report.records, recordFiles, alsoList })
-  return [...outputs.keys()]
+  return formats.map((format) => join(dir, REPORT_FILES[format].file))
 }
