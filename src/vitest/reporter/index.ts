@@ -13,7 +13,7 @@ export type { DataforgeReporterOptions, ReportFormat }
  */
 export default class DataforgeReporter extends EvalReporterBase implements Reporter {
   private vitest: Vitest | undefined
-  /** Created at the first run's end (its module, with the test-meta schema and zod, loads while the tests run). */
+  /** Created while the first run's tests run (its module, with the test-meta schema and zod, loads then). */
   private state: EvalRunState | null = null
   private printVerdicts: ((testCase: TestCase) => void) | null = null
   /** The project's commit, looked up while the tests run (git is two child processes). */
@@ -24,13 +24,25 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
   }
 
-  /**
-   * The config loads this reporter before any worker starts, so its static graph is kept small; what the run's
-   * end needs (run state, report builder, renderers, git) starts loading here and overlaps the tests.
-   */
+  /** Set at a run's start; the run end's modules and the git lookup start once its first module is collected. */
+  private preloadPending = false
+
   onTestRunStart(): void {
+    this.state?.startRun()
+    this.preloadPending = true
+  }
+
+  /**
+   * The config loads this reporter before any worker starts, so its static graph is kept small. What the run's
+   * end needs (run state, report builder, renderers, git) loads once the first test module is collected: the
+   * workers then run tests and need nothing from this process. Loaded at the run's start, it took the main
+   * thread while Vitest started the workers and served them their modules, which delayed the first test.
+   */
+  onTestModuleCollected(): void {
+    if (!this.preloadPending) return
+    this.preloadPending = false
     void this.preloadRunEnd()
-    void this.runState().then((state) => state.startRun())
+    void this.runState()
     this.pendingCommit = this.lookUpCommit()
   }
 
@@ -70,8 +82,9 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const runDateUtc = new Date().toISOString()
     const project = await (this.pendingCommit ?? this.lookUpCommit())
     this.pendingCommit = null
+    this.preloadPending = false
     const state = await this.runState()
-    const touched = state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
+    const touched = await state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
     await this.finishRun({
       records: state.allRecords(),
       datasets: state.allDatasets(),
