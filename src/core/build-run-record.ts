@@ -153,6 +153,9 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
  * (`want`). Failure messages in the terminal may show it (`DATAFORGE_SHOW_TRUTH`); files never do.
  */
 export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
+  const lists = [d.wrongCell, d.wrongValue, d.overRepair, d.missedRepair, d.caseInsensitiveColumn]
+  // What a matcher stored is stripped already: the reporter builds no copies of it.
+  if (!lists.some((issues) => issues.some((issue) => 'want' in issue))) return d
   const strip = (issues: CellIssue[]) => issues.map(({ want: _want, ...rest }) => rest)
   return {
     ...d,
