@@ -66,7 +66,7 @@ describe('withLazyTimeout', () => {
     await expectation
     // Read only now: made already aborted, with the timeout as its reason.
     expect(late?.signal.aborted).toBe(true)
-    expect((late?.signal.reason as AgentFailure).kind).toBe('timeout')
+    expect((late?.signal.reason as AgentFailure | undefined)?.kind).toBe('timeout')
   })
 
   it('withTimeout hands the signal itself and returns what the work returned', async () => {

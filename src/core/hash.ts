@@ -32,3 +32,11 @@ export function sha256Incremental(): { update(data: Uint8Array): unknown; digest
 export function hashOf(value: unknown): string {
   return sha256Hex(canonicalJson(value))
 }
+
+/**
+ * The sha256 of a question case's or conversation's tables: of their canonical JSON (keys sorted at every
+ * depth). One of the three "dataset sha256" meanings (see dataset-info.ts).
+ */
+export function tablesJsonSha256(tables: unknown): string {
+  return hashOf(tables)
+}
