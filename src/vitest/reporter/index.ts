@@ -44,6 +44,18 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     void this.preloadRunEnd()
     void this.runState()
     this.pendingCommit = this.lookUpCommit()
+    this.projectEvalFiles = this.globEvalFiles()
+  }
+
+  /** The project's eval files, globbed while the tests run (for `wasFiltered`); null when the glob fails. */
+  private projectEvalFiles: Promise<string[] | null> | null = null
+
+  private globEvalFiles(): Promise<string[] | null> {
+    if (!this.vitest) return Promise.resolve(null)
+    return this.vitest.globTestSpecifications().then(
+      (specs) => specs.map((s) => s.moduleId).filter((id) => this.isEvalFile(id)),
+      () => null,
+    )
   }
 
   private lookUpCommit(): ReturnType<typeof projectCommitAsync> {
@@ -80,6 +92,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
+    const filtered = this.wasFiltered(evalModules)
     const project = await (this.pendingCommit ?? this.lookUpCommit())
     this.pendingCommit = null
     this.preloadPending = false
@@ -91,22 +104,21 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
       runDateUtc,
       project,
       touched,
-      filtered: await this.wasFiltered(evalModules),
+      filtered: await filtered,
       command: 'vitest',
     })
   }
 
   /** Whether some eval of the project did not run: a name filter, or eval files left out by a file filter. */
   private async wasFiltered(ran: readonly TestModule[]): Promise<boolean> {
+    const globbed = this.projectEvalFiles
+    this.projectEvalFiles = null
     if (!this.vitest) return false
     if (this.vitest.config.testNamePattern) return true
-    try {
-      const all = (await this.vitest.globTestSpecifications()).map((s) => s.moduleId).filter((id) => this.isEvalFile(id))
-      const done = new Set(ran.map((m) => m.moduleId))
-      return all.some((id) => !done.has(id))
-    } catch {
-      return false
-    }
+    const all = await (globbed ?? this.globEvalFiles())
+    if (!all) return false
+    const done = new Set(ran.map((m) => m.moduleId))
+    return all.some((id) => !done.has(id))
   }
 
   protected override print(text: string): void {
