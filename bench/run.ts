@@ -4,7 +4,7 @@ import { cpus, totalmem } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** Runs every benchmark and rewrites the generated part of BENCHMARKS.md. */
-const BENCHES = ['grading', 'providers', 'vitest-overhead', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
+const BENCHES = ['grading', 'providers', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 

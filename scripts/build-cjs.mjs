@@ -1,7 +1,8 @@
 // CommonJS build of the Jest entries and what they import (dist/cjs), for Jest's CommonJS runtime, which does
 // not load ESM from node_modules. The only ESM-only syntax in that graph is `import.meta.url`, rewritten to the
-// URL of the module's ESM twin (dist/cjs/x/y.js → dist/x/y.js): paths computed from it (the bundled datasets,
-// package.json, the agent host) then resolve exactly as in the ESM build.
+// URL of the module's ESM twin (dist/cjs/x/y.js → dist/x/y.js). The ESM build is a bundle, so that file need not
+// exist: what is computed from it walks up to the package root (the bundled datasets, package.json) or resolves
+// packages from its folder (the agent host's jiti), as from the ESM chunks.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import ts from 'typescript'
 

@@ -72,6 +72,11 @@ describe('import graphs', () => {
     expect(ownModules('src/report/run-end.ts')).toBeLessThanOrEqual(40)
   })
 
+  it("the reporter's run state (loaded while the tests run) checks test metas without zod", () => {
+    const reached = packagesReached('src/vitest/reporter/run-state.ts')
+    expect(reached.get('zod'), `run-state reaches zod through ${reached.get('zod')?.join(' → ')}`).toBeUndefined()
+  })
+
   it('the setup entry (the matchers, in every worker) loads no model SDK, HTTP client or database', () => {
     const reached = packagesReached('src/vitest/setup.ts')
     for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {

@@ -63,7 +63,7 @@ describe('the packed package', () => {
 
   it('installs without warnings, and its source maps carry their sources', async () => {
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/warn|script/i)
-    const map = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/dist/index.js.map'), 'utf8'))
+    const map = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/dist/vitest/index.js.map'), 'utf8'))
     expect(map.sourcesContent?.length).toBe(map.sources.length)
     expect(map.sourcesContent.every((s: unknown) => typeof s === 'string' && s.length > 0)).toBe(true)
   })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DataforgeMetaSchema, parseDataforgeMeta } from '../src/core/test-meta.js'
 import { compileExactCheck } from '../src/core/exact-check.js'
+import { isExactDataforgeMeta } from '../src/core/test-meta-check.js'
 import { createRepairTask } from '../src/datasets/create-repair-task.js'
 import { gradeRepair } from '../src/grading/repair/grade.js'
 import { newMeta } from '../src/cases/new-meta.js'
@@ -60,5 +61,53 @@ describe('the Vitest test meta schema', () => {
       if (parsed.success) expect(parseDataforgeMeta(value, 't')).toEqual(parsed.data)
       else expect(() => parseDataforgeMeta(value, 't')).toThrow(/invalid dataforge meta/)
     }
+  })
+
+  it('the hand-written check (no zod in the reporter) answers as the compiled one on every mutation of a meta', () => {
+    const isExact = compileExactCheck(DataforgeMetaSchema)
+    const full = structuredClone(repairMeta()) // mutable (the task's tables are frozen)
+    full.matchers[0]!.repair!.diagnostics.wrongValue = [{ row: 1, column: 'city', got: 'Rome', dirty: 'Parls' }]
+    full.matchers[0]!.repair!.perKind = { typo: { total: 2, tp: 1, recall: 0.5 } }
+    full.matchers[0]!.repair!.fixes = [{ row: 0, column: 'city', newValue: 'Boston', reason: 'typo' }]
+    full.matchers.push({ matcher: 'toBeNumeric', passed: true, negated: true, summary: 's', score: 1, failure: { kind: 'parse_error', message: 'm' } })
+    full.datasetInfo = { ...full.datasetInfo!, corruptionKinds: ['typo'], seed: 3, options: { rows: 10, mode: 'x', strict: true }, dirty: { ...full.datasetInfo!.dirty, path: 'd.csv' } }
+    Object.assign(full, { turn: 2, model: 'm', provider: 'p', category: 'c', generation: 'g', tags: ['t'], failure: { kind: 'timeout', message: 'late' } })
+    const bases = [full, newMeta({ caseId: 'c', suite: 's', dataset: 'd', agent: 'a' })]
+    const replacements: unknown[] = [undefined, null, -1, 0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '', 'csv-pair', 'file-bytes', true, [], ['x'], {}, { kind: 'k', message: 'm' }]
+    let checked = 0
+    const agree = (value: unknown, where: string) => {
+      checked++
+      expect(isExactDataforgeMeta(value), where).toBe(isExact(value))
+    }
+    // Every path of the value: each replaced by each candidate, deleted, and (objects) given an unknown key.
+    const visit = (root: unknown, node: unknown, path: Array<string | number>) => {
+      if (node === null || typeof node !== 'object') return
+      const entries = Array.isArray(node) ? node.map((v, i) => [i, v] as const) : Object.entries(node)
+      if (!Array.isArray(node)) {
+        ;(node as Record<string, unknown>).extra = 1
+        agree(root, `${path.join('.')}.extra`)
+        delete (node as Record<string, unknown>).extra
+      }
+      for (const [key, original] of entries) {
+        const target = node as Record<string | number, unknown>
+        for (const replacement of replacements) {
+          target[key] = replacement
+          agree(root, `${[...path, key].join('.')} = ${String(replacement)}`)
+        }
+        if (!Array.isArray(node)) {
+          delete target[key]
+          agree(root, `${[...path, key].join('.')} deleted`)
+        }
+        target[key] = original
+        visit(root, original, [...path, key])
+      }
+    }
+    for (const base of bases) {
+      agree(base, 'unchanged')
+      expect(isExactDataforgeMeta(base)).toBe(true)
+      visit(base, base, [])
+    }
+    for (const value of [null, [], 'meta', 1, [bases[1]]]) agree(value, String(value))
+    expect(checked).toBeGreaterThan(2000)
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AgentFailure } from '../src/core/errors.js'
-import { withLazyTimeout, withTimeout } from '../src/run/with-timeout.js'
+import { type LazySignal, withLazyTimeout, withTimeout } from '../src/run/with-timeout.js'
 
 // The trial timeout on Vitest's fake clock: no real waiting, no race with the machine's load.
 describe('withLazyTimeout', () => {
@@ -42,6 +42,31 @@ describe('withLazyTimeout', () => {
       later.abort(new Error('test timed out'))
       expect(signal.aborted).toBe(true)
     }, later.signal)
+  })
+
+  it('asks a lazy parent for its signal only when the work reads its own, and after expiry hands an aborted one', async () => {
+    let asked = 0
+    const parent = () => {
+      asked++
+      return new AbortController().signal
+    }
+    await withLazyTimeout(1_000, () => 'unread', parent)
+    expect(asked).toBe(0)
+    await withLazyTimeout(1_000, (lazy) => lazy.signal.aborted, parent)
+    expect(asked).toBe(1)
+
+    vi.useFakeTimers()
+    let late: LazySignal | undefined
+    const pending = withLazyTimeout(1_000, (lazy) => {
+      late = lazy
+      return new Promise(() => {})
+    }, parent)
+    const expectation = expect(pending).rejects.toBeInstanceOf(AgentFailure)
+    await vi.advanceTimersByTimeAsync(1_000)
+    await expectation
+    // Read only now: made already aborted, with the timeout as its reason.
+    expect(late?.signal.aborted).toBe(true)
+    expect((late?.signal.reason as AgentFailure | undefined)?.kind).toBe('timeout')
   })
 
   it('withTimeout hands the signal itself and returns what the work returned', async () => {

@@ -1,6 +1,6 @@
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
-import { hashOf } from '../core/hash.js'
+import { tablesJsonSha256 } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 import { putCounters, putUsage } from '../matchers/run-meta.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
@@ -62,13 +62,13 @@ export function conversationSession(name: string, options: ConversationOptions, 
   const questions = turns.map(([question]) => question)
   const seed = options.seed ?? 1
   let session: Promise<DataSession> | null = null
-  let data: { tables: Record<string, Table>; tablesJsonSha256: string } | null = null
+  let data: { tables: Record<string, Table>; digest: string } | null = null
   // Questions are asked strictly in order, whatever the tests' scheduling or filters.
   const answers: Array<Promise<Answer>> = []
   const tables = () => {
     if (!data) {
       const normalized = normalizeData(options.data)
-      data = { tables: normalized, tablesJsonSha256: hashOf(normalized) }
+      data = { tables: normalized, digest: tablesJsonSha256(normalized) }
     }
     return data
   }
@@ -125,8 +125,8 @@ export function conversationSession(name: string, options: ConversationOptions, 
       }),
     async answer(live, index) {
       // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
-      const { tablesJsonSha256 } = tables()
-      live.datasetSha256 = { dirty: tablesJsonSha256, clean: tablesJsonSha256 }
+      const { digest } = tables()
+      live.datasetSha256 = { dirty: digest, clean: digest }
       let answer: Answer
       try {
         answer = await ask(index)

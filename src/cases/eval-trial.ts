@@ -4,7 +4,7 @@ import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../matchers/run-meta.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
-import { withLazyTimeout } from '../run/with-timeout.js'
+import { type ParentSignal, withLazyTimeout } from '../run/with-timeout.js'
 import { type DataforgeMeta, newMeta } from './new-meta.js'
 import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
 
@@ -178,7 +178,7 @@ export async function runTrial(
   live: DataforgeMeta,
   options: EvalCaseOptions,
   agentOf: CaseAgent,
-  run: { trial: number; timeoutMs: number; parentSignal?: AbortSignal | undefined },
+  run: { trial: number; timeoutMs: number; parentSignal?: ParentSignal | undefined },
   body: (ctx: EvalTrialContext) => unknown,
 ): Promise<void> {
   const seed = live.seed

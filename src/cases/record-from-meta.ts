@@ -100,7 +100,11 @@ function matcherScores(m: DataforgeMeta): Record<string, number> {
   const scores = new Map<string, number[]>()
   for (const rec of m.matchers) {
     if (rec.repair || rec.score === undefined || rec.negated) continue
-    scores.set(rec.matcher, [...(scores.get(rec.matcher) ?? []), rec.score])
+    const xs = scores.get(rec.matcher)
+    if (xs) xs.push(rec.score)
+    else scores.set(rec.matcher, [rec.score])
   }
-  return Object.fromEntries([...scores].map(([name, xs]) => [name, mean(xs)]))
+  const out: Record<string, number> = {}
+  for (const [name, xs] of scores) out[name] = mean(xs)
+  return out
 }

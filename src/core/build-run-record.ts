@@ -1,5 +1,5 @@
 import type { AgentProvenance } from './agent.js'
-import { hashOf } from './hash.js'
+import { hashOf, sha256Hex } from './hash.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
 import type { FailureKind } from './failure-kind.js'
@@ -53,35 +53,41 @@ const armIds = new Map<string, string>()
 
 /** Arm = what is being compared (agent configuration); config = arm × case × data. */
 export function armIdOf(id: RecordIdentity): string {
-  const key = JSON.stringify([id.agent, id.agentKind ?? 'custom', id.model ?? null, id.provider ?? null, id.generation ?? null])
+  // A lookup key, not a hash input: each part is typed (`s` string, `n` null) so no two identities share it.
+  let key = `s${id.agent}\u0000s${id.agentKind ?? 'custom'}`
+  for (const part of [id.model, id.provider, id.generation]) key += part === null || part === undefined ? '\u0000n' : `\u0000s${part}`
   let armId = armIds.get(key)
   if (armId === undefined) {
-    armId = computeArmId(id)
+    armId = hashOf({
+      agent: id.agent,
+      agentKind: id.agentKind ?? 'custom',
+      model: id.model ?? null,
+      provider: id.provider ?? null,
+      generation: id.generation ?? null,
+    })
     armIds.set(key, armId)
   }
   return armId
 }
 
-function computeArmId(id: RecordIdentity): string {
-  return hashOf({
-    agent: id.agent,
-    agentKind: id.agentKind ?? 'custom',
-    model: id.model ?? null,
-    provider: id.provider ?? null,
-    generation: id.generation ?? null,
-  })
-}
-
+/**
+ * The sha256 of `canonicalJson({ arm, caseId, turn, suite, dataset, category, datasetSha256 })`, written with
+ * its keys already in canonical (sorted) order: one per record, and sorting them each time cost more than the
+ * hash.
+ */
 export function configIdOf(id: RecordIdentity): string {
-  return hashOf({
-    arm: armIdOf(id),
-    caseId: id.caseId,
-    turn: id.turn ?? null,
-    suite: id.suite ?? id.dataset,
-    dataset: id.dataset,
-    category: id.category ?? null,
-    datasetSha256: id.datasetSha256 ?? null,
-  })
+  const digests = id.datasetSha256 ? { clean: id.datasetSha256.clean, dirty: id.datasetSha256.dirty } : null
+  return sha256Hex(
+    JSON.stringify({
+      arm: armIdOf(id),
+      caseId: id.caseId,
+      category: id.category ?? null,
+      dataset: id.dataset,
+      datasetSha256: digests,
+      suite: id.suite ?? id.dataset,
+      turn: id.turn ?? null,
+    }),
+  )
 }
 
 export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, provenance: RecordProvenance): RunRecord {
@@ -147,6 +153,9 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
  * (`want`). Failure messages in the terminal may show it (`DATAFORGE_SHOW_TRUTH`); files never do.
  */
 export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
+  const lists = [d.wrongCell, d.wrongValue, d.overRepair, d.missedRepair, d.caseInsensitiveColumn]
+  // What a matcher stored is stripped already: the reporter builds no copies of it.
+  if (!lists.some((issues) => issues.some((issue) => 'want' in issue))) return d
   const strip = (issues: CellIssue[]) => issues.map(({ want: _want, ...rest }) => rest)
   return {
     ...d,

@@ -1,23 +1,17 @@
 import { z } from 'zod'
 import { DIGEST_OF, type DigestOf, digestOfLabel } from './digest-of.js'
-import { hashOf } from './hash.js'
 
 /**
  * A "dataset sha256" is taken over one of three things, each named for what it is:
  * - `file-bytes`: the file exactly as read from disk (CSV pairs, Raha-layout and canonical sets);
  * - `csv-serialization`: the UTF-8 bytes of `toCsv(table)` (LF endings, RFC 4180 quoting), for tables that
  *   never were a file (synthetic data, `createRepairTask`);
- * - the tables' canonical JSON (`tablesJsonSha256`), for question cases and conversations, which have no
+ * - the tables' canonical JSON (`tablesJsonSha256` in hash.ts), for question cases and conversations, which have no
  *   dirty/clean pair and no `DatasetInfo`: their `RunRecord.datasetSha256` holds it as both dirty and clean.
  * `DigestOf` names the first two where a `DatasetInfo` records a digest.
  */
 export const DigestOfSchema = z.enum(DIGEST_OF)
 export { type DigestOf, digestOfLabel }
-
-/** The sha256 of a question case's or conversation's tables: of their canonical JSON (keys sorted at every depth). */
-export function tablesJsonSha256(tables: unknown): string {
-  return hashOf(tables)
-}
 
 export const FileDigestSchema = z.object({
   /** Where the bytes came from; absent for generated data. */

@@ -1,6 +1,7 @@
 import type { Correction } from '../core/ground-truth.js'
+import { readFileSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
@@ -18,7 +19,31 @@ export function resolveDataDir(dataDir?: string, env: Record<string, string | un
  * The canonical sets shipped with the package (hospital, flights, beers, rayyan under `datasets/` at the package
  * root), used when the data folder has no copy of its own: they work offline right after install.
  */
-export const BUNDLED_DATA_DIR = resolve(fileURLToPath(import.meta.url), '../../../datasets')
+export const BUNDLED_DATA_DIR = join(packageRoot(fileURLToPath(import.meta.url)), 'datasets')
+
+/**
+ * The folder of the package.json named dataforge-evals above `file`. Walked up to rather than computed from a
+ * fixed depth: this module runs from src/datasets/, from a shared chunk of the bundle (dist/chunks/) and, in the
+ * CommonJS build, as its ESM twin's path, which need not exist on disk.
+ */
+function packageRoot(file: string): string {
+  for (let dir = dirname(file); ; ) {
+    if (packageName(join(dir, 'package.json')) === 'dataforge-evals') return dir
+    const parent = dirname(dir)
+    // Copied into some other build: keep the layout of src/ and dist/ as the best guess.
+    if (parent === dir) return resolve(file, '../../..')
+    dir = parent
+  }
+}
+
+function packageName(path: string): string | undefined {
+  try {
+    const { name } = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }
+    return typeof name === 'string' ? name : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** The folder to read `name` from: `dataDir` when it holds the pair, else the bundled copy when one ships. */
 export async function locateRahaDir(name: string, dataDir: string): Promise<string> {

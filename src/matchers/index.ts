@@ -31,4 +31,3 @@ function checkingOptions<T extends Record<string, (this: never, ...args: never[]
 
 export type { RepairThresholds } from './repair.js'
 export type { DistributionMatcherOptions } from './distribution.js'
-export { repairSummary } from './repair.js'

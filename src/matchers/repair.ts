@@ -1,8 +1,9 @@
 import { withoutCleanValues } from '../core/build-run-record.js'
 import { InputError } from '../core/errors.js'
-import type { CellIssue, RepairScore } from '../core/repair-score.js'
+import type { CellIssue } from '../core/repair-score.js'
 import type { AgentTask } from '../core/schemas.js'
 import { gradeRepair } from '../grading/index.js'
+import { prfSummary } from '../grading/repair/prf.js'
 import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
 
 export interface RepairThresholds {
@@ -12,10 +13,6 @@ export interface RepairThresholds {
 }
 
 const SHOWN = 5
-
-export function repairSummary(s: RepairScore): string {
-  return `F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)} R ${s.recall.toFixed(3)}) tp ${s.tp} fp ${s.fp} fn ${s.fn}`
-}
 
 /** `DATAFORGE_SHOW_TRUTH=0` hides the clean values in failure messages (public CI logs). */
 function showTruth(): boolean {
@@ -60,7 +57,7 @@ export function toRepairCells(this: MatcherContext, received: unknown, task: Age
   if (minPrecision !== undefined) bars.push(['precision', score.precision, minPrecision])
   if (minRecall !== undefined) bars.push(['recall', score.recall, minRecall])
   const missed = bars.filter(([, value, bar]) => value < bar)
-  const summary = repairSummary(score)
+  const summary = prfSummary(score)
   const d = score.diagnostics
   // Built only when Vitest asks for the message (a failed or negated assertion), not for every passing case.
   const failureText = () =>

@@ -1,7 +1,7 @@
 import type { Answer, GradeResult } from '../core/answer.js'
 import { AnswerSchema } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
-import { tablesJsonSha256 } from '../core/dataset-info.js'
+import { tablesJsonSha256 } from '../core/hash.js'
 import type { RunRecord } from '../core/run-record.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
 import type { QaCase } from '../datasets/questions/types.js'

@@ -23,47 +23,64 @@ export function withTimeout<T>(timeoutMs: number | null, work: (signal: AbortSig
   return withLazyTimeout(timeoutMs, (lazy) => work(lazy.signal), parent)
 }
 
+/** A parent signal, or a function that gives it when first needed (Vitest's test signal is itself lazy). */
+export type ParentSignal = AbortSignal | (() => AbortSignal | undefined)
+
 /**
- * `withTimeout` whose work reads the signal only if it needs it (`lazy.signal`): the signal, and its link to
- * `parent`, are made on first read, already aborted if the parent was. The timeout rejects all the same.
+ * `withTimeout` whose work reads the signal only if it needs it (`lazy.signal`): the controller, its signal and
+ * their link to `parent` are made on first read, already aborted if the parent was or the time is up. The
+ * timeout rejects all the same. Most trivial trials never read it, and an AbortController costs more than
+ * their own work.
  */
-export async function withLazyTimeout<T>(
-  timeoutMs: number | null,
-  work: (lazy: LazySignal) => Promise<T> | T,
-  parent?: AbortSignal,
-): Promise<T> {
-  const controller = new AbortController()
-  const onParentAbort = () => controller.abort(parent?.reason)
-  let linked = false
+export function withLazyTimeout<T>(timeoutMs: number | null, work: (lazy: LazySignal) => Promise<T> | T, parent?: ParentSignal): Promise<T> {
+  let controller: AbortController | undefined
+  let expired: AgentFailure | undefined
+  let linked: AbortSignal | undefined
+  const onParentAbort = () => controller?.abort(linked?.reason)
   const lazy: LazySignal = {
     get signal() {
-      if (parent && !linked) {
-        linked = true
-        if (parent.aborted) controller.abort(parent.reason)
-        else parent.addEventListener('abort', onParentAbort, { once: true })
+      if (!controller) {
+        controller = new AbortController()
+        const from = typeof parent === 'function' ? parent() : parent
+        if (expired) controller.abort(expired)
+        else if (from?.aborted) controller.abort(from.reason)
+        else if (from) {
+          linked = from
+          from.addEventListener('abort', onParentAbort, { once: true })
+        }
       }
       return controller.signal
     },
   }
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_, reject) => {
-    if (timeoutMs === null || !Number.isFinite(timeoutMs)) return
-    timer = setTimeout(() => {
-      const failure = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)} s`)
-      controller.abort(failure)
-      reject(failure)
-    }, timeoutMs)
-  })
-  try {
+  const timed = timeoutMs !== null && Number.isFinite(timeoutMs)
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer)
+      linked?.removeEventListener('abort', onParentAbort)
+    }
+    const timer = timed
+      ? setTimeout(() => {
+          expired = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)} s`)
+          controller?.abort(expired)
+          settle()
+          reject(expired)
+        }, timeoutMs)
+      : undefined
     let started: Promise<T>
     try {
       started = Promise.resolve(work(lazy))
     } catch (error) {
       started = Promise.reject(error)
     }
-    return await (timeoutMs === null || !Number.isFinite(timeoutMs) ? started : Promise.race([started, expired]))
-  } finally {
-    clearTimeout(timer)
-    if (linked) parent?.removeEventListener('abort', onParentAbort)
-  }
+    started.then(
+      (value) => {
+        settle()
+        resolve(value)
+      },
+      (error: unknown) => {
+        settle()
+        reject(error)
+      },
+    )
+  })
 }

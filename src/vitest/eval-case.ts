@@ -30,9 +30,10 @@ function makeEvalCase(register: Registrar) {
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
       register(trialTestName(name, trial, trials, meta.seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
         const test = context.task as Test
-        // The context gains Vitest's `test` in place: a spread would read its lazy `signal` and make it.
+        // Vitest's `signal` is made when read: the trial reads it only if its own signal is read, and the context
+        // gains Vitest's `test` in place (a spread would read it too).
         await runInTest(test, () =>
-          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: context.signal }, (ctx) => body(Object.assign(ctx, { test: context }))),
+          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: () => context.signal }, (ctx) => body(Object.assign(ctx, { test: context }))),
         )
       })
     }

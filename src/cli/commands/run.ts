@@ -6,6 +6,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { closeAgent, resolveAgent } from '../../adapters/registry.js'
 import { type ProviderAgentOptions, resolveCacheOptions } from '../../adapters/providers/index.js'
 import { comparatorByName } from '../../grading/index.js'
+import { prfSummary } from '../../grading/repair/prf.js'
 import { buildReport } from '../../report/build.js'
 import { projectCommit } from '../../report/reproducibility.js'
 import { seconds } from '../../report/format.js'
@@ -266,5 +267,7 @@ async function stopAgents(agents: RepairAgent[], containment?: Containment): Pro
 function progressLine(index: number, total: number, r: RunRecord, c: Colors): string {
   const head = `[${index}/${total}] ${r.agent} × ${r.dataset} trial ${r.trial + 1} (seed ${r.seed})`
   if (r.status !== 'ok') return `${head}: ${c.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
-  return `${head}: F1 ${r.f1!.toFixed(3)} (P ${r.precision!.toFixed(3)} R ${r.recall!.toFixed(3)}) tp ${r.tp} fp ${r.fp} fn ${r.fn} · ${seconds(r.runtimeS)}\n`
+  // A completed repair run always has its counts.
+  const counts = { tp: r.tp!, fp: r.fp!, fn: r.fn!, precision: r.precision!, recall: r.recall!, f1: r.f1! }
+  return `${head}: ${prfSummary(counts)} · ${seconds(r.runtimeS)}\n`
 }

@@ -28,3 +28,8 @@ export function prf(tp: number, fp: number, fn: number): PRF {
 function checkCount(name: 'tp' | 'fp' | 'fn', value: number): void {
   if (!Number.isInteger(value) || value < 0) throw new RangeError(`prf: ${name} must be a non-negative integer, got ${value}`)
 }
+
+/** The one-line P/R/F1 summary of a scored repair: the matcher's verdict and the CLI's progress line. */
+export function prfSummary(s: PRF): string {
+  return `F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)} R ${s.recall.toFixed(3)}) tp ${s.tp} fp ${s.fp} fn ${s.fn}`
+}

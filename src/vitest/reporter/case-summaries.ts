@@ -2,7 +2,7 @@ import pc from 'picocolors'
 import type { TestCase, Vitest } from 'vitest/node'
 import { VerboseReporter } from 'vitest/node'
 import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from '../annotate-mode.js'
-import type { DataforgeMeta } from '../meta.js'
+import { isExactDataforgeMeta } from '../../core/test-meta-check.js'
 
 /*
  * Matcher summaries of passing verdicts travel on the test meta, not as annotations (an annotation is a round
@@ -21,9 +21,12 @@ export function provideAnnotateMode(vitest: Vitest): AnnotateMode {
   return mode
 }
 
-/** The summaries of the verdicts that held, one indented line each, as printed under their test. */
-export function passedVerdictLines(meta: DataforgeMeta | undefined, color: boolean): string[] {
-  if (!meta) return []
+/**
+ * The summaries of the verdicts that held, one indented line each, as printed under their test. A meta that is
+ * not exactly what evalCase writes prints nothing here: the run's end parses it and reports what is wrong.
+ */
+export function passedVerdictLines(meta: unknown, color: boolean): string[] {
+  if (!isExactDataforgeMeta(meta)) return []
   return meta.matchers.filter((m) => m.passed).map((m) => `     ${color ? pc.dim(`↳ ${m.summary}`) : `↳ ${m.summary}`}`)
 }
 

@@ -13,7 +13,7 @@ export type { DataforgeReporterOptions, ReportFormat }
  */
 export default class DataforgeReporter extends EvalReporterBase implements Reporter {
   private vitest: Vitest | undefined
-  /** Created at the first run's end (its module, with the test-meta schema and zod, loads while the tests run). */
+  /** Created while the first run's tests run (its module, with the test-meta schema and zod, loads then). */
   private state: EvalRunState | null = null
   private printVerdicts: ((testCase: TestCase) => void) | null = null
   /** The project's commit, looked up while the tests run (git is two child processes). */
@@ -24,14 +24,38 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
   }
 
-  /**
-   * The config loads this reporter before any worker starts, so its static graph is kept small; what the run's
-   * end needs (run state, report builder, renderers, git) starts loading here and overlaps the tests.
-   */
+  /** Set at a run's start; the run end's modules and the git lookup start once its first module is collected. */
+  private preloadPending = false
+
   onTestRunStart(): void {
+    this.state?.startRun()
+    this.preloadPending = true
+  }
+
+  /**
+   * The config loads this reporter before any worker starts, so its static graph is kept small. What the run's
+   * end needs (run state, report builder, renderers, git) loads once the first test module is collected: the
+   * workers then run tests and need nothing from this process. Loaded at the run's start, it took the main
+   * thread while Vitest started the workers and served them their modules, which delayed the first test.
+   */
+  onTestModuleCollected(): void {
+    if (!this.preloadPending) return
+    this.preloadPending = false
     void this.preloadRunEnd()
-    void this.runState().then((state) => state.startRun())
+    void this.runState()
     this.pendingCommit = this.lookUpCommit()
+    this.projectEvalFiles = this.globEvalFiles()
+  }
+
+  /** The project's eval files, globbed while the tests run (for `wasFiltered`); null when the glob fails. */
+  private projectEvalFiles: Promise<string[] | null> | null = null
+
+  private globEvalFiles(): Promise<string[] | null> {
+    if (!this.vitest) return Promise.resolve(null)
+    return this.vitest.globTestSpecifications().then(
+      (specs) => specs.map((s) => s.moduleId).filter((id) => this.isEvalFile(id)),
+      () => null,
+    )
   }
 
   private lookUpCommit(): ReturnType<typeof projectCommitAsync> {
@@ -68,32 +92,33 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
+    const filtered = this.wasFiltered(evalModules)
     const project = await (this.pendingCommit ?? this.lookUpCommit())
     this.pendingCommit = null
+    this.preloadPending = false
     const state = await this.runState()
-    const touched = state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
+    const touched = await state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
     await this.finishRun({
       records: state.allRecords(),
       datasets: state.allDatasets(),
       runDateUtc,
       project,
       touched,
-      filtered: await this.wasFiltered(evalModules),
+      filtered: await filtered,
       command: 'vitest',
     })
   }
 
   /** Whether some eval of the project did not run: a name filter, or eval files left out by a file filter. */
   private async wasFiltered(ran: readonly TestModule[]): Promise<boolean> {
+    const globbed = this.projectEvalFiles
+    this.projectEvalFiles = null
     if (!this.vitest) return false
     if (this.vitest.config.testNamePattern) return true
-    try {
-      const all = (await this.vitest.globTestSpecifications()).map((s) => s.moduleId).filter((id) => this.isEvalFile(id))
-      const done = new Set(ran.map((m) => m.moduleId))
-      return all.some((id) => !done.has(id))
-    } catch {
-      return false
-    }
+    const all = await (globbed ?? this.globEvalFiles())
+    if (!all) return false
+    const done = new Set(ran.map((m) => m.moduleId))
+    return all.some((id) => !done.has(id))
   }
 
   protected override print(text: string): void {

@@ -4,7 +4,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { groupName } from '../../report/aggregate.js'
 import type { EvalReport } from '../../report/build.js'
 import type { RecordProvenance } from '../../core/build-run-record.js'
-import { parseDataforgeMeta } from '../../core/test-meta.js'
+import { isExactDataforgeMeta } from '../../core/test-meta-check.js'
 import { recordFromTest } from '../../cases/record-from-meta.js'
 import type { DataforgeMeta } from '../../cases/new-meta.js'
 
@@ -26,19 +26,13 @@ export class EvalRunState {
 
   /**
    * Builds a finished test's record as its result arrives, while the other tests still run, so the end of the
-   * run (on the critical path) only stamps the run's commit and date on it. Skipped tests and metas that do
-   * not parse are left to the end, which handles them as before (and reports the error).
+   * run (on the critical path) only stamps the run's commit and date on it. Skipped tests, and metas that
+   * need zod's parse (to strip, fill in or report an error), are left to the end.
    */
   prepare(testCase: TestCase): void {
-    const raw = testCase.meta().dataforge
+    const meta = testCase.meta().dataforge
     const state = testCase.result().state
-    if (!raw || state === 'skipped' || state === 'pending') return
-    let meta: DataforgeMeta
-    try {
-      meta = parseDataforgeMeta(raw, testCase.fullName)
-    } catch {
-      return
-    }
+    if (!isExactDataforgeMeta(meta) || state === 'skipped' || state === 'pending') return
     this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, UNSTAMPED) })
   }
 
@@ -46,13 +40,13 @@ export class EvalRunState {
    * Collects the modules of one run; returns the groups that executed in it. Tests that no longer exist in a
    * rerun module are dropped.
    */
-  collect(modules: readonly TestModule[], provenance: RecordProvenance): Set<string> {
+  async collect(modules: readonly TestModule[], provenance: RecordProvenance): Promise<Set<string>> {
     const touched = new Set<string>()
     for (const module of modules) {
       const present = new Set<string>()
       for (const testCase of module.children.allTests()) {
         present.add(testCase.id)
-        const record = this.collectTest(testCase, module.moduleId, provenance)
+        const record = await this.collectTest(testCase, module.moduleId, provenance)
         if (record && record.status !== 'skipped') touched.add(groupName(record))
       }
       for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
@@ -69,7 +63,7 @@ export class EvalRunState {
     return [...this.datasets.values()]
   }
 
-  private collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): RunRecord | null {
+  private async collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): Promise<RunRecord | null> {
     const early = this.prepared.get(testCase.id)
     if (early && early.testCase === testCase && early.state === testCase.result().state) {
       // Built while the tests ran; only the run's provenance was not known then.
@@ -79,7 +73,7 @@ export class EvalRunState {
     }
     const raw = testCase.meta().dataforge
     if (!raw) return null
-    const meta = parseDataforgeMeta(raw, testCase.fullName)
+    const meta = isExactDataforgeMeta(raw) ? raw : (await parser())(raw, testCase.fullName)
     const result = testCase.result()
     // In watch mode a test filtered out of this rerun keeps its last real result.
     const kept = this.records.get(testCase.id)?.record
@@ -92,6 +86,11 @@ export class EvalRunState {
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
     return record
   }
+}
+
+/** zod's parse of a meta, loaded the first time a meta is not exactly what the schema returns unchanged. */
+function parser(): Promise<typeof import('../../core/test-meta.js').parseDataforgeMeta> {
+  return import('../../core/test-meta.js').then((m) => m.parseDataforgeMeta)
 }
 
 /** Provenance placeholder of a record built before the run's end (`prepare`); `collect` stamps the real one. */
