@@ -14,7 +14,7 @@
  * Run alone: `npm run build && node --import jiti/register bench/run-end.ts`.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -30,7 +30,7 @@ const IMPORTS = 11
 const FIRST_CALLS = 11
 const repoRoot = fileURLToPath(new URL('../', import.meta.url))
 const dist = resolve(repoRoot, process.env.RUN_END_DIST ?? 'dist')
-const runEndModule = join(dist, 'report/run-end.js')
+const runEndModule = runEndFile(dist)
 const fixtureRoot = join(repoRoot, 'test/fixtures/vitest/bench-overhead')
 const vitestCli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
 
@@ -38,6 +38,13 @@ const FIXTURES = [
   { file: 'readme-pattern.eval.ts', label: 'README pattern (1,000 `evalCase`s)' },
   { file: 'conversation.eval.ts', label: '1,000 `conversation` turns' },
 ] as const
+
+/** The built run end: the bundle's lazy chunk (`chunks/run-end-HASH.js`), or `report/run-end.js` of a per-file build. */
+function runEndFile(dir: string): string {
+  const chunks = join(dir, 'chunks')
+  const chunk = existsSync(chunks) ? readdirSync(chunks).find((name) => /^run-end-[\w-]+\.js$/.test(name)) : undefined
+  return chunk ? join(chunks, chunk) : join(dir, 'report/run-end.js')
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -147,7 +154,7 @@ function timeColdImport(): number[] {
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm
 
-/** The built run end's own modules and the packages it reaches through static imports. */
+/** The built run end's own files (modules, or the bundle's chunks) and the packages it reaches through static imports. */
 export function staticGraph(entry: string): { modules: number; packages: Set<string> } {
   const seen = new Set<string>()
   const packages = new Set<string>()
@@ -182,7 +189,7 @@ export default async function run(): Promise<string> {
     const imports = timeColdImport()
     const graph = staticGraph(runEndModule)
     rows.push(`| import the run end's graph cold, fresh process (median of ${IMPORTS}) | ${ms(median(imports))} (${ms(Math.min(...imports))}–${ms(Math.max(...imports))}) |`)
-    rows.push(`| its static graph | ${graph.modules} own modules; packages: ${[...graph.packages].sort().join(', ') || 'none'} |`)
+    rows.push(`| its static graph | ${graph.modules} own files; packages: ${[...graph.packages].sort().join(', ') || 'none'} |`)
     return [
       '## The end of a Vitest run, in process',
       '',
