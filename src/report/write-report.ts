@@ -6,12 +6,35 @@ import { lockFolder } from '../files/folder-lock.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
 import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
 
+/** Each record's JSON, made once per records array: report.json and runs.jsonl hold the same lines. */
+const linesByRecords = new WeakMap<readonly RunRecord[], string[]>()
+
+function recordLines(records: readonly RunRecord[]): string[] {
+  let lines = linesByRecords.get(records)
+  if (!lines) {
+    lines = records.map((r) => JSON.stringify(r))
+    linesByRecords.set(records, lines)
+  }
+  return lines
+}
+
+const RECORDS_MARK = '\u0000dataforge-records\u0000'
+
+/**
+ * report.json: indented, with one record per line (the lines of runs.jsonl). A thousand records pretty-printed
+ * field by field made the file twice as large and serialized every record a second time at the end of a run.
+ */
 export function renderJsonReport(report: EvalReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`
+  const lines = recordLines(report.records)
+  const records = lines.length ? `[\n    ${lines.join(',\n    ')}\n  ]` : '[]'
+  // The records' place in the indented document (key order kept), filled in with their lines.
+  const text = JSON.stringify({ ...report, records: RECORDS_MARK }, null, 2)
+  return `${text.replace(JSON.stringify(RECORDS_MARK), () => records)}\n`
 }
 
 export function renderRunsJsonl(records: readonly RunRecord[]): string {
-  return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '')
+  const lines = recordLines(records)
+  return lines.join('\n') + (lines.length ? '\n' : '')
 }
 
 export interface ReportFiles {
