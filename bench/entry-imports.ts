@@ -86,7 +86,7 @@ export default async function run(dists = ['dist']): Promise<string> {
     return `| ${dir.slice(repoRoot.length) || '.'} | ${cell('setup')} (${files('vitest/setup.js')} files) | ${cell('vitest')} (${files('vitest/index.js')} files) | ${cell('reporter')} (${files('vitest/reporter/index.js')} files) | ${cell('runStart')} |`
   })
   return [
-    '### Entry import times',
+    '## Entry import times',
     '',
     `Module loading alone, fresh processes, medians of ${ROUNDS} alternated rounds; files: the entry's static closure of our own files.`,
     '',
