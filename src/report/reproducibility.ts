@@ -38,29 +38,36 @@ export const NONDETERMINISM_NOTE =
   'routing) even at temperature 0; runs answered from the record/replay cache are deterministic. Runtimes vary ' +
   'with machine load. Reports compare only when dataset hashes, seeds, model ids and adapter code are identical.'
 
+type ProjectCommit = { commit: string | null; dirty: boolean | null }
+
+const NO_COMMIT: ProjectCommit = { commit: null, dirty: null }
+
+// One git process gives both: the branch header holds HEAD's commit, and any other line is a change to a
+// tracked file (untracked files are not counted).
+const STATUS_ARGS = ['status', '--porcelain=v2', '--branch', '--untracked-files=no']
+
+function parseStatus(output: string): ProjectCommit {
+  const lines = output.split('\n').filter((line) => line.length > 0)
+  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length).trim()
+  // A repository without a commit yet ("(initial)") has no commit to name.
+  if (!oid || !/^[0-9a-f]{40,64}$/.test(oid)) return NO_COMMIT
+  return { commit: oid, dirty: lines.some((line) => !line.startsWith('#')) }
+}
+
 /** The commit of the project being evaluated: the git repository around `cwd`. */
-export function projectCommit(cwd: string): { commit: string | null; dirty: boolean | null } {
+export function projectCommit(cwd: string): ProjectCommit {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim()
-    return { commit, dirty: status.length > 0 }
+    return parseStatus(execFileSync('git', STATUS_ARGS, { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString())
   } catch {
-    return { commit: null, dirty: null }
+    return NO_COMMIT
   }
 }
 
-/** `projectCommit` without blocking: what a reporter starts when a run starts and awaits when it ends. */
-export function projectCommitAsync(cwd: string): Promise<{ commit: string | null; dirty: boolean | null }> {
-  const git = (args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile('git', args, { cwd }, (error, stdout) => (error ? reject(error) : resolve(String(stdout).trim()))),
-    )
-  return Promise.all([git(['rev-parse', 'HEAD']), git(['status', '--porcelain', '--untracked-files=no'])]).then(
-    ([commit, status]) => ({ commit, dirty: status.length > 0 }),
-    () => ({ commit: null, dirty: null }),
-  )
+/** `projectCommit` without blocking: what a reporter starts while the tests run and awaits when they end. */
+export function projectCommitAsync(cwd: string): Promise<ProjectCommit> {
+  return new Promise((resolve) => {
+    execFile('git', STATUS_ARGS, { cwd }, (error, stdout) => resolve(error ? NO_COMMIT : parseStatus(String(stdout))))
+  })
 }
 
 const TRACKED_PACKAGES = ['dataforge-evals', 'vitest', 'vite', 'openai', 'zod', 'csv-parse', 'undici', 'typescript']
