@@ -13,10 +13,10 @@ export type { DataforgeReporterOptions, ReportFormat }
  */
 export default class DataforgeReporter extends EvalReporterBase implements Reporter {
   private vitest: Vitest | undefined
-  /** Created while the first run's tests run (its module, with the test-meta schema and zod, loads then). */
+  /** Created while the first run's tests run, when its module loads. */
   private state: EvalRunState | null = null
   private printVerdicts: ((testCase: TestCase) => void) | null = null
-  /** The project's commit, looked up while the tests run (git is two child processes). */
+  /** The project's commit, looked up while the tests run (git is a child process). */
   private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
 
   onInit(vitest: Vitest): void {
