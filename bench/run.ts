@@ -1,10 +1,20 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** Runs every benchmark and rewrites the generated part of BENCHMARKS.md. */
 const BENCHES = ['grading', 'providers', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
+/**
+ * Benches run in a process of their own, through jiti's CLI rather than this process's `--import jiti/register`:
+ * playwright-core's bundle `require`s an ES module, which Node 20's loader refuses under jiti's hooks
+ * (ERR_VM_MODULE_LINK_FAILURE). Each prints its section when run alone.
+ */
+const OWN_PROCESS = new Set(['html-report'])
+const jitiCli = join(dirname(createRequire(import.meta.url).resolve('jiti/package.json')), 'lib/jiti-cli.mjs')
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 
@@ -14,6 +24,10 @@ async function main(): Promise<void> {
     const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url))
     if (!existsSync(file)) continue
     process.stderr.write(`bench: ${name}…\n`)
+    if (OWN_PROCESS.has(name)) {
+      sections.push(execFileSync(process.execPath, [jitiCli, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 2 ** 26 }).trim() + '\n')
+      continue
+    }
     const mod = (await import(pathToFileURL(file).href)) as { default: () => Promise<string> }
     sections.push(await mod.default())
   }
