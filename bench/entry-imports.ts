@@ -12,29 +12,18 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { quantileSorted } from '../src/stats/quantile.js'
+import { builtClosure, DYNAMIC_IMPORT } from '../test/fixtures/built-imports.js'
 
 const ROUNDS = 10
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
-const STATIC = /^\s*(?:import|export)\s(?!type\b)[^'";]*?from\s*['"](\.[^'"]+)['"]|^\s*import\s*['"](\.[^'"]+)['"]/gm
-const DYNAMIC = /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g
-
-/** The relative files `entry` imports statically, itself included. */
-function staticClosure(entry: string): string[] {
-  const seen = new Set<string>()
-  const visit = (file: string) => {
-    if (seen.has(file)) return
-    seen.add(file)
-    for (const m of readFileSync(file, 'utf8').matchAll(STATIC)) visit(resolve(dirname(file), (m[1] ?? m[2])!))
-  }
-  visit(entry)
-  return [...seen]
-}
+/** The built files `entry` imports statically, itself included. */
+const staticClosure = (entry: string): string[] => builtClosure(entry).files
 
 /** The files the static closure of `entry` loads with `import('./…')`, outside that closure. */
 function lazyImports(entry: string): string[] {
   const closure = staticClosure(entry)
   const lazy = new Set<string>()
-  for (const file of closure) for (const m of readFileSync(file, 'utf8').matchAll(DYNAMIC)) lazy.add(resolve(dirname(file), m[1]!))
+  for (const file of closure) for (const m of readFileSync(file, 'utf8').matchAll(DYNAMIC_IMPORT)) lazy.add(resolve(dirname(file), m[1]!))
   return [...lazy].filter((f) => !closure.includes(f))
 }
 

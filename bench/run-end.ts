@@ -23,6 +23,7 @@ import type { DatasetInfo } from '../src/core/dataset-info.js'
 import type { EvalReport } from '../src/report/build.js'
 import type { FinishedRun } from '../src/report/eval-reporter-base.js'
 import type { RunEndHost } from '../src/report/run-end.js'
+import { builtClosure } from '../test/fixtures/built-imports.js'
 
 const ROUNDS = 21
 const WARMUP = 3
@@ -152,23 +153,10 @@ function timeColdImport(): number[] {
   return times
 }
 
-const STATIC_IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm
-
 /** The built run end's own files (modules, or the bundle's chunks) and the packages it reaches through static imports. */
 export function staticGraph(entry: string): { modules: number; packages: Set<string> } {
-  const seen = new Set<string>()
-  const packages = new Set<string>()
-  const visit = (file: string) => {
-    if (seen.has(file)) return
-    seen.add(file)
-    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
-      const spec = (match[1] ?? match[2])!
-      if (spec.startsWith('.')) visit(resolve(dirname(file), spec))
-      else if (!spec.startsWith('node:')) packages.add(spec)
-    }
-  }
-  visit(entry)
-  return { modules: seen.size, packages }
+  const { files, packages } = builtClosure(entry)
+  return { modules: files.length, packages }
 }
 
 const ms = (x: number) => `${x.toFixed(1)} ms`

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { builtClosure, DYNAMIC_IMPORT } from './fixtures/built-imports.js'
 import { repoRoot } from './fixtures/vitest/run-fixture.js'
 
 // The published JavaScript as built (scripts/build-bundle.mjs): one rolldown build of every entry, shared chunks
@@ -10,27 +11,14 @@ import { repoRoot } from './fixtures/vitest/run-fixture.js'
 // sources; here they are checked on what Node loads. Reads files only (and builds once if dist/ is missing).
 
 const dist = resolve(repoRoot, 'dist')
-const STATIC = /^\s*(?:import|export)\s(?!type\b)[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm
-const DYNAMIC = /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g
 
 beforeAll(async () => {
   if (!existsSync(join(dist, 'vitest/setup.js'))) await promisify(execFile)(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: repoRoot })
 }, 240_000)
 
-/** The built files `entry` loads through static imports (itself included), and the bare packages they import. */
+/** The built files `entry` loads through static imports (itself included, relative to dist/), and the packages. */
 function closure(entry: string): { files: string[]; packages: Set<string> } {
-  const files: string[] = []
-  const packages = new Set<string>()
-  const visit = (file: string) => {
-    if (files.includes(file)) return
-    files.push(file)
-    for (const m of readFileSync(file, 'utf8').matchAll(STATIC)) {
-      const spec = (m[1] ?? m[2])!
-      if (spec.startsWith('.')) visit(resolve(dirname(file), spec))
-      else if (!spec.startsWith('node:')) packages.add(spec)
-    }
-  }
-  visit(resolve(dist, entry))
+  const { files, packages } = builtClosure(resolve(dist, entry))
   return { files: files.map((f) => relative(dist, f)), packages }
 }
 
@@ -91,7 +79,7 @@ describe('the bundled build', () => {
     expect(reporter.files.length).toBeLessThanOrEqual(6)
     const runEnd = builtFiles().find((f) => sourcesIn(f).includes('src/report/run-end.ts'))!
     expect(reporter.files).not.toContain(runEnd)
-    const lazy = reporter.files.flatMap((f) => [...readFileSync(resolve(dist, f), 'utf8').matchAll(DYNAMIC)].map((m) => relative(dist, resolve(dist, dirname(f), m[1]!))))
+    const lazy = reporter.files.flatMap((f) => [...readFileSync(resolve(dist, f), 'utf8').matchAll(DYNAMIC_IMPORT)].map((m) => relative(dist, resolve(dist, dirname(f), m[1]!))))
     expect(lazy).toContain(runEnd)
     // The run end itself reaches no zod: the baseline's reading and its schemas are lazy chunks of their own.
     expect([...closure(runEnd).packages]).toEqual(['picocolors'])
