@@ -4,7 +4,11 @@ import { compileExactCheck } from '../src/core/exact-check.js'
 import { isExactDataforgeMeta } from '../src/core/test-meta-check.js'
 import { createRepairTask } from '../src/datasets/create-repair-task.js'
 import { gradeRepair } from '../src/grading/repair/grade.js'
-import { newMeta } from '../src/cases/new-meta.js'
+import { deserialize, serialize } from 'node:v8'
+import { datasetDigests, newMeta } from '../src/cases/new-meta.js'
+import { putUsage } from '../src/matchers/run-meta.js'
+import { recordFromTest } from '../src/cases/record-from-meta.js'
+import { emptyUsage } from '../src/core/usage.js'
 
 function repairMeta() {
   const { task, info } = createRepairTask({
@@ -109,5 +113,45 @@ describe('the Vitest test meta schema', () => {
     }
     for (const value of [null, [], 'meta', 1, [bases[1]]]) agree(value, String(value))
     expect(checked).toBeGreaterThan(2000)
+  })
+})
+
+describe('what a meta carries to the main process', () => {
+  const identity = { caseId: 'c', suite: 's', dataset: 'd', agent: 'a' }
+
+  it('a run whose agent reports no usage keeps usage null, and its record reads zeros all the same', () => {
+    const meta = newMeta(identity)
+    putUsage(meta, emptyUsage(), 1, undefined)
+    putUsage(meta, { calls: 0, costUsd: 0 }, 1, undefined)
+    expect(meta.usage).toBeNull()
+    expect(meta.steps).toBe(2)
+    expect(isExactDataforgeMeta(meta)).toBe(true)
+    const record = recordFromTest({ fullName: 'c', state: 'passed', errors: [], durationMs: 1, meta }, { projectCommit: null, runDateUtc: '2026-12-01T00:00:00.000Z' })
+    expect(record.usage).toEqual(emptyUsage())
+  })
+
+  it('usage is kept from the first call that reports any, and later zero calls add to it', () => {
+    const meta = newMeta(identity)
+    putUsage(meta, { calls: 1, promptTokens: 5 }, 1, undefined)
+    putUsage(meta, emptyUsage(), 1, undefined)
+    expect(meta.usage).toEqual({ ...emptyUsage(), calls: 1, promptTokens: 5 })
+    const negative = newMeta(identity)
+    putUsage(negative, { costUsd: -1 }, undefined, undefined)
+    // Not zero: kept, so the meta check sends it to zod's parse, which names the field.
+    expect(negative.usage?.costUsd).toBe(-1)
+    expect(isExactDataforgeMeta(negative)).toBe(false)
+  })
+
+  it('tests on one dataset share one frozen digests object, which a structured clone sends once per batch', () => {
+    const a = datasetDigests('d'.repeat(64), 'c'.repeat(64))
+    expect(datasetDigests('d'.repeat(64), 'c'.repeat(64))).toBe(a)
+    expect(datasetDigests('c'.repeat(64), 'd'.repeat(64))).not.toBe(a)
+    expect(Object.isFrozen(a)).toBe(true)
+    const metas = Array.from({ length: 100 }, (_, i) => ({ ...newMeta({ ...identity, caseId: `case ${i}` }), datasetSha256: a }))
+    const copies = Array.from({ length: 100 }, (_, i) => ({ ...newMeta({ ...identity, caseId: `case ${i}` }), datasetSha256: { ...a } }))
+    const batch = deserialize(serialize(metas)) as typeof metas
+    expect(batch[99]!.datasetSha256).toBe(batch[0]!.datasetSha256)
+    expect(batch[99]!.datasetSha256).toEqual(a)
+    expect(serialize(metas).length).toBeLessThan(serialize(copies).length - 99 * 128)
   })
 })

@@ -7,7 +7,7 @@ import { sanitizeUsage } from '../run/normalize-output.js'
 import { checkTimeoutMs, withLazyTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from '../vitest/check-options.js'
 import { type DataInput, normalizeData } from '../vitest/data-input.js'
-import { type DataforgeMeta, newMeta } from './new-meta.js'
+import { type DataforgeMeta, datasetDigests, newMeta } from './new-meta.js'
 import { agentNameOf } from './eval-trial.js'
 import { putAgentFailure } from './record-on-meta.js'
 
@@ -126,7 +126,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
     async answer(live, index) {
       // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
       const { digest } = tables()
-      live.datasetSha256 = { dirty: digest, clean: digest }
+      live.datasetSha256 = datasetDigests(digest, digest)
       let answer: Answer
       try {
         answer = await ask(index)

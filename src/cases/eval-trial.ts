@@ -5,7 +5,7 @@ import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../matchers/run-meta.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { type ParentSignal, withLazyTimeout } from '../run/with-timeout.js'
-import { type DataforgeMeta, newMeta } from './new-meta.js'
+import { type DataforgeMeta, datasetDigests, newMeta } from './new-meta.js'
 import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
 
 /**
@@ -194,7 +194,7 @@ export async function runTrial(
   Object.assign(live, {
     dataset: info.id,
     suite: live.suite === 'custom' ? info.id : live.suite,
-    datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
+    datasetSha256: datasetDigests(info.dirty.sha256, info.clean.sha256),
     ...(firstDescription(info) ? { datasetInfo: info } : {}),
   })
   try {

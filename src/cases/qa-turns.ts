@@ -6,7 +6,7 @@ import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/type
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { putCounters, putFailure, putUsage } from '../matchers/run-meta.js'
 import type { QaTrialSession } from '../run/run-qa-trial.js'
-import { type DataforgeMeta, newMeta } from './new-meta.js'
+import { type DataforgeMeta, datasetDigests, newMeta } from './new-meta.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta
@@ -145,7 +145,7 @@ export async function runQaTurn(
   check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
 ): Promise<void> {
   const { session, qaCase, index, dataSha256 } = turn
-  live.datasetSha256 = { dirty: dataSha256, clean: dataSha256 }
+  live.datasetSha256 = datasetDigests(dataSha256, dataSha256)
   const outcome = await session.turn(index)
   if ('error' in outcome) {
     putFailure(live, outcome.error)

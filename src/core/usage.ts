@@ -27,6 +27,12 @@ export function emptyUsage(): Usage {
   }
 }
 
+/** No call, token, quota unit or cost in it (absent fields count as zero). */
+export function isZeroUsage(usage: Partial<Usage>): boolean {
+  for (const key in usage) if (usage[key as keyof Usage] !== 0 && usage[key as keyof Usage] !== undefined) return false
+  return true
+}
+
 /** The usage of many runs or calls added up. */
 export function sumUsage(usages: Iterable<Partial<Usage>>): Usage {
   let total = emptyUsage()

@@ -1,6 +1,6 @@
 import { AgentFailure } from '../core/errors.js'
 import type { Usage } from '../core/schemas.js'
-import { addUsage, emptyUsage } from '../core/usage.js'
+import { addUsage, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { DataforgeMeta } from '../cases/new-meta.js'
 
 /** What a run records on its test's meta, whatever the runner that keeps the meta. */
@@ -11,9 +11,13 @@ export function putMetric(meta: DataforgeMeta, name: string, value: number): voi
   meta.metrics[name] = value
 }
 
-/** Adds an agent call's usage and steps to this run; the first model id reported sticks. */
+/**
+ * Adds an agent call's usage and steps to this run; the first model id reported sticks. A usage of all zeros
+ * leaves a run with none recorded at `null` (its record reads zeros all the same): the meta crosses to Vitest's
+ * main process with every test result, and most agents under test report no usage.
+ */
 export function putUsage(meta: DataforgeMeta, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
-  if (usage) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
+  if (usage && (meta.usage || !isZeroUsage(usage))) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
   if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
   if (model && !meta.model) meta.model = model
 }
