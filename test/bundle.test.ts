@@ -81,8 +81,21 @@ describe('the bundled build', () => {
     expect(reporter.files).not.toContain(runEnd)
     const lazy = reporter.files.flatMap((f) => [...readFileSync(resolve(dist, f), 'utf8').matchAll(DYNAMIC_IMPORT)].map((m) => relative(dist, resolve(dist, dirname(f), m[1]!))))
     expect(lazy).toContain(runEnd)
+    // Loaded while the tests run: one chunk of its own, plus the few small ones it shares with the workers (15
+    // files with rolldown's automatic splitting alone).
+    expect(closure(runEnd).files.filter((f) => !reporter.files.includes(f)).length).toBeLessThanOrEqual(7)
     // The run end itself reaches no zod: the baseline's reading and its schemas are lazy chunks of their own.
     expect([...closure(runEnd).packages]).toEqual(['picocolors'])
+  })
+
+  it('loads no test runner where none runs: the CLI, the library and the Jest entries reach neither vitest nor vitest/node', () => {
+    // Chunks may import names from an entry file (the build lets entries export shared code): a chunk that did so
+    // from the Vitest reporter would load Vitest's node side into the CLI.
+    for (const entry of ['cli/bin.js', 'index.js', 'testing/index.js', 'jest/index.js', 'jest/setup.js', 'jest/reporter.js']) {
+      const { packages } = closure(entry)
+      expect(packages.has('vitest'), entry).toBe(false)
+      expect(packages.has('vitest/node'), entry).toBe(false)
+    }
   })
 
   it('keeps source maps with their TypeScript sources for every built file that holds code', () => {
