@@ -5,7 +5,7 @@
 // lives in one shared chunk. Dynamic `import()`s stay lazy chunks; dependencies stay external. tsc still writes
 // the declarations (and checks the types) beside these files.
 import { rmSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, resolve, sep } from 'node:path'
 import { build } from 'rolldown'
 
 /** Output name (under dist/, without .js) → source entry: the ESM conditions of package.json "exports" and the bin. */
@@ -22,20 +22,33 @@ const ENTRIES = {
 }
 
 /*
- * The run's end (report builder, renderers, report folder) loads in Vitest's main process while the tests run,
- * a lazy import. With rolldown's automatic splitting alone it came in 15 files, and Node's ESM loader pays about
- * a millisecond per file. The modules only it reaches (not the test workers' entries nor the reporter's static
- * graph, nor Jest's setup) go into one chunk; what they share with those keeps its automatic chunk, so a test
- * worker or the reporter loads what it did before, and the main process no module only a worker needs.
+ * Chunks for the hot path. Node's ESM loader pays about a millisecond per file, and rolldown's automatic splitting
+ * makes one chunk per set of entries sharing modules: a Vitest worker loaded 12 files for the setup entry and 17
+ * with `dataforge-evals/vitest`, and the main process 15 for the run's end, a lazy import while the tests run.
+ * Groups by where a module loads:
+ * - `worker`: what only Vitest's entries reach (it imports `vitest`);
+ * - `worker-shared`: the rest of a worker's modules that the main process never loads (the library, the CLI and
+ *   Jest use them too);
+ * - `common`: a worker's modules the main process loads too (errors, hashes, the record builder: small);
+ * - `run-end`: what only the run's end reaches (not a worker, the reporter's static graph or Jest's setup).
+ * "Reach" counts lazy imports where a chunk must never load elsewhere: the main process (the reporter with all it
+ * may import) and the entries that are not Vitest's. Each module stays in one chunk; test/bundle.test.ts holds
+ * the file counts and that no vitest reaches the main process, the CLI, the library or Jest.
  */
-const RUN_END_ROOTS = ['src/report/run-end.ts']
-const OTHER_HOT_ROOTS = ['src/vitest/setup.ts', 'src/vitest/index.ts', 'src/vitest/reporter/index.ts', 'src/jest/setup.ts']
+const WORKER_ROOTS = ['src/vitest/setup.ts', 'src/vitest/index.ts']
+const REPORTER_ROOT = 'src/vitest/reporter/index.ts'
+const NON_VITEST_ENTRIES = ['src/index.ts', 'src/cli/bin.ts', 'src/jest/index.ts', 'src/jest/setup.ts', 'src/jest/reporter.ts', 'src/testing/index.ts']
+const RUN_END_ROOT = 'src/report/run-end.ts'
 
-/** Ids of the modules the run end's roots reach through static imports and no other hot root does. */
-const runEndOnly = new Set()
+/** Module ids by group, filled once the module graph is known. */
+const groups = { worker: new Set(), 'worker-shared': new Set(), common: new Set(), 'run-end': new Set() }
 
-/** The own modules `roots` reach through static imports (themselves included). */
-function staticReach(context, roots) {
+/** A module of ours (a source file, not an external package). */
+const SRC = resolve('src')
+const isOwn = (id) => id.startsWith(SRC + sep)
+
+/** The own modules `roots` reach through static imports, and through lazy ones too with `lazy`. */
+function reach(context, roots, lazy = false) {
   const seen = new Set()
   const stack = roots.map((root) => resolve(root))
   while (stack.length) {
@@ -44,23 +57,27 @@ function staticReach(context, roots) {
     const info = context.getModuleInfo(id)
     if (!info) throw new Error(`build-bundle: ${id} is not in the module graph`)
     seen.add(id)
-    for (const next of info.importedIds) if (!context.getModuleInfo(next)?.isExternal) stack.push(next)
+    for (const next of lazy ? [...info.importedIds, ...info.dynamicallyImportedIds] : info.importedIds) if (isOwn(next)) stack.push(next)
   }
   return seen
 }
 
-const runEndChunk = {
-  name: 'dataforge-run-end-chunk',
+const hotChunks = {
+  name: 'dataforge-hot-chunks',
   buildEnd() {
-    const others = staticReach(this, OTHER_HOT_ROOTS)
-    for (const id of staticReach(this, RUN_END_ROOTS)) if (!others.has(id)) runEndOnly.add(id)
+    const worker = reach(this, WORKER_ROOTS)
+    const mainProcess = reach(this, [REPORTER_ROOT], true)
+    const elsewhere = reach(this, NON_VITEST_ENTRIES, true)
+    for (const id of worker) groups[mainProcess.has(id) ? 'common' : elsewhere.has(id) ? 'worker-shared' : 'worker'].add(id)
+    const notRunEnd = reach(this, [...WORKER_ROOTS, REPORTER_ROOT, 'src/jest/setup.ts'])
+    for (const id of reach(this, [RUN_END_ROOT])) if (!notRunEnd.has(id)) groups['run-end'].add(id)
   },
 }
 
 rmSync('dist/chunks', { recursive: true, force: true })
 await build({
   input: ENTRIES,
-  plugins: [runEndChunk],
+  plugins: [hotChunks],
   // Entries may export more than their source (shared code a group moved into them): nobody imports those names.
   preserveEntrySignatures: 'allow-extension',
   platform: 'node',
@@ -74,8 +91,10 @@ await build({
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
-    // Without the modules they import: those shared with a worker or the reporter stay in their automatic chunks.
-    codeSplitting: { groups: [{ name: 'run-end', test: (id) => runEndOnly.has(id), includeDependenciesRecursively: false }] },
+    // Without the modules they import: those keep their own group or automatic chunk.
+    codeSplitting: {
+      groups: Object.entries(groups).map(([name, ids]) => ({ name, test: (id) => ids.has(id), includeDependenciesRecursively: false })),
+    },
     // Users' failing stack traces point into our code: maps carry the TypeScript sources (sourcesContent).
     sourcemap: true,
     sourcemapExcludeSources: false,

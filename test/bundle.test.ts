@@ -63,9 +63,11 @@ describe('the bundled build', () => {
     const vitest = closure('vitest/index.js')
     expect([...setup.packages]).toEqual(['vitest'])
     expect([...vitest.packages]).toEqual(['vitest'])
-    // 10 and 15 today (63 and 83 modules before bundling).
-    expect(setup.files.length).toBeLessThanOrEqual(12)
-    expect(vitest.files.length).toBeLessThanOrEqual(18)
+    // 4 each today: the entry, the chunks of what only Vitest's entries use, of what the library, CLI and Jest
+    // share, and of what the main process loads too (12 and 17 files with rolldown's automatic splitting alone,
+    // 63 and 83 modules before bundling).
+    expect(setup.files.length).toBeLessThanOrEqual(4)
+    expect(vitest.files.length).toBeLessThanOrEqual(4)
     // The recorder the matchers write through is the one evalCase reads: the same file in both graphs.
     const recorder = builtFiles().find((f) => sourcesIn(f).includes('src/vitest/current.ts'))!
     expect(setup.files).toContain(recorder)
@@ -76,16 +78,31 @@ describe('the bundled build', () => {
   it('loads with the reporter no zod and no run end; the run end is a lazy chunk the reporter imports on demand', () => {
     const reporter = closure('vitest/reporter/index.js')
     expect([...reporter.packages].sort()).toEqual(['picocolors', 'vitest/node'])
-    expect(reporter.files.length).toBeLessThanOrEqual(6)
+    expect(reporter.files.length).toBeLessThanOrEqual(4)
     const runEnd = builtFiles().find((f) => sourcesIn(f).includes('src/report/run-end.ts'))!
     expect(reporter.files).not.toContain(runEnd)
     const lazy = reporter.files.flatMap((f) => [...readFileSync(resolve(dist, f), 'utf8').matchAll(DYNAMIC_IMPORT)].map((m) => relative(dist, resolve(dist, dirname(f), m[1]!))))
     expect(lazy).toContain(runEnd)
-    // Loaded while the tests run: one chunk of its own, plus the few small ones it shares with the workers (15
-    // files with rolldown's automatic splitting alone).
-    expect(closure(runEnd).files.filter((f) => !reporter.files.includes(f)).length).toBeLessThanOrEqual(7)
+    // Loaded while the tests run: one chunk of its own and a few small ones (15 files with automatic splitting).
+    expect(closure(runEnd).files.filter((f) => !reporter.files.includes(f)).length).toBeLessThanOrEqual(4)
     // The run end itself reaches no zod: the baseline's reading and its schemas are lazy chunks of their own.
     expect([...closure(runEnd).packages]).toEqual(['picocolors'])
+  })
+
+  it('loads no worker code in the Vitest main process: the reporter, with all it may import lazily, reaches no vitest', () => {
+    const seen = new Set<string>()
+    const visit = (file: string) => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const { files, packages } = closure(file)
+      expect(packages.has('vitest'), file).toBe(false)
+      for (const f of files) {
+        seen.add(f)
+        for (const m of readFileSync(resolve(dist, f), 'utf8').matchAll(DYNAMIC_IMPORT)) visit(relative(dist, resolve(dist, dirname(f), m[1]!)))
+      }
+    }
+    visit('vitest/reporter/index.js')
+    expect(seen.size).toBeGreaterThan(10)
   })
 
   it('loads no test runner where none runs: the CLI, the library and the Jest entries reach neither vitest nor vitest/node', () => {
@@ -101,7 +118,7 @@ describe('the bundled build', () => {
   it('keeps source maps with their TypeScript sources for every built file that holds code', () => {
     // Entries that only re-export (dist/index.js) hold no code, so no frame of a stack trace points into them.
     const withCode = builtFiles().filter((f) => sourcesIn(f).length > 0)
-    expect(withCode.length).toBeGreaterThan(40)
+    expect(withCode.length).toBeGreaterThan(30)
     for (const file of withCode) {
       const js = readFileSync(join(dist, file), 'utf8')
       expect(js, file).toContain(`//# sourceMappingURL=${file.split('/').pop()}.map`)

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -63,7 +63,11 @@ describe('the packed package', () => {
 
   it('installs without warnings, and its source maps carry their sources', async () => {
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/warn|script/i)
-    const map = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/dist/vitest/index.js.map'), 'utf8'))
+    // The chunk that holds evalCase (the entries mostly re-export from chunks).
+    const dist = join(project, 'node_modules/dataforge-evals/dist')
+    const chunk = (await readdir(join(dist, 'chunks'))).find((name) => name.endsWith('.js') && readFileSync(join(dist, 'chunks', name), 'utf8').includes('// src/vitest/eval-case.ts'))
+    expect(chunk).toBeDefined()
+    const map = JSON.parse(await readFile(join(dist, 'chunks', `${chunk}.map`), 'utf8'))
     expect(map.sourcesContent?.length).toBe(map.sources.length)
     expect(map.sourcesContent.every((s: unknown) => typeof s === 'string' && s.length > 0)).toBe(true)
   })
