@@ -47,6 +47,17 @@ function runEndFile(dir: string): string {
   return chunk ? join(chunks, chunk) : join(dir, 'report/run-end.js')
 }
 
+/**
+ * The run end's exports from its built file: the module itself (a per-file build), or the namespace object a
+ * bundle chunk exports under a short name (the lazy import takes it from there).
+ */
+function runEndExports(chunk: Record<string, unknown>): typeof import('../src/report/run-end.js') {
+  if (typeof chunk.endRun === 'function') return chunk as unknown as typeof import('../src/report/run-end.js')
+  const namespace = Object.values(chunk).find((v) => typeof v === 'object' && v !== null && typeof (v as { endRun?: unknown }).endRun === 'function')
+  if (!namespace) throw new Error('bench/run-end.ts: the run end chunk exports no endRun')
+  return namespace as typeof import('../src/report/run-end.js')
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
@@ -105,7 +116,7 @@ export function defaultHost(outputDir: string): RunEndHost {
 }
 
 async function timeEndRun(run: FinishedRun, outputDir: string): Promise<number[]> {
-  const { endRun } = (await import(pathToFileURL(runEndModule).href)) as typeof import('../src/report/run-end.js')
+  const { endRun } = runEndExports(await import(pathToFileURL(runEndModule).href))
   const times: number[] = []
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
     // Each round gets the records as the reporter hands them over: fresh objects, not ones an earlier round touched.
@@ -123,7 +134,9 @@ function timeFirstCalls(run: FinishedRun, work: string, outputDir: string): numb
   writeFileSync(input, JSON.stringify({ ...run, touched: [...run.touched] }))
   const script = [
     `import { readFileSync } from 'node:fs'`,
-    `const runEnd = await import(${JSON.stringify(pathToFileURL(runEndModule).href)})`,
+    `const chunk = await import(${JSON.stringify(pathToFileURL(runEndModule).href)})`,
+    // As runEndExports does: the module, or the namespace a bundle chunk exports.
+    "const runEnd = typeof chunk.endRun === 'function' ? chunk : Object.values(chunk).find((v) => typeof v?.endRun === 'function')",
     // What the reporter does once the run end has loaded, while the tests run (absent from older builds).
     'runEnd.readVersionsAhead?.()',
     `const run = JSON.parse(readFileSync(${JSON.stringify(input)}, 'utf8'))`,
