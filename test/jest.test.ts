@@ -148,8 +148,8 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(reportCore(join(project, 'evals/__reports__'))).toEqual(reportCore(vitestRun.reports.dir))
 
     // Only the passing tests: Jest alone would exit 0; the repeat gate (2 passes per case, 1 trial each) fails.
-    // The case helpers' tests left out are skipped runs, as under Vitest (a named qaSuite agent is not resolved
-    // for a skipped run under Jest, so its kind is not known there).
+    // The case helpers' tests left out are skipped runs, as under Vitest (a qaSuite none of whose tests runs
+    // never resolves its named agent under Jest, so its skipped runs do not know the agent's kind).
     const [passing, vitestFiltered] = await Promise.all([
       runJest(work, project, ['-t', '^answers'], env),
       runFixture({ fixture: 'jest-parity', outputDir: join(work, 'vitest-filtered'), cacheDir: join(work, 'vite-cache'), testNamePattern: '^answers' }),
@@ -165,6 +165,18 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(gated.output).toMatch(/Tests:\s+22 skipped, 3 passed/)
     expect(gated.output).toMatch(/dataforge-evals gate failed:[\s\S]*passed 1 of 1 trials, the repeat gate needs 2/)
     expect(gated.code).toBe(1)
+
+    // A suite with one test run resolves its named agent first: its skipped turns record who would have answered.
+    const partial = await runJest(work, project, ['-t', 'hard-join4'], env)
+    expect(partial.code, partial.output).toBe(0)
+    const hard = reportFolder(join(project, 'evals/__reports__')).runs().filter((r) => r.suite === 'hard')
+    expect(hard.map((r) => [r.caseId, r.turn, r.status, r.agent, r.agentKind])).toEqual([
+      ['hard-conv-customer-revenue', 1, 'skipped', 'mock-qa', 'oracle'],
+      ['hard-conv-customer-revenue', 2, 'skipped', 'mock-qa', 'oracle'],
+      ['hard-conv-customer-revenue', 3, 'skipped', 'mock-qa', 'oracle'],
+      ['hard-join4-top-country', null, 'ok', 'mock-qa', 'oracle'],
+    ])
+    expect(new Set(hard.map((r) => r.armId)).size).toBe(1)
   }, 120_000)
 
   it('babel-jest (preset-env + preset-typescript): the same report as Vitest; agents by name, module and command as the CLI runs them; a missing setup named', async () => {

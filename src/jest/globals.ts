@@ -6,6 +6,7 @@ type TestFn = (name: string, fn: () => Promise<void>, timeout?: number) => void
 export interface JestGlobals {
   test: TestFn & { only: TestFn; skip: TestFn; concurrent: TestFn; failing: TestFn }
   describe(name: string, fn: () => void): void
+  beforeAll(fn: () => Promise<void>, timeoutMs?: number): void
   afterAll(fn: () => Promise<void>): void
   expect(value: unknown): { toPass(grader: unknown): void }
 }
@@ -31,7 +32,7 @@ export function missingSetupMessage(what: string): string {
  */
 export function jestGlobals(helper: string): JestGlobals {
   const g = globalThis as Partial<JestGlobals>
-  if (typeof g.test !== 'function' || typeof g.afterAll !== 'function' || typeof g.describe !== 'function') {
+  if (typeof g.test !== 'function' || typeof g.beforeAll !== 'function' || typeof g.afterAll !== 'function' || typeof g.describe !== 'function') {
     throw new Error(`${helper} must be called in a Jest test file with Jest's globals injected (injectGlobals: true, the default)`)
   }
   if (!setupLoaded()) throw new Error(missingSetupMessage(helper))

@@ -1,6 +1,7 @@
 import { qaAgentIdentity, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
 import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
 import type { DataAgent } from '../core/data-agent.js'
+import type { DataforgeMeta } from '../cases/new-meta.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
 import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'
@@ -10,13 +11,14 @@ import { caseTest, jestGlobals, startMeta } from './globals.js'
  * Jest's `qaSuite`: a `describe` named after the suite, one `test` per case (or turn, `id#t<n>`) and trial,
  * named and recorded as under Vitest. Jest collects a file's tests without awaiting, so the cases must be known
  * at once: the built-in suites (by name) load synchronously, a suite function must return its cases (not a
- * promise), or pass the cases themselves. A named agent is resolved when the first question is asked.
+ * promise), or pass the cases themselves. A named agent is resolved before the suite's first test runs.
  */
 export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
   const plan = qaPlan(suite, options)
   const jest = jestGlobals('qaSuite')
   const cases = qaCasesNow(suite, plan.suiteOptions, loadQaSuiteSync)
-  // A named agent's identity until it is resolved (what a skipped run records).
+  // A named agent's identity until it is resolved: the suite's `beforeAll` resolves it and puts it on every test's
+  // meta, so its skipped tests record it too; only a suite none of whose tests runs keeps this one.
   const identity =
     typeof options.agent === 'string' ? { agent: agentNameOf(options.agent), agentKind: 'custom', model: null, provider: null } : qaAgentIdentity(options.agent)
   let agent: Promise<DataAgent> | null = null
@@ -36,7 +38,14 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
     return session
   }
 
+  const metas: DataforgeMeta[] = []
   jest.describe(plan.name, () => {
+    // Jest runs it only when a test of the suite runs, before the first; a failure to resolve is left to the
+    // tests, which fail with it as each asks its first question.
+    jest.beforeAll(async () => {
+      const resolved = await agentNow().catch(() => null)
+      if (resolved) for (const meta of metas) Object.assign(meta, qaAgentIdentity(resolved))
+    }, plan.timeoutMs)
     jest.afterAll(async () => {
       await Promise.all([...sessions.values()].map(async (s) => (await s.catch(() => null))?.close()))
     })
@@ -44,6 +53,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
       for (let trial = 0; trial < plan.trials; trial++) {
         turnsOf(qaCase).forEach((_, index) => {
           const meta = qaTurnMeta(plan, qaCase, index, trial, identity, options.generation)
+          metas.push(meta)
           jest.test(
             trialTestName(turnId(qaCase, index), trial, plan.trials, plan.seed + trial),
             caseTest(async () => {
