@@ -35,20 +35,26 @@ export function isZeroUsage(usage: Partial<Usage>): boolean {
 
 /** The usage of many runs or calls added up. */
 export function sumUsage(usages: Iterable<Partial<Usage>>): Usage {
-  let total = emptyUsage()
-  for (const u of usages) total = addUsage(total, u)
+  const total = emptyUsage()
+  for (const u of usages) addUsageInPlace(total, u)
   return total
 }
 
+/** Adds `b` into `total` (the sums `addUsage` makes, without a new object per addition). */
+export function addUsageInPlace(total: Usage, b: Partial<Usage>): void {
+  total.calls += b.calls ?? 0
+  total.promptTokens += b.promptTokens ?? 0
+  total.completionTokens += b.completionTokens ?? 0
+  total.quotaUnits += b.quotaUnits ?? 0
+  total.costUsd += b.costUsd ?? 0
+  total.cachedCalls += b.cachedCalls ?? 0
+  total.cachedPromptTokens += b.cachedPromptTokens ?? 0
+  total.cachedCompletionTokens += b.cachedCompletionTokens ?? 0
+}
+
 export function addUsage(a: Usage, b: Partial<Usage>): Usage {
-  return {
-    calls: a.calls + (b.calls ?? 0),
-    promptTokens: a.promptTokens + (b.promptTokens ?? 0),
-    completionTokens: a.completionTokens + (b.completionTokens ?? 0),
-    quotaUnits: a.quotaUnits + (b.quotaUnits ?? 0),
-    costUsd: a.costUsd + (b.costUsd ?? 0),
-    cachedCalls: a.cachedCalls + (b.cachedCalls ?? 0),
-    cachedPromptTokens: a.cachedPromptTokens + (b.cachedPromptTokens ?? 0),
-    cachedCompletionTokens: a.cachedCompletionTokens + (b.cachedCompletionTokens ?? 0),
-  }
+  const total = emptyUsage()
+  addUsageInPlace(total, a)
+  addUsageInPlace(total, b)
+  return total
 }
