@@ -30,6 +30,9 @@ const ENTRIES = {
  * - `worker-shared`: the rest of a worker's modules that the main process never loads (the library, the CLI and
  *   Jest use them too);
  * - `common`: a worker's modules the main process loads too (errors, hashes, the record builder: small);
+ * - `reporter`: what only the Vitest reporter's static graph reaches (in a chunk, the run state, a lazy chunk,
+ *   imports it from there, not from the entry, which then exports only its own names), and `reporter-shared`:
+ *   the rest of that graph outside a worker's (the Jest reporter and the CLI use it too: small);
  * - `run-end`: what only the run's end reaches (not a worker, the reporter's static graph or Jest's setup).
  * "Reach" counts lazy imports where a chunk must never load elsewhere: the main process (the reporter with all it
  * may import) and the entries that are not Vitest's. Each module stays in one chunk; test/bundle.test.ts holds
@@ -41,7 +44,7 @@ const NON_VITEST_ENTRIES = ['src/index.ts', 'src/cli/bin.ts', 'src/jest/index.ts
 const RUN_END_ROOT = 'src/report/run-end.ts'
 
 /** Module ids by group, filled once the module graph is known. */
-const groups = { worker: new Set(), 'worker-shared': new Set(), common: new Set(), 'run-end': new Set() }
+const groups = { worker: new Set(), 'worker-shared': new Set(), common: new Set(), reporter: new Set(), 'reporter-shared': new Set(), 'run-end': new Set() }
 
 /** A module of ours (a source file, not an external package). */
 const SRC = resolve('src')
@@ -69,6 +72,9 @@ const hotChunks = {
     const mainProcess = reach(this, [REPORTER_ROOT], true)
     const elsewhere = reach(this, NON_VITEST_ENTRIES, true)
     for (const id of worker) groups[mainProcess.has(id) ? 'common' : elsewhere.has(id) ? 'worker-shared' : 'worker'].add(id)
+    for (const id of reach(this, [REPORTER_ROOT])) {
+      if (!worker.has(id) && id !== resolve(REPORTER_ROOT)) groups[elsewhere.has(id) ? 'reporter-shared' : 'reporter'].add(id)
+    }
     const notRunEnd = reach(this, [...WORKER_ROOTS, REPORTER_ROOT, 'src/jest/setup.ts'])
     for (const id of reach(this, [RUN_END_ROOT])) if (!notRunEnd.has(id)) groups['run-end'].add(id)
   },
@@ -78,7 +84,8 @@ rmSync('dist/chunks', { recursive: true, force: true })
 await build({
   input: ENTRIES,
   plugins: [hotChunks],
-  // Entries may export more than their source (shared code a group moved into them): nobody imports those names.
+  // What groups without their dependencies require. The groups keep shared code out of the entries, so each entry
+  // still exports only its own names (test/bundle.test.ts).
   preserveEntrySignatures: 'allow-extension',
   platform: 'node',
   tsconfig: 'tsconfig.build.json',

@@ -105,6 +105,14 @@ describe('the bundled build', () => {
     expect(seen.size).toBeGreaterThan(10)
   })
 
+  it('exports from each entry only its own names, none of the short ones chunks share code under', () => {
+    for (const entry of ['index.js', 'vitest/index.js', 'vitest/setup.js', 'vitest/reporter/index.js', 'jest/index.js', 'jest/setup.js', 'jest/reporter.js', 'testing/index.js', 'cli/bin.js']) {
+      const js = readFileSync(resolve(dist, entry), 'utf8')
+      const names = [...js.matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean))
+      expect(names.filter((name) => name.length <= 2 && name !== 'as'), entry).toEqual([])
+    }
+  })
+
   it('loads no test runner where none runs: the CLI, the library and the Jest entries reach neither vitest nor vitest/node', () => {
     // Chunks may import names from an entry file (the build lets entries export shared code): a chunk that did so
     // from the Vitest reporter would load Vitest's node side into the CLI.
