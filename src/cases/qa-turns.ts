@@ -1,5 +1,4 @@
-import type { Grader } from '../core/answer.js'
-import type { Answer } from '../core/answer.js'
+import type { Answer, Grader } from '../core/answer.js'
 import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/types.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DIGEST_OF, type DigestOf, digestOfLabel } from './digest-of.js'
+import { DATASET_ORIGINS, DIGEST_OF, type DigestOf, digestOfLabel } from './digest-of.js'
 
 /**
  * A "dataset sha256" is taken over one of three things, each named for what it is:
@@ -28,7 +28,7 @@ export const DatasetInfoSchema = z.object({
   /** Stable id used in reports and groups, e.g. `hospital` or `synthetic`. */
   id: z.string(),
   /** `synthetic`, `csv-pair` or `raha`. */
-  origin: z.enum(['synthetic', 'csv-pair', 'raha']),
+  origin: z.enum(DATASET_ORIGINS),
   /** Human description of the source (upstream repo and revision, file paths, generator version). */
   source: z.string(),
   rows: z.number().int().nonnegative(),

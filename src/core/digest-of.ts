@@ -1,7 +1,10 @@
 /**
- * What a `DatasetInfo` digest is taken over (see dataset-info.ts for the three meanings of "dataset sha256"),
- * and how reports print it. Apart from the zod schema so the report renderers load no zod.
+ * The zod-free words of a `DatasetInfo`, apart from its schema so the report renderers and the reporter's meta
+ * check load no zod: where a dataset came from, what a digest is taken over (see dataset-info.ts for the three
+ * meanings of "dataset sha256") and how reports print that.
  */
+export const DATASET_ORIGINS = ['synthetic', 'csv-pair', 'raha'] as const
+
 export const DIGEST_OF = ['file-bytes', 'csv-serialization'] as const
 export type DigestOf = (typeof DIGEST_OF)[number]
 

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
-
 import { RUN_RECORD_VERSION } from './build-run-record.js'
 
 export { RUN_RECORD_VERSION }

@@ -1,3 +1,4 @@
+import { DATASET_ORIGINS, DIGEST_OF } from './digest-of.js'
 import { isPlainObject } from './is-plain-object.js'
 import type { DataforgeMeta } from './test-meta.js'
 
@@ -109,13 +110,13 @@ function usage(v: unknown): boolean {
 }
 
 const FILE_DIGEST = keys(['sha256', 'bytes'], ['path', 'of'])
-const DIGEST_OF = new Set<unknown>(['file-bytes', 'csv-serialization'])
+const DIGESTS_OF = new Set<unknown>(DIGEST_OF)
 function fileDigest(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, FILE_DIGEST) || !str(v.sha256) || !count(v.bytes)) return false
-  return (!('path' in v) || str(v.path)) && (!('of' in v) || DIGEST_OF.has(v.of))
+  return (!('path' in v) || str(v.path)) && (!('of' in v) || DIGESTS_OF.has(v.of))
 }
 
-const ORIGINS = new Set<unknown>(['synthetic', 'csv-pair', 'raha'])
+const ORIGINS = new Set<unknown>(DATASET_ORIGINS)
 const optionValue = (v: unknown): boolean => str(v) || num(v) || typeof v === 'boolean'
 const DATASET_INFO = keys(['id', 'origin', 'source', 'rows', 'columns', 'columnNames', 'dirtyCells', 'idColumns', 'dirty', 'clean'], ['corruptionKinds', 'seed', 'options'])
 function datasetInfo(v: unknown): boolean {

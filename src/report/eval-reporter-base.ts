@@ -86,8 +86,8 @@ export abstract class EvalReporterBase {
   }
 
   /**
-   * Starts loading the end of a run (report builder, baseline, renderers, zod) in the background; a runner's
-   * reporter calls it when the tests start, so the import overlaps them instead of delaying the config.
+   * Starts loading the end of a run (report builder, renderers, report folder) in the background; a runner's
+   * reporter calls it once the tests are under way, so the import is not paid at the run's end.
    */
   preloadRunEnd(): Promise<typeof import('./run-end.js')> {
     this.runEnd ??= import('./run-end.js').then((runEnd) => {
