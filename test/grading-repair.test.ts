@@ -349,6 +349,26 @@ describe('gradeRepair', () => {
     expect(raha.warnings[0]).toMatch(/^2 ground-truth correction\(s\) are equal .* "raha" comparator/)
   })
 
+  it('grades a task the same way every time: its truth is frozen, and a hand-built truth is read as it is now', () => {
+    const { task, truth } = pair(dirty, clean, kinds)
+    expect(Object.isFrozen(truth.corrections) && truth.corrections.every((c) => Object.isFrozen(c))).toBe(true)
+    expect(() => truth.corrections.push({ row: 0, column: 'zip', dirty: '10115', clean: 'x' })).toThrow(TypeError)
+    const fixes = [{ row: 1, column: 'state', newValue: 'HH' }, { row: 3, column: 'zip', newValue: '5O667' }]
+    const first = gradeRepair(task, fixes)
+    expect(gradeRepair(task, fixes)).toEqual(first)
+    expect(gradeRepair(task, fixes, { comparator: rahaComparator })).toEqual({ ...first, comparator: 'raha' })
+    // Another table of the same shape, graded against the same (frozen) truth, reads its own columns and rows.
+    const renamed: Table = { columns: ['id', 'town', 'state', 'zip'], rows: dirty.rows }
+    expect(() => gradeAgainstTruth(truth, renamed, fixes)).toThrow(/column "city"/)
+    expect(gradeAgainstTruth(truth, dirty, fixes)).toEqual(first)
+
+    const handBuilt: GroundTruth = { corrections: [{ row: 0, column: 'city', dirty: 'Berlinn', clean: 'Berlin' }], dataset: info(dirty, 1) }
+    const fix = [{ row: 0, column: 'city', newValue: 'Berlin' }]
+    expect(gradeAgainstTruth(handBuilt, dirty, fix)).toMatchObject({ tp: 1, fp: 0, fn: 0 })
+    handBuilt.corrections[0] = { row: 0, column: 'city', dirty: 'Berlinn', clean: 'Berlin-Mitte' }
+    expect(gradeAgainstTruth(handBuilt, dirty, fix)).toMatchObject({ tp: 0, fp: 1, fn: 1 })
+  })
+
   it('rejects ground truth that names cells outside the dirty table', () => {
     const truth: GroundTruth = {
       corrections: [{ row: 0, column: 'town', dirty: 'a', clean: 'b' }],

@@ -50,6 +50,12 @@ export function createTask(input: TaskInput, truth: GroundTruth): AgentTask {
     metadata: { ...(input.metadata ?? {}) },
     seed: input.seed,
   })
+  // Frozen like the task: nothing changes a truth once filed, and the grader keeps its index per truth. A
+  // correction holds only a number and strings, so freezing each one freezes it whole (10× deepFreeze's speed).
+  if (!Object.isFrozen(truth.corrections)) {
+    for (const correction of truth.corrections) Object.freeze(correction)
+    Object.freeze(truth.corrections)
+  }
   truths.set(task, truth)
   return task
 }

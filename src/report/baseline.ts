@@ -1,3 +1,4 @@
+import { groupBy } from '../core/group-by.js'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { InputError } from '../core/errors.js'
@@ -150,11 +151,7 @@ export function groupDeltas(
     ...(floor === null ? {} : { floor }),
   })
   const verdicts = new Map(cmp.groups.map((g) => [identityKey(g.key as GroupIdentity), g]))
-  const beforeRows = new Map<string, ComparableRun[]>()
-  for (const r of before) {
-    const key = identityKey(r)
-    beforeRows.set(key, [...(beforeRows.get(key) ?? []), r])
-  }
+  const beforeRows = groupBy(before, identityKey)
   return after.aggregates
     .filter((a) => a.trialsRequested > a.trialsSkipped)
     .map((a) => {

@@ -9,6 +9,7 @@ import type { EvalReport } from './build.js'
 import { fixed, table, usd } from './format.js'
 import { sortedEntries } from '../core/order.js'
 import { oneLine } from '../core/text.js'
+import { groupBy } from '../core/group-by.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -26,10 +27,8 @@ function armOf(r: RunRecord): string {
   return armName(r.agent, r.model)
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>()
-  for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item])
-  return new Map(sortedEntries(out))
+function sortedGroups<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  return new Map(sortedEntries(groupBy(items, key)))
 }
 
 function passed(rs: readonly RunRecord[]): number {
@@ -38,7 +37,7 @@ function passed(rs: readonly RunRecord[]): number {
 
 /** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
 export function renderQaModelTable(records: readonly RunRecord[]): string {
-  const rows = [...groupBy(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
+  const rows = [...sortedGroups(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
     const first = rs[0]!
     const n = rs.length
     const k = passed(rs)
@@ -62,7 +61,7 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
 /** Suite · category down, arms across: passed/attempted per cell. */
 export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
   const arms = [...new Set(records.map(armOf))].sort()
-  const rows = [...groupBy(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
+  const rows = [...sortedGroups(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
     label,
     ...arms.map((arm) => {
       const mine = rs.filter((r) => armOf(r) === arm)

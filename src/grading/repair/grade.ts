@@ -50,13 +50,8 @@ export function gradeAgainstTruth(
   const columns = dirty.columns
   const nCols = columns.length
   const nRows = dirty.rows.length
-  const columnIndex = new Map<string, number>()
-  columns.forEach((name, j) => {
-    if (!columnIndex.has(name)) columnIndex.set(name, j)
-  })
+  const { columnIndex, errors, errorKeys, equivalent } = truthIndexOf(truth, columns, nRows, comparator)
   const warnings: string[] = []
-
-  const { errors, equivalent } = indexTruth(truth.corrections, columnIndex, nRows, nCols, norm)
   if (equivalent > 0) {
     warnings.push(
       `${equivalent} ground-truth correction(s) are equal to their dirty value under the "${comparator.name}" comparator and do not count as errors`,
@@ -133,7 +128,7 @@ export function gradeAgainstTruth(
   }
 
   const missedRepair: CellIssue[] = []
-  for (const key of sortedKeys(errors.keys(), errors.size)) {
+  for (const key of errorKeys) {
     const { correction, cleanNorm } = errors.get(key)!
     const got = effective.get(key)
     if (correction.kind !== undefined) {
@@ -157,7 +152,7 @@ export function gradeAgainstTruth(
     perColumn[name] = prf(tpCol[j]!, fpCol[j]!, fnCol[j]!)
   })
   const perKind: RepairScore['perKind'] = {}
-  for (const kind of [...kindCounts.keys()].sort()) {
+  for (const kind of kindCounts.size ? [...kindCounts.keys()].sort() : []) {
     const { total, tp: kindTp } = kindCounts.get(kind)!
     perKind[kind] = { total, tp: kindTp, recall: total === 0 ? 1 : kindTp / total }
   }
@@ -208,6 +203,38 @@ interface ErrorCell {
   cleanNorm: string
 }
 
+/** The truth as the grader reads it: columns by name, error cells by key, and the corrections that are no error. */
+interface TruthIndex {
+  columns: readonly string[]
+  nRows: number
+  comparator: Comparator
+  columnIndex: ReadonlyMap<string, number>
+  errors: ReadonlyMap<number, ErrorCell>
+  /** The error cells' keys in ascending order (row, then column position). */
+  errorKeys: ArrayLike<number> & Iterable<number>
+  equivalent: number
+}
+
+/**
+ * Indexes kept per frozen corrections list (tasks freeze theirs): every trial and case of a dataset grades
+ * against one truth, and indexing it again for each graded output cost more than grading a short answer.
+ */
+const truthIndexes = new WeakMap<readonly Correction[], TruthIndex>()
+
+function truthIndexOf(truth: GroundTruth, columns: readonly string[], nRows: number, comparator: Comparator): TruthIndex {
+  const cached = truthIndexes.get(truth.corrections)
+  if (cached && cached.columns === columns && cached.nRows === nRows && cached.comparator === comparator) return cached
+  const columnIndex = new Map<string, number>()
+  columns.forEach((name, j) => {
+    if (!columnIndex.has(name)) columnIndex.set(name, j)
+  })
+  const { errors, equivalent } = indexTruth(truth.corrections, columnIndex, nRows, columns.length, comparator.normalize)
+  const index = { columns, nRows, comparator, columnIndex, errors, errorKeys: sortedKeys(errors.keys(), errors.size), equivalent }
+  // A list that can still change (a GroundTruth built by hand) is indexed afresh each time.
+  if (Object.isFrozen(truth.corrections) && Object.isFrozen(columns)) truthIndexes.set(truth.corrections, index)
+  return index
+}
+
 function indexTruth(
   corrections: readonly Correction[],
   columnIndex: ReadonlyMap<string, number>,
@@ -236,7 +263,9 @@ function indexTruth(
 }
 
 /** Cell keys in ascending order (row, then column position); a typed-array sort is numeric and fast. */
-function sortedKeys(keys: Iterable<number>, size: number): Float64Array {
+function sortedKeys(keys: Iterable<number>, size: number): ArrayLike<number> & Iterable<number> {
+  // One key (a one-fix answer, a one-error table) needs no typed array: making one costs more than grading it.
+  if (size < 2) return [...keys]
   const out = new Float64Array(size)
   let i = 0
   for (const key of keys) out[i++] = key

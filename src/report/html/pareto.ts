@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/group-by.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
 import { mean } from '../../stats/quantile.js'
@@ -38,12 +39,10 @@ export function paretoPoints(arms: readonly ArmCost[]): { unit: 'USD' | 'tokens'
 
 /** Repair runs per agent/model: mean F1 over the runs that have one, spend over every attempted run. */
 export function repairArmCosts(records: readonly RunRecord[]): ArmCost[] {
-  const arms = new Map<string, RunRecord[]>()
-  for (const r of records) {
-    if (r.status === 'skipped') continue
-    const arm = armName(r.agent, r.model)
-    arms.set(arm, [...(arms.get(arm) ?? []), r])
-  }
+  const arms = groupBy(
+    records.filter((r) => r.status !== 'skipped'),
+    (r) => armName(r.agent, r.model),
+  )
   const out: ArmCost[] = []
   for (const [arm, rows] of arms) {
     const scored = rows.filter((r) => r.f1 !== null)

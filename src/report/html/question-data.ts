@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/group-by.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
 import { meanOrNull } from '../../stats/quantile.js'
@@ -59,12 +60,7 @@ export interface ArmSummary {
 }
 
 export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
-  const arms = new Map<string, RunRecord[]>()
-  for (const r of records) {
-    const arm = armName(r.agent, r.model)
-    arms.set(arm, [...(arms.get(arm) ?? []), r])
-  }
-  return [...arms]
+  return [...groupBy(records, (r) => armName(r.agent, r.model))]
     .sort(([a], [b]) => compareText(a, b))
     .map(([arm, rows]) => {
       const correct = rows.filter((r) => r.correct === true).length

@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/group-by.js'
 import type { RunRecord } from '../../core/run-record.js'
 import type { Aggregate } from '../aggregate.js'
 import { fixed } from '../format.js'
@@ -28,9 +29,7 @@ export async function scoreCharts(aggregates: readonly Aggregate[], labels: Read
 }
 
 function byDataset(aggregates: readonly Aggregate[]): Map<string, Aggregate[]> {
-  const out = new Map<string, Aggregate[]>()
-  for (const a of aggregates) out.set(a.dataset, [...(out.get(a.dataset) ?? []), a])
-  return out
+  return groupBy(aggregates, (a) => a.dataset)
 }
 
 /** Per dataset whose corruptions are labelled by kind, recall per kind for every group. */
