@@ -43,7 +43,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   const common = {
     runtimeS: t.durationMs / 1000,
     steps: m.steps ?? 0,
-    metrics: { ...m.metrics, ...matcherScores(m) },
+    metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {
@@ -93,18 +93,25 @@ function lastRepairScore(m: DataforgeMeta): RepairScore | null {
 }
 
 /**
- * Non-repair grader scores become metrics named after their matcher (`toBeNumeric`, …): the mean over the
- * test's positive uses. Negated uses are left out: under `.not` a low grader score is the goal.
+ * The test's recorded metrics, and its non-repair grader scores as metrics named after their matcher
+ * (`toBeNumeric`, …): the mean over the test's positive uses. Negated uses are left out: under `.not` a low
+ * grader score is the goal.
  */
-function matcherScores(m: DataforgeMeta): Record<string, number> {
+function withMatcherScores(m: DataforgeMeta): Record<string, number> {
+  // Most tests assert one repair verdict, or none with a score: their metrics are the ones recorded.
+  if (!m.matchers.some(isGraderScore)) return { ...m.metrics }
   const scores = new Map<string, number[]>()
   for (const rec of m.matchers) {
-    if (rec.repair || rec.score === undefined || rec.negated) continue
+    if (!isGraderScore(rec)) continue
     const xs = scores.get(rec.matcher)
     if (xs) xs.push(rec.score)
     else scores.set(rec.matcher, [rec.score])
   }
-  const out: Record<string, number> = {}
+  const out: Record<string, number> = { ...m.metrics }
   for (const [name, xs] of scores) out[name] = mean(xs)
   return out
+}
+
+function isGraderScore(rec: DataforgeMeta['matchers'][number]): rec is DataforgeMeta['matchers'][number] & { score: number } {
+  return !rec.repair && rec.score !== undefined && !rec.negated
 }

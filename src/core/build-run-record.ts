@@ -75,11 +75,11 @@ export function armIdOf(id: RecordIdentity): string {
  * its keys already in canonical (sorted) order: one per record, and sorting them each time cost more than the
  * hash.
  */
-export function configIdOf(id: RecordIdentity): string {
+export function configIdOf(id: RecordIdentity, armId = armIdOf(id)): string {
   const digests = id.datasetSha256 ? { clean: id.datasetSha256.clean, dirty: id.datasetSha256.dirty } : null
   return sha256Hex(
     JSON.stringify({
-      arm: armIdOf(id),
+      arm: armId,
       caseId: id.caseId,
       category: id.category ?? null,
       dataset: id.dataset,
@@ -99,6 +99,7 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     else if (score) correct = score.f1 >= passF1
   }
   const usage = outcome.usage ?? emptyUsage()
+  const armId = armIdOf(id)
   return {
     recordVersion: RUN_RECORD_VERSION,
     caseId: id.caseId,
@@ -142,8 +143,8 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     agentSha256: id.agentProvenance?.sha256 ?? null,
     isolated: id.agentProvenance?.isolated ?? null,
     projectCommit: provenance.projectCommit,
-    configId: configIdOf(id),
-    armId: armIdOf(id),
+    configId: configIdOf(id, armId),
+    armId,
     runDateUtc: provenance.runDateUtc,
   }
 }
@@ -153,9 +154,8 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
  * (`want`). Failure messages in the terminal may show it (`DATAFORGE_SHOW_TRUTH`); files never do.
  */
 export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
-  const lists = [d.wrongCell, d.wrongValue, d.overRepair, d.missedRepair, d.caseInsensitiveColumn]
   // What a matcher stored is stripped already: the reporter builds no copies of it.
-  if (!lists.some((issues) => issues.some((issue) => 'want' in issue))) return d
+  if (!(hasWant(d.wrongCell) || hasWant(d.wrongValue) || hasWant(d.overRepair) || hasWant(d.missedRepair) || hasWant(d.caseInsensitiveColumn))) return d
   const strip = (issues: CellIssue[]) => issues.map(({ want: _want, ...rest }) => rest)
   return {
     ...d,
@@ -165,4 +165,9 @@ export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
     missedRepair: strip(d.missedRepair),
     caseInsensitiveColumn: strip(d.caseInsensitiveColumn),
   }
+}
+
+function hasWant(issues: readonly CellIssue[]): boolean {
+  for (let i = 0; i < issues.length; i++) if ('want' in issues[i]!) return true
+  return false
 }
