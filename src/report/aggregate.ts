@@ -8,6 +8,7 @@ import { meanOrNull } from '../stats/quantile.js'
 import { addUsageInPlace, costPerCorrectFix, emptyUsage, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
 import { compareText, sortedEntries, sortedRecord } from '../core/order.js'
+import { groupBy } from '../core/group-by.js'
 
 export interface GroupKey {
   agent: string
@@ -129,15 +130,8 @@ export interface AggregateOptions {
 
 /** Groups records by agent/model × dataset/suite × category, in a stable order. */
 export function aggregate(records: readonly RunRecord[], options: AggregateOptions = {}): Aggregate[] {
-  const groups = new Map<string, { key: GroupKey; rows: RunRecord[] }>()
-  for (const r of records) {
-    const key = keyOf(r)
-    const id = JSON.stringify([key.agent, key.model, key.dataset, key.suite, key.category])
-    const g = groups.get(id)
-    if (g) g.rows.push(r)
-    else groups.set(id, { key, rows: [r] })
-  }
-  return [...groups.values()].sort((a, b) => compareGroupKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
+  const groups = [...groupBy(records, (r) => JSON.stringify([r.agent, r.model, r.dataset, r.suite, r.category])).values()].map((rows) => ({ key: keyOf(rows[0]!), rows }))
+  return groups.sort((a, b) => compareGroupKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
 }
 
 function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {

@@ -2,6 +2,7 @@ import type { Answer, GradeResult } from '../../core/answer.js'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
 import { oneLine } from '../../core/text.js'
+import { groupBy } from '../../core/group-by.js'
 import { kindOf, show } from './describe.js'
 import { DEFAULT_TOLERANCE, withinTolerance } from './tolerance.js'
 import type { SyncGrader } from './grader-types.js'
@@ -221,13 +222,7 @@ function compareUnordered(want: Grid, rows: unknown[][], tol: number): string | 
   // Numbers may differ within tolerance, so only the non-numeric cells can key a bucket.
   const keyOf = (row: readonly Cell[]) => JSON.stringify(row.map((cell) => (cell.num === null ? cell.text : 0)))
   const gotCells = rows.map((row) => row.map(readCell))
-  const buckets = new Map<string, number[]>()
-  gotCells.forEach((row, i) => {
-    const key = keyOf(row)
-    const bucket = buckets.get(key)
-    if (bucket) bucket.push(i)
-    else buckets.set(key, [i])
-  })
+  const buckets = groupBy(gotCells.keys(), (i) => keyOf(gotCells[i]!))
   const used = new Uint8Array(rows.length)
   const unmatchedWant: number[] = []
   want.rows.forEach((raw, r) => {
