@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-import DataforgeReporter from './src/vitest/reporter/index.js'
+import DataforgeReporter from './src/reporter/vitest/index.js'
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -11,7 +11,7 @@ export default defineConfig({
     alias: [
       { find: /^dataforge-evals\/vitest\/setup$/, replacement: src('vitest/setup.ts') },
       { find: /^dataforge-evals\/vitest$/, replacement: src('vitest/index.ts') },
-      { find: /^dataforge-evals\/reporter$/, replacement: src('vitest/reporter/index.ts') },
+      { find: /^dataforge-evals\/reporter$/, replacement: src('reporter/vitest/index.ts') },
       { find: /^dataforge-evals$/, replacement: src('index.ts') },
     ],
   },

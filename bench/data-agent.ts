@@ -11,7 +11,7 @@ import { createDataAgent, DataEngine } from '../src/adapters/data-agent/index.js
 import { createChatClient } from '../src/adapters/providers/index.js'
 import { Random } from '../src/core/random.js'
 import type { Table } from '../src/core/schemas.js'
-import { completion, startFakeServer } from '../test/providers/fake-server.js'
+import { completion, startFakeServer } from '../test/helpers/fake-provider.js'
 
 const ROWS = 100_000
 const QUERY_REPEATS = 20

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { quantileSorted } from '../src/stats/quantile.js'
-import { builtClosure, DYNAMIC_IMPORT } from '../test/fixtures/built-imports.js'
+import { builtClosure, DYNAMIC_IMPORT } from '../test/helpers/built-imports.js'
 
 const ROUNDS = 10
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))

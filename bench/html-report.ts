@@ -10,9 +10,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { renderHtmlReport } from '../src/report/html/index.js'
-import { launchChromium } from '../test/html/browser.js'
-import { manyRecords, reportOf } from '../test/html/report.fixture.js'
+import { renderHtmlReport } from '../src/report-builder/html/index.js'
+import { launchChromium } from '../test/report-builder/html/browser.js'
+import { manyRecords, reportOf } from '../test/report-builder/html/report.fixture.js'
 
 const RECORDS = 1_000
 const OPENS = 7

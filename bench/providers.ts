@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ChatClientConfig, createChatClient } from '../src/adapters/providers/index.js'
-import { fixesReply, startFakeServer } from '../test/providers/fake-server.js'
+import { fixesReply, startFakeServer } from '../test/helpers/fake-provider.js'
 
 const LATENCY_MS = 50
 const RPM_CAP = 1_200

@@ -20,10 +20,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { DatasetInfo } from '../src/core/dataset-info.js'
-import type { EvalReport } from '../src/report/build.js'
-import type { FinishedRun } from '../src/report/eval-reporter-base.js'
-import type { RunEndHost } from '../src/report/run-end.js'
-import { builtClosure } from '../test/fixtures/built-imports.js'
+import type { EvalReport } from '../src/report-builder/build.js'
+import type { FinishedRun } from '../src/report-builder/reporter-options.js'
+import type { RunEndHost } from '../src/report-builder/run-end.js'
+import { builtClosure } from '../test/helpers/built-imports.js'
 
 const ROUNDS = 21
 const WARMUP = 3
@@ -51,11 +51,11 @@ function runEndFile(dir: string): string {
  * The run end's exports from its built file: the module itself (a per-file build), or the namespace object a
  * bundle chunk exports under a short name (the lazy import takes it from there).
  */
-function runEndExports(chunk: Record<string, unknown>): typeof import('../src/report/run-end.js') {
-  if (typeof chunk.endRun === 'function') return chunk as unknown as typeof import('../src/report/run-end.js')
+function runEndExports(chunk: Record<string, unknown>): typeof import('../src/report-builder/run-end.js') {
+  if (typeof chunk.endRun === 'function') return chunk as unknown as typeof import('../src/report-builder/run-end.js')
   const namespace = Object.values(chunk).find((v) => typeof v === 'object' && v !== null && typeof (v as { endRun?: unknown }).endRun === 'function')
   if (!namespace) throw new Error('bench/run-end.ts: the run end chunk exports no endRun')
-  return namespace as typeof import('../src/report/run-end.js')
+  return namespace as typeof import('../src/report-builder/run-end.js')
 }
 
 function median(xs: number[]): number {

@@ -1,6 +1,7 @@
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
-import { addUsage, emptyUsage, type Table } from '../core/schemas.js'
+import type { Table } from '../core/schemas.js'
+import { addUsage, emptyUsage } from '../core/usage.js'
 import { type ChatClient, openChatClient } from './providers/chat-client.js'
 import type { ChatMessage } from './providers/chat-types.js'
 import { estimateTokens } from './providers/repair-prompt.js'

@@ -2,11 +2,11 @@ import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
-import { putMetric } from '../matchers/run-meta.js'
+import { putMetric } from '../test-meta/put.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { type ParentSignal, withLazyTimeout } from '../run/with-timeout.js'
-import { type DataforgeMeta, datasetDigests, newMeta } from './new-meta.js'
-import { putAgentFailure, putFailureOnce, putUsageOf } from './record-on-meta.js'
+import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
+import { putAgentFailure, putFailureOnce, putUsageOf } from '../test-meta/put-failure.js'
 
 /**
  * What `evalCase` does whatever the runner: the trial's meta, the agent resolved once per case, the task

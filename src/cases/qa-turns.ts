@@ -3,9 +3,9 @@ import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
-import { putCounters, putFailure, putUsage } from '../matchers/run-meta.js'
+import { putCounters, putFailure, putUsage } from '../test-meta/put.js'
 import type { QaTrialSession } from '../run/run-qa-trial.js'
-import { type DataforgeMeta, datasetDigests, newMeta } from './new-meta.js'
+import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta

@@ -1,5 +1,5 @@
-import type { EvalReport } from '../report/build.js'
-import { repeatGateFailures } from '../report/gates.js'
+import type { EvalReport } from '../report-builder/build.js'
+import { repeatGateFailures } from '../report-builder/gates.js'
 import { parseIntegerFlag } from './flags.js'
 import type { CliIO } from './io.js'
 

@@ -1,5 +1,5 @@
 import { InputError } from '../core/errors.js'
-import { toolVersion } from '../report/tool-version.js'
+import { toolVersion } from '../report-builder/tool-version.js'
 import { compareCommand } from './commands/compare.js'
 import { conformanceCommand } from './commands/conformance.js'
 import { corpusCommand } from './commands/corpus.js'

@@ -1,9 +1,9 @@
 import type { ReportPaths } from '../files/output-paths.js'
-import type { EvalReport } from '../report/build.js'
-import { renderHtmlReport } from '../report/html/index.js'
-import { renderMarkdownReport } from '../report/markdown.js'
-import { renderTerminalSummary } from '../report/terminal.js'
-import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report/write-report.js'
+import type { EvalReport } from '../report-builder/build.js'
+import { renderHtmlReport } from '../report-builder/html/index.js'
+import { renderMarkdownReport } from '../report-builder/markdown/report.js'
+import { renderTerminalSummary } from '../report-builder/terminal.js'
+import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report-builder/write-report.js'
 import { type CliIO, colorOn, shownPath } from './io.js'
 
 export interface CliReportOptions {

@@ -2,12 +2,10 @@ import type { AgentProvenance } from './agent.js'
 import { hashOf, sha256Hex } from './hash.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
+import { RUN_RECORD_VERSION } from './run-record-version.js'
 import type { FailureKind } from './failure-kind.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
-
-/** The RunRecord layout's version, stamped on every record (kept apart from the zod schema, for the test workers). */
-export const RUN_RECORD_VERSION = 1
 
 export interface RecordIdentity {
   caseId: string

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
-import { RUN_RECORD_VERSION } from './build-run-record.js'
+import { RUN_RECORD_VERSION } from './run-record-version.js'
 
 export { RUN_RECORD_VERSION }
 

@@ -48,7 +48,6 @@ export const UsageSchema = z.object({
 export type Usage = z.infer<typeof UsageSchema>
 
 // Usage arithmetic lives apart from the zod schemas, so the test workers' import graph stays free of zod.
-export { addUsage, emptyUsage } from './usage.js'
 
 const MetadataValue = z.union([z.string(), z.number(), z.boolean(), z.null()])
 

@@ -3,7 +3,7 @@ import { AgentFailure } from '../core/errors.js'
 import type { FailureKind } from '../core/schemas.js'
 import { type AgentMessage, AgentMessageSchema, type HostMessage } from './protocol.js'
 import { truncate } from '../core/text.js'
-import { formatSeconds } from '../stats/format.js'
+import { formatSeconds } from '../stats/number-format.js'
 
 export interface Launch {
   command: string

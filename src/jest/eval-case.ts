@@ -1,6 +1,6 @@
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
 import { checkTimeoutMs } from '../run/with-timeout.js'
-import { checkEvalCaseArgs } from '../vitest/check-options.js'
+import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { caseTest, type JestGlobals, jestGlobals, startMeta } from './globals.js'
 
 type EvalBody = (ctx: EvalTrialContext) => unknown | Promise<unknown>

@@ -1,5 +1,5 @@
 import { currentMeta } from '../matchers/recorder.js'
-import type { DataforgeMeta } from '../cases/new-meta.js'
+import type { DataforgeMeta } from '../test-meta/build.js'
 
 /** The parts of Jest's injected globals that `evalCase`, `conversation` and `qaSuite` register with. */
 type TestFn = (name: string, fn: () => Promise<void>, timeout?: number) => void

@@ -1,9 +1,8 @@
-import './augment.js'
 import { installSetupCheck } from './setup-check.js'
 
-export type { DataforgeMatchers } from './augment.js'
+export type { DataforgeJestMatchers, DataforgeMatchers } from './augment.js'
 export { dataforgeMatchers } from '../matchers/index.js'
-export type { MatcherRecord } from '../cases/new-meta.js'
+export type { MatcherRecord } from '../test-meta/build.js'
 export { evalCase } from './eval-case.js'
 export { conversation, type JestTurn as Turn } from './conversation.js'
 export { qaSuite } from './qa-suite.js'
@@ -11,7 +10,7 @@ export type { QaSuiteRunOptions } from '../cases/qa-turns.js'
 export { trialTestName } from '../cases/eval-trial.js'
 export type { BoundAgent, DatasetOption, EvalCaseOptions, EvalTrialContext as EvalCaseContext, TaskSource } from '../cases/eval-trial.js'
 export type { ConversationOptions } from '../cases/conversation-turns.js'
-export type { DataInput } from '../vitest/data-input.js'
+export type { DataInput } from '../cases/data-input.js'
 export type { DataAgent, DataSession } from '../core/data-agent.js'
 
 installSetupCheck()

@@ -1,7 +1,7 @@
 import { qaAgentIdentity, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
 import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
 import type { DataAgent } from '../core/data-agent.js'
-import type { DataforgeMeta } from '../cases/new-meta.js'
+import type { DataforgeMeta } from '../test-meta/build.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
 import { QaTrialSession, qaDataDigest } from '../run/run-qa-trial.js'

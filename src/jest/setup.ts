@@ -1,11 +1,10 @@
 import { basename } from 'node:path'
 import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
-import { recordFromTest } from '../cases/record-from-meta.js'
-import { type DataforgeMeta, plainTestMeta } from '../cases/new-meta.js'
+import { recordFromTest } from '../test-meta/to-run-record.js'
+import { type DataforgeMeta, plainTestMeta } from '../test-meta/build.js'
 import { markSetupLoaded, registeredMeta } from './globals.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
-import './augment.js'
 
 /**
  * `setupFilesAfterEnv: ['dataforge-evals/jest/setup']`: registers the matchers with Jest's `expect` and writes
@@ -169,3 +168,5 @@ installCurrentTestAccess({
 
 jestExpect.extend(dataforgeMatchers)
 markSetupLoaded()
+
+export type { DataforgeJestMatchers } from './augment.js'

@@ -2,7 +2,7 @@ import type { Answer, GradeResult, Grader } from '../core/answer.js'
 import type { Table } from '../core/schemas.js'
 import { chartProduced, contains, exact, numeric, refuses, tableEquals } from '../grading/answers/index.js'
 import type { ContainsOptions, NumericOptions, TableEqualsOptions } from '../grading/answers/index.js'
-import { concludeGrade, type MatcherContext, type MatcherOutcome } from './verdict.js'
+import { concludeGrade, type MatcherContext, type MatcherOutcome } from './conclude.js'
 
 const ANSWER_KEYS = ['value', 'text', 'charts', 'refused']
 

@@ -1,5 +1,5 @@
 import { checkBudget, type Budget } from '../grading/budget.js'
-import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
+import { conclude, type MatcherContext, type MatcherOutcome } from './conclude.js'
 
 /** `expect(runResult).toStayWithinBudget({ tokens, usd, calls, quotaUnits })`. */
 export function toStayWithinBudget(this: MatcherContext, received: unknown, budget: Budget): MatcherOutcome {

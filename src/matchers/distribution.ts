@@ -3,10 +3,10 @@ import type { ClassifyOption } from '../grading/conformance/classify.js'
 import { type ConformanceEvaluation, runConformance } from '../grading/conformance/evaluate.js'
 import { conformanceMetrics } from '../grading/conformance/metrics.js'
 import type { ConformanceSpec } from '../grading/conformance/spec.js'
-import { type ConformanceBars, checkBars, conformanceVerdict } from '../grading/conformance/verdict.js'
+import { type ConformanceBars, checkBars, conformanceVerdict } from '../grading/conformance/bars.js'
 import { currentMeta } from './recorder.js'
-import { putFailure, putMetric, putUsage } from './run-meta.js'
-import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
+import { putFailure, putMetric, putUsage } from '../test-meta/put.js'
+import { conclude, type MatcherContext, type MatcherOutcome } from './conclude.js'
 
 export interface DistributionMatcherOptions extends ConformanceBars {
   /** `field:NAME`, a function, a model classifier, or one per property; default each property's own field. */

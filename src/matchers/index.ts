@@ -1,4 +1,4 @@
-import { checkMatcherOptions } from '../vitest/check-options.js'
+import { checkMatcherOptions } from '../cases/check-options.js'
 import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
 import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'

@@ -1,4 +1,4 @@
-import type { DataforgeMeta, MatcherRecord } from '../cases/new-meta.js'
+import type { DataforgeMeta, MatcherRecord } from '../test-meta/build.js'
 
 /**
  * How the matchers reach "the current test". They know no test runner: each runner's setup installs this

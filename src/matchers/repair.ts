@@ -4,7 +4,7 @@ import type { CellIssue } from '../core/repair-score.js'
 import type { AgentTask } from '../core/schemas.js'
 import { gradeRepair } from '../grading/index.js'
 import { prfSummary } from '../grading/repair/prf.js'
-import { conclude, type MatcherContext, type MatcherOutcome } from './verdict.js'
+import { conclude, type MatcherContext, type MatcherOutcome } from './conclude.js'
 
 export interface RepairThresholds {
   minF1?: number

@@ -1,5 +1,5 @@
 import { AgentFailure, InputError } from '../core/errors.js'
-import { formatSeconds } from '../stats/format.js'
+import { formatSeconds } from '../stats/number-format.js'
 
 /** What a timer can hold: Node fires a setTimeout beyond 2^31−1 ms after 1 ms instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1

@@ -17,7 +17,7 @@ export {
 export { passAtK, passHatK } from './pass-at-k.js'
 export { erfc, chiSquareSurvival1, binomialHalfCdf } from './special.js'
 export { mean, meanOrNull, quantileSorted } from './quantile.js'
-export { stars, formatNumber, formatSigned, formatDelta, formatInterval, formatP, formatSeconds } from './format.js'
+export { stars, formatNumber, formatSigned, formatDelta, formatInterval, formatP, formatSeconds } from './number-format.js'
 export { type OutcomeSummary, type SummarizeOptions, summarizeOutcomes } from './outcomes.js'
 export {
   type CaseTrialStats,

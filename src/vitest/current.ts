@@ -3,9 +3,9 @@ import { basename } from 'node:path'
 import type { Test } from '@vitest/runner'
 import { TestRunner } from 'vitest'
 import type { Usage } from '../core/schemas.js'
-import { putCounters, putFailure, putMetric, putUsage } from '../matchers/run-meta.js'
+import { putCounters, putFailure, putMetric, putUsage } from '../test-meta/put.js'
 import { annotate, shouldAnnotate } from './annotate.js'
-import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../cases/new-meta.js'
+import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../test-meta/build.js'
 
 /**
  * The test an assertion belongs to. `evalCase` and `conversation` run the bodies of concurrent tests inside

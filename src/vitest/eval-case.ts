@@ -2,7 +2,7 @@ import type { Test, TestContext } from '@vitest/runner'
 import { afterAll, test as vitestTest } from 'vitest'
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
 import { checkTimeoutMs } from '../run/with-timeout.js'
-import { checkEvalCaseArgs } from './check-options.js'
+import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { metaOf, runInTest } from './current.js'
 
 export type { BoundAgent, DatasetOption, EvalCaseOptions, TaskSource } from '../cases/eval-trial.js'

@@ -1,16 +1,15 @@
-import './augment.js'
 import './install-recorder.js'
 
 export { evalCase, trialTestName } from './eval-case.js'
 export type { EvalCaseOptions, EvalCaseContext, BoundAgent, DatasetOption, TaskSource } from './eval-case.js'
 export { conversation } from './conversation.js'
 export type { ConversationOptions, Turn } from './conversation.js'
-export { normalizeData, recordsToTable, type DataInput } from './data-input.js'
+export { normalizeData, recordsToTable, type DataInput } from '../cases/data-input.js'
 // Also exported by the package root; from here an eval file's workers load no more than this entry (no zod).
 export { createRepairTask } from '../datasets/create-repair-task.js'
 export { recordMetric as record } from './current.js'
 export type { DataforgeMeta, MatcherRecord } from './meta.js'
-export type { DataforgeMatchers } from './augment.js'
+export type { DataforgeAssertion, DataforgeMatchers } from './augment.js'
 export { dataforgeMatchers } from '../matchers/index.js'
 export { createMockQaAgent, type ScriptedAnswer } from '../adapters/mock-qa.js'
 export type { DataAgent, DataSession } from '../core/data-agent.js'

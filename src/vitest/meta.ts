@@ -1,6 +1,6 @@
-import type { DataforgeMeta } from '../core/test-meta.js'
+import type { DataforgeMeta } from '../test-meta/schema.js'
 
-export type { DataforgeMeta, MatcherRecord } from '../core/test-meta.js'
+export type { DataforgeMeta, MatcherRecord } from '../test-meta/schema.js'
 
 declare module '@vitest/runner' {
   interface TaskMeta {

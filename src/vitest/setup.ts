@@ -1,7 +1,8 @@
 import { expect } from 'vitest'
 import { dataforgeMatchers } from '../matchers/index.js'
-import './augment.js'
 import './install-recorder.js'
 
 /** `setupFiles: ['dataforge-evals/vitest/setup']` registers every dataforge matcher. */
 expect.extend(dataforgeMatchers)
+
+export type { DataforgeAssertion } from './augment.js'

@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, type FailureKind, type Usage } from '../../core/schemas.js'
+import type { FailureKind, Usage } from '../../core/schemas.js'
+import { addUsage, emptyUsage } from '../../core/usage.js'
 import { ProviderFailure } from '../providers/failure.js'
 
 /** What one question cost: model calls, tool calls by name, tool errors, tokens, quota and cost. */

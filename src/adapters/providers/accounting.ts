@@ -1,4 +1,5 @@
-import { emptyUsage, type Usage } from '../../core/schemas.js'
+import type { Usage } from '../../core/schemas.js'
+import { emptyUsage } from '../../core/usage.js'
 import { costUsd, type ModelPrice } from './prices.js'
 
 export interface TokenCounts {

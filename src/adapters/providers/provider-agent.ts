@@ -1,6 +1,7 @@
 import type { RepairAgent, RunContext } from '../../core/agent.js'
 import { AgentFailure } from '../../core/errors.js'
-import { addUsage, emptyUsage, type AgentRunResult, type AgentTask, type Fix } from '../../core/schemas.js'
+import type { AgentRunResult, AgentTask, Fix } from '../../core/schemas.js'
+import { addUsage, emptyUsage } from '../../core/usage.js'
 import { type ChatClient, openChatClient } from './chat-client.js'
 import type { ChatRequest } from './chat-types.js'
 import { ProviderFailure } from './failure.js'

@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { addToManifest } from '../../report/manifest.js'
-import { writeRunsParquet } from '../../report/parquet.js'
+import { addToManifest } from '../../report-builder/manifest.js'
+import { writeRunsParquet } from '../../report-builder/parquet.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import type { Command } from '../io.js'
 

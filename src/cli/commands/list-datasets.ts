@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { listDatasets } from '../../datasets/index.js'
 import type { Command } from '../io.js'
-import { table } from '../../report/format.js'
+import { table } from '../../report-builder/figure-text.js'
 import { comparatorByName } from '../../grading/index.js'
 
 export const LIST_DATASETS_HELP = `Usage: dataforge-evals list-datasets [--data-dir DIR] [--comparator exact|raha] [--json]

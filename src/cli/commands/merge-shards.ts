@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { mergeShards, shardPaths } from '../../jest/shards.js'
+import { mergeShards, shardPaths } from '../../reporter/jest/shards.js'
 import type { Command } from '../io.js'
 
 export const MERGE_SHARDS_HELP = `Usage: dataforge-evals merge-shards SHARDS...

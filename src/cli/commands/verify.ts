@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { verifyDir } from '../../report/manifest.js'
+import { verifyDir } from '../../report-builder/manifest.js'
 import type { Command } from '../io.js'
 
 export const VERIFY_HELP = `Usage: dataforge-evals verify DIR

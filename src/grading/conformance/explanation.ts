@@ -1,4 +1,4 @@
-import { formatNumber, formatP, formatSigned } from '../../stats/format.js'
+import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
 import type { DistributionAnalysis, LabelDeviation } from './analysis.js'
 
 export interface RulesSummary {

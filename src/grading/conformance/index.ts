@@ -12,5 +12,5 @@ export { rulesSchema, type FieldRule, type RulesDescription, type SampleRules } 
 export type { Classifier, ClassifyFunction, ClassifyOption, ModelClassifier, ModelLabel, PropertyInfo, Sample } from './classify.js'
 export type { DistributionAnalysis, LabelDeviation } from './analysis.js'
 export type { RulesSummary } from './explanation.js'
-export { checkBars, conformanceSummary, conformanceVerdict, type ConformanceBars, type ConformanceVerdict } from './verdict.js'
+export { checkBars, conformanceSummary, conformanceVerdict, type ConformanceBars, type ConformanceVerdict } from './bars.js'
 export { conformanceMetrics, CONFORMANCE_SCORE_METRIC, isConformanceRecord, readConformanceMetrics, type RecordedConformance, type RecordedProperty } from './metrics.js'

@@ -1,0 +1,43 @@
+import { formatNumber } from '../stats/number-format.js'
+
+/** Fixed-width number formatting for diffable reports (never `-0.000`); `—` for missing values. */
+export function fixed(value: number | null | undefined, digits = 3): string {
+  const text = formatNumber(value, digits)
+  return text === 'n/a' ? '—' : text
+}
+
+/** `0.587 ± 0.073`; with one value there is no spread to show: `0.286 (n = 1)`. */
+export function meanStd(mean: number | null, std: number | null, n: number, digits = 3): string {
+  if (mean === null) return '—'
+  if (n < 2) return `${fixed(mean, digits)} (n = 1)`
+  return `${fixed(mean, digits)} ± ${fixed(std ?? 0, digits)}`
+}
+
+/** Quota units and costs keep their small fractions visible without scientific notation. */
+export function units(value: number): string {
+  if (value === 0) return '0'
+  if (Math.abs(value) >= 100) return value.toFixed(1)
+  if (Math.abs(value) >= 1) return value.toFixed(3)
+  return value.toPrecision(3)
+}
+
+export function usd(value: number | null): string {
+  if (value === null) return '—'
+  return `$${value === 0 ? '0' : value < 0.01 ? value.toPrecision(3) : value.toFixed(4)}`
+}
+
+/** Fixed-digit seconds for report tables (diffable); log lines use `formatSeconds`. */
+export function seconds(value: number): string {
+  return `${value.toFixed(2)} s`
+}
+
+/** Escapes a Markdown table cell. */
+export function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+}
+
+export function table(header: string[], rows: string[][]): string {
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
+  for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
+  return lines.join('\n')
+}

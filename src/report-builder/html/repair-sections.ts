@@ -1,0 +1,90 @@
+import { groupBy } from '../../core/group-by.js'
+import type { RunRecord } from '../../core/run-record.js'
+import type { Aggregate } from '../aggregate.js'
+import { fixed } from '../figure-text.js'
+import { kindRecallSpec, paretoSpec, scoreF1Spec } from './charts.js'
+import { esc, slug, sortValue } from './escape.js'
+import { figure } from './figure.js'
+import { bySuite, chartLabels } from './labels.js'
+import { paretoPoints, repairArmCosts } from './pareto.js'
+
+type Labeled = { label: string; aggregate: Aggregate }
+
+/** Per suite, Score and F1 of every group with their 95% intervals. */
+export async function scoreCharts(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
+  const parts: string[] = []
+  for (const [i, { title, aggregates: groups }] of bySuite(aggregates.filter((a) => a.score.point !== null)).entries()) {
+    const short = chartLabels(groups, labels)
+    const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
+    parts.push(
+      await figure(scoreF1Spec(rows), {
+        id: `score-${i}-${slug(title)}`,
+        caption: `${title}: Score (correct/attempted, Wilson 95% interval) and mean F1 (bootstrap 95% interval) per group.`,
+        markField: 'group',
+        marksFor: rows.map((r) => r.label),
+      }),
+    )
+  }
+  return parts.join('')
+}
+
+function byDataset(aggregates: readonly Aggregate[]): Map<string, Aggregate[]> {
+  return groupBy(aggregates, (a) => a.dataset)
+}
+
+/** Per dataset whose corruptions are labelled by kind, recall per kind for every group. */
+export async function kindCharts(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
+  const parts: string[] = []
+  let i = 0
+  for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perKind).length > 0))) {
+    const short = chartLabels(groups, labels)
+    const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
+    parts.push(
+      await figure(kindRecallSpec(rows), {
+        id: `kinds-${i++}-${slug(dataset)}`,
+        caption: `${dataset}: recall per corruption kind (errors of that kind repaired / errors of that kind).`,
+        markField: 'group',
+        marksFor: rows.map((r) => r.label),
+      }),
+    )
+  }
+  return parts.join('')
+}
+
+/**
+ * Per dataset, a table of F1 per column and group, each cell shaded by its value (colours from Vega's `blues`
+ * scheme); the counts are in each cell's title.
+ */
+export function columnHeatTables(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, shade: (t: number) => string): string {
+  const parts: string[] = []
+  for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perColumn).length > 0))) {
+    const columns = [...new Set(groups.flatMap((a) => Object.keys(a.perColumn)))]
+    const head = `<tr><th scope="col">group</th>${columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr>`
+    const rows = groups.map((a) => {
+      const cells = columns.map((c) => {
+        const p = a.perColumn[c]
+        if (!p) return `<td class="num"${sortValue(null)}>—</td>`
+        const style = `background:${shade(p.f1)};color:${p.f1 > 0.6 ? '#fff' : '#111'}`
+        return `<td class="num heat"${sortValue(p.f1)} style="${style}" title="tp ${p.tp} · fp ${p.fp} · fn ${p.fn}">${fixed(p.f1, 2)}</td>`
+      })
+      return `<tr><th scope="row">${esc(labels.get(a)!)}</th>${cells.join('')}</tr>`
+    })
+    parts.push(
+      `<h3>${esc(dataset)}</h3><div class="scroll"><table class="sortable heat-table" data-dataset="${esc(dataset)}"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`,
+    )
+  }
+  return parts.join('')
+}
+
+/** When several agents/models repaired and spent tokens or money: cost per run against mean F1, with the frontier. */
+export async function repairCostChart(records: readonly RunRecord[]): Promise<string> {
+  const arms = repairArmCosts(records)
+  const pareto = arms.length > 1 ? paretoPoints(arms) : null
+  if (!pareto) return ''
+  return figure(paretoSpec(pareto.points, { costUnit: pareto.unit, per: 'run', quality: 'mean F1' }), {
+    id: 'repair-pareto',
+    caption: `Mean repair F1 against ${pareto.unit === 'USD' ? 'cost' : 'tokens'} per run, over all datasets. Arms on the frontier are not beaten on both by any other.`,
+    markField: 'arm',
+    marksFor: pareto.points.map((p) => p.arm),
+  })
+}

@@ -1,0 +1,48 @@
+import { digestOfLabel } from '../../core/digest-of.js'
+import type { RunRecord } from '../../core/run-record.js'
+import type { EvalReport } from '../build.js'
+import { seconds } from '../figure-text.js'
+import { esc } from './escape.js'
+
+function datasetRows(report: EvalReport): string {
+  const r = report.reproducibility
+  if (r.datasets.length) {
+    return r.datasets
+      .map(
+        (d) =>
+          `<tr><td>${esc(d.id)}</td><td>${esc(d.origin)}</td><td class="num">${d.seed === null ? '—' : d.seed}</td><td class="num">${d.rows} × ${d.columns}</td><td>${esc(digestOfLabel(d.dirty.of, d.clean.of))}</td>` +
+          `<td><code>${esc(d.dirty.sha256)}</code></td><td class="num">${d.dirty.bytes}</td><td><code>${esc(d.clean.sha256)}</code></td><td class="num">${d.clean.bytes}</td></tr>`,
+      )
+      .join('')
+  }
+  // Records read back from runs.jsonl carry their dataset hashes but not the dataset descriptions.
+  const seen = new Map<string, RunRecord>()
+  for (const rec of report.records) if (rec.datasetSha256) seen.set(`${rec.dataset}\u0000${rec.datasetSha256.dirty}`, rec)
+  return [...seen.values()]
+    .map(
+      (rec) =>
+        `<tr><td>${esc(rec.dataset)}</td><td>—</td><td class="num">—</td><td class="num">—</td><td>—</td><td><code>${esc(rec.datasetSha256!.dirty)}</code></td><td class="num">—</td><td><code>${esc(rec.datasetSha256!.clean)}</code></td><td class="num">—</td></tr>`,
+    )
+    .join('')
+}
+
+/** Everything needed to reproduce the run, with dates and durations in their own list. */
+export function reproducibilitySection(report: EvalReport): string {
+  const r = report.reproducibility
+  const items: Array<[string, string]> = [
+    ['project commit', `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`],
+    ['seeds', r.seeds.join(', ') || '—'],
+    ['agents', r.agents.join(', ') || '—'],
+    ['models', r.models.join(', ') || '— (no model-backed agent)'],
+    ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],
+    ['model calls', `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`],
+  ]
+  const head = ['dataset', 'origin', 'seed', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes']
+  const timing = [`run date (UTC): ${r.runDateUtc}`, ...report.aggregates.map((a) => `${a.group}: ${seconds(a.runtimeS)}`)]
+  return (
+    `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>` +
+    `<div class="scroll"><table class="hashes"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${datasetRows(report)}</tbody></table></div>` +
+    `<p>Nondeterminism: ${esc(r.nondeterminismNote)}</p>` +
+    `<h3>Dates and durations</h3><ul class="timing">${timing.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>`
+  )
+}

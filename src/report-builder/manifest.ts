@@ -1,0 +1,194 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import { z } from 'zod'
+import { InputError } from '../core/errors.js'
+import { canonicalJson, sha256Hex } from '../core/hash.js'
+import { RunRecordSchema } from '../core/run-record.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
+import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest } from './manifest-build.js'
+
+const ManifestSchema: z.ZodType<Manifest> = z.object({
+  manifestVersion: z.literal(MANIFEST_VERSION),
+  tool: z.literal('dataforge-evals'),
+  files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().nonnegative() })),
+  rowCounts: z.record(z.string(), z.number().int().nonnegative()),
+  configIds: z.array(z.string()),
+})
+export type { Manifest }
+
+/**
+ * Writes `dir/manifest.json` (atomically) with the sha256, size and row count of each file and the config
+ * ids of the RunRecords they hold. `files` are absolute or relative to `dir` and must lie inside it.
+ * Call it after the files are written. A `rowCounts` or `configIds` entry that contradicts the files
+ * throws: a manifest that could never verify is a bug in its writer.
+ */
+export async function writeManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const manifest = await buildManifest(dir, files, extra)
+  await writeFileAtomic(join(dir, MANIFEST_FILE), renderManifest(manifest))
+  return manifest
+}
+
+/**
+ * Adds files to the folder's manifest (creating it when there is none) and rewrites it from the files on
+ * disk: what `export` uses so a Parquet file written beside a report is covered by `verify` too.
+ */
+export async function addToManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+  const present = await stat(join(dir, MANIFEST_FILE)).then(
+    () => true,
+    () => false,
+  )
+  let existing: Manifest | null = null
+  if (present) {
+    try {
+      existing = await readManifest(dir)
+    } catch (error) {
+      throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+    }
+  }
+  const previous = existing?.files.map((f) => f.path) ?? []
+  const keptCounts = Object.fromEntries(
+    Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name)),
+  )
+  return writeManifest(dir, [...previous, ...files], { rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) } })
+}
+
+export interface VerifyResult {
+  ok: boolean
+  /** One line per mismatch, each naming the file. */
+  problems: string[]
+  /** Files checked (listed in the manifest). */
+  files: number
+}
+
+/**
+ * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
+ * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
+ * that the config ids match. A file in the folder (at any depth) that the manifest does not list, and a
+ * manifest that lists nothing, are problems too: a verified folder holds exactly what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
+ */
+export async function verifyDir(dir: string): Promise<VerifyResult> {
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) throw new InputError(`${dir}: not a folder`)
+  let manifest: Manifest
+  try {
+    manifest = await readManifest(dir)
+  } catch (error) {
+    return { ok: false, problems: [(error as Error).message], files: 0 }
+  }
+  const problems: string[] = []
+  const listed = new Set(manifest.files.map((f) => f.path))
+  if (manifest.files.length === 0) problems.push(`${MANIFEST_FILE}: lists no files; there is nothing to verify`)
+  for (const name of await filesUnder(dir)) {
+    if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
+  }
+  const recordsByFile = new Map<string, unknown[]>()
+  for (const entry of manifest.files) {
+    if (!isSafeRelative(entry.path)) {
+      problems.push(`${MANIFEST_FILE}: path "${entry.path}" leaves the folder`)
+      continue
+    }
+    const bytes = await readBytes(join(dir, entry.path)).catch(() => null)
+    if (!bytes) {
+      problems.push(`${entry.path}: listed in the manifest but missing`)
+      continue
+    }
+    if (bytes.byteLength !== entry.bytes) {
+      problems.push(`${entry.path}: size ${bytes.byteLength} bytes, manifest says ${entry.bytes}`)
+    }
+    const hash = sha256Hex(bytes)
+    if (hash !== entry.sha256) problems.push(`${entry.path}: sha256 ${hash}, manifest says ${entry.sha256}`)
+    let rows: unknown[] | null
+    try {
+      rows = recordRows(entry.path, bytes)
+    } catch (error) {
+      problems.push(`${entry.path}: ${(error as Error).message}`)
+      continue
+    }
+    if (!rows) continue
+    recordsByFile.set(entry.path, rows)
+    const recorded = manifest.rowCounts[entry.path]
+    if (recorded === undefined) problems.push(`${entry.path}: no row count in the manifest (file has ${rows.length})`)
+    else if (recorded !== rows.length) problems.push(`${entry.path}: ${rows.length} rows, manifest says ${recorded}`)
+    const bad = rows.findIndex((row) => !RunRecordSchema.safeParse(row).success)
+    if (bad >= 0) {
+      const where = entry.path.endsWith('.jsonl') ? `row ${bad + 1}` : `records[${bad}]`
+      problems.push(`${entry.path}: ${where} is not a valid RunRecord`)
+    }
+  }
+  for (const name of Object.keys(manifest.rowCounts)) {
+    if (!listed.has(name)) problems.push(`${MANIFEST_FILE}: row count for ${name}, which is not listed`)
+  }
+  problems.push(...checkReportMatchesRuns(recordsByFile))
+  if (recordsByFile.size > 0) problems.push(...checkConfigIds(manifest.configIds, recordsByFile))
+  return { ok: problems.length === 0, problems, files: manifest.files.length }
+}
+
+export async function readManifest(dir: string): Promise<Manifest> {
+  const path = join(dir, MANIFEST_FILE)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    throw new Error(`${MANIFEST_FILE}: missing from ${dir}`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new Error(`${MANIFEST_FILE}: not valid JSON (${(error as Error).message})`)
+  }
+  const result = ManifestSchema.safeParse(parsed)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    throw new Error(`${MANIFEST_FILE}: field "${issue?.path.join('.') ?? ''}": ${issue?.message ?? 'invalid'}`)
+  }
+  return result.data
+}
+
+function checkReportMatchesRuns(recordsByFile: Map<string, unknown[]>): string[] {
+  const problems: string[] = []
+  for (const [name, rows] of recordsByFile) {
+    if (!name.endsWith('report.json')) continue
+    const runsName = name.slice(0, -'report.json'.length) + 'runs.jsonl'
+    const runs = recordsByFile.get(runsName)
+    if (!runs) continue
+    const left = rows.map(canonicalJson).sort()
+    const right = runs.map(canonicalJson).sort()
+    if (left.length !== right.length) {
+      problems.push(`${name}: ${left.length} records but ${runsName} has ${right.length} rows`)
+    } else if (left.some((row, i) => row !== right[i])) {
+      problems.push(`${name}: records differ from the rows of ${runsName}`)
+    }
+  }
+  return problems
+}
+
+function checkConfigIds(claimed: readonly string[], recordsByFile: Map<string, unknown[]>): string[] {
+  const actual = new Set<string>()
+  for (const rows of recordsByFile.values()) {
+    for (const row of rows) {
+      const id = (row as { configId?: unknown } | null)?.configId
+      if (typeof id === 'string') actual.add(id)
+    }
+  }
+  const claimedSet = new Set(claimed)
+  const missing = [...actual].filter((id) => !claimedSet.has(id)).sort()
+  const extra = [...claimedSet].filter((id) => !actual.has(id)).sort()
+  const problems: string[] = []
+  if (missing.length) problems.push(`${MANIFEST_FILE}: configIds lack ${missing.length} found in the runs (first ${missing[0]})`)
+  if (extra.length) problems.push(`${MANIFEST_FILE}: configIds list ${extra.length} not found in the runs (first ${extra[0]})`)
+  return problems
+}
+
+function isRecordFileName(name: string): boolean {
+  return name.endsWith('.jsonl') || name.endsWith('.json')
+}
+
+/** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort()
+}

@@ -1,0 +1,111 @@
+import { caseLabel } from '../../core/case-label.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { sumUsage, tokensSpentAndSaved } from '../../core/usage.js'
+import { mean } from '../../stats/quantile.js'
+import { formatInterval } from '../../stats/number-format.js'
+import { wilsonInterval } from '../../stats/wilson.js'
+import { armName } from '../aggregate.js'
+import type { EvalReport } from '../build.js'
+import { fixed, table, usd } from '../figure-text.js'
+import { sortedEntries } from '../../core/order.js'
+import { oneLine } from '../../core/text.js'
+import { groupBy } from '../../core/group-by.js'
+
+/** How many failed questions the report lists before summarizing the rest. */
+export const MAX_FAILED_LISTED = 50
+
+/**
+ * Question-answering records: those of suites where no run carries a repair score. (A suite whose repair
+ * runs all failed before scoring would read as QA; such a run is all failures either way.)
+ */
+export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
+  const repairSuites = new Set(records.filter((r) => r.tp !== null).map((r) => r.suite))
+  return records.filter((r) => !repairSuites.has(r.suite) && r.status !== 'skipped')
+}
+
+function armOf(r: RunRecord): string {
+  return armName(r.agent, r.model)
+}
+
+function sortedGroups<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  return new Map(sortedEntries(groupBy(items, key)))
+}
+
+function passed(rs: readonly RunRecord[]): number {
+  return rs.filter((r) => r.correct === true).length
+}
+
+/** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
+export function renderQaModelTable(records: readonly RunRecord[]): string {
+  const rows = [...sortedGroups(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
+    const first = rs[0]!
+    const n = rs.length
+    const k = passed(rs)
+    const ci = wilsonInterval(k, n)
+    const failures = rs.filter((r) => r.status === 'failed').length
+    const usage = sumUsage(rs.map((r) => r.usage))
+    return [
+      armOf(first),
+      first.suite,
+      formatInterval(ci.point, ci.low, ci.high),
+      `${k}/${n}`,
+      fixed(mean(rs.map((r) => r.steps)), 2),
+      String(tokensSpentAndSaved(usage).spent),
+      usd(usage.costUsd),
+      String(failures),
+    ]
+  })
+  return table(['agent / model', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'], rows)
+}
+
+/** Suite · category down, arms across: passed/attempted per cell. */
+export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
+  const arms = [...new Set(records.map(armOf))].sort()
+  const rows = [...sortedGroups(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
+    label,
+    ...arms.map((arm) => {
+      const mine = rs.filter((r) => armOf(r) === arm)
+      return mine.length ? `${passed(mine)}/${mine.length}` : '—'
+    }),
+  ])
+  return table(['suite · category', ...arms], rows)
+}
+
+/** Every question an arm got wrong or failed, with the grader's detail or the failure. */
+export function renderQaFailedCases(records: readonly RunRecord[]): string {
+  const failed = records.filter((r) => r.correct !== true)
+  if (!failed.length) return 'Every question passed.'
+  const rows = failed
+    .slice(0, MAX_FAILED_LISTED)
+    .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), why(r)])
+  const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
+  return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
+}
+
+/** The detail of a failed question on one line. */
+function why(r: RunRecord): string {
+  const text = r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect')
+  return oneLine(text, 200)
+}
+
+/** The question-answering sections of a report; empty when the report has no question runs. */
+export function renderQaSections(report: EvalReport): string {
+  const records = qaRecords(report.records)
+  if (!records.length) return ''
+  return [
+    '## Question answering',
+    '',
+    'Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent\'s model steps per question.',
+    '',
+    renderQaModelTable(records),
+    '',
+    '### Category × model',
+    '',
+    renderQaCategoryGrid(records),
+    '',
+    '### Failed questions',
+    '',
+    renderQaFailedCases(records),
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,74 @@
+import pc from 'picocolors'
+import { failedRuns } from './aggregate.js'
+import type { GroupDelta } from './baseline.js'
+import type { EvalReport } from './build.js'
+import { fixed, meanStd } from './figure-text.js'
+import type { GateResult } from './gates.js'
+import { scoreRule } from './markdown/report.js'
+import { formatInterval } from '../stats/number-format.js'
+
+/** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
+export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
+  const c = pc.createColors(opts.color)
+  const rule = scoreRule(report)
+  const header = ['group', 'F1 (mean ± std)', 'P', 'R', rule.short, 'Score [95% CI]', 'trials done/asked', 'failures']
+  const rows = report.aggregates.map((a) => {
+    const failures = failedRuns(a)
+    const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
+    const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
+    return [
+      a.group,
+      f1Colored,
+      fixed(a.precisionMean),
+      fixed(a.recallMean),
+      a.passRate === null ? '—' : `${a.correct}/${a.trialsRequested - a.trialsSkipped}`,
+      formatInterval(a.score.point, a.score.low, a.score.high, 2),
+      `${a.trialsCompleted}/${a.trialsRequested}`,
+      failures ? c.red(String(failures)) : '0',
+    ]
+  })
+  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
+  const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
+  const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
+  return [c.bold(line(header)), ...rows.map(line), c.dim(`${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval.`)].join('\n') + '\n'
+}
+
+/** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
+export function renderDeltaLine(d: GroupDelta, opts: { color: boolean }): string {
+  const c = pc.createColors(opts.color)
+  if (d.status === 'new') return `  ${d.message}`
+  const change = `F1 ${fixed(d.before?.f1)} → ${fixed(d.after.f1)}, pass rate ${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`
+  const verdict = d.message.slice(d.group.length + 2)
+  return `  ${d.group}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
+}
+
+export interface RunEndView {
+  report: EvalReport
+  gate: GateResult
+  baselineDeltas: readonly GroupDelta[]
+  /** Watch mode: deltas against the previous run (or why they cannot be computed). */
+  sincePrevious: readonly string[]
+  /** Lines about a baseline update. */
+  baselineUpdate: readonly string[]
+  outputDir: string
+  print: boolean
+  color: boolean
+}
+
+/** Everything the reporter prints at the end of a run, from data. */
+export function renderRunEnd(view: RunEndView): string {
+  const c = pc.createColors(view.color)
+  const lines: string[] = []
+  if (view.print) {
+    lines.push(`\n${c.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(view.report, { color: view.color })}`)
+    if (view.baselineDeltas.length) lines.push(c.bold('against the baseline'), ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color })))
+    lines.push(...view.sincePrevious)
+  }
+  lines.push(...view.baselineUpdate)
+  if (view.print) {
+    lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${n}`)))
+    lines.push(`reports: ${view.outputDir}`)
+  }
+  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${f}`)))
+  return lines.join('\n')
+}

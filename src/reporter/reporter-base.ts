@@ -1,0 +1,119 @@
+import { resolve } from 'node:path'
+import { InputError } from '../core/errors.js'
+import type { EvalReport } from '../report-builder/build.js'
+import { REPORT_FORMATS, type ReportFormat } from '../report-builder/report-formats.js'
+import type { BaselineOptions } from '../report-builder/baseline.js'
+import type { DataforgeReporterOptions, FinishedRun } from '../report-builder/reporter-options.js'
+import { validateThresholds } from '../report-builder/thresholds.js'
+
+const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
+
+export type { DataforgeReporterOptions, FinishedRun, ReportFormat }
+
+/**
+ * What every runner's eval reporter shares, with no test runner in it: the options, and the end of a run —
+ * report, gates, baseline, report folder, printout and exit code — from the run's RunRecords. The Vitest
+ * reporter and the Jest reporter only gather those records. The end of a run lives in run-end.ts and loads
+ * on demand (`preloadRunEnd`): this module is imported with the config, before any test starts.
+ */
+export abstract class EvalReporterBase {
+  protected readonly options: DataforgeReporterOptions
+  protected previous: EvalReport | null = null
+
+  /** `rootDir`: where relative paths resolve (a runner with a config root may override `root`). */
+  constructor(options: DataforgeReporterOptions = {}, private readonly rootDir?: string) {
+    if (options.thresholds) validateThresholds(options.thresholds)
+    const k = options.minPassesPerCase
+    if (k !== undefined && !(Number.isInteger(k) && k >= 1)) throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
+    if (options.baseline) validateBaselineOptions(options.baseline)
+    for (const format of options.formats ?? []) {
+      if (!REPORT_FORMATS.includes(format)) throw new InputError(`formats: unknown format ${JSON.stringify(format)}; use ${REPORT_FORMATS.join(', ')}`)
+    }
+    this.options = options
+  }
+
+  protected get root(): string {
+    return this.rootDir ?? process.cwd()
+  }
+
+  get outputDir(): string {
+    return resolve(this.root, this.options.outputDir ?? 'evals/__reports__')
+  }
+
+  protected get watching(): boolean {
+    return false
+  }
+
+  protected print(text: string): void {
+    if (text) process.stdout.write(`${text}\n`)
+  }
+
+  /**
+   * Starts loading the end of a run (report builder, renderers, report folder) in the background; a runner's
+   * reporter calls it once the tests are under way, so the import is not paid at the run's end.
+   */
+  preloadRunEnd(): Promise<typeof import('../report-builder/run-end.js')> {
+    this.runEnd ??= import('../report-builder/run-end.js').then((runEnd) => {
+      runEnd.readVersionsAhead()
+      return runEnd
+    })
+    return this.runEnd
+  }
+
+  private runEnd: Promise<typeof import('../report-builder/run-end.js')> | null = null
+
+  /** Builds, gates, writes and prints one run's report; sets a failing exit code when a gate fails. */
+  async finishRun(run: FinishedRun): Promise<{ failures: string[] }> {
+    const { endRun } = await this.preloadRunEnd()
+    const { report, failures } = await endRun(
+      {
+        options: this.options,
+        root: this.root,
+        outputDir: this.outputDir,
+        watching: this.watching,
+        previous: this.previous,
+        baselinePath: this.baselinePath(),
+        baselineOptions: this.baselineOptions(),
+        alpha: this.alpha,
+        print: (text) => this.print(text),
+      },
+      run,
+    )
+    this.previous = report
+    if (failures.length) this.failRun()
+    return { failures }
+  }
+
+  /** A reporter fails its runner's process (exit code 1); a command that returns its exit code overrides this. */
+  protected failRun(): void {
+    process.exitCode = 1
+  }
+
+  isEvalFile(moduleId: string): boolean {
+    const relative = moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId
+    return (this.options.evalFiles ?? DEFAULT_EVAL_FILES).some((re) => re.test(relative))
+  }
+
+  protected baselinePath(): string | null {
+    if (this.options.baseline === false) return null
+    return resolve(this.outputDir, this.options.baseline?.path ?? 'baseline.json')
+  }
+
+  protected get alpha(): number {
+    return this.baselineOptions().alpha ?? 0.05
+  }
+
+  protected baselineOptions(): BaselineOptions {
+    const b = this.options.baseline
+    return b ? { ...(b.alpha !== undefined ? { alpha: b.alpha } : {}), ...(b.floor !== undefined ? { floor: b.floor } : {}) } : {}
+  }
+}
+
+function validateBaselineOptions(b: BaselineOptions): void {
+  if (b.alpha !== undefined && !(typeof b.alpha === 'number' && b.alpha > 0 && b.alpha < 1)) {
+    throw new InputError(`baseline.alpha must be a number between 0 and 1 (exclusive), got ${JSON.stringify(b.alpha)}`)
+  }
+  if (b.floor !== undefined && !(typeof b.floor === 'number' && b.floor >= 0 && b.floor <= 1)) {
+    throw new InputError(`baseline.floor must be a number between 0 and 1, got ${JSON.stringify(b.floor)}`)
+  }
+}

@@ -1,0 +1,131 @@
+import pc from 'picocolors'
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import type { projectCommitAsync } from '../../report-builder/reproducibility.js'
+import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
+import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../reporter-base.js'
+import type { EvalRunState } from './run-state.js'
+
+export type { DataforgeReporterOptions, ReportFormat }
+
+/**
+ * The Vitest eval reporter: gathers what the tests recorded into a run state and ends the run through the
+ * shared report path (report builder, gates, pure renderers; baseline, report folder, printing, exit code).
+ */
+export default class DataforgeReporter extends EvalReporterBase implements Reporter {
+  private vitest: Vitest | undefined
+  /** Created while the first run's tests run, when its module loads. */
+  private state: EvalRunState | null = null
+  private printVerdicts: ((testCase: TestCase) => void) | null = null
+  /** The project's commit, looked up while the tests run (git is a child process). */
+  private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+    this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
+  }
+
+  /** Set at a run's start; the run end's modules and the git lookup start once its first module is collected. */
+  private preloadPending = false
+
+  onTestRunStart(): void {
+    this.state?.startRun()
+    this.preloadPending = true
+  }
+
+  /**
+   * The config loads this reporter before any worker starts, so its static graph is kept small. What the run's
+   * end needs (run state, report builder, renderers, git) loads once the first test module is collected: the
+   * workers then run tests and need nothing from this process. Loaded at the run's start, it took the main
+   * thread while Vitest started the workers and served them their modules, which delayed the first test.
+   */
+  onTestModuleCollected(): void {
+    if (!this.preloadPending) return
+    this.preloadPending = false
+    void this.preloadRunEnd()
+    void this.runState()
+    this.pendingCommit = this.lookUpCommit()
+    this.projectEvalFiles = this.globEvalFiles()
+  }
+
+  /** The project's eval files, globbed while the tests run (for `wasFiltered`); null when the glob fails. */
+  private projectEvalFiles: Promise<string[] | null> | null = null
+
+  private globEvalFiles(): Promise<string[] | null> {
+    if (!this.vitest) return Promise.resolve(null)
+    return this.vitest.globTestSpecifications().then(
+      (specs) => specs.map((s) => s.moduleId).filter((id) => this.isEvalFile(id)),
+      () => null,
+    )
+  }
+
+  private lookUpCommit(): ReturnType<typeof projectCommitAsync> {
+    return import('../../report-builder/reproducibility.js').then(({ projectCommitAsync }) => projectCommitAsync(this.root))
+  }
+
+  private runStateModule: Promise<typeof import('./run-state.js')> | null = null
+
+  private async runState(): Promise<EvalRunState> {
+    this.runStateModule ??= import('./run-state.js')
+    const { EvalRunState } = await this.runStateModule
+    this.state ??= new EvalRunState()
+    return this.state
+  }
+
+  /**
+   * Under `--reporter=verbose`: the summaries of the verdicts that held, under their test (they are not
+   * annotated). And the test's record is built now, while the worker runs the next tests, not at the run's end.
+   */
+  onTestCaseResult(testCase: TestCase): void {
+    this.printVerdicts?.(testCase)
+    if (this.isEvalFile(testCase.module.moduleId)) this.state?.prepare(testCase)
+  }
+
+  protected override get root(): string {
+    return this.vitest?.config.root ?? process.cwd()
+  }
+
+  protected override get watching(): boolean {
+    return Boolean(this.vitest?.config.watch)
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
+    if (evalModules.length === 0) return
+    const runDateUtc = new Date().toISOString()
+    const filtered = this.wasFiltered(evalModules)
+    const project = await (this.pendingCommit ?? this.lookUpCommit())
+    this.pendingCommit = null
+    this.preloadPending = false
+    const state = await this.runState()
+    const touched = await state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
+    await this.finishRun({
+      records: state.allRecords(),
+      datasets: state.allDatasets(),
+      runDateUtc,
+      project,
+      touched,
+      filtered: await filtered,
+      command: 'vitest',
+    })
+  }
+
+  /** Whether some eval of the project did not run: a name filter, or eval files left out by a file filter. */
+  private async wasFiltered(ran: readonly TestModule[]): Promise<boolean> {
+    const globbed = this.projectEvalFiles
+    this.projectEvalFiles = null
+    if (!this.vitest) return false
+    if (this.vitest.config.testNamePattern) return true
+    const all = await (globbed ?? this.globEvalFiles())
+    if (!all) return false
+    const done = new Set(ran.map((m) => m.moduleId))
+    return all.some((id) => !done.has(id))
+  }
+
+  protected override print(text: string): void {
+    if (!text) return
+    if (this.vitest) this.vitest.logger.log(text)
+    else process.stdout.write(`${text}\n`)
+  }
+}
+
+export { DataforgeReporter }

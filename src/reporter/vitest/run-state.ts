@@ -1,0 +1,112 @@
+import type { TestCase, TestModule } from 'vitest/node'
+import type { DatasetInfo } from '../../core/dataset-info.js'
+import type { RunRecord } from '../../core/run-record.js'
+import { groupName } from '../../report-builder/aggregate.js'
+import type { EvalReport } from '../../report-builder/build.js'
+import type { RecordProvenance } from '../../core/build-run-record.js'
+import { isExactDataforgeMeta } from '../../test-meta/check.js'
+import { recordFromTest } from '../../test-meta/to-run-record.js'
+import type { DataforgeMeta } from '../../test-meta/build.js'
+
+/**
+ * What the reporter knows across runs: records by test id (kept across watch reruns, so groups that were not
+ * rerun stay in the files), the datasets they used, and the previous report for watch-mode deltas.
+ */
+export class EvalRunState {
+  private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
+  private readonly datasets = new Map<string, DatasetInfo>()
+  /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
+  private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
+  previous: EvalReport | null = null
+
+  /** A run starts: records prepared for a run that never reached its end (no eval file ran) are dropped. */
+  startRun(): void {
+    this.prepared.clear()
+  }
+
+  /**
+   * Builds a finished test's record as its result arrives, while the other tests still run, so the end of the
+   * run (on the critical path) only stamps the run's commit and date on it. Skipped tests, and metas that
+   * need zod's parse (to strip, fill in or report an error), are left to the end.
+   */
+  prepare(testCase: TestCase): void {
+    const meta = testCase.meta().dataforge
+    const state = testCase.result().state
+    if (!isExactDataforgeMeta(meta) || state === 'skipped' || state === 'pending') return
+    this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, UNSTAMPED) })
+  }
+
+  /**
+   * Collects the modules of one run; returns the groups that executed in it. Tests that no longer exist in a
+   * rerun module are dropped.
+   */
+  async collect(modules: readonly TestModule[], provenance: RecordProvenance): Promise<Set<string>> {
+    const touched = new Set<string>()
+    for (const module of modules) {
+      const present = new Set<string>()
+      for (const testCase of module.children.allTests()) {
+        present.add(testCase.id)
+        const record = await this.collectTest(testCase, module.moduleId, provenance)
+        if (record && record.status !== 'skipped') touched.add(groupName(record))
+      }
+      for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
+    }
+    this.prepared.clear()
+    return touched
+  }
+
+  allRecords(): RunRecord[] {
+    return [...this.records.values()].map((e) => e.record)
+  }
+
+  allDatasets(): DatasetInfo[] {
+    return [...this.datasets.values()]
+  }
+
+  private async collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): Promise<RunRecord | null> {
+    const early = this.prepared.get(testCase.id)
+    if (early && early.testCase === testCase && early.state === testCase.result().state) {
+      // Built while the tests ran; only the run's provenance was not known then.
+      early.record.projectCommit = provenance.projectCommit
+      early.record.runDateUtc = provenance.runDateUtc
+      return this.keep(testCase.id, moduleId, early.record, early.meta)
+    }
+    const raw = testCase.meta().dataforge
+    if (!raw) return null
+    const meta = isExactDataforgeMeta(raw) ? raw : (await parser())(raw, testCase.fullName)
+    const result = testCase.result()
+    // In watch mode a test filtered out of this rerun keeps its last real result.
+    const kept = this.records.get(testCase.id)?.record
+    if (result.state === 'skipped' && kept && kept.status !== 'skipped') return null
+    return this.keep(testCase.id, moduleId, recordOf(testCase, meta, provenance), meta)
+  }
+
+  private keep(id: string, moduleId: string, record: RunRecord, meta: DataforgeMeta): RunRecord {
+    this.records.set(id, { record, moduleId })
+    if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
+    return record
+  }
+}
+
+/** zod's parse of a meta, loaded the first time a meta is not exactly what the schema returns unchanged. */
+function parser(): Promise<typeof import('../../test-meta/schema.js').parseDataforgeMeta> {
+  return import('../../test-meta/schema.js').then((m) => m.parseDataforgeMeta)
+}
+
+/** Provenance placeholder of a record built before the run's end (`prepare`); `collect` stamps the real one. */
+const UNSTAMPED: RecordProvenance = { projectCommit: null, runDateUtc: '' }
+
+function recordOf(testCase: TestCase, meta: DataforgeMeta, provenance: RecordProvenance): RunRecord {
+  const result = testCase.result()
+  return recordFromTest(
+    {
+      fullName: testCase.fullName,
+      state: result.state,
+      errors: result.errors ?? [],
+      durationMs: testCase.diagnostic()?.duration ?? 0,
+      meta,
+      expectedToFail: testCase.options.fails === true,
+    },
+    provenance,
+  )
+}

@@ -1,0 +1,51 @@
+import type { DataforgeMeta } from './schema.js'
+
+// Type-only import: the schema (and zod) stays out of the test workers' module graph.
+export type { DataforgeMeta, MatcherRecord } from './schema.js'
+
+/** A fresh meta: the identity given, neutral defaults for the rest, and nothing recorded yet. */
+export function newMeta(identity: Pick<DataforgeMeta, 'caseId' | 'suite' | 'dataset' | 'agent'> & Partial<DataforgeMeta>): DataforgeMeta {
+  return {
+    datasetSha256: null,
+    agentKind: 'custom',
+    model: null,
+    provider: null,
+    category: null,
+    tags: [],
+    trial: 0,
+    trials: 1,
+    seed: 0,
+    turn: null,
+    generation: null,
+    matchers: [],
+    metrics: {},
+    usage: null,
+    steps: null,
+    failure: null,
+    ...identity,
+  }
+}
+
+const digestPairs = new Map<string, Readonly<{ dirty: string; clean: string }>>()
+
+/**
+ * The `datasetSha256` of a meta: one frozen object per pair of digests, shared by every test that names it.
+ * Metas cross to Vitest's main process in batches, serialized with V8's structured clone, which writes an
+ * object met again in the same batch as a back-reference: a thousand tests on one dataset send its two
+ * 64-character digests once per batch, not once per test.
+ */
+export function datasetDigests(dirty: string, clean: string): Readonly<{ dirty: string; clean: string }> {
+  const key = `${dirty}\u0000${clean}`
+  let pair = digestPairs.get(key)
+  if (!pair) {
+    pair = Object.freeze({ dirty, clean })
+    digestPairs.set(key, pair)
+  }
+  return pair
+}
+
+/** The meta of a plain test that used a matcher: the test's full name is the case, its file's stem the suite. */
+export function plainTestMeta(fullName: string, fileName: string | undefined): DataforgeMeta {
+  const suite = (fileName ?? 'tests').replace(/\.(eval|test|spec)\.[cm]?[jt]sx?$/, '')
+  return newMeta({ caseId: fullName, suite, dataset: suite, agent: 'unspecified' })
+}

@@ -1,0 +1,117 @@
+import type { RunRecord } from '../core/run-record.js'
+import type { RepairScore } from '../core/repair-score.js'
+import { toFailureKind } from '../core/failure-kind.js'
+import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import { mean } from '../stats/quantile.js'
+import type { DataforgeMeta } from './build.js'
+
+/** What the reporter needs from a finished Vitest test case (kept minimal so Jest can feed it too). */
+export interface FinishedTest {
+  fullName: string
+  state: 'passed' | 'failed' | 'skipped' | 'pending'
+  errors: ReadonlyArray<{ message?: string; name?: string }>
+  durationMs: number
+  meta: DataforgeMeta
+  /** Registered with `.fails` (`evalCase.fails`): the test passes when its assertions fail. */
+  expectedToFail?: boolean
+}
+
+const TIMEOUT_PATTERN = /timed out|timeout/i
+
+/**
+ * Turns one finished test into a RunRecord. A test whose matchers scored is a completed run (correct when the
+ * test passed); a test that failed before any matcher scored is a run failure with its kind and message.
+ */
+export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): RunRecord {
+  const m = t.meta
+  const identity = {
+    caseId: m.caseId,
+    turn: m.turn,
+    suite: m.suite,
+    dataset: m.dataset,
+    category: m.category,
+    agent: m.agent,
+    agentKind: m.agentKind,
+    model: m.model,
+    provider: m.provider,
+    trial: m.trial,
+    seed: m.seed,
+    generation: m.generation,
+    datasetSha256: m.datasetSha256,
+    agentProvenance: m.agentProvenance ?? null,
+  }
+  const common = {
+    runtimeS: t.durationMs / 1000,
+    steps: m.steps ?? 0,
+    metrics: withMatcherScores(m),
+    ...(m.usage ? { usage: m.usage } : {}),
+  }
+  if (t.state === 'skipped' || t.state === 'pending') {
+    return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)
+  }
+  const firstError = t.errors[0]
+  const errorText = firstError ? `${firstError.name && firstError.name !== 'Error' ? `${firstError.name}: ` : ''}${firstError.message ?? ''}` : ''
+  if (m.failure) {
+    return buildRunRecord(identity, { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
+  }
+  const scored = m.matchers.length > 0
+  // Whether the eval's assertions held. A `.fails` test passes exactly when one of them failed.
+  const assertionsHeld = t.expectedToFail ? t.state === 'failed' : t.state === 'passed'
+  if (!scored && (t.expectedToFail ? t.state === 'passed' : t.state === 'failed')) {
+    return buildRunRecord(
+      identity,
+      { status: 'failed', failureKind: TIMEOUT_PATTERN.test(errorText) ? 'timeout' : 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
+      provenance,
+    )
+  }
+  const repair = lastRepairScore(m)
+  return buildRunRecord(
+    identity,
+    {
+      status: 'ok',
+      correct: assertionsHeld,
+      score: repair,
+      validationError: assertionsHeld ? null : (errorText || failedVerdict(m)).split('\n')[0]!.slice(0, 500),
+      ...common,
+    },
+    provenance,
+  )
+}
+
+/** The first failed verdict's summary: what a `.fails` test's expected failure was (its error is not reported). */
+function failedVerdict(m: DataforgeMeta): string {
+  const failed = m.matchers.find((r) => !r.passed)
+  return failed ? `${failed.matcher}: ${failed.summary}` : 'an assertion failed'
+}
+
+function lastRepairScore(m: DataforgeMeta): RepairScore | null {
+  for (let i = m.matchers.length - 1; i >= 0; i--) {
+    const rec = m.matchers[i]!
+    if (rec.repair && !rec.negated) return rec.repair
+  }
+  return null
+}
+
+/**
+ * The test's recorded metrics, and its non-repair grader scores as metrics named after their matcher
+ * (`toBeNumeric`, …): the mean over the test's positive uses. Negated uses are left out: under `.not` a low
+ * grader score is the goal.
+ */
+function withMatcherScores(m: DataforgeMeta): Record<string, number> {
+  // Most tests assert one repair verdict, or none with a score: their metrics are the ones recorded.
+  if (!m.matchers.some(isGraderScore)) return { ...m.metrics }
+  const scores = new Map<string, number[]>()
+  for (const rec of m.matchers) {
+    if (!isGraderScore(rec)) continue
+    const xs = scores.get(rec.matcher)
+    if (xs) xs.push(rec.score)
+    else scores.set(rec.matcher, [rec.score])
+  }
+  const out: Record<string, number> = { ...m.metrics }
+  for (const [name, xs] of scores) out[name] = mean(xs)
+  return out
+}
+
+function isGraderScore(rec: DataforgeMeta['matchers'][number]): rec is DataforgeMeta['matchers'][number] & { score: number } {
+  return !rec.repair && rec.score !== undefined && !rec.negated
+}

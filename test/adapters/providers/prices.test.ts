@@ -1,0 +1,109 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadPriceFile, parsePriceMap } from '../../../src/adapters/providers/index.js'
+import { main } from '../../../src/cli/main.js'
+import type { CliIO } from '../../../src/cli/io.js'
+import { InputError } from '../../../src/core/errors.js'
+import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { tempDir } from '../../helpers/providers.js'
+
+const MODELS = {
+  data: [
+    { id: 'meta-llama/llama-3.3-70b-instruct', pricing: { prompt: '0.00000012', completion: '0.0000003' } },
+    { id: 'google/gemini-2.0-flash-001', pricing: { prompt: '0.0000001', completion: '0.0000004' } },
+    { id: 'meta-llama/llama-3.3-70b-instruct:free', pricing: { prompt: '0', completion: '0' } },
+    { id: 'openrouter/auto', pricing: { prompt: '-1', completion: '-1' } },
+    { id: 'broken' },
+  ],
+}
+
+function io(cwd: string) {
+  const out: string[] = []
+  const err: string[] = []
+  const cli: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env: {} }
+  return { cli, out, err }
+}
+
+let server: FakeChatServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+describe('dataforge-evals prices fetch', () => {
+  it('reads the models endpoint and writes a price map in USD per token', async () => {
+    server = await startFakeServer({ models: MODELS })
+    const dir = tempDir()
+    const { cli, out, err } = io(dir)
+    const code = await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1`, '--out', 'prices.json'], cli)
+    expect(err.join('')).toBe('')
+    expect(code).toBe(0)
+    expect(out.join('')).toBe('wrote prices for 3 models to prices.json\n')
+    expect(server.other[0]!.url).toBe('/api/v1/models')
+    const written = JSON.parse(readFileSync(join(dir, 'prices.json'), 'utf8'))
+    expect(Object.keys(written.models)).toEqual([
+      'google/gemini-2.0-flash-001',
+      'meta-llama/llama-3.3-70b-instruct',
+      'meta-llama/llama-3.3-70b-instruct:free',
+    ])
+    const prices = loadPriceFile(join(dir, 'prices.json'))
+    expect(prices['meta-llama/llama-3.3-70b-instruct']).toEqual({ prompt: 0.00000012, completion: 0.0000003 })
+  })
+
+  it('prints the map to stdout without --out', async () => {
+    server = await startFakeServer({ models: MODELS })
+    const { cli, out } = io(tempDir())
+    expect(await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1/`], cli)).toBe(0)
+    expect(JSON.parse(out.join('')).models['google/gemini-2.0-flash-001']).toEqual({ prompt: 0.0000001, completion: 0.0000004 })
+  })
+
+  it('returns 2 with one line on stderr for bad usage or a bad answer', async () => {
+    server = await startFakeServer({ models: { nothing: true } })
+    const cases: string[][] = [
+      [],
+      ['update'],
+      ['fetch', '--bogus'],
+      ['fetch', '--base-url', 'ftp://example'],
+      ['fetch', '--base-url', `${server.origin}/api/v1`],
+    ]
+    for (const argv of cases) {
+      const { cli, err } = io(tempDir())
+      expect(await main(['prices', ...argv], cli)).toBe(2)
+      expect(err).toHaveLength(1)
+      expect(err[0]!.trim().split('\n')).toHaveLength(1)
+    }
+    const failing = await startFakeServer({ modelsStatus: 500 })
+    try {
+      const { cli, err } = io(tempDir())
+      expect(await main(['prices', 'fetch', '--base-url', failing.origin], cli)).toBe(2)
+      expect(err[0]).toMatch(/HTTP 500/)
+    } finally {
+      await failing.close()
+    }
+  })
+
+  it('prints help', async () => {
+    const { cli, out } = io(tempDir())
+    expect(await main(['prices', '--help'], cli)).toBe(0)
+    expect(out.join('')).toMatch(/prices fetch \[--base-url URL\] \[--out prices.json\]/)
+  })
+})
+
+describe('price maps', () => {
+  it('accepts numbers or numeric strings, flat or under "models"', () => {
+    expect(parsePriceMap({ m: { prompt: '0.1', completion: 0.2 } }, 'x')).toEqual({ m: { prompt: 0.1, completion: 0.2 } })
+    expect(parsePriceMap({ source: 'y', models: { m: { prompt: 1, completion: 2 } } }, 'x')).toEqual({ m: { prompt: 1, completion: 2 } })
+  })
+
+  it('names the file, model and field at fault', () => {
+    expect(() => parsePriceMap({ m: { prompt: 'cheap', completion: 1 } }, 'prices.json')).toThrow(
+      /prices.json: model "m" field prompt/,
+    )
+    const dir = tempDir()
+    writeFileSync(join(dir, 'bad.json'), '{oops')
+    expect(() => loadPriceFile(join(dir, 'bad.json'))).toThrow(InputError)
+    expect(() => loadPriceFile(join(dir, 'bad.json'))).toThrow(/bad\.json is not valid JSON/)
+    expect(() => loadPriceFile(join(dir, 'missing.json'))).toThrow(/missing\.json cannot be read/)
+  })
+})

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest'
+import { emptyUsage } from '../../../src/core/usage.js'
+import { conformanceMetrics, evaluateConformanceSync } from '../../../src/grading/conformance/index.js'
+import { renderHtmlReport } from '../../../src/report-builder/html/index.js'
+import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
+import { verdictLabel } from '../../../src/report-builder/comparison-verdict.js'
+import { makeRecord } from '../../helpers/stats-records.js'
+import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
+
+function sectionIds(html: string): string[] {
+  return [...html.matchAll(/<section id="([^"]+)"/g)].map((m) => m[1]!)
+}
+
+describe('renderHtmlReport', () => {
+  it('renders every section when repair, question, conformance and baseline data are present', async () => {
+    const { report, baselineDeltas } = fullReport()
+    const html = await renderHtmlReport(report, { baselineDeltas, gateFailures: [] })
+    expect(sectionIds(html)).toEqual(['leaderboard', 'scores', 'baseline', 'kinds', 'columns', 'questions', 'conformance', 'failures', 'reproducibility'])
+    expect(html).toContain('Gate passed')
+    const rows = [...html.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])
+    expect(rows).toEqual(report.aggregates.map((a) => a.group))
+    // the three charts of the question section and the conformance bars
+    for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
+  })
+
+  it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
+    const html = await renderHtmlReport(reportOf(repairRecords()), {
+      baselineDeltas: [
+        {
+          group: 'baseline · synthetic',
+          before: { f1: 0.9, passRate: 0.2 },
+          after: { f1: 0.69, passRate: 0 },
+          verdict: { n: 5, b: 1, c: 0, p: 1, significantWorse: false, belowFloor: false, f1: { p: 0.002, significantWorse: true } },
+        },
+        { group: 'noop · synthetic', before: null, after: { f1: 0, passRate: 0 }, status: 'new', verdict: null },
+      ],
+    })
+    expect(html).toContain('<th scope="col">p (F1 paired)</th>')
+    expect(html).toContain('<td class="num" data-value="0.002">0.0020</td><td class="verdict bad">regression (F1)</td>')
+    expect(html).toContain('<td class="verdict muted">new (not in the baseline)</td>')
+    expect(html).toMatch(/<figure class="chart" id="baseline-deltas"[^>]*data-marks-for="\[&quot;baseline · synthetic&quot;\]"/)
+  })
+
+  it('words baseline verdicts as the leaderboard and the terminal do (report/verdict.ts)', async () => {
+    const facts = [
+      { n: 10, b: 0, c: 6, p: 0.03, significantWorse: false, significantBetter: true, belowFloor: false },
+      { n: 10, b: 0, c: 0, p: 1, significantWorse: false, belowFloor: true },
+      { n: 10, b: 1, c: 1, p: 1, significantWorse: false, belowFloor: false },
+      { n: 0, b: 0, c: 0, p: 1, significantWorse: false, belowFloor: false },
+    ]
+    const html = await renderHtmlReport(reportOf(repairRecords()), {
+      baselineDeltas: facts.map((verdict, i) => ({ group: `g${i}`, before: { f1: 0.5, passRate: 0.5 }, after: { f1: 0.5, passRate: 0.5 }, verdict })),
+    })
+    const shown = [...html.matchAll(/<td class="verdict (\w+)">([^<]*)<\/td>/g)].map((m) => [m[1], m[2]])
+    expect(shown).toEqual([
+      ['good', 'better'],
+      ['bad', 'below floor'],
+      ['ok', 'no significant change'],
+      ['muted', 'no pairs'],
+    ])
+    expect(shown.map(([, text]) => text)).toEqual(facts.map((f) => verdictLabel(f)))
+  })
+
+  it('charts repair cost against F1 when several agents/models spent tokens or money', async () => {
+    const spend = (costUsd: number) => ({ ...emptyUsage(), calls: 1, promptTokens: 500, completionTokens: 50, costUsd })
+    const records = repairRecords().map((r) =>
+      r.agent === 'baseline' ? { ...r, model: 'model-a', usage: spend(0.01) } : r.agent === 'noop' ? { ...r, usage: spend(0.001) } : r,
+    )
+    const html = await renderHtmlReport(reportOf(records))
+    expect(sectionIds(html)).toContain('repair-cost')
+    expect(html).toMatch(/<figure class="chart" id="repair-pareto" data-mark-field="arm" data-marks-for="\[&quot;mock&quot;,&quot;noop&quot;,&quot;baseline@model-a&quot;\]"/)
+  })
+
+  it('draws the distributions a real conformance evaluation records (conformanceMetrics)', async () => {
+    const samples = (counts: Record<string, number>) =>
+      Object.entries(counts).flatMap(([label, n]) => Array.from({ length: n }, () => ({ sentiment: label, 'tone.formal': label === 'neutral' ? 'yes' : 'no' })))
+    const spec = {
+      properties: [
+        { name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } },
+        { name: 'tone.formal', distribution: { yes: 50, no: 50 } },
+      ],
+    }
+    const recordOf = (agent: string, counts: Record<string, number>) =>
+      makeRecord({ agent, suite: 'conformance', dataset: 'reviews.jsonl', category: null, metrics: conformanceMetrics(evaluateConformanceSync(samples(counts), spec)) })
+    const report = reportOf([recordOf('writer-a', { positive: 45, negative: 28, neutral: 27 }), recordOf('writer-b', { positive: 60, negative: 20, neutral: 20 })])
+    const html = await renderHtmlReport(report)
+    expect(sectionIds(html)).toContain('conformance')
+    expect(html).toMatch(/<th scope="row">writer-a · conformance<\/th><td class="num" data-value="[\d.]+">[\d.]+<\/td><td data-value="[\d.]+">tone\.formal [\d.]+<\/td>/)
+    for (const [i, property] of ['sentiment', 'tone.formal'].entries()) {
+      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a&quot;,&quot;writer-b&quot;\\]"`))
+    }
+    expect(html).toContain('series: requested')
+  })
+
+  it('shows only the sections whose data is there', async () => {
+    expect(sectionIds(await renderHtmlReport(reportOf(repairRecords())))).toEqual(['leaderboard', 'scores', 'kinds', 'columns', 'failures', 'reproducibility'])
+    expect(sectionIds(await renderHtmlReport(reportOf(questionRecords())))).toEqual(['leaderboard', 'scores', 'questions', 'failures', 'reproducibility'])
+    expect(sectionIds(await renderHtmlReport(reportOf(conformanceRecords())))).toEqual(['leaderboard', 'scores', 'conformance', 'failures', 'reproducibility'])
+    const oneModel = questionRecords().filter((r) => r.model === 'model-mid')
+    const html = await renderHtmlReport(reportOf(oneModel))
+    expect(html).toContain('id="category-grid"')
+    expect(html).not.toContain('id="pareto"') // nothing to compare with one model
+  })
+
+  it('lists wrong and missed cells by position and agent value, never a clean value', async () => {
+    const { report } = fullReport()
+    const html = await renderHtmlReport(report)
+    expect(report.records.some((r) => JSON.stringify(r).includes(CLEAN_SECRET))).toBe(true)
+    expect(html).not.toContain(CLEAN_SECRET)
+    expect(html).toContain('agent-city-0')
+    expect(html).toMatch(/<td>missed<\/td><td class="num">100<\/td><td>name<\/td><td class="value">\(left unchanged\)<\/td>/)
+    expect(html).toContain('timed out after 300 s')
+    expect(html).toContain('expected a number near 1234, got q9-answer') // the grader's detail of a wrong answer
+  })
+
+  it('reaches nothing outside the page: no external URL, a CSP that forbids loads, system fonts only', async () => {
+    const { report, baselineDeltas } = fullReport()
+    const html = await renderHtmlReport(report, { baselineDeltas })
+    const withoutNamespaces = html.replace(/xmlns(:xlink)?="http:\/\/www\.w3\.org\/[^"]+"/g, '')
+    expect(withoutNamespaces).not.toMatch(/https?:\/\//)
+    expect(html).not.toMatch(/\s(src|href)="(?!#)/)
+    expect(html).not.toMatch(/@import|@font-face|url\((?!#)/)
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/=]+';/)
+    expect(html.match(/<script>/g)).toHaveLength(1)
+  })
+
+  it('renders a report with no runs: an empty leaderboard, no charts', async () => {
+    const html = await renderHtmlReport(reportOf([]))
+    expect(sectionIds(html)).toEqual(['leaderboard', 'failures', 'reproducibility'])
+    expect(html).toContain('<tbody></tbody>')
+    expect(html).toContain('No run failures.')
+  })
+
+  it('escapes names and messages', async () => {
+    const records = repairRecords().map((r) => (r.agent === 'noop' ? { ...r, agent: '<img src=x onerror=alert(1)>' } : r))
+    const html = await renderHtmlReport(reportOf(records))
+    expect(html).not.toContain('<img')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  })
+
+  it('is deterministic: the same report gives the same bytes', async () => {
+    const { report, baselineDeltas } = fullReport()
+    expect(await renderHtmlReport(report, { baselineDeltas })).toBe(await renderHtmlReport(report, { baselineDeltas }))
+  })
+
+  it('keeps 1,000 records under 2 MB, in 10 groups or in 100', async () => {
+    for (const agents of [10, 100]) {
+      const html = await renderHtmlReport(reportOf(manyRecords(1000, agents)))
+      expect(Buffer.byteLength(html)).toBeLessThan(2_000_000)
+      expect(html).toContain('more not listed here; every run is in runs.jsonl')
+      expect(html.match(/<tr data-group=/g)).toHaveLength(agents)
+    }
+  })
+})
+
+describe('paretoPoints', () => {
+  const arm = (name: string, correct: number, costUsd: number, tokens = 100) => ({ arm: name, attempted: 10, quality: correct / 10, tokens, costUsd })
+
+  it('marks the arms no other beats on both cost and accuracy', () => {
+    const result = paretoPoints([arm('cheap', 4, 0.1), arm('mid', 8, 0.5), arm('pricey', 7, 2), arm('same-cost-worse', 3, 0.1)])
+    expect(result?.unit).toBe('USD')
+    expect(Object.fromEntries(result!.points.map((p) => [p.arm, p.onFrontier]))).toEqual({ cheap: true, mid: true, pricey: false, 'same-cost-worse': false })
+  })
+
+  it('falls back to tokens when nothing cost money, and gives nothing when nothing was spent', () => {
+    expect(paretoPoints([arm('a', 4, 0, 50), arm('b', 6, 0, 80)])?.unit).toBe('tokens')
+    expect(paretoPoints([arm('a', 4, 0, 0), arm('b', 6, 0, 0)])).toBeNull()
+  })
+})

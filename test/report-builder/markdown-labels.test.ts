@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import type { DatasetInfo } from '../../src/core/dataset-info.js'
+import { buildReport } from '../../src/report-builder/build.js'
+import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard.js'
+import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
+import { makeRecord } from '../helpers/stats-records.js'
+
+// Labels and counts a reader sees in the Markdown, on hand-made records.
+
+const repair = (caseId: string, trial: number, f1: number, correct: boolean, metrics: Record<string, number> = {}) =>
+  makeRecord({ caseId, trial, seed: trial + 1, f1, precision: 1, recall: f1, tp: 1, fp: 0, fn: 1, correct, metrics })
+
+const info: DatasetInfo = {
+  id: 'synthetic',
+  origin: 'synthetic',
+  source: 'generator',
+  rows: 80,
+  columns: 11,
+  columnNames: [],
+  dirtyCells: 40,
+  idColumns: [],
+  seed: 1,
+  options: { rows: 80, errorRate: 0.05 },
+  dirty: { sha256: 'a'.repeat(64), bytes: 10 },
+  clean: { sha256: 'b'.repeat(64), bytes: 10 },
+}
+
+function report(records: ReturnType<typeof makeRecord>[], config: Record<string, unknown>) {
+  return buildReport({ records, datasets: [info], config, cwd: process.cwd(), runDateUtc: '2025-01-01T00:00:00Z', project: { commit: null, dirty: null } })
+}
+
+describe('Markdown labels', () => {
+  it('one trial shows "—" and n = 1, never ± 0.000 or a zero-width interval', () => {
+    const md = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'run', passF1: 0.5 }))
+    expect(md).toContain('| 0.500 (n = 1) | — (n = 1) |')
+    expect(md).not.toContain('± 0.000')
+    expect(md).not.toContain('[0.500, 0.500]')
+  })
+
+  it('states the Score rule of its front door in the legend and the column', () => {
+    const cli = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'run', passF1: 0.5 }))
+    expect(cli).toContain('Score is the share of attempted runs whose F1 reached `--pass-f1` (0.5).')
+    expect(cli).toContain('| Score: F1 ≥ 0.5 [95% CI] |')
+    const vitest = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'vitest' }))
+    expect(vitest).toContain("in an eval file a run is correct when the eval's assertions passed")
+    expect(vitest).toContain('| Score: assertions held [95% CI] |')
+  })
+
+  it('names the k of pass^k, shows recorded metrics as the mean per group, labels units and regenerating options', () => {
+    const records = [repair('flaky', 0, 1, true, { fixes: 4 }), repair('flaky', 1, 0.2, false, { fixes: 6 }), repair('flaky', 2, 1, true, { fixes: 8 })]
+    const r = report(records, { command: 'vitest' })
+    const md = renderLeaderboard(r)
+    // 2 passes of 3: pass@1 = 2/3; pass^2 = C(2,2)/C(3,2) = 1/3 (pass^3 would be 0 for any flaky case)
+    expect(md).toContain('| agent | dataset | case | passes | pass@1 | pass^2 |')
+    expect(md).toContain('| flaky | 2/3 | 0.667 | 0.333 |')
+    expect(md).toContain('## Recorded metrics')
+    expect(md).toContain('| group | fixes |')
+    expect(md).toContain('| baseline · evals/repair.eval.ts · repair | 6.000 |')
+    expect(md).toContain('| steps/trial | quota/trial | quota total |')
+    expect(md).toMatch(/- baseline · evals\/repair\.eval\.ts · repair: 1\.50 s total, 0\.50 s per trial \(3 trials\)/)
+    expect(md).toContain('| synthetic | synthetic | 1 | errorRate 0.05, rows 80 | 80 × 11 |')
+  })
+})

@@ -1,0 +1,120 @@
+import { readdirSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { EvalReport } from '../../src/report-builder/build.js'
+import { runFixture, TempDirs } from '../helpers/vitest-run.js'
+
+// Real Vitest runs of test/fixtures/vitest/{gates,filters}: group thresholds, fail-closed, -t filters,
+// report formats and diffable output.
+
+const temp = new TempDirs()
+afterAll(() => temp.removeAll())
+
+const gatesRun = (thresholds: Record<string, Record<string, number>>, files = ['evals/'], extra = {}) =>
+  runFixture({ fixture: 'gates', files, outputDir: temp.make(), cacheDir: temp.make(), reporterOptions: { thresholds, ...extra } })
+
+/** leaderboard.md without the lines that are meant to change between identical runs. */
+function stableMarkdown(md: string): string {
+  return md
+    .replace(/\n### Dates and durations\n[\s\S]*?\n(?=\n> )/, '\n')
+    .replace(/^- project commit: .*$/m, '- project commit: <commit>')
+}
+
+/** report.json without its volatile fields (dates, durations, the commit and tree state). */
+function stableReport(report: EvalReport): unknown {
+  return JSON.parse(
+    JSON.stringify(report, (key, value) => (['runtimeS', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value)),
+  )
+}
+
+describe('group thresholds', () => {
+  it('fail the run (exit code 1) naming group, metric, value and threshold, even when every test passed', async () => {
+    const run = await gatesRun({ 'noop*': { f1: 0.6 }, '*': { passRate: 0.9 } })
+    expect(run.tests.tests.map((t) => t.state)).toEqual(['passed', 'passed', 'passed', 'passed'])
+    expect(run.exitCode).toBe(1)
+    const message = 'noop · synthetic: f1 0.000 is below the threshold 0.6 (pattern "noop*")'
+    expect(run.output).toContain(`dataforge-evals gate failed:\n  ✗ ${message}\n`)
+    expect(run.output.match(/✗/g)).toHaveLength(1)
+    const md = run.reports.text('leaderboard.md')
+    expect(md).toContain(`## Gate\n\nThe gate failed:\n\n- ${message}\n`)
+  })
+
+  it('pass the run when every group meets them; two identical runs write identical reports but for dates and durations', async () => {
+    const thresholds = { 'mock*': { f1: 1, pooledF1: 1, precision: 1, recall: 1 }, '*': { passRate: 0.9, completionRate: 1 } }
+    const first = await gatesRun(thresholds)
+    const second = await gatesRun(thresholds)
+    expect(first.exitCode).toBeFalsy()
+    expect(first.output).not.toContain('gate failed')
+    const md = first.reports.text('leaderboard.md')
+    expect(md).toContain('## Gate\n\nPassed: every threshold met, every eval scored, no significant regression.\n')
+    // Durations and the run date live in their own block only.
+    const timing = md.slice(md.indexOf('### Dates and durations'))
+    expect(timing).toMatch(/^### Dates and durations\n\n- run date \(UTC\): \d{4}-\d\d-\d\dT[\d:.]+Z\n- mock · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n- noop · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n/)
+    expect(md.slice(0, md.indexOf('### Dates and durations'))).not.toMatch(/\d{4}-\d\d-\d\dT|\d s\b/)
+    expect(stableMarkdown(second.reports.text('leaderboard.md'))).toBe(stableMarkdown(md))
+    expect(stableReport(second.reports.report())).toEqual(stableReport(first.reports.report()))
+    // Fixed number formatting: every number in the summary table has three decimals or is a count.
+    const summary = md.slice(md.indexOf('| agent |'), md.indexOf('\n\n', md.indexOf('| agent |')))
+    expect(summary.split('\n').slice(2)).toEqual([
+      '| mock | oracle | synthetic | 1.000 ± 0.000 | 1.000 [1.000, 1.000] | 1.000 | 1.000 | 1.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
+      '| noop | baseline | synthetic | 0.000 ± 0.000 | 0.000 [0.000, 0.000] | 0.000 | 1.000 | 0.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
+    ])
+  })
+
+  it('a pattern that matches no group (a typo) fails the gate, naming the pattern and the groups that exist', async () => {
+    const run = await gatesRun({ synthetci: { f1: 0.5 } }, [])
+    expect(run.exitCode).toBe(1)
+    const message =
+      'threshold pattern "synthetci" matches no group, so its bar checks nothing; a pattern matches a group\'s name, suite, dataset, agent or category; groups: '
+    expect(run.output).toContain(`✗ ${message}`)
+    expect(run.output).toMatch(/groups: .*mock · synthetic.*noop · synthetic/)
+    expect(run.reports.text('leaderboard.md')).toContain(`- ${message}`)
+    // In a run filtered to some files the pattern may name a group that was not run: a note, not a failure.
+    const filtered = await gatesRun({ synthetci: { f1: 0.5 } }, ['evals/'])
+    expect(filtered.exitCode).toBeFalsy()
+    expect(filtered.output).toContain('dataforge-evals note: threshold pattern "synthetci" matches no group')
+    expect(filtered.output).toContain('(not checked: this run was filtered)')
+  })
+
+  it('are checked when the reporter is made: unknown metrics, out-of-range values and unknown formats are refused', async () => {
+    const { default: DataforgeReporter } = await import('../../src/reporter/vitest/index.js')
+    expect(() => new DataforgeReporter({ thresholds: { '*': { f2: 0.5 } as never } })).toThrow(
+      'thresholds["*"].f2: unknown metric; use one of f1, pooledF1, precision, recall, passRate, completionRate',
+    )
+    expect(() => new DataforgeReporter({ thresholds: { 'hospital*': { f1: 60 } } })).toThrow('thresholds["hospital*"].f1: must be a number between 0 and 1, got 60')
+    expect(() => new DataforgeReporter({ formats: ['pdf' as never] })).toThrow('formats: unknown format "pdf"; use markdown, json, jsonl, html')
+  })
+})
+
+describe('fail closed', () => {
+  it('fails a run in which no eval executed, and writes only the formats asked for', async () => {
+    const run = await gatesRun({}, ['skipped/'], { formats: ['markdown'] })
+    expect(run.tests.tests.map((t) => t.state)).toEqual(['skipped', 'skipped'])
+    expect(run.exitCode).toBe(1)
+    expect(run.output).toContain('✗ no eval executed: all 2 eval runs were skipped; the gate fails closed')
+    expect(readdirSync(run.reports.dir).sort()).toEqual(['leaderboard.md', 'manifest.json'])
+  })
+})
+
+describe('-t filters', () => {
+  it('run only the matching trials and turns; the others are reported as skipped; turns are still asked in order', async () => {
+    const run = await runFixture({ fixture: 'filters', outputDir: temp.make(), cacheDir: temp.make(), testNamePattern: 'trial 2/3|ordered#t3' })
+    expect(run.tests.tests.map((t) => [t.name, t.state])).toEqual([
+      ['filtered [trial 1/3 · seed 1]', 'skipped'],
+      ['filtered [trial 2/3 · seed 2]', 'passed'],
+      ['filtered [trial 3/3 · seed 3]', 'skipped'],
+      ['ordered#t1', 'skipped'],
+      ['ordered#t2', 'skipped'],
+      ['ordered#t3', 'passed'],
+    ])
+    // Rows in the report's stable order: suite (the conversation's is its name), case, turn, trial.
+    expect(run.reports.runs().map((r) => [r.caseId, r.turn ?? r.trial, r.status])).toEqual([
+      ['ordered', 1, 'skipped'],
+      ['ordered', 2, 'skipped'],
+      ['ordered', 3, 'ok'],
+      ['filtered', 0, 'skipped'],
+      ['filtered', 1, 'ok'],
+      ['filtered', 2, 'skipped'],
+    ])
+    expect(run.exitCode).toBeFalsy()
+  })
+})
