@@ -24,7 +24,7 @@ export interface QaSuiteRunOptions {
   /** Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`). Default 60000. */
   timeout?: number
   generation?: string
-  /** WikiTableQuestions: a full release folder, and a seeded sample size. */
+  /** WikiTableQuestions and DABench: a full release folder (`dataDir`); a seeded sample size (`limit`). */
   dataDir?: string
   limit?: number
 }
@@ -129,6 +129,7 @@ export function qaTurnMeta(
     seed: plan.seed + trial,
     turn: turnNumber(qaCase, index),
     generation: generation ?? null,
+    ...(qaCase.metrics ? { metrics: { ...qaCase.metrics } } : {}),
   })
 }
 
