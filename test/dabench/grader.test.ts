@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
-import { dabenchSummaries } from '../../src/datasets/dabench/scores.js'
+import { DABENCH_SUB_ANSWERS, dabenchSummaries } from '../../src/datasets/dabench/scores.js'
 import {
-  DABENCH_SUB_ANSWERS,
   dabenchAnswer,
   dabenchEqual,
   dabenchResponsePairs,
@@ -111,7 +110,9 @@ describe('DABench grader: the official semantics', () => {
 
   it.skipIf(!python)('eval_closed_form.py (run with python3) decides every constructed response as the grader does', () => {
     const official = officialCorrectness(CASES)
-    CASES.forEach((c, i) => expect(official[i], c.what).toEqual(ours(c)))
+    CASES.forEach((c, i) => {
+      expect(official[i], c.what).toEqual(ours(c))
+    })
   })
 
   it.skipIf(!python)('an empty response: the script leaves the question out; the grader counts it wrong', () => {

@@ -1,6 +1,5 @@
 import type { RunRecord } from '../../core/run-record.js'
 import { Random } from '../../core/random.js'
-import { type DabenchRun, readDabenchRun } from '../../grading/answers/dabench.js'
 import { quantileSorted } from '../../stats/quantile.js'
 
 /** A rate in [0, 1] with its 95% percentile-bootstrap interval over questions. */
@@ -31,6 +30,35 @@ export interface DabenchSummary {
   overall: DabenchScores
   byLevel: Array<{ level: string } & DabenchScores>
   byConcept: Array<{ concept: string } & DabenchScores>
+}
+
+/** The metric every run of a DABench case carries: how many sub-answers its question has. */
+export const DABENCH_SUB_ANSWERS = 'dabench.subAnswers'
+/** `dabench.concept:<concept>` = 1 on every run of a question of that concept. */
+export const DABENCH_CONCEPT_PREFIX = 'dabench.concept:'
+
+/** What a run record says about its DABench question, or null for a run of another suite. */
+export interface DabenchRun {
+  subAnswers: number
+  /** Right sub-answers: the grader's score × sub-answers; 0 for a failed run. */
+  subCorrect: number
+  correct: boolean
+  concepts: string[]
+}
+
+/**
+ * Reads a record's DABench facts: the sub-answer count and concepts its case recorded, and the grader's score
+ * (`score` from the `qa` command, `toPass` from a runner's `qaSuite`). A run that failed (timeout, exception)
+ * got no sub-answer right.
+ */
+export function readDabenchRun(r: { metrics: Record<string, number>; correct: boolean | null }): DabenchRun | null {
+  const n = r.metrics[DABENCH_SUB_ANSWERS]
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return null
+  const score = r.correct === null ? 0 : (r.metrics.score ?? r.metrics.toPass ?? (r.correct ? 1 : 0))
+  const concepts = Object.keys(r.metrics)
+    .filter((k) => k.startsWith(DABENCH_CONCEPT_PREFIX) && r.metrics[k]! > 0)
+    .map((k) => k.slice(DABENCH_CONCEPT_PREFIX.length))
+  return { subAnswers: n, subCorrect: Math.round(score * n), correct: r.correct === true, concepts }
 }
 
 export const DABENCH_BOOTSTRAP_ITERATIONS = 2000

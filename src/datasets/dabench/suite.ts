@@ -1,4 +1,5 @@
-import { DABENCH_CONCEPT_PREFIX, DABENCH_SUB_ANSWERS, dabenchAnswer } from '../../grading/answers/dabench.js'
+import { dabenchAnswer } from '../../grading/answers/dabench.js'
+import { DABENCH_CONCEPT_PREFIX, DABENCH_SUB_ANSWERS } from './scores.js'
 import { registerCase, setExpectedAnswer } from '../questions/expected.js'
 import type { QaCase, QaSuiteOptions, SingleQaCase } from '../questions/types.js'
 import { type DabenchQuestion, loadDabenchSync } from './load.js'

@@ -125,8 +125,10 @@ export function dabenchResponsePairs(answer: Answer, onlyName?: string): Array<[
     return pairs
   }
   if (isTable(value)) {
-    if (value.rows.length === 1) value.columns.forEach((name, i) => pairs.push([name, value.rows[0]![i] ?? '']))
-    else if (value.columns.length === 2) for (const row of value.rows) pairs.push([row[0] ?? '', row[1] ?? ''])
+    if (value.rows.length === 1) {
+      const row = value.rows[0]!
+      for (let i = 0; i < value.columns.length; i++) pairs.push([value.columns[i]!, row[i] ?? ''])
+    } else if (value.columns.length === 2) for (const row of value.rows) pairs.push([row[0] ?? '', row[1] ?? ''])
     return pairs
   }
   const blocks = typeof value === 'string' ? extractDabenchBlocks(value) : []
@@ -192,31 +194,3 @@ function subDetail(v: DabenchSubVerdict): string {
   return v.found === undefined ? `@${v.name}: expected ${show(v.expected)}, missing` : `@${v.name}: expected ${show(v.expected)}, found ${show(v.found)}`
 }
 
-/** The metric every run of a DABench case carries: how many sub-answers its question has. */
-export const DABENCH_SUB_ANSWERS = 'dabench.subAnswers'
-/** `dabench.concept:<concept>` = 1 on every run of a question of that concept. */
-export const DABENCH_CONCEPT_PREFIX = 'dabench.concept:'
-
-/** What a run record says about its DABench question, or null for a run of another suite. */
-export interface DabenchRun {
-  subAnswers: number
-  /** Right sub-answers: the grader's score × sub-answers; 0 for a failed run. */
-  subCorrect: number
-  correct: boolean
-  concepts: string[]
-}
-
-/**
- * Reads a record's DABench facts: the sub-answer count and concepts its case recorded, and the grader's score
- * (`score` from the `qa` command, `toPass` from a runner's `qaSuite`). A run that failed (timeout, exception)
- * got no sub-answer right.
- */
-export function readDabenchRun(r: { metrics: Record<string, number>; correct: boolean | null }): DabenchRun | null {
-  const n = r.metrics[DABENCH_SUB_ANSWERS]
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return null
-  const score = r.correct === null ? 0 : (r.metrics.score ?? r.metrics.toPass ?? (r.correct ? 1 : 0))
-  const concepts = Object.keys(r.metrics)
-    .filter((k) => k.startsWith(DABENCH_CONCEPT_PREFIX) && r.metrics[k]! > 0)
-    .map((k) => k.slice(DABENCH_CONCEPT_PREFIX.length))
-  return { subAnswers: n, subCorrect: Math.round(score * n), correct: r.correct === true, concepts }
-}
