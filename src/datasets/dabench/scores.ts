@@ -37,6 +37,11 @@ export const DABENCH_SUB_ANSWERS = 'dabench.subAnswers'
 /** `dabench.concept:<concept>` = 1 on every run of a question of that concept. */
 export const DABENCH_CONCEPT_PREFIX = 'dabench.concept:'
 
+/** True for the metrics a DABench case records as facts about itself (not measurements of the run). */
+export function isDabenchFact(name: string): boolean {
+  return name === DABENCH_SUB_ANSWERS || name.startsWith(DABENCH_CONCEPT_PREFIX)
+}
+
 /** What a run record says about its DABench question, or null for a run of another suite. */
 export interface DabenchRun {
   subAnswers: number
