@@ -175,6 +175,18 @@ describe('DABench loader: malformed files exit 2 naming the file and line', () =
     })
   }
 
+  it("a label naming an answer twice is one sub-answer with the last value, as the script's dict keeps it", async () => {
+    await withTempDir(async (dir) => {
+      const root = writeLayout(dir, { labels: JSON.stringify({ id: 7, common_answers: [['r', '0.38'], ['s', 'x'], ['r', '0.56']] }) })
+      const [q] = loadDabenchSync({ dataDir: root })
+      expect(q!.labels).toEqual([
+        { name: 'r', value: '0.56' },
+        { name: 's', value: 'x' },
+      ])
+      expect(dabenchSuite({ seed: 1, dataDir: root })[0]!.metrics).toMatchObject({ 'dabench.subAnswers': 2 })
+    })
+  })
+
   it('a folder without the layout says what it expects', async () => {
     await withTempDir(async (dir) => {
       const res = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'dabench', '--data-dir', dir, '--quiet'], dir)
