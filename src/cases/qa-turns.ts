@@ -147,12 +147,16 @@ export async function runQaTurn(
   const { session, qaCase, index, dataSha256 } = turn
   live.datasetSha256 = datasetDigests(dataSha256, dataSha256)
   const outcome = await session.turn(index)
+  // The case's facts stay as the case states them, whatever counters the agent reports.
+  const facts = () => Object.assign(live.metrics, qaCase.metrics)
   if ('error' in outcome) {
     putFailure(live, outcome.error)
+    facts()
     throw outcome.error
   }
   const { answer } = outcome
   putUsage(live, answer.usage, answer.steps ?? 1, answer.model)
   putCounters(live, answer.metrics)
+  facts()
   await check(answer, turnsOf(qaCase)[index]!.grader)
 }

@@ -123,7 +123,8 @@ describe('qa --suite dabench', () => {
         join(dir, 'agent.mjs'),
         `export default { name: 'half', session() { return { ask(q) {
           if (q.includes('@d[v]')) throw new Error('boom')
-          return { text: q.includes('@a[v]') ? '@a[1.0] @b[3]' : 'So @c[3].' }
+          // An agent's counters cannot overwrite the case's facts.
+          return { text: q.includes('@a[v]') ? '@a[1.0] @b[3]' : 'So @c[3].', metrics: { 'dabench.subAnswers': 99, lookups: 1 } }
         } } } }`,
       )
       const res = await runCli(['qa', '--agent', './agent.mjs', '--suite', 'dabench', '--data-dir', root, '--quiet'], dir)
@@ -132,6 +133,7 @@ describe('qa --suite dabench', () => {
       const failed = report.records.find((r: RunRecord) => r.caseId === 'dabench-3')!
       expect(failed.status).toBe('failed')
       expect(failed.metrics).toMatchObject({ 'dabench.subAnswers': 1, 'dabench.concept:Outlier Detection': 1 })
+      expect(report.records.find((r) => r.caseId === 'dabench-1')!.metrics).toMatchObject({ 'dabench.subAnswers': 2, lookups: 1, score: 0.5 })
       const [s] = report.dabench!
       expect(s!.failedRuns).toBe(1)
       expect(s!.overall.abq.point).toBeCloseTo(1 / 3)
