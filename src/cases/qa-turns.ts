@@ -24,7 +24,7 @@ export interface QaSuiteRunOptions {
   /** Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`). Default 60000. */
   timeout?: number
   generation?: string
-  /** WikiTableQuestions: a full release folder, and a seeded sample size. */
+  /** WikiTableQuestions and DABench: a full release folder (`dataDir`); a seeded sample size (`limit`). */
   dataDir?: string
   limit?: number
 }
@@ -129,6 +129,7 @@ export function qaTurnMeta(
     seed: plan.seed + trial,
     turn: turnNumber(qaCase, index),
     generation: generation ?? null,
+    ...(qaCase.metrics ? { metrics: { ...qaCase.metrics } } : {}),
   })
 }
 
@@ -146,12 +147,16 @@ export async function runQaTurn(
   const { session, qaCase, index, dataSha256 } = turn
   live.datasetSha256 = datasetDigests(dataSha256, dataSha256)
   const outcome = await session.turn(index)
+  // The case's facts stay as the case states them, whatever counters the agent reports.
+  const facts = () => Object.assign(live.metrics, qaCase.metrics)
   if ('error' in outcome) {
     putFailure(live, outcome.error)
+    facts()
     throw outcome.error
   }
   const { answer } = outcome
   putUsage(live, answer.usage, answer.steps ?? 1, answer.model)
   putCounters(live, answer.metrics)
+  facts()
   await check(answer, turnsOf(qaCase)[index]!.grader)
 }

@@ -38,7 +38,7 @@ Usage: dataforge-evals <command> [options]
 
 Commands:
   run              run repair agents on datasets and write Markdown/JSON reports (run --help)
-  qa               ask question suites (bespoke, hard, large, messy, wtq) and write reports (qa --help)
+  qa               ask question suites (bespoke, hard, large, messy, wtq, dabench) and write reports (qa --help)
   list-agents      repair agents (run), question agents (qa) and provider presets
   list-datasets    datasets with shape, graded errors (and differences the comparator ignores), source, kinds
   datasets pull N  download a canonical dataset (hospital, flights, beers) and check its sha256

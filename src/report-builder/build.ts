@@ -4,6 +4,7 @@ import { aggregate, type Aggregate } from './aggregate.js'
 import { caseTrialStats, type CaseTrialStats } from '../stats/case-trials.js'
 import { buildReproducibility, type Reproducibility } from './reproducibility.js'
 import { toolVersion } from './tool-version.js'
+import { type DabenchSummary, dabenchSummaries } from '../datasets/dabench/scores.js'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -17,6 +18,8 @@ export interface EvalReport {
   aggregates: Aggregate[]
   /** Per case across its trials: pass@k, pass^k, and whether it is flaky (passed and failed). */
   cases: CaseTrialStats[]
+  /** DABench's ABQ, PSAQ and UASQ per arm, by level and concept; present only when the runs hold DABench questions. */
+  dabench?: DabenchSummary[]
   reproducibility: Reproducibility
 }
 
@@ -48,6 +51,7 @@ export function buildReport(input: BuildReportInput): EvalReport {
     records,
     aggregates: aggregate(records, { seed: input.statsSeed ?? 0 }),
     cases: caseTrialStats(records.filter((r) => r.status !== 'skipped')),
+    ...dabenchOf(records, input.statsSeed ?? 0),
     reproducibility: buildReproducibility({
       records,
       datasets: input.datasets,
@@ -56,4 +60,9 @@ export function buildReport(input: BuildReportInput): EvalReport {
       ...(input.project ? { project: input.project } : {}),
     }),
   }
+}
+
+function dabenchOf(records: readonly RunRecord[], seed: number): { dabench?: DabenchSummary[] } {
+  const dabench = dabenchSummaries(records, seed)
+  return dabench.length ? { dabench } : {}
 }

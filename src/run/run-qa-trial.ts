@@ -127,7 +127,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
       if ('error' in outcome) {
         const failure = classifyFailure(outcome.error)
         const counters = (outcome.error as { metrics?: unknown } | null)?.metrics
-        const metrics = isCounters(counters) ? { metrics: counters } : {}
+        const metrics = isCounters(counters) || qaCase.metrics ? { metrics: { ...(isCounters(counters) ? counters : {}), ...qaCase.metrics } } : {}
         records.push(buildRunRecord(identity, { status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, input.provenance))
         continue
       }
@@ -140,7 +140,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
             status: 'ok',
             correct: verdict.passed,
             validationError: verdict.passed ? null : verdict.detail,
-            metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }) },
+            metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }), ...qaCase.metrics },
             steps: answer.steps ?? 1,
             runtimeS: outcome.runtimeS,
             usage: addUsage(emptyUsage(), answer.usage ?? {}),

@@ -157,7 +157,7 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       expect(unknown.stderr).toMatch(/unknown --suite "nope"/)
       const wrongDir = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--data-dir', dir], dir)
       expect(wrongDir.code).toBe(2)
-      expect(wrongDir.stderr).toMatch(/--data-dir applies to --suite wtq only/)
+      expect(wrongDir.stderr).toMatch(/--data-dir applies to --suite wtq or dabench only/)
       const noRelease = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'wtq', '--data-dir', dir], dir)
       expect(noRelease.code).toBe(2)
       expect(noRelease.stderr).toMatch(/no data\/pristine-unseen-tables\.tsv/)

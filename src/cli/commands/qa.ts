@@ -25,7 +25,8 @@ writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside th
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
   --suite NAME           ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
-  --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/)
+  --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/);
+                         dabench: a clone's examples/DA-Agent/data (the full 257-question validation set)
   --limit N              a seeded sample of N cases (seed --seed)
   --seed S               seed of the suite's data and of the first trial; trial i uses S+i (default 1)
   --trials N             trials per agent and case (default 1)
@@ -77,7 +78,7 @@ export const qaCommand: Command = async (argv, io) => {
   if (!QA_SUITES[values.suite]) throw new InputError(`qa: unknown --suite "${values.suite}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
-  if (values['data-dir'] && values.suite !== 'wtq') throw new InputError('qa: --data-dir applies to --suite wtq only')
+  if (values['data-dir'] && values.suite !== 'wtq' && values.suite !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})

@@ -1,5 +1,6 @@
 import { InputError } from '../../core/errors.js'
 import { wtqSuite } from '../wtq/suite.js'
+import { dabenchSuite } from '../dabench/suite.js'
 import { bespokeSuite } from './bespoke.js'
 import { hardSuite } from './hard.js'
 import { largeSuite } from './large.js'
@@ -24,6 +25,7 @@ export const QA_SUITES: Record<string, { suite: QaSuite; description: string }> 
   large: { suite: largeSuite, description: '100,000-row tables with a snapshot trap (the first rows mislead)' },
   messy: { suite: messySuite, description: 'currency strings, mixed dates, inconsistent labels, missing values, duplicates' },
   wtq: { suite: wtqSuite, description: 'WikiTableQuestions (bundled 200-question slice or --data-dir release), official evaluator rules' },
+  dabench: { suite: dabenchSuite, description: 'InfiAgent-DABench data analysis (bundled slice or --data-dir validation set), official @name[value] grading' },
 }
 
 /** The cases of a built-in suite; an unknown name is an InputError listing the known ones. */
@@ -48,6 +50,6 @@ function builtIn(name: string): { suite: QaSuite } {
 }
 
 function sampled(name: string, cases: QaCase[], opts: QaSuiteOptions): QaCase[] {
-  // wtq samples its examples before loading their tables; the other suites are sampled here.
-  return opts.limit !== undefined && name !== 'wtq' ? seededSample(cases, opts.limit, opts.seed) : cases
+  // wtq and dabench sample their questions before loading their tables; the other suites are sampled here.
+  return opts.limit !== undefined && name !== 'wtq' && name !== 'dabench' ? seededSample(cases, opts.limit, opts.seed) : cases
 }

@@ -13,6 +13,11 @@ interface QaCaseBase {
   category: string
   /** Named tables the agent's session is opened over. */
   data: Record<string, Table>
+  /**
+   * Facts about the case copied into the metrics of every run of it, whatever the outcome (DABench: the number
+   * of sub-answers and the concepts), so reports can break results down without the suite at hand.
+   */
+  metrics?: Readonly<Record<string, number>>
 }
 
 /** A single-shot question case. */
@@ -31,7 +36,7 @@ export type QaCase = SingleQaCase | ConversationQaCase
 
 export interface QaSuiteOptions {
   seed: number
-  /** WikiTableQuestions: a full release folder instead of the bundled slice. */
+  /** WikiTableQuestions and DABench: a full release folder instead of the bundled slice. */
   dataDir?: string
   /** Draw a deterministic sample of this many cases (seeded by `seed`). */
   limit?: number

@@ -10,6 +10,7 @@ import { leaderboardTable } from './leaderboard-section.js'
 import { page } from './page.js'
 import { questionRecords } from './question-data.js'
 import { questionSection } from './question-section.js'
+import { dabenchHtmlSection } from './dabench-section.js'
 import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
@@ -62,6 +63,8 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const repairCost = await repairCostChart(report.records.filter((r) => !questionSet.has(r) && !isConformanceRecord(r)))
   if (repairCost) sections.push({ id: 'repair-cost', title: 'Repair cost against F1', body: repairCost })
   if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions) })
+  const dabench = questions.length ? dabenchHtmlSection(questions) : null
+  if (dabench) sections.push({ id: 'dabench', title: 'DABench', body: dabench })
   if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
   sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet) })
   sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })

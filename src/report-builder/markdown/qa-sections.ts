@@ -10,6 +10,7 @@ import { fixed, table, usd } from '../figure-text.js'
 import { sortedEntries } from '../../core/order.js'
 import { oneLine } from '../../core/text.js'
 import { groupBy } from '../../core/group-by.js'
+import { renderDabenchSection } from './dabench-section.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -92,6 +93,7 @@ function why(r: RunRecord): string {
 export function renderQaSections(report: EvalReport): string {
   const records = qaRecords(report.records)
   if (!records.length) return ''
+  const dabench = [renderDabenchSection(records)].filter((x) => x !== '')
   return [
     '## Question answering',
     '',
@@ -103,6 +105,7 @@ export function renderQaSections(report: EvalReport): string {
     '',
     renderQaCategoryGrid(records),
     '',
+    ...dabench,
     '### Failed questions',
     '',
     renderQaFailedCases(records),

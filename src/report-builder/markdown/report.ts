@@ -4,6 +4,7 @@ import type { EvalReport } from '../build.js'
 import { fixed, meanStd, seconds, table, units, usd } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
+import { isDabenchFact } from '../../datasets/dabench/scores.js'
 import { compareText } from '../../core/order.js'
 import { truncate } from '../../core/text.js'
 import { caseLabel } from '../../core/case-label.js'
@@ -120,10 +121,11 @@ function renderCounts(report: EvalReport): string {
 
 /** Values the evals passed to `record(name, value)` and non-repair grader scores: the mean per group. */
 function renderMetrics(report: EvalReport): string {
-  const names = [...new Set(report.aggregates.flatMap((a) => Object.keys(a.metrics)))].sort()
+  // DABench's case facts (sub-answer counts, concept flags) are not measurements: its own section reads them.
+  const names = [...new Set(report.aggregates.flatMap((a) => Object.keys(a.metrics)))].filter((n) => !isDabenchFact(n)).sort()
   if (!names.length) return ''
   const rows = report.aggregates
-    .filter((a) => Object.keys(a.metrics).length > 0)
+    .filter((a) => names.some((n) => a.metrics[n] !== undefined))
     .map((a) => [a.group, ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
   return table(['group', ...names], rows)
 }
