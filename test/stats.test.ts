@@ -270,7 +270,7 @@ describe('power of the paired tests', () => {
     expect(smallestReachableP(6)).toBe(0.03125)
     expect(smallestReachableP(0)).toBe(1)
     expect([0.1, 0.05, 0.01, 0.001].map(pairsNeeded)).toEqual([5, 6, 8, 11])
-    expect(pairedPower(3, 0.05)).toEqual({ pairs: 3, smallestP: 0.25, pairsNeeded: 6, canReachAlpha: false })
+    expect(pairedPower(3, 0.05)).toEqual({ units: 3, smallestP: 0.25, unitsNeeded: 6, canReachAlpha: false })
     expect(pairedPower(6, 0.05).canReachAlpha).toBe(true)
     // the README states the same numbers
     const readme = (await import('node:fs')).readFileSync(new URL('../README.md', import.meta.url), 'utf8')
