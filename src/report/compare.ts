@@ -6,7 +6,7 @@ import { signFlipTest } from '../stats/permutation.js'
 import { minimumDetectableEffect, type Power, pairedPower, sampleSd } from '../stats/power.js'
 import { mean } from '../stats/quantile.js'
 import { twoSamplePermutationTest, twoSampleSmallestP } from '../stats/two-sample.js'
-import { assignUnits, type UnitKind } from '../stats/units.js'
+import { assignUnits, plural as pluralUnit, type UnitKind } from '../stats/units.js'
 import { compareGroupKeys, distinctLabels, groupName } from './aggregate.js'
 
 export const COMPARISON_VERSION = 3
@@ -356,7 +356,14 @@ function summarizeUnits(
   }
   const f1 = compareF1(paired, method, settings)
   const power = groupPower(paired, method, passA, passB, settings.alpha)
-  const notes = split.notes
+  const notes = [...split.notes]
+  if (unit === 'mixed' && !notes.some((n) => n.startsWith('mixed units'))) {
+    const counts = [...kinds].sort().map((k) => {
+      const n = paired.filter((u) => u.kind === k).length
+      return `${n} ${pluralUnit(k, n)}`
+    })
+    notes.unshift(`mixed units (${counts.join(', ')}): each counts as one unit`)
+  }
   return {
     group,
     key,
