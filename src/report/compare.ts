@@ -218,7 +218,10 @@ export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableR
   const groupOf = (key: ComparisonGroupKey) => {
     const id = JSON.stringify(key)
     let g = groups.get(id)
-    if (!g) groups.set(id, (g = { key, rowsA: [], rowsB: [] }))
+    if (!g) {
+      g = { key, rowsA: [], rowsB: [] }
+      groups.set(id, g)
+    }
     return g
   }
   for (const { key, row } of slotsA.values()) groupOf(key).rowsA.push(row)
@@ -271,7 +274,8 @@ function unitPairs(rowsA: readonly ComparableRun[], rowsB: readonly ComparableRu
   keys.forEach((key, i) => {
     let u = units.get(key)
     if (!u) {
-      units.set(key, (u = { key, kind: kinds[i]!, a: [], b: [] }))
+      u = { key, kind: kinds[i]!, a: [], b: [] }
+      units.set(key, u)
       order.push(key)
     }
     if (kinds[i] === 'conversation') u.kind = 'conversation'

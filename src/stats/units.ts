@@ -37,9 +37,9 @@ export interface UnitSummary {
 export function assignUnits(rows: readonly UnitRow[]): { keys: string[]; kinds: UnitKind[]; summary: UnitSummary } {
   const dataByCase = new Map<string, Set<string>>()
   for (const r of rows) {
-    let set = dataByCase.get(r.caseId)
-    if (!set) dataByCase.set(r.caseId, (set = new Set()))
-    set.add(dataKey(r))
+    const set = dataByCase.get(r.caseId)
+    if (set) set.add(dataKey(r))
+    else dataByCase.set(r.caseId, new Set([dataKey(r)]))
   }
   const keys: string[] = []
   const kinds: UnitKind[] = []

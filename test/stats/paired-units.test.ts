@@ -7,6 +7,10 @@ import { minimumDetectableEffect, normalQuantile } from '../../src/stats/power.j
 import { choose, twoSamplePermutationTest, twoSampleSmallestP } from '../../src/stats/two-sample.js'
 import { makeRecord } from '../stats-records.fixture.js'
 
+/** The issue's hospital F1 after the regression (not an approximation of √½). */
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: a measured F1, not √½
+const AFTER = 0.707
+
 /** `trials` identical runs of one fixed table (the hospital case) at the given F1. */
 const hospital = (f1: number, trials: number, extra: Partial<RunRecord> = {}) =>
   Array.from({ length: trials }, (_, t) => makeRecord({ caseId: 'hospital repair', trial: t, correct: true, f1, ...extra }))
@@ -21,7 +25,7 @@ const deterministic = (cases: number, trials: number, pass: (i: number) => boole
 describe('deterministic arms: the verdict does not depend on the trial count', () => {
   it('hospital F1 0.940 → 0.707 fails the gate at 1, 2 and 6 trials, as an exact change', () => {
     for (const trials of [1, 2, 6]) {
-      const [v] = regressionVerdict(hospital(0.94, trials), hospital(0.707, trials))
+      const [v] = regressionVerdict(hospital(0.94, trials), hospital(AFTER, trials))
       expect(v, `${trials} trials`).toMatchObject({ method: 'deterministic', unit: 'case', units: 1, p: null, failed: true })
       expect(v!.f1).toMatchObject({ test: 'deterministic', p: null, significantWorse: true })
       expect(v!.f1!.meanDelta).toBeCloseTo(-0.233, 12)
@@ -31,7 +35,7 @@ describe('deterministic arms: the verdict does not depend on the trial count', (
   })
 
   it('also when the baseline and the candidate ran different numbers of trials', () => {
-    const [v] = regressionVerdict(hospital(0.94, 2), hospital(0.707, 6))
+    const [v] = regressionVerdict(hospital(0.94, 2), hospital(AFTER, 6))
     expect(v).toMatchObject({ method: 'deterministic', failed: true, rows: { a: 2, b: 6 } })
     expect(v!.unitNote).toContain('a different number of trials on each side')
   })
@@ -40,10 +44,10 @@ describe('deterministic arms: the verdict does not depend on the trial count', (
     const tiny = regressionVerdict(hospital(0.94, 3), hospital(0.939, 3))[0]!
     expect(tiny.failed).toBe(true)
     expect(regressionVerdict(hospital(0.94, 3), hospital(0.939, 3), { minDelta: 0.01 })[0]!.failed).toBe(false)
-    expect(regressionVerdict(hospital(0.94, 3), hospital(0.707, 3), { minDelta: 0.2 })[0]!.failed).toBe(true)
-    expect(regressionVerdict(hospital(0.94, 3), hospital(0.707, 3), { minDelta: 0.3 })[0]!.failed).toBe(false)
+    expect(regressionVerdict(hospital(0.94, 3), hospital(AFTER, 3), { minDelta: 0.2 })[0]!.failed).toBe(true)
+    expect(regressionVerdict(hospital(0.94, 3), hospital(AFTER, 3), { minDelta: 0.3 })[0]!.failed).toBe(false)
     // a deterministic gain is "better", never a failure
-    expect(regressionVerdict(hospital(0.707, 3), hospital(0.94, 3))[0]).toMatchObject({ failed: false, f1: { significantBetter: true } })
+    expect(regressionVerdict(hospital(AFTER, 3), hospital(0.94, 3))[0]).toMatchObject({ failed: false, f1: { significantBetter: true } })
   })
 
   it('the floor still applies to a deterministic change', () => {

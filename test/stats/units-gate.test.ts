@@ -8,6 +8,10 @@ import { captureIO } from '../cli/harness.js'
 import { runFixture, TempDirs } from '../fixtures/vitest/run-fixture.js'
 import { makeRecord } from '../stats-records.fixture.js'
 
+/** The issue's hospital F1 after the regression (not an approximation of √½). */
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: a measured F1, not √½
+const AFTER = 0.707
+
 const jsonl = (rows: RunRecord[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const hospital = (f1: number, trials: number) =>
   Array.from({ length: trials }, (_, t) => makeRecord({ caseId: 'hospital repair', trial: t, correct: true, f1 }))
@@ -17,7 +21,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dfe-units-'))
   for (const trials of [1, 2, 6]) {
     await writeFile(join(dir, `before-${trials}.jsonl`), jsonl(hospital(0.94, trials)))
-    await writeFile(join(dir, `after-${trials}.jsonl`), jsonl(hospital(0.707, trials)))
+    await writeFile(join(dir, `after-${trials}.jsonl`), jsonl(hospital(AFTER, trials)))
   }
   const cases = (pass: (i: number) => boolean, trials: number) =>
     Array.from({ length: 12 * trials }, (_, k) => makeRecord({ caseId: `q${k % 12}`, trial: Math.floor(k / 12), correct: pass(k % 12) }))
