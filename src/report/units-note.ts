@@ -3,7 +3,7 @@ import { unitsText } from '../stats/units.js'
 
 /**
  * One sentence naming each group's unit where its intervals are not over independent runs:
- * `Intervals follow the units: mock · hospital: 1 case, 6 runs (interval over this case's trials); …`.
+ * `Intervals follow the units …: mock · hospital: 1 case, 6 runs (interval over this one unit's trials, …); …`.
  * Empty when every group's units are single runs (plain Wilson and bootstrap intervals).
  */
 export function unitsNote(aggregates: readonly Aggregate[]): string {
@@ -14,7 +14,7 @@ export function unitsNote(aggregates: readonly Aggregate[]): string {
     const how =
       a.units.units === 1
         ? "interval over this one unit's trials, which says nothing of other cases"
-        : 'intervals clustered by unit (Wilson on the cluster-robust effective n; F1 by a cluster bootstrap)'
+        : 'clustered by unit: Wilson on the cluster-robust effective n, F1 by a bootstrap of whole units'
     const note = a.units.note ? `; ${a.units.note}` : ''
     return [`${a.group}: ${unitsText(a.units)}, ${runs} run${runs === 1 ? '' : 's'} (${how}${note})`]
   })

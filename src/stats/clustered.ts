@@ -58,11 +58,18 @@ export interface ClusteredProportion extends ProportionInterval {
  * the cluster-robust effective sample size. A deterministic agent over 17 cases gets Wilson(17) whether each
  * case ran once or five times.
  */
-export function clusteredProportion(outcomes: readonly boolean[], clusters: readonly string[], z = Z_95): ClusteredProportion {
+export function clusteredProportion(
+  outcomes: readonly boolean[],
+  clusters: readonly string[],
+  z = Z_95,
+  /** The number of distinct clusters, when the caller knows it already. */
+  knownUnits?: number,
+): ClusteredProportion {
   checkPaired(outcomes, clusters)
   const n = outcomes.length
-  const successes = outcomes.filter(Boolean).length
-  const units = new Set(clusters).size
+  let successes = 0
+  for (const o of outcomes) if (o) successes++
+  const units = knownUnits ?? new Set(clusters).size
   if (units === n || units === 1) {
     return { ...wilsonInterval(successes, n, z), method: units === n ? 'wilson' : 'wilson-trials', units, effectiveN: n }
   }

@@ -1,8 +1,8 @@
 import type { RunRecord } from '../core/run-record.js'
-import type { MeanInterval } from './bootstrap.js'
+import { bootstrapMeanInterval, type MeanInterval } from './bootstrap.js'
 import { type ClusteredProportion, clusterBootstrapMeanInterval, clusteredProportion, type IntervalMethod } from './clustered.js'
 import { assignUnits, type UnitSummary } from './units.js'
-import type { ProportionInterval } from './wilson.js'
+import { type ProportionInterval, wilsonInterval, Z_95 } from './wilson.js'
 
 export interface OutcomeSummary {
   /** Every row: failed and skipped runs included. */
@@ -39,13 +39,46 @@ export interface SummarizeOptions {
  */
 export function summarizeOutcomes(records: readonly RunRecord[], options: SummarizeOptions): OutcomeSummary {
   const { keys, summary } = assignUnits(records)
+  const bootstrap = { seed: options.seed, ...(options.iterations === undefined ? {} : { iterations: options.iterations }) }
+  const n = records.length
+  if (summary.units === n || summary.units === 1) {
+    // Independent runs, or the trials of one unit: plain Wilson and the run bootstrap (what the clustered
+    // functions reduce to here), without building the unit keys of each subset.
+    let correct = 0
+    let validated = 0
+    let completed = 0
+    const f1s: number[] = []
+    for (const r of records) {
+      if (r.correct === true) correct++
+      if (r.correct !== null) validated++
+      if (r.completed) completed++
+      if (r.f1 !== null) f1s.push(r.f1)
+    }
+    const method: IntervalMethod = summary.units === n ? 'wilson' : 'wilson-trials'
+    return {
+      attempted: n,
+      correct,
+      validated,
+      completed,
+      score: wilsonInterval(correct, n),
+      validatedAccuracy: wilsonInterval(correct, validated),
+      completionRate: wilsonInterval(completed, n),
+      f1: f1s.length === 0 ? null : bootstrapMeanInterval(f1s, bootstrap),
+      units: summary,
+      intervalMethods: { score: method, validatedAccuracy: method, completionRate: method, f1: f1s.length === 0 ? null : 'bootstrap' },
+    }
+  }
   const passes: boolean[] = []
   const done: boolean[] = []
   const judged: boolean[] = []
   const judgedKeys: string[] = []
   const f1s: number[] = []
   const f1Keys: string[] = []
+  let correct = 0
+  let completed = 0
   records.forEach((r, i) => {
+    if (r.correct === true) correct++
+    if (r.completed) completed++
     passes.push(r.correct === true)
     done.push(r.completed)
     if (r.correct !== null) {
@@ -57,21 +90,15 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
       f1Keys.push(keys[i]!)
     }
   })
-  const score = clusteredProportion(passes, keys)
+  const score = clusteredProportion(passes, keys, Z_95, summary.units)
   const validatedAccuracy = clusteredProportion(judged, judgedKeys)
-  const completionRate = clusteredProportion(done, keys)
-  const f1 =
-    f1s.length === 0
-      ? null
-      : clusterBootstrapMeanInterval(f1s, f1Keys, {
-          seed: options.seed,
-          ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
-        })
+  const completionRate = clusteredProportion(done, keys, Z_95, summary.units)
+  const f1 = f1s.length === 0 ? null : clusterBootstrapMeanInterval(f1s, f1Keys, bootstrap)
   return {
-    attempted: records.length,
-    correct: passes.filter(Boolean).length,
+    attempted: n,
+    correct,
     validated: judged.length,
-    completed: done.filter(Boolean).length,
+    completed,
     score: plain(score),
     validatedAccuracy: plain(validatedAccuracy),
     completionRate: plain(completionRate),

@@ -35,38 +35,51 @@ export interface UnitSummary {
  * conversation's unit. Rows without a dataset sha256 fall back to their case.
  */
 export function assignUnits(rows: readonly UnitRow[]): { keys: string[]; kinds: UnitKind[]; summary: UnitSummary } {
-  const dataByCase = new Map<string, Set<string>>()
+  // Per case: the first data seen, and whether another was seen too (then the case splits by data).
+  const firstData = new Map<string, string>()
+  const split = new Set<string>()
   for (const r of rows) {
-    const set = dataByCase.get(r.caseId)
-    if (set) set.add(dataKey(r))
-    else dataByCase.set(r.caseId, new Set([dataKey(r)]))
+    const data = dataKey(r)
+    const first = firstData.get(r.caseId)
+    if (first === undefined) firstData.set(r.caseId, data)
+    else if (first !== data) split.add(r.caseId)
   }
-  const keys: string[] = []
-  const kinds: UnitKind[] = []
-  const unitKinds = new Map<string, UnitKind>()
-  const runs = new Map<string, number>()
-  for (const r of rows) {
-    const split = dataByCase.get(r.caseId)!.size > 1
-    const key = split ? JSON.stringify([r.caseId, dataKey(r)]) : JSON.stringify([r.caseId])
-    const kind: UnitKind = r.turn !== null ? 'conversation' : split ? 'generated data' : 'case'
-    keys.push(key)
-    kinds.push(kind)
-    if (!unitKinds.has(key) || kind === 'conversation') unitKinds.set(key, kind)
-    runs.set(key, (runs.get(key) ?? 0) + 1)
+  const keys: string[] = new Array(rows.length)
+  const kinds: UnitKind[] = new Array(rows.length)
+  const units = new Map<string, { kind: UnitKind; runs: number }>()
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!
+    const isSplit = split.size > 0 && split.has(r.caseId)
+    // The case id alone, or with its data after a NUL (no case id a person writes holds one).
+    const key = isSplit ? `${r.caseId}\u0000${dataKey(r)}` : r.caseId
+    const kind: UnitKind = r.turn !== null ? 'conversation' : isSplit ? 'generated data' : 'case'
+    keys[i] = key
+    kinds[i] = kind
+    const unit = units.get(key)
+    if (!unit) units.set(key, { kind, runs: 1 })
+    else {
+      unit.runs++
+      if (kind === 'conversation') unit.kind = kind
+    }
   }
-  return { keys, kinds, summary: summarizeUnits(unitKinds, runs) }
+  return { keys, kinds, summary: summarizeUnits(units) }
 }
 
 function dataKey(r: UnitRow): string {
   return r.datasetSha256 ? `${r.datasetSha256.dirty}:${r.datasetSha256.clean}` : ''
 }
 
-function summarizeUnits(unitKinds: ReadonlyMap<string, UnitKind>, runs: ReadonlyMap<string, number>): UnitSummary {
+function summarizeUnits(units: ReadonlyMap<string, { kind: UnitKind; runs: number }>): UnitSummary {
   const byKind: Partial<Record<UnitKind, number>> = {}
-  for (const kind of unitKinds.values()) byKind[kind] = (byKind[kind] ?? 0) + 1
+  let min = Number.POSITIVE_INFINITY
+  let max = 0
+  for (const { kind, runs } of units.values()) {
+    byKind[kind] = (byKind[kind] ?? 0) + 1
+    if (runs < min) min = runs
+    if (runs > max) max = runs
+  }
   const present = (Object.keys(byKind) as UnitKind[]).sort(compareText)
-  const counts = [...runs.values()]
-  const runsPerUnit = counts.length ? { min: Math.min(...counts), max: Math.max(...counts) } : { min: 0, max: 0 }
+  const runsPerUnit = units.size ? { min, max } : { min: 0, max: 0 }
   const notes: string[] = []
   if (present.length > 1) notes.push(`mixed units (${present.map((k) => `${byKind[k]} ${plural(k, byKind[k]!)}`).join(', ')}): each counts as one unit`)
   if (runsPerUnit.min !== runsPerUnit.max) {
@@ -74,7 +87,7 @@ function summarizeUnits(unitKinds: ReadonlyMap<string, UnitKind>, runs: Readonly
   }
   return {
     unit: present.length === 1 ? present[0]! : present.length === 0 ? 'case' : 'mixed',
-    units: unitKinds.size,
+    units: units.size,
     byKind,
     runsPerUnit,
     note: notes.length ? notes.join('; ') : null,
