@@ -5,7 +5,7 @@ import type { Thresholds } from './thresholds.js'
 import { fixed, table } from './format.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './markdown.js'
 import { formatDelta, formatP } from '../stats/format.js'
-import { deltaLabel, powerText, testName, unitsText } from './verdict.js'
+import { deltaLabel, detectableText, powerText, testName, unitsText } from './verdict.js'
 import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 
 export interface LeaderboardExtras {
@@ -79,7 +79,9 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
       'a group the baseline does not have is new and not compared. Δ = now − baseline.'
     const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${d.group}: ${powerText(d.verdict, alpha)}`] : []))
     const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}` })
+    const detectable = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && detectableText(d.verdict) ? [`- ${d.group}: ${detectableText(d.verdict)}`] : []))
+    const mde = detectable.length ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}` : ''
+    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${mde}` })
   }
   return sections
 }
