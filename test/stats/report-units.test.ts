@@ -9,7 +9,7 @@ import { makeRecord } from '../stats-records.fixture.js'
 
 const info: DatasetInfo = {
   id: 'hospital',
-  origin: 'canonical',
+  origin: 'raha',
   source: 'fixture',
   rows: 10,
   columns: 3,
