@@ -3,7 +3,8 @@ import type { RunRecord } from '../core/run-record.js'
 import { prf } from '../grading/repair/prf.js'
 import type { Usage } from '../core/schemas.js'
 import type { MeanInterval } from '../stats/bootstrap.js'
-import { summarizeOutcomes } from '../stats/outcomes.js'
+import { type OutcomeSummary, summarizeOutcomes } from '../stats/outcomes.js'
+import type { UnitSummary } from '../stats/units.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { addUsageInPlace, costPerCorrectFix, emptyUsage, tokensSpentAndSaved } from '../core/usage.js'
 import type { ProportionInterval } from '../stats/wilson.js'
@@ -35,8 +36,12 @@ export interface Aggregate extends GroupKey {
   /** correct / validated: runs without a usable judgment leave the denominator. */
   validatedAccuracy: ProportionInterval
   completionRate: ProportionInterval
-  /** Mean F1 over completed repair runs with a seeded bootstrap 95% interval. */
+  /** Mean F1 over completed repair runs with a seeded bootstrap 95% interval (resampling units where trials repeat). */
   f1Interval: MeanInterval | null
+  /** The units the intervals follow (a case, a conversation, a generated dataset) and how many there are. */
+  units: UnitSummary
+  /** How each interval was computed: `wilson`/`bootstrap` over independent runs, `*-clustered`/`cluster-bootstrap` over units. */
+  intervalMethods: OutcomeSummary['intervalMethods']
   /** Completed repair runs: the n of the F1 mean. */
   repairRuns: number
   /** Macro: mean (and sample std) over completed runs; null when no run completed. */
@@ -194,6 +199,8 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     validatedAccuracy: outcomes.validatedAccuracy,
     completionRate: outcomes.completionRate,
     f1Interval: outcomes.f1,
+    units: outcomes.units,
+    intervalMethods: outcomes.intervalMethods,
     repairRuns: repair.length,
     precisionMean: repair.length ? sums.precision / repair.length : null,
     recallMean: repair.length ? sums.recall / repair.length : null,

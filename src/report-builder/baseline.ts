@@ -17,6 +17,11 @@ export interface BaselineOptions {
   alpha?: number
   /** Absolute Score floor: a group below it fails whatever the tests say. */
   floor?: number
+  /**
+   * A deterministic change (one unit, every trial identical) fails when Score or F1 drops by more than this.
+   * Default 0: any deterministic drop fails.
+   */
+  minDelta?: number
 }
 
 type GroupIdentity = Pick<BaselineGroup, 'agent' | 'model' | 'suite' | 'dataset' | 'category'>
@@ -149,6 +154,7 @@ export function groupDeltas(
     labelB: 'current',
     alpha,
     ...(floor === null ? {} : { floor }),
+    ...(options.minDelta === undefined ? {} : { minDelta: options.minDelta }),
   })
   const verdicts = new Map(cmp.groups.map((g) => [identityKey(g.key as GroupIdentity), g]))
   const beforeRows = groupBy(before, identityKey)

@@ -1,5 +1,6 @@
 import { formatNumber, formatP, formatSigned } from '../stats/number-format.js'
-import type { PairedGroupComparison } from './compare.js'
+import type { PairedGroupComparison, TestMethod } from './compare.js'
+import { unitsText as formatUnits } from '../stats/units.js'
 
 /**
  * The one wording of a paired verdict, shared by the gate's messages, the terminal, the leaderboard and
@@ -13,14 +14,53 @@ export interface VerdictSettings {
   against: string
 }
 
-/** `pass/fail McNemar b=1 c=0 p=1.0000 · F1 paired p=0.0020 (8 pairs)`. */
-export function testsText(g: PairedGroupComparison): string {
-  const f1 = g.f1 ? `F1 paired p=${formatP(g.f1.p)}` : 'F1 paired n/a'
-  const f1Pairs = g.f1 && g.f1.n !== g.n ? `, F1 on ${g.f1.n}` : ''
-  return `pass/fail McNemar b=${g.b} c=${g.c} p=${formatP(g.p)} · ${f1} (${g.n} pairs${f1Pairs})`
+/** The name of the test behind a p, as every report prints it. */
+export function testName(method: TestMethod): string {
+  switch (method) {
+    case 'mcnemar-exact':
+      return 'McNemar exact'
+    case 'mcnemar-chi2':
+      return 'McNemar χ²'
+    case 'sign-flip-exact':
+      return 'sign-flip exact'
+    case 'sign-flip-monte-carlo':
+      return 'sign-flip Monte Carlo'
+    case 'two-sample-exact':
+      return 'two-sample permutation exact'
+    case 'two-sample-monte-carlo':
+      return 'two-sample permutation Monte Carlo'
+    case 'deterministic':
+      return 'deterministic (exact, no p)'
+    case 'none':
+      return 'none'
+  }
 }
 
-/** `Δscore -0.125, ΔF1 -0.125`: deltas are B − A over the paired rows. */
+/**
+ * `pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 sign-flip exact p=0.0020 (8 cases)`; for one unit the trials'
+ * two-sample tests, and for a deterministic change the exact deltas.
+ */
+export function testsText(g: PairedGroupComparison): string {
+  const units = unitsText(g)
+  if (g.method === 'deterministic') {
+    return `deterministic change on ${units} (every trial identical on each side, ${g.rows.a} vs ${g.rows.b} trials): exact, no p-value`
+  }
+  if (g.method === 'two-sample') {
+    const f1 = g.f1 ? `F1 ${testName(g.f1.test)} p=${formatP(g.f1.p)}` : 'F1 n/a'
+    return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} p=${formatP(g.p)} · ${f1}`
+  }
+  const counts = g.mcnemar ? ` b=${g.b} c=${g.c}` : ''
+  const f1 = g.f1 ? `F1 ${testName(g.f1.test)} p=${formatP(g.f1.p)}` : 'F1 n/a'
+  const f1Units = g.f1 && g.f1.n !== g.n ? `, F1 on ${g.f1.n}` : ''
+  return `pass/fail ${testName(g.passFailTest)}${counts} p=${formatP(g.p)} · ${f1} (${units}${f1Units})`
+}
+
+/** `17 cases`, `3 conversations`, `1 generated dataset`, `5 units (mixed)`. */
+export function unitsText(g: { unit: PairedGroupComparison['unit']; units: number }): string {
+  return formatUnits({ unit: g.unit, units: g.units })
+}
+
+/** `Δscore -0.125, ΔF1 -0.125`: deltas are B − A over the paired units. */
 export function deltasText(g: PairedGroupComparison): string {
   return `Δscore ${formatSigned(g.delta)}, ΔF1 ${g.f1 ? formatSigned(g.f1.meanDelta) : 'n/a'}`
 }
@@ -28,6 +68,8 @@ export function deltasText(g: PairedGroupComparison): string {
 /** What a verdict's wording needs of a paired comparison (the HTML page takes deltas with no more than this). */
 export interface VerdictFacts {
   isNew?: boolean
+  /** `deterministic` words the verdict as an exact change. */
+  method?: string
   n: number
   significantWorse: boolean
   significantBetter?: boolean
@@ -43,12 +85,14 @@ export function verdictLabel(g: VerdictFacts): string {
   if (g.isNew) return 'new'
   if (g.n === 0) return 'no pairs'
   const parts: string[] = []
-  if (g.significantWorse) parts.push('regression (pass/fail)')
-  if (g.f1?.significantWorse) parts.push('regression (F1)')
+  const exact = g.method === 'deterministic'
+  const drop = exact ? 'deterministic drop' : 'regression'
+  if (g.significantWorse) parts.push(`${drop} (pass/fail)`)
+  if (g.f1?.significantWorse) parts.push(`${drop} (F1)`)
   if (g.belowFloor) parts.push('below floor')
   if (parts.length) return parts.join(', ')
-  if (g.significantBetter || g.f1?.significantBetter) return 'better'
-  return 'no significant change'
+  if (g.significantBetter || g.f1?.significantBetter) return exact ? 'better (deterministic)' : 'better'
+  return exact ? 'no deterministic drop' : 'no significant change'
 }
 
 export function verdictTone(g: VerdictFacts | null): VerdictTone {
@@ -68,20 +112,38 @@ export function newGroupLine(name: string, against: string): string {
   return `${name}: new (no counterpart in the ${against}; not compared)`
 }
 
-/** Empty when the pairs can reach alpha; else what the smallest p is and how many pairs would reach alpha. */
+/**
+ * Empty when the test can reach alpha (and always for a deterministic change); else, in units, why it cannot:
+ * `with 4 cases no paired test reaches α=0.05 (smallest p 0.1250); 6 cases are needed`.
+ */
 export function powerText(g: PairedGroupComparison, alpha: number): string {
-  if (g.n === 0 || g.power.canReachAlpha) return ''
-  return `underpowered: with ${g.n} pairs the smallest possible p is ${formatP(g.power.smallestP)}, so α=${alpha} cannot be reached; ${g.power.pairsNeeded} pairs (cases × trials) are needed`
+  if (g.n === 0 || g.method === 'deterministic' || g.power.canReachAlpha) return ''
+  if (g.power.basis === 'trials') {
+    return `underpowered: one unit with ${g.rows.a} and ${g.rows.b} trials: the smallest possible p is ${formatP(g.power.smallestP)}, so α=${alpha} cannot be reached; run more trials, or add cases to test across cases`
+  }
+  const needed = formatUnits({ unit: g.unit, units: g.power.unitsNeeded })
+  return `underpowered: with ${unitsText(g)} no paired test reaches α=${alpha} (smallest possible p ${formatP(g.power.smallestP)}); ${needed} are needed`
+}
+
+/** `ΔScore ±0.21, ΔF1 ±0.08`: what the units can detect (α, power 0.8); empty when it cannot be stated. */
+export function detectableText(g: PairedGroupComparison): string {
+  if (g.method !== 'paired' || !g.power.canReachAlpha) return ''
+  const parts = [
+    g.power.mde.score === null ? null : `ΔScore ±${formatNumber(g.power.mde.score)}`,
+    g.power.mde.f1 === null ? null : `ΔF1 ±${formatNumber(g.power.mde.f1)}`,
+  ].filter((x) => x !== null)
+  return parts.length ? `detectable with ${unitsText(g)} (80% power): ${parts.join(', ')}` : ''
 }
 
 /** One line per group: `name: verdict: tests, deltas; floor; power`. */
 export function verdictLine(g: PairedGroupComparison, s: VerdictSettings): string {
   const name = g.key === null ? 'overall' : g.group
   if (g.isNew) return newGroupLine(name, s.against)
-  if (g.n === 0) return `${name}: no paired rows in the ${s.against}`
+  if (g.n === 0) return `${name}: no unit in common with the ${s.against}${g.unitNote ? ` (${g.unitNote})` : ''}`
   let text = `${name}: ${verdictLabel(g)} vs ${s.against} (α=${s.alpha}): ${testsText(g)}; ${deltasText(g)}`
   if (g.belowFloor) text += `; Score ${formatNumber(g.current.score)} is below the floor ${s.floor}`
   const power = powerText(g, s.alpha)
   if (power) text += `; ${power}`
+  if (g.unitNote) text += `; ${g.unitNote}`
   return text
 }

@@ -6,6 +6,7 @@ import { fixed, meanStd } from './figure-text.js'
 import type { GateResult } from './gates.js'
 import { scoreRule } from './markdown/report.js'
 import { formatInterval } from '../stats/number-format.js'
+import { unitsNote } from './units-note.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
@@ -30,7 +31,9 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
-  return [c.bold(line(header)), ...rows.map(line), c.dim(`${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval.`)].join('\n') + '\n'
+  const units = unitsNote(report.aggregates)
+  const legend = `${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
+  return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : [])].join('\n') + '\n'
 }
 
 /** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */

@@ -105,7 +105,13 @@ export abstract class EvalReporterBase {
 
   protected baselineOptions(): BaselineOptions {
     const b = this.options.baseline
-    return b ? { ...(b.alpha !== undefined ? { alpha: b.alpha } : {}), ...(b.floor !== undefined ? { floor: b.floor } : {}) } : {}
+    return b
+      ? {
+          ...(b.alpha !== undefined ? { alpha: b.alpha } : {}),
+          ...(b.floor !== undefined ? { floor: b.floor } : {}),
+          ...(b.minDelta !== undefined ? { minDelta: b.minDelta } : {}),
+        }
+      : {}
   }
 }
 
@@ -115,5 +121,8 @@ function validateBaselineOptions(b: BaselineOptions): void {
   }
   if (b.floor !== undefined && !(typeof b.floor === 'number' && b.floor >= 0 && b.floor <= 1)) {
     throw new InputError(`baseline.floor must be a number between 0 and 1, got ${JSON.stringify(b.floor)}`)
+  }
+  if (b.minDelta !== undefined && !(typeof b.minDelta === 'number' && b.minDelta >= 0 && b.minDelta <= 1)) {
+    throw new InputError(`baseline.minDelta must be a number between 0 and 1, got ${JSON.stringify(b.minDelta)}`)
   }
 }

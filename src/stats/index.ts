@@ -26,7 +26,27 @@ export {
   flakyCases,
   repeatGate,
 } from './case-trials.js'
-export { type Power, pairedPower, pairsNeeded, smallestReachableP } from './power.js'
+export {
+  type Power,
+  minimumDetectableEffect,
+  normalQuantile,
+  pairedPower,
+  pairsNeeded,
+  sampleSd,
+  smallestReachableP,
+  unitsNeeded,
+} from './power.js'
+export {
+  type ClusterRobustMean,
+  type ClusteredMeanInterval,
+  type ClusteredProportion,
+  type IntervalMethod,
+  clusterBootstrapMeanInterval,
+  clusterRobustMean,
+  clusteredProportion,
+} from './clustered.js'
+export { TWO_SAMPLE_EXACT_MAX_SPLITS, type TwoSampleResult, choose, twoSamplePermutationTest, twoSampleSmallestP } from './two-sample.js'
+export { type UnitKind, type UnitRow, type UnitSummary, assignUnits, unitsText } from './units.js'
 export { largestRemainder } from './largest-remainder.js'
 export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'
 export {

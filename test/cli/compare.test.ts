@@ -25,8 +25,8 @@ beforeAll(async () => {
   const report = { schemaVersion: 1, records: [...cases(10, () => true, { agent: 'x' }), ...cases(10, (i) => i < 3, { agent: 'y' })] }
   await writeFile(join(dir, 'report.json'), JSON.stringify(report, null, 2))
   const otherData = { dirty: 'd'.repeat(64), clean: 'e'.repeat(64) }
-  // F1 falls from 0.617 to 0.163 over 10 paired trials while every trial still passes its test:
-  // McNemar has nothing (b = c = 0), the F1 sign-flip test has all 10 deltas negative: p = 2/1024.
+  // F1 falls from 0.617 to 0.163 on one case run 10 times, every trial identical and still passing its test:
+  // a deterministic change (exact, no p) that fails on F1.
   const f1Cases = (f1: number) => Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'hospital repair', trial: i, correct: true, f1 }))
   await writeFile(join(dir, 'f1-before.jsonl'), jsonl(f1Cases(0.617)))
   await writeFile(join(dir, 'f1-after.jsonl'), jsonl(f1Cases(0.163)))
@@ -69,13 +69,14 @@ describe('compare command', () => {
     const code = await main(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'], io)
     expect(code).toBe(1)
     expect(io.out).toMatch(
-      /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar b=12 c=0 p=<0\.001 · F1 paired n\/a \(20 pairs\); Δscore -0\.600, ΔF1 n\/a; wrote /,
+      /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar exact b=12 c=0 p=<0\.001 · F1 n\/a \(20 cases\); Δscore -0\.600, ΔF1 n\/a; failing: baseline · evals\/repair\.eval\.ts · repair \(regression \(pass\/fail\), 20 cases\); wrote /,
     )
     const md = await readFile(join(dir, 'out/cmp.md'), 'utf8')
     expect(md).toContain('**B is worse than A**')
     const json = JSON.parse(await readFile(join(dir, 'out/cmp.json'), 'utf8'))
     // p = 2/4096 = 0.00048828125
-    expect(json.overall).toMatchObject({ b: 12, c: 0, p: 0.00048828125, significantWorse: true })
+    expect(json.overall).toMatchObject({ b: 12, c: 0, p: 0.00048828125, significantWorse: true, unit: 'case', units: 20, method: 'paired', passFailTest: 'mcnemar-exact' })
+    expect(json.groups[0]).toMatchObject({ unit: 'case', units: 20, passFailTest: 'mcnemar-exact', power: { basis: 'units', units: 20, canReachAlpha: true } })
   })
 
   it('exits 0 on a flake and prints Markdown to stdout', async () => {
@@ -83,35 +84,38 @@ describe('compare command', () => {
     expect(await main(['compare', 'base.jsonl', 'flaky.jsonl'], io)).toBe(0)
     expect(io.out).toContain('## Paired comparison')
     expect(io.out).toContain('**No significant regression**')
-    expect(io.out).toContain('ok: overall no significant change: pass/fail McNemar b=1 c=0 p=1.0000 · F1 paired n/a (20 pairs); Δscore -0.050, ΔF1 n/a')
+    expect(io.out).toContain('ok: overall no significant change: pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 n/a (20 cases); Δscore -0.050, ΔF1 n/a')
   })
 
-  it('fails on a significant drop of the per-trial F1 even when pass/fail says nothing, naming both tests', async () => {
+  it('fails on a deterministic F1 drop even when pass/fail says nothing, naming the exact change', async () => {
     const io = capture(dir)
     expect(await main(['compare', 'f1-before.jsonl', 'f1-after.jsonl'], io)).toBe(1)
-    expect(io.out).toContain('REGRESSION: overall regression (F1): pass/fail McNemar b=0 c=0 p=1.0000 · F1 paired p=0.0020 (10 pairs); Δscore 0.000, ΔF1 -0.454')
-    expect(io.out).toContain('| 10 | 0.617 | 0.163 | -0.454 [-0.454, -0.454] | 0.0020 ** | **regression (F1)** |')
+    expect(io.out).toContain(
+      'REGRESSION: overall deterministic drop (F1): deterministic change on 1 case (every trial identical on each side, 10 vs 10 trials): exact, no p-value; Δscore 0.000, ΔF1 -0.454',
+    )
+    expect(io.out).toContain('| 1 | 0.617 | 0.163 | -0.454 [-0.454, -0.454] | exact change | **deterministic drop (F1)** |')
   })
 
   it('with nothing paired (hospital vs synthetic) exits 2: nothing to compare', async () => {
     const io = capture(dir)
     expect(await main(['compare', 'base.jsonl', 'synthetic.jsonl'], io)).toBe(2)
     expect(io.err).toBe(
-      'dataforge-evals: nothing to compare: no run of synthetic.jsonl pairs with a run of base.jsonl (A has baseline · hospital; B has baseline · synthetic)\n',
+      'dataforge-evals: nothing to compare: no unit of synthetic.jsonl pairs with a unit of base.jsonl (A has baseline · hospital; B has baseline · synthetic)\n',
     )
     expect(io.out).toBe('')
   })
 
-  it('says when the pairs cannot reach alpha (3 trials: smallest p 0.25)', async () => {
-    const three = (pass: boolean) => Array.from({ length: 3 }, (_, i) => makeRecord({ caseId: 'c', trial: i, correct: pass }))
+  it('says in units when the test cannot reach alpha (3 cases × 4 trials: smallest p 0.25)', async () => {
+    const three = (pass: boolean) =>
+      Array.from({ length: 12 }, (_, i) => makeRecord({ caseId: `c${i % 3}`, trial: Math.floor(i / 3), correct: pass }))
     await writeFile(join(dir, 'three-a.jsonl'), jsonl(three(true)))
     await writeFile(join(dir, 'three-b.jsonl'), jsonl(three(false)))
     const io = capture(dir)
-    // all 3 lost: b = 3, c = 0, p = 2/8 = 0.25, the smallest 3 pairs can give
-    expect(await main(['compare', 'three-a.jsonl', 'three-b.jsonl'], io)).toBe(0)
-    expect(io.out).toContain(
-      'underpowered: with 3 pairs the smallest possible p is 0.2500, so α=0.05 cannot be reached; 6 pairs (cases × trials) are needed',
-    )
+    // all 3 cases lost: b = 3, c = 0 units, p = 2/8 = 0.25, the smallest 3 units can give, however many trials
+    expect(await main(['compare', 'three-a.jsonl', 'three-b.jsonl', '--output-json', 'three.json'], io)).toBe(0)
+    expect(io.out).toContain('underpowered: with 3 cases no paired test reaches α=0.05 (smallest possible p 0.2500); 6 cases are needed')
+    const json = JSON.parse(await readFile(join(dir, 'three.json'), 'utf8'))
+    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, rows: { a: 12, b: 12 }, power: { unitsNeeded: 6, canReachAlpha: false } })
   })
 
   it("reads the reporter's baseline.json as a side", async () => {
@@ -119,7 +123,7 @@ describe('compare command', () => {
     await writeFile(join(dir, 'baseline.json'), renderBaseline(baselineFromRecords(cases(20, () => true))))
     const io = capture(dir)
     expect(await main(['compare', 'baseline.json', 'worse.jsonl'], io)).toBe(1)
-    expect(io.out).toContain('REGRESSION: overall regression (pass/fail): pass/fail McNemar b=12 c=0')
+    expect(io.out).toContain('REGRESSION: overall regression (pass/fail): pass/fail McNemar exact b=12 c=0')
   })
 
   it('--alpha and --floor move the verdict', async () => {

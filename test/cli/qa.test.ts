@@ -120,14 +120,14 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
     expect(await ids('4')).not.toEqual(a)
   })
 
-  it('compare pairs two QA runs on (case, turn, trial) with McNemar', async () => {
+  it('compare pairs two QA runs on units (questions, conversations) with McNemar', async () => {
     await withTempDir(async (dir) => {
       const quiet = ['--suite', 'hard', '--quiet']
       expect((await runCli(['qa', '--agent', 'mock-qa', ...quiet, '--output', 'a/r.md', '--output-json', 'a/r.json'], dir)).code).toBe(0)
       expect((await runCli(['qa', '--agent', 'refuse', ...quiet, '--output', 'b/r.md', '--output-json', 'b/r.json'], dir)).code).toBe(0)
       const res = await runCli(['compare', 'a/r.json', 'b/r.json'], dir)
       expect(res.code).toBe(1)
-      expect(res.stdout).toContain('| **overall** | 20 | 20 | 0 | 1.000 | 0.000 |')
+      expect(res.stdout).toContain('| **overall** | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
     })
   })
 

@@ -25,7 +25,7 @@ describe('compareRuns: McNemar branches with hand-computed values', () => {
     expect(cmp.mode).toBe('same-arm')
     expect(g).toMatchObject({ n: 18, b: 1, c: 9, bothCorrect: 5, bothWrong: 3, onlyA: 0, onlyB: 0 })
     // p = 2·P(X ≤ 1 | n=10) = 2·11/1024 = 0.021484375
-    expect(g.mcnemar.method).toBe('exact')
+    expect(g.mcnemar!.method).toBe('exact')
     expect(g.p).toBe(0.021484375)
     expect(g.stars).toBe('*')
     // Score A = 6/18, Score B = 14/18, Δ = (9 − 1)/18 = 0.444…
@@ -66,7 +66,7 @@ describe('compareRuns: McNemar branches with hand-computed values', () => {
     const a = side(3, () => false).map((r) => ({ ...r, f1: 0.5 }))
     const b = side(3, () => false).map((r) => ({ ...r, f1: 0.7 }))
     const f1 = compareRuns(a, b).overall.f1!
-    expect(f1).toMatchObject({ n: 3, method: 'exact' })
+    expect(f1).toMatchObject({ n: 3, test: 'sign-flip-exact' })
     expect(f1.meanA).toBeCloseTo(0.5, 14)
     expect(f1.meanB).toBeCloseTo(0.7, 14)
     expect(f1.meanDelta).toBeCloseTo(0.2, 14)
@@ -85,16 +85,25 @@ describe('compareRuns: McNemar branches with hand-computed values', () => {
 describe('compareRuns: pairing and groups', () => {
   it('groups by agent/model × suite × dataset × category and counts unpaired rows', () => {
     const a = [...side(4, () => true), ...side(2, () => true, { dataset: 'beers', suite: 'beers' })]
-    // B lacks c03 of hospital and has an extra trial 1 for c00
-    const b = [...side(3, () => false), makeRecord({ caseId: 'c00', trial: 1 }), ...side(2, () => true, { dataset: 'beers', suite: 'beers' })]
+    // B lacks case c03 of hospital, has an extra trial 1 for c00 (nested in c00's unit) and a case c09 A lacks
+    const b = [
+      ...side(3, () => false),
+      makeRecord({ caseId: 'c00', trial: 1 }),
+      makeRecord({ caseId: 'c09', correct: false }),
+      ...side(2, () => true, { dataset: 'beers', suite: 'beers' }),
+    ]
     const cmp = compareRuns(a, b)
     expect(cmp.groups.map((g) => [g.group, g.n, g.b, g.c, g.onlyA, g.onlyB])).toEqual([
       ['baseline · beers · repair', 2, 0, 0, 0, 0],
       ['baseline · evals/repair.eval.ts · repair', 3, 3, 0, 1, 1],
     ])
+    // c00: A 1 of 1, B 1 of 2 → pass rate 0.5, not binary: the sign-flip test on unit pass rates, named
+    expect(cmp.groups[1]).toMatchObject({ unit: 'case', units: 3, method: 'paired', passFailTest: 'sign-flip-exact', mcnemar: null, rows: { a: 3, b: 4 } })
+    expect(cmp.groups[1]!.unitNote).toContain('1 only in A and 1 only in B are left out')
+    expect(cmp.groups[1]!.unitNote).toContain('a different number of trials on each side')
     expect(cmp.overall).toMatchObject({ n: 5, b: 3, onlyA: 1, onlyB: 1 })
-    // the floor looks at all of B's rows in the group: hospital 1 correct of 4 = 0.25
-    expect(cmp.groups[1]!.current).toEqual({ attempted: 4, correct: 1, score: 0.25 })
+    // the floor looks at all of B's rows in the group: hospital 1 correct of 5 = 0.2
+    expect(cmp.groups[1]!.current).toEqual({ attempted: 5, correct: 1, score: 0.2 })
   })
 
   it('pairs across agents when the two sides share none (two arms)', () => {
@@ -158,12 +167,12 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     expect(flake).toMatchObject({ b: 2, c: 0, p: 0.5, significantWorse: false, failed: false })
     expect(flake.delta).toBeCloseTo(-0.1, 14)
     expect(flake.message).toBe(
-      'baseline · flaky · repair: no significant change vs baseline (α=0.05): pass/fail McNemar b=2 c=0 p=0.5000 · F1 paired n/a (20 pairs); Δscore -0.100, ΔF1 n/a',
+      'baseline · flaky · repair: no significant change vs baseline (α=0.05): pass/fail McNemar exact b=2 c=0 p=0.5000 · F1 n/a (20 cases); Δscore -0.100, ΔF1 n/a',
     )
     expect(real).toMatchObject({ b: 12, c: 1, p: 0.00341796875, significantWorse: true, failed: true })
     // Δ = (1 − 12)/20 = −0.55
     expect(real.message).toBe(
-      'baseline · real · repair: regression (pass/fail) vs baseline (α=0.05): pass/fail McNemar b=12 c=1 p=0.0034 · F1 paired n/a (20 pairs); Δscore -0.550, ΔF1 n/a',
+      'baseline · real · repair: regression (pass/fail) vs baseline (α=0.05): pass/fail McNemar exact b=12 c=1 p=0.0034 · F1 n/a (20 cases); Δscore -0.550, ΔF1 n/a',
     )
   })
 
@@ -181,13 +190,24 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     expect(both.find((v) => v.group.startsWith('y '))).toMatchObject({ n: 6, b: 0, c: 0, isNew: false, failed: false })
   })
 
-  it('fails on a significant per-trial F1 drop that pass/fail cannot see (0.617 → 0.163 over 10 trials)', () => {
+  it('fails on a deterministic F1 drop that pass/fail cannot see (0.617 → 0.163, one case, 10 identical trials)', () => {
     const trials = (f1: number) => Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'c', trial: i, correct: true, f1 }))
     const [v] = regressionVerdict(trials(0.617), trials(0.163))
-    // McNemar: b = c = 0, p = 1; sign flips: all 10 deltas negative, p = 2/2^10 = 0.001953125
-    expect(v).toMatchObject({ b: 0, c: 0, p: 1, significantWorse: false, failed: true })
-    expect(v!.f1).toMatchObject({ n: 10, p: 0.001953125, significantWorse: true })
-    expect(v!.message).toContain('regression (F1) vs baseline (α=0.05): pass/fail McNemar b=0 c=0 p=1.0000 · F1 paired p=0.0020 (10 pairs)')
+    // one unit, every trial identical on each side: an exact change, no p
+    expect(v).toMatchObject({ method: 'deterministic', units: 1, b: 0, c: 0, p: null, significantWorse: false, failed: true })
+    expect(v!.f1).toMatchObject({ n: 1, p: null, test: 'deterministic', significantWorse: true })
+    expect(v!.message).toContain('deterministic drop (F1) vs baseline (α=0.05): deterministic change on 1 case (every trial identical on each side, 10 vs 10 trials): exact, no p-value')
+  })
+
+  it('compares a fixed table\'s varied trials as two samples (one unit)', () => {
+    const trials = (f1s: number[]) => f1s.map((f1, i) => makeRecord({ caseId: 'c', trial: i, correct: f1 > 0.5, f1 }))
+    const [v] = regressionVerdict(trials([0.9, 0.8, 0.85, 0.95, 0.9, 0.88]), trials([0.3, 0.2, 0.4, 0.35, 0.25, 0.3]))
+    // C(12, 6) = 924 splits; only the observed one and its mirror reach |Δ|: p = 2/924
+    expect(v).toMatchObject({ method: 'two-sample', passFailTest: 'two-sample-exact', failed: true })
+    expect(v!.f1).toMatchObject({ test: 'two-sample-exact', significantWorse: true })
+    expect(v!.f1!.p).toBeCloseTo(2 / 924, 14)
+    expect(v!.p).toBeCloseTo(2 / 924, 14)
+    expect(v!.message).toContain('1 case: trials as two samples (6 vs 6): pass/fail two-sample permutation exact p=0.0022')
   })
 
   it('alpha is configurable', () => {
@@ -220,18 +240,18 @@ describe('rendering', () => {
     const md = renderComparisonMarkdown(cmp)
     expect(md).toContain('A: `new.jsonl` · B: `old.jsonl`')
     expect(md).toContain(
-      '| baseline · evals/repair.eval.ts · repair | 18 | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** | **regression (pass/fail), regression (F1)** |',
+      '| baseline · evals/repair.eval.ts · repair | 18 cases | paired | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (McNemar exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** (sign-flip Monte Carlo) | **regression (pass/fail), regression (F1)** |',
     )
-    expect(md).toContain('| **overall** | 18 | 9 | 1 |')
+    expect(md).toContain('| **overall** | 18 cases | paired | 9 | 1 |')
     expect(md).toContain('**B is worse than A**')
     // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere; the sign-flip test (Monte Carlo past 16 pairs) gives p = 1/10001
     expect(md).toContain(
-      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar b=9 c=1 p=0.0215 · F1 paired p=<0.001 (18 pairs); Δscore -0.444, ΔF1 -0.100',
+      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 · F1 sign-flip Monte Carlo p=<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
     )
   })
 
   it('JSON round-trips', () => {
     const parsed = JSON.parse(comparisonToJson(cmp))
-    expect(parsed).toMatchObject({ comparisonVersion: 2, mode: 'same-arm', regression: true, overall: { b: 9, c: 1 } })
+    expect(parsed).toMatchObject({ comparisonVersion: 3, mode: 'same-arm', regression: true, overall: { b: 9, c: 1 } })
   })
 })

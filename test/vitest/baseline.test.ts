@@ -46,37 +46,37 @@ describe('baseline', () => {
     expect(run.output).toContain(
       'against the baseline\n' +
         '  drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · no significant change vs baseline (α=0.05): ' +
-        'pass/fail McNemar b=1 c=0 p=1.0000 · F1 paired p=1.0000 (8 pairs); Δscore -0.125, ΔF1 -0.125\n' +
+        'pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125\n' +
         '  steady · synthetic: F1 1.000 → 1.000, pass rate 1.000 → 1.000 · no significant change vs baseline (α=0.05): ' +
-        'pass/fail McNemar b=0 c=0 p=1.0000 · F1 paired p=1.0000 (8 pairs); Δscore 0.000, ΔF1 0.000\n',
+        'pass/fail McNemar exact b=0 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore 0.000, ΔF1 0.000\n',
     )
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Gate\n\nPassed: every threshold met, every eval scored, no significant regression.')
     expect(md).toContain(
-      '| group | F1 baseline → now | ΔF1 | F1 paired p | pass rate baseline → now | Δpass rate | pairs | b | c | pass/fail McNemar p | verdict |',
+      '| group | F1 baseline → now | ΔF1 | F1 p | pass rate baseline → now | Δpass rate | units | b | c | pass/fail p | verdict |',
     )
-    expect(md).toContain('| drifty · synthetic | 1.000 → 0.875 | -0.125 | 1.0000 (8 pairs) | 1.000 → 0.875 | -0.125 | 8 | 1 | 0 | 1.0000 | no significant change |')
-    expect(md).toContain('| steady · synthetic | 1.000 → 1.000 | 0.000 | 1.0000 (8 pairs) | 1.000 → 1.000 | 0.000 | 8 | 0 | 0 | 1.0000 | no significant change |')
+    expect(md).toContain('| drifty · synthetic | 1.000 → 0.875 | -0.125 | 1.0000 (sign-flip exact) | 1.000 → 0.875 | -0.125 | 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | no significant change |')
+    expect(md).toContain('| steady · synthetic | 1.000 → 1.000 | 0.000 | 1.0000 (sign-flip exact) | 1.000 → 1.000 | 0.000 | 8 generated datasets | 0 | 0 | 1.0000 (McNemar exact) | no significant change |')
   })
 
   it('fails the gate (exit code 1) on a significant regression, naming group, counts and p', async () => {
     const run = await runWith({ failTrials: [0, 1, 2, 3, 4, 5, 6] })
     expect(run.exitCode).toBe(1)
     const verdict =
-      'drifty · synthetic: regression (pass/fail), regression (F1) vs baseline (α=0.05): pass/fail McNemar b=7 c=0 p=0.0156 · F1 paired p=0.0156 (8 pairs); Δscore -0.875, ΔF1 -0.875'
+      'drifty · synthetic: regression (pass/fail), regression (F1) vs baseline (α=0.05): pass/fail McNemar exact b=7 c=0 p=0.0156 · F1 sign-flip exact p=0.0156 (8 generated datasets); Δscore -0.875, ΔF1 -0.875'
     expect(run.output).toContain(`dataforge-evals gate failed:\n  ✗ ${verdict}\n`)
     expect(run.output.match(/✗/g)).toHaveLength(1)
     expect(run.reports.text('leaderboard.md')).toContain(
-      '| drifty · synthetic | 1.000 → 0.125 | -0.875 | 0.0156 (8 pairs) | 1.000 → 0.125 | -0.875 | 8 | 7 | 0 | 0.0156 | **regression (pass/fail), regression (F1)** |',
+      '| drifty · synthetic | 1.000 → 0.125 | -0.875 | 0.0156 (sign-flip exact) | 1.000 → 0.125 | -0.875 | 8 generated datasets | 7 | 0 | 0.0156 (McNemar exact) | **regression (pass/fail), regression (F1)** |',
     )
   })
 
   it('fails a group below the absolute floor even without a significant change', async () => {
     const run = await runWith({ failTrials: [3] }, { reporterOptions: { baseline: { floor: 0.95 } } })
     expect(run.output).toContain(
-      '✗ drifty · synthetic: below floor vs baseline (α=0.05): pass/fail McNemar b=1 c=0 p=1.0000 · F1 paired p=1.0000 (8 pairs); Δscore -0.125, ΔF1 -0.125; Score 0.875 is below the floor 0.95',
+      '✗ drifty · synthetic: below floor vs baseline (α=0.05): pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125; Score 0.875 is below the floor 0.95',
     )
-    expect(run.reports.text('leaderboard.md')).toContain('| 8 | 1 | 0 | 1.0000 | **below floor** |')
+    expect(run.reports.text('leaderboard.md')).toContain('| 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | **below floor** |')
   })
 
   it('leaves groups filtered out by -t alone: skipped runs are no regression', async () => {
@@ -149,8 +149,8 @@ describe('baseline', () => {
 
   it('says when the pairs cannot reach alpha: the smallest p and the pairs needed (terminal and leaderboard)', async () => {
     const run = await runWith({ failTrials: [0, 1, 2, 3, 4, 5, 6, 7] }, { reporterOptions: { baseline: { alpha: 0.001 } } })
-    // 8 pairs: the smallest p is 2/2^8 = 0.0078 > 0.001; 11 pairs reach 2/2^11 = 0.00098
-    const power = 'underpowered: with 8 pairs the smallest possible p is 0.0078, so α=0.001 cannot be reached; 11 pairs (cases × trials) are needed'
+    // 8 units (each trial's seed makes new data): the smallest p is 2/2^8 = 0.0078 > 0.001; 11 units reach 2/2^11 = 0.00098
+    const power = 'underpowered: with 8 generated datasets no paired test reaches α=0.001 (smallest possible p 0.0078); 11 generated datasets are needed'
     expect(run.output).toContain(power)
     expect(run.output).not.toContain('gate failed')
     const md = run.reports.text('leaderboard.md')

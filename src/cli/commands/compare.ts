@@ -7,7 +7,7 @@ import { comparisonToJson, renderComparisonMarkdown } from '../../report-builder
 import { baselineRuns, readBaseline } from '../../report-builder/baseline.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
-import { deltasText, testsText, verdictLabel } from '../../report-builder/comparison-verdict.js'
+import { deltasText, testsText, verdictLabel, unitsText } from '../../report-builder/comparison-verdict.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 
@@ -15,16 +15,21 @@ export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
 
 Paired comparison of B against A (A is the baseline). A and B are report.json, runs.jsonl or baseline.json
-files, or folders holding a report. Rows pair on (case, turn, trial) within agent/model × suite × dataset × category;
-when A and B share no agent, they are two arms and pair across agents. Pass/fail: McNemar (exact binomial
-when b + c ≤ 25, else continuity-corrected χ²); F1: paired sign-flip permutation test with a bootstrap
-interval. B fails where either test finds it significantly worse. With n pairs no p is below 2·0.5^n (6
-pairs are needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
+files, or folders holding a report. Groups are agent/model × suite × dataset × category; when A and B share no
+agent, they are two arms and pair across agents. The unit is the case (a question, a conversation, a repair
+task with its own data; trials whose seed made new data are units of their own): each unit's trials are
+averaged, then units are paired. Pass/fail: McNemar on units when every unit's outcome is binary (exact
+binomial when b + c ≤ 25, else continuity-corrected χ²), else a sign-flip test on unit pass rates; F1:
+sign-flip test on unit means with a bootstrap interval. With one unit (a fixed table) the trials are two
+samples (permutation test), or, when every trial of each side is identical, the change is deterministic:
+exact, no p, and a drop beyond --min-delta fails. With n units no paired p is below 2·0.5^n (6 units are
+needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
 
 Options:
   --agents X,Y         A = rows of agent X, B = rows of agent Y (agent name or armId); with one input, both from it
   --alpha A            significance level (default 0.05)
   --floor F            B also fails where its Score is below F
+  --min-delta D        a deterministic change fails when Score or F1 drops by more than D (default 0)
   --seed S             seed for the F1 test and bootstrap (default 0)
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
@@ -38,6 +43,7 @@ export const compareCommand: Command = async (argv, io) => {
     agents: { type: 'string' },
     alpha: { type: 'string' },
     floor: { type: 'string' },
+    'min-delta': { type: 'string' },
     seed: { type: 'string' },
     output: { type: 'string' },
     'output-json': { type: 'string' },
@@ -58,6 +64,7 @@ export const compareCommand: Command = async (argv, io) => {
   const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
   if (alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
   const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+  const minDelta = parseNumberFlag('min-delta', values['min-delta'], 0, { min: 0, max: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 0, {})
   const agents = values.agents === undefined ? null : parseAgents(values.agents)
   if (positionals.length === 1 && !agents) {
@@ -78,9 +85,9 @@ export const compareCommand: Command = async (argv, io) => {
     labelA = `${labelA} (${agents[0]})`
     labelB = `${labelB} (${agents[1]})`
   }
-  const cmp = compareRuns(a, b, { alpha, seed, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
+  const cmp = compareRuns(a, b, { alpha, seed, minDelta, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
   if (cmp.overall.n === 0) {
-    throw new InputError(`nothing to compare: no run of ${labelB} pairs with a run of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
+    throw new InputError(`nothing to compare: no unit of ${labelB} pairs with a unit of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
   }
 
   const markdown = renderComparisonMarkdown(cmp)
@@ -93,9 +100,16 @@ export const compareCommand: Command = async (argv, io) => {
   const o = cmp.overall
   io.stdout(
     `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
+      `${failedGroups(cmp)}` +
       `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
   return cmp.regression ? 1 : 0
+}
+
+/** `; failing: g1 (deterministic drop (F1), 1 case), g2 (…)` when groups other than the overall row failed. */
+function failedGroups(cmp: ReturnType<typeof compareRuns>): string {
+  const failing = cmp.groups.filter((g) => g.failed)
+  return failing.length ? `; failing: ${failing.map((g) => `${g.group} (${verdictLabel(g)}, ${unitsText(g)})`).join(', ')}` : ''
 }
 
 function parseAgents(raw: string): [string, string] {

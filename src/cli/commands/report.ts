@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 
-export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--title T] [--stats-seed N]
+export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--min-delta D] [--title T] [--stats-seed N]
 
 Builds the self-contained HTML report (leaderboard, charts rendered to inline SVG, failures, reproducibility)
 from the RunRecords of RUNS: a runs.jsonl, a report.json, or a report folder. The page needs no network: open
@@ -22,9 +22,10 @@ written; from runs.jsonl alone it is rebuilt from the records (dataset sizes unk
 
 Options:
   --html FILE        where to write the page (required); added to manifest.json in its folder
-  --baseline B       runs to compare against (runs.jsonl, report.json or folder): deltas with paired McNemar tests
+  --baseline B       runs to compare against (runs.jsonl, report.json or folder): deltas with paired tests on units
   --alpha A          significance level of the baseline comparison (default 0.05)
   --floor F          absolute Score floor marked in the baseline verdicts
+  --min-delta D      a deterministic change (one case, identical trials) fails beyond a drop of D (default 0)
   --title T          page title (default "dataforge-evals report")
   --stats-seed N     seed of the bootstrap intervals (default 0)
 `
@@ -38,6 +39,7 @@ export const reportCommand: Command = async (argv, io) => {
       baseline: { type: 'string' },
       alpha: { type: 'string' },
       floor: { type: 'string' },
+      'min-delta': { type: 'string' },
       title: { type: 'string' },
       'stats-seed': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -51,6 +53,7 @@ export const reportCommand: Command = async (argv, io) => {
   if (!values.html) throw new InputError('report needs --html OUT.html (the only format so far)')
   const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
   const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
+  const minDelta = parseNumberFlag('min-delta', values['min-delta'], 0, { min: 0, max: 1 })
   const statsSeed = parseIntegerFlag('stats-seed', values['stats-seed'], 0, {})
   const input = resolve(io.cwd, positionals[0]!)
   const records = await readRunRecords(input)
@@ -62,6 +65,7 @@ export const reportCommand: Command = async (argv, io) => {
     const before = await readRunRecords(resolve(io.cwd, values.baseline))
     baselineDeltas = groupDeltas(before, report, {
       alpha,
+      minDelta,
       ...(floor !== undefined ? { floor } : {}),
     })
   }

@@ -12,10 +12,11 @@ export interface BaselineDelta {
     n: number
     b: number
     c: number
-    p: number
+    /** null for a deterministic change (exact, no p-value). */
+    p: number | null
     significantWorse: boolean
     significantBetter?: boolean
     belowFloor: boolean
-    f1?: { p: number; significantWorse?: boolean; significantBetter?: boolean } | null
+    f1?: { p: number | null; significantWorse?: boolean; significantBetter?: boolean } | null
   } | null
 }

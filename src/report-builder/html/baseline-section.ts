@@ -21,7 +21,7 @@ function delta(before: number | null | undefined, after: number | null): number 
 /** Deltas against the baseline with the paired tests behind each verdict, and a chart of the changes. */
 export async function baselineSection(deltas: readonly BaselineDelta[], alpha: number): Promise<string> {
   const withF1Test = deltas.some((d) => d.verdict?.f1 !== undefined)
-  const head = ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'pairs', 'b', 'c', 'p (McNemar)']
+  const head = ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'units', 'b', 'c', 'p (pass/fail)']
   if (withF1Test) head.push('p (F1 paired)')
   head.push('verdict')
   const rows = deltas.map((d) => {
@@ -53,8 +53,9 @@ export async function baselineSection(deltas: readonly BaselineDelta[], alpha: n
       })
     : ''
   return (
-    `<p>Runs are paired with the baseline's on (case, trial). b = pairs the baseline got right and this run did not, c = the reverse; ` +
-    `McNemar's test on b and c${withF1Test ? ', and a paired test on the per-run F1,' : ''} at α = ${esc(alpha)}. A group fails only when significantly worse or below the floor.</p>` +
+    `<p>Runs are paired with the baseline's on units (a case, a conversation or a generated dataset; trials averaged within it). b = units the baseline did better on and this run did not, c = the reverse; ` +
+    `McNemar's test on b and c when every unit's outcome is binary, else a sign-flip test on unit pass rates${withF1Test ? ', and a sign-flip test on the per-unit F1,' : ''} at α = ${esc(alpha)}. ` +
+    `One unit whose trials are all identical is a deterministic change (exact, no p). A group fails only when significantly worse, a deterministic drop, or below the floor.</p>` +
     chart +
     `<div class="scroll"><table class="sortable"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   )

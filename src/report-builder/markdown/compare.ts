@@ -1,49 +1,51 @@
 import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
 import type { Comparison, PairedGroupComparison } from '../compare.js'
 import { table } from '../figure-text.js'
-import { powerText, verdictLabel, verdictLine } from '../comparison-verdict.js'
+import { powerText, verdictLabel, verdictLine, detectableText, testName, unitsText } from '../comparison-verdict.js'
 
 /** Markdown: one row per group and an overall row, the verdict, and how the numbers were computed. */
 export function renderComparisonMarkdown(cmp: Comparison): string {
   const header = [
     'group',
-    'pairs',
+    'units',
+    'method',
     'b (A✓ B✗)',
     'c (A✗ B✓)',
     'Score A',
     'Score B',
     'ΔScore',
-    'pass/fail McNemar p',
-    'F1 pairs',
+    'pass/fail p (test)',
+    'F1 units',
     'F1 A',
     'F1 B',
     'ΔF1 [95% CI]',
-    'F1 paired p',
+    'F1 p (test)',
     'verdict',
   ]
   const row = (g: PairedGroupComparison): string[] => [
     g.key === null ? '**overall**' : g.group,
-    String(g.n),
+    unitsText(g),
+    g.method,
     String(g.b),
     String(g.c),
     formatNumber(g.scoreA),
     formatNumber(g.scoreB),
     formatSigned(g.delta),
-    `${formatP(g.p)}${g.stars ? ` ${g.stars}` : ''} (${g.mcnemar.method === 'exact' ? 'exact' : 'χ²'})`,
+    g.method === 'deterministic' ? 'exact change' : `${formatP(g.p)}${g.stars ? ` ${g.stars}` : ''} (${testName(g.passFailTest)})`,
     g.f1 ? String(g.f1.n) : '0',
     g.f1 ? formatNumber(g.f1.meanA) : '—',
     g.f1 ? formatNumber(g.f1.meanB) : '—',
     g.f1 ? `${formatSigned(g.f1.meanDelta)} [${formatSigned(g.f1.low)}, ${formatSigned(g.f1.high)}]` : '—',
-    g.f1 ? `${formatP(g.f1.p)}${g.f1.stars ? ` ${g.f1.stars}` : ''}` : '—',
+    g.f1 ? (g.f1.p === null ? 'exact change' : `${formatP(g.f1.p)}${g.f1.stars ? ` ${g.f1.stars}` : ''} (${testName(g.f1.test)})`) : '—',
     g.failed ? `**${verdictLabel(g)}**` : verdictLabel(g),
   ]
   const pairing =
     cmp.mode === 'same-arm'
-      ? 'rows paired on (case, turn, trial) within agent/model × suite × dataset × category'
-      : 'two arms: rows paired on (dataset, case, turn, trial) across agents'
+      ? 'units paired within agent/model × suite × dataset × category'
+      : 'two arms: units paired across agents'
   const settings = { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }
   const failing = [cmp.overall, ...cmp.groups].filter((g) => g.failed)
-  const bar = `α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}`
+  const bar = `α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}${cmp.minDelta ? `, minDelta ${cmp.minDelta}` : ''}`
   const verdict = failing.length
     ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${verdictLine(g, settings)}`)].join('\n')
     : `**No significant regression** of B vs A (${bar}).`
@@ -53,8 +55,12 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     : ''
   const unpaired =
     cmp.overall.onlyA || cmp.overall.onlyB
-      ? `\nUnpaired rows (left out of the tests): ${cmp.overall.onlyA} only in A, ${cmp.overall.onlyB} only in B.\n`
+      ? `\nUnpaired units (left out of the tests): ${cmp.overall.onlyA} only in A, ${cmp.overall.onlyB} only in B.\n`
       : ''
+  const detectable = [cmp.overall, ...cmp.groups].flatMap((g) => (detectableText(g) ? [`${g.key === null ? 'overall' : g.group}: ${detectableText(g)}`] : []))
+  const mde = detectable.length ? `\n**Detectable effects:** ${detectable.join('; ')}.\n` : ''
+  const rules = [cmp.overall, ...cmp.groups].flatMap((g) => (g.unitNote ? [`- ${g.key === null ? 'overall' : g.group}: ${g.unitNote}`] : []))
+  const unitRules = rules.length ? `\n**Units:**\n\n${rules.join('\n')}\n` : ''
   return [
     `## Paired comparison`,
     '',
@@ -65,10 +71,15 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     verdict,
     power,
     unpaired,
-    `b = pairs A got right and B did not; c = the reverse; ΔScore = Score B − Score A = (c − b)/pairs; ΔF1 = mean of F1 B − F1 A over the F1 pairs. ` +
-      `A group fails when B is significantly worse on pass/fail (McNemar: exact two-sided binomial when b + c ≤ 25, else χ² with continuity correction, 1 df) ` +
-      `or on F1 (paired sign-flip permutation test, exact up to 16 pairs, percentile-bootstrap 95% interval, seed ${cmp.seed}), or below the floor. ` +
-      `With n pairs no test can give p below 2·0.5^n, so fewer than ${cmp.overall.power.pairsNeeded} pairs cannot reach α = ${cmp.alpha}. ` +
+    mde,
+    unitRules,
+    `The unit is the case: a question, a conversation (its turns cluster in it) or a repair task with its own data; trials on the same data are averaged within it, and trials whose seed made new data are units of their own. ` +
+      `b = units where A did better on pass/fail than B; c = the reverse; ΔScore = Score B − Score A over the paired units (each unit its pass rate); ΔF1 = mean over units of F1 B − F1 A. ` +
+      `Paired (2+ units): pass/fail by McNemar on units when every unit's outcome is binary (exact binomial when b + c ≤ 25, else χ² with continuity correction, 1 df), else a paired sign-flip test on unit pass rates; ` +
+      `F1 by a paired sign-flip test on unit means (exact up to 16 units), with a percentile-bootstrap 95% interval, seed ${cmp.seed}. ` +
+      `One unit: the two sides' trials as two samples (permutation test), or, when every trial of each side is identical, a deterministic change: exact, no p, failing when a drop exceeds minDelta (${cmp.minDelta}). ` +
+      `A group fails when B is significantly worse, drops deterministically, or is below the floor. ` +
+      `With n units no paired test gives p below 2·0.5^n, so fewer than ${cmp.overall.power.unitsNeeded} units cannot reach α = ${cmp.alpha}. ` +
       `Stars: * p < 0.05, ** p < 0.01, *** p < 0.001.`,
     '',
   ].join('\n')

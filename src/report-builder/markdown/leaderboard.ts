@@ -5,7 +5,7 @@ import type { Thresholds } from '../thresholds.js'
 import { fixed, table } from '../figure-text.js'
 import { insertSections, type ReportSection, renderSectionsMarkdown, reportSections } from './report.js'
 import { formatDelta, formatP } from '../../stats/number-format.js'
-import { deltaLabel, powerText } from '../comparison-verdict.js'
+import { deltaLabel, powerText, detectableText, testName, unitsText } from '../comparison-verdict.js'
 import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 
 export interface LeaderboardExtras {
@@ -36,7 +36,7 @@ function arrow(before: number | null | undefined, after: number | null): string 
 
 function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
   return table(
-    ['group', 'F1 baseline → now', 'ΔF1', 'F1 paired p', 'pass rate baseline → now', 'Δpass rate', 'pairs', 'b', 'c', 'pass/fail McNemar p', 'verdict'],
+    ['group', 'F1 baseline → now', 'ΔF1', 'F1 p', 'pass rate baseline → now', 'Δpass rate', 'units', 'b', 'c', 'pass/fail p', 'verdict'],
     deltas.map((d) => {
       const v = d.verdict
       const paired = d.status === 'compared' && v !== null && v.n > 0
@@ -45,13 +45,13 @@ function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
         d.group,
         arrow(d.before?.f1, d.after.f1),
         formatDelta(d.before?.f1, d.after.f1),
-        paired && v.f1 ? `${formatP(v.f1.p)} (${v.f1.n} pairs)` : '—',
+        paired && v.f1 ? (v.f1.p === null ? 'exact' : `${formatP(v.f1.p)} (${testName(v.f1.test)})`) : '—',
         arrow(d.before?.passRate, d.after.passRate),
         formatDelta(d.before?.passRate, d.after.passRate),
-        paired ? String(v.n) : '0',
+        paired ? unitsText(v) : '0',
         paired ? String(v.b) : '—',
         paired ? String(v.c) : '—',
-        paired ? formatP(v.p) : '—',
+        paired ? (v.p === null ? 'exact' : `${formatP(v.p)} (${testName(v.passFailTest)})`) : '—',
         d.failed ? `**${label}**` : label,
       ]
     }),
@@ -73,12 +73,15 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
   if (deltas.length) {
     const alpha = extras.alpha ?? 0.05
     const rule =
-      `Paired on (case, trial) with the baseline's runs of the same agent. A group fails when it is significantly worse at α = ${alpha} on pass/fail ` +
-      `(McNemar) or on per-trial F1 (paired sign-flip test), or below the floor; a group the baseline does not have is new and not compared. ` +
-      'Δ = now − baseline.'
+      `Paired on units (a case, a conversation, a generated dataset; its trials averaged) with the baseline's runs of the same agent. ` +
+      `A group fails when it is significantly worse at α = ${alpha} on pass/fail (McNemar on units, or a sign-flip test on unit pass rates) ` +
+      `or on F1 (sign-flip test on unit means), when one unit with identical trials drops deterministically (exact, no p), or below the floor; ` +
+      'a group the baseline does not have is new and not compared. Δ = now − baseline.'
     const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${d.group}: ${powerText(d.verdict, alpha)}`] : []))
     const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}` })
+    const detectable = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && detectableText(d.verdict) ? [`- ${d.group}: ${detectableText(d.verdict)}`] : []))
+    const mde = detectable.length ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}` : ''
+    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${mde}` })
   }
   return sections
 }

@@ -3,6 +3,7 @@ import type { Aggregate } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
 import { fixed, meanStd, seconds, table, units, usd } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
+import { unitsNote } from '../units-note.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { isDabenchFact } from '../../datasets/dabench/scores.js'
 import { compareText } from '../../core/order.js'
@@ -224,10 +225,16 @@ const SUMMARY_LEGEND =
   'P, R and F1 are means over completed trials (± sample standard deviation; with one trial, n = 1 and no spread), with a seeded bootstrap 95% interval; ' +
   'F1 pooled is computed from the summed tp/fp/fn counts. Steps and quota are per trial; runtime is the group total.'
 
+/** The units note under the summary table, when some group's intervals are over units rather than runs. */
+function withUnits(report: EvalReport): string {
+  const note = unitsNote(report.aggregates)
+  return note ? `\n\n${note}` : ''
+}
+
 /** The sections of a report, in order, each built from the report's data. */
 export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): ReportSection[] {
   const sections: ReportSection[] = [
-    { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}` },
+    { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
   ]
   // Question answering (issue 12): its own headings, placed right after the summary.
   const qa = renderQaSections(report)

@@ -66,7 +66,7 @@ describe('report.html from the CLI', () => {
       expect(res.code).toBe(0)
       const html = await readFile(join(dir, 'r.html'), 'utf8')
       expect(html).toContain('<section id="baseline">')
-      expect(html).toContain("McNemar's test on b and c, and a paired test on the per-run F1, at α = 0.1")
+      expect(html).toContain("McNemar's test on b and c when every unit's outcome is binary, else a sign-flip test on unit pass rates, and a sign-flip test on the per-unit F1, at α = 0.1")
       expect(html).toContain('<th scope="col">p (F1 paired)</th>')
       expect(html).toContain('<figure class="chart" id="baseline-deltas"')
     })
