@@ -2,6 +2,7 @@ import { formatNumber, formatP, formatSigned } from '../stats/format.js'
 import type { Comparison, PairedGroupComparison } from './compare.js'
 import { table } from './format.js'
 import { powerText, verdictLabel, verdictLine } from './verdict.js'
+import { markdownCell, markdownCode, markdownText } from '../core/escape-text.js'
 
 /** Markdown: one row per group and an overall row, the verdict, and how the numbers were computed. */
 export function renderComparisonMarkdown(cmp: Comparison): string {
@@ -22,7 +23,7 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     'verdict',
   ]
   const row = (g: PairedGroupComparison): string[] => [
-    g.key === null ? '**overall**' : g.group,
+    g.key === null ? '**overall**' : markdownCell(g.group),
     String(g.n),
     String(g.b),
     String(g.c),
@@ -45,11 +46,11 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
   const failing = [cmp.overall, ...cmp.groups].filter((g) => g.failed)
   const bar = `α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}`
   const verdict = failing.length
-    ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${verdictLine(g, settings)}`)].join('\n')
+    ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${markdownText(verdictLine(g, settings))}`)].join('\n')
     : `**No significant regression** of B vs A (${bar}).`
   const underpowered = [cmp.overall, ...cmp.groups].filter((g) => powerText(g, cmp.alpha))
   const power = underpowered.length
-    ? `\n**Power:** ${underpowered.map((g) => `${g.key === null ? 'overall' : g.group}: ${powerText(g, cmp.alpha)}`).join('; ')}.\n`
+    ? `\n**Power:** ${underpowered.map((g) => `${g.key === null ? 'overall' : markdownText(g.group)}: ${powerText(g, cmp.alpha)}`).join('; ')}.\n`
     : ''
   const unpaired =
     cmp.overall.onlyA || cmp.overall.onlyB
@@ -58,7 +59,7 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
   return [
     `## Paired comparison`,
     '',
-    `A: \`${cmp.labelA}\` · B: \`${cmp.labelB}\` · ${pairing}.`,
+    `A: ${markdownCode(cmp.labelA)} · B: ${markdownCode(cmp.labelB)} · ${pairing}.`,
     '',
     table(header, [...cmp.groups.map(row), row(cmp.overall)]),
     '',

@@ -7,6 +7,7 @@ import type { EvalReport } from './build.js'
 import { REPORT_FORMATS, type ReportFormat } from './formats.js'
 import { type Thresholds, validateThresholds } from './thresholds.js'
 import type { projectCommit } from './reproducibility.js'
+import { terminalOutput } from '../core/escape-text.js'
 
 export interface DataforgeReporterOptions {
   /** Where leaderboard.md, report.json, runs.jsonl and manifest.json go. Default `evals/__reports__`. */
@@ -82,7 +83,7 @@ export abstract class EvalReporterBase {
   }
 
   protected print(text: string): void {
-    if (text) process.stdout.write(`${text}\n`)
+    if (text) process.stdout.write(`${terminalOutput(text)}\n`)
   }
 
   /**

@@ -7,6 +7,7 @@ import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { compareText } from '../core/order.js'
 import { truncate } from '../core/text.js'
 import { caseLabel } from '../core/case-label.js'
+import { markdownCell, markdownCode, markdownText } from '../core/escape-text.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -54,7 +55,7 @@ export function scoreRule(report: EvalReport): { header: string; short: string; 
 
 function failuresText(a: Aggregate): string {
   const entries = Object.entries(a.failures)
-  return entries.length ? entries.map(([k, n]) => `${k} ${n}`).join(', ') : '0'
+  return entries.length ? entries.map(([k, n]) => `${markdownCell(k)} ${n}`).join(', ') : '0'
 }
 
 /** The F1 bootstrap interval; with one run there is none to show. */
@@ -70,9 +71,9 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
   header.push('failures')
   const rows = report.aggregates.map((a) => {
     const row = [
-      a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent,
-      a.agentKind,
-      a.category ? `${a.suite} · ${a.category}` : a.suite,
+      markdownCell(a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent),
+      markdownCell(a.agentKind),
+      markdownCell(a.category ? `${a.suite} · ${a.category}` : a.suite),
       meanStd(a.f1Mean, a.f1Std, a.repairRuns),
       f1IntervalText(a),
       fixed(a.pooled?.f1),
@@ -97,7 +98,7 @@ function renderCounts(report: EvalReport): string {
     .map((a) => {
       const d = a.diagnostics!
       return [
-        a.group,
+        markdownCell(a.group),
         String(a.pooled!.tp),
         String(a.pooled!.fp),
         String(a.pooled!.fn),
@@ -124,15 +125,15 @@ function renderMetrics(report: EvalReport): string {
   if (!names.length) return ''
   const rows = report.aggregates
     .filter((a) => Object.keys(a.metrics).length > 0)
-    .map((a) => [a.group, ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
-  return table(['group', ...names], rows)
+    .map((a) => [markdownCell(a.group), ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
+  return table(['group', ...names.map(markdownCell)], rows)
 }
 
 function renderCost(report: EvalReport): string {
   const rows = report.aggregates
     .filter((a) => a.usage.calls > 0 || a.usage.cachedCalls > 0)
     .map((a) => [
-      a.group,
+      markdownCell(a.group),
       String(a.usage.calls),
       String(a.tokens.spent),
       String(a.usage.cachedCalls),
@@ -149,7 +150,7 @@ function renderFailures(report: EvalReport): string {
   if (!failed.length) return 'No run failures.'
   return table(
     ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
-    failed.map((r) => [r.agent, r.dataset, String(r.trial), String(r.seed), r.failureKind ?? '', truncate(r.failureMessage ?? '', 160)]),
+    failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
   )
 }
 
@@ -162,9 +163,9 @@ function renderFlaky(report: EvalReport): string {
   return table(
     ['agent', 'dataset', 'case', 'passes', 'pass@1', `pass^${PASS_HAT_K}`],
     flaky.map((c) => [
-      c.agent,
-      c.dataset,
-      caseLabel(c),
+      markdownCell(c.agent),
+      markdownCell(c.dataset),
+      markdownCell(caseLabel(c)),
       `${c.passes}/${c.n}`,
       fixed(c.passAtK[1]),
       fixed(c.passHatK[PASS_HAT_K]),
@@ -176,7 +177,7 @@ function generatorOptions(options: Record<string, unknown> | null | undefined): 
   if (!options || !Object.keys(options).length) return '—'
   return Object.entries(options)
     .sort(([a], [b]) => compareText(a, b))
-    .map(([k, v]) => `${k} ${String(v)}`)
+    .map(([k, v]) => markdownCell(`${k} ${String(v)}`))
     .join(', ')
 }
 
@@ -185,24 +186,24 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
   const lines = [
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
-    `- agents: ${r.agents.join(', ') || '—'}`,
-    `- models: ${r.models.join(', ') || '— (no model-backed agent)'}`,
+    `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
+    `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',
     table(
       ['dataset', 'origin', 'seed', 'generator options', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes'],
       r.datasets.map((d) => [
-        d.id,
-        d.origin,
+        markdownCell(d.id),
+        markdownCell(d.origin),
         d.seed === null ? '—' : String(d.seed),
         generatorOptions(d.options),
-        `${d.rows} × ${d.columns}`,
-        digestOfLabel(d.dirty.of, d.clean.of),
-        `\`${d.dirty.sha256}\``,
-        String(d.dirty.bytes),
-        `\`${d.clean.sha256}\``,
-        String(d.clean.bytes),
+        d.rows === null || d.columns === null ? '—' : `${d.rows} × ${d.columns}`,
+        `${digestOfLabel(d.dirty.of, d.clean.of)}${d.digests ? ` (${d.digests})` : ''}`,
+        markdownCode(d.dirty.sha256),
+        d.dirty.bytes === null ? '—' : String(d.dirty.bytes),
+        markdownCode(d.clean.sha256),
+        d.clean.bytes === null ? '—' : String(d.clean.bytes),
       ]),
     ),
     '',
@@ -212,7 +213,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
   if (!opts.runtimeInSummary) {
     for (const a of report.aggregates) {
       const trials = a.trialsRequested - a.trialsSkipped
-      timing.push(`- ${a.group}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`)
+      timing.push(`- ${markdownText(a.group)}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`)
     }
   }
   return `${lines.join('\n')}\n\n### Dates and durations\n\n${timing.join('\n')}`

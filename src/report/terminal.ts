@@ -6,6 +6,7 @@ import { fixed, meanStd } from './format.js'
 import type { GateResult } from './gates.js'
 import { scoreRule } from './markdown.js'
 import { formatInterval } from '../stats/format.js'
+import { terminalText } from '../core/escape-text.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
@@ -17,7 +18,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
     const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
     return [
-      a.group,
+      terminalText(a.group),
       f1Colored,
       fixed(a.precisionMean),
       fixed(a.recallMean),
@@ -36,10 +37,10 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
 /** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
 export function renderDeltaLine(d: GroupDelta, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
-  if (d.status === 'new') return `  ${d.message}`
+  if (d.status === 'new') return `  ${terminalText(d.message)}`
   const change = `F1 ${fixed(d.before?.f1)} → ${fixed(d.after.f1)}, pass rate ${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`
-  const verdict = d.message.slice(d.group.length + 2)
-  return `  ${d.group}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
+  const verdict = terminalText(d.message.slice(d.group.length + 2))
+  return `  ${terminalText(d.group)}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
 }
 
 export interface RunEndView {
@@ -66,9 +67,9 @@ export function renderRunEnd(view: RunEndView): string {
   }
   lines.push(...view.baselineUpdate)
   if (view.print) {
-    lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${n}`)))
+    lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${terminalText(n)}`)))
     lines.push(`reports: ${view.outputDir}`)
   }
-  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${f}`)))
+  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${terminalText(f)}`)))
   return lines.join('\n')
 }
