@@ -21,6 +21,11 @@ function propertyTable(a: DistributionAnalysis): string {
 function testLine(a: DistributionAnalysis): string {
   if (!a.test) return 'No goodness-of-fit test: no sample was classified.'
   const t = a.test
+  if (t.method === 'impossible') {
+    const labels = Object.keys(a.evaluatedDistributions)
+    const which = (t.impossible ?? []).map((i) => markdownText(labels[i] ?? '?')).join(', ')
+    return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); p = 0: ${which} observed though requested at 0%, impossible under the request (decided without a test statistic).`
+  }
   const method = t.method === 'exact-multinomial' ? `exact multinomial (${t.outcomes} outcomes)` : `χ² approximation, df ${t.degreesOfFreedom}`
   return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); χ² = ${formatNumber(t.statistic, 3)}, p = ${formatP(t.pValue)} by ${method}.`
 }
