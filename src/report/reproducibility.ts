@@ -167,27 +167,32 @@ type ReproDataset = Reproducibility['datasets'][number]
 
 /**
  * The data of records no `DatasetInfo` describes (question suites and conversations, whose digest is of the
- * tables' canonical JSON; any run read back from runs.jsonl alone): one entry per dataset id, sorted. A dataset
+ * tables' canonical JSON; any run read back from runs.jsonl alone), sorted: repair data one entry per digest
+ * pair, question data one per dataset id. A question dataset
  * whose cases all used the same data gives that digest; one whose cases used different tables gives the sha256
  * of their sorted distinct digests (one per line) and how many there are, so two runs on the same data give
  * the same entry. `described`: entries already there; records whose digests they hold are left out.
  */
 export function datasetsFromRecords(records: readonly RunRecord[], described: readonly Pick<ReproDataset, 'id' | 'dirty' | 'clean'>[] = []): ReproDataset[] {
   const known = new Set(described.map((d) => `${d.id}\u0000${d.dirty.sha256}\u0000${d.clean.sha256}`))
-  const byId = new Map<string, { dirty: Set<string>; clean: Set<string>; repair: boolean }>()
+  const byId = new Map<string, { id: string; dirty: Set<string>; clean: Set<string>; repair: boolean }>()
   for (const r of records) {
     const h = r.datasetSha256
     if (!h || known.has(`${r.dataset}\u0000${h.dirty}\u0000${h.clean}`)) continue
-    let entry = byId.get(r.dataset)
+    // Repair data (a file pair, a seeded table) keeps one entry per digest pair, as its description would;
+    // question data one per dataset id, however many tables its cases had.
+    const repair = r.tp !== null
+    const key = repair ? `${r.dataset}\u0000${h.dirty}\u0000${h.clean}` : r.dataset
+    let entry = byId.get(key)
     if (!entry) {
-      entry = { dirty: new Set(), clean: new Set(), repair: false }
-      byId.set(r.dataset, entry)
+      entry = { id: r.dataset, dirty: new Set(), clean: new Set(), repair }
+      byId.set(key, entry)
     }
     entry.dirty.add(h.dirty)
     entry.clean.add(h.clean)
-    if (r.tp !== null) entry.repair = true
   }
-  return [...byId].sort(([a], [b]) => compareText(a, b)).map(([id, e]): ReproDataset => {
+  return [...byId].sort(([a], [b]) => compareText(a, b)).map(([, e]): ReproDataset => {
+    const id = e.id
     // Repair digests read back without their description are of file bytes or a CSV serialization: not known which.
     const single: ReportDigestOf | undefined = e.repair ? undefined : 'tables-json'
     const digest = (set: Set<string>): ReproDataset['dirty'] => {

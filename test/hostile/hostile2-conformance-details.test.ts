@@ -44,7 +44,7 @@ describe('a label requested at 0% but observed', () => {
 })
 
 describe('table equality details show whitespace', () => {
-  const t = (columns: string[], rows: unknown[][]) => ({ columns, rows })
+  const t = (columns: string[], rows: string[][]) => ({ columns, rows })
 
   it('" 5" against "5" reads as different', () => {
     const r = tableEquals(t(['name', 'n'], [['Ann', '5']]))({ value: t(['name', 'n'], [['Ann', ' 5']]) })

@@ -25,14 +25,13 @@ const ANSI = 'evil\u001b[1A\u001b[2K\r\u001b]0;title\u0007gate passed\u001b[32m 
 function info(id: string): DatasetInfo {
   return {
     id,
-    origin: 'csv',
+    origin: 'csv-pair',
     source: 'files',
     rows: 3,
     columns: 2,
     columnNames: [],
     dirtyCells: 1,
     idColumns: [],
-    seed: null,
     dirty: { sha256: 'a'.repeat(64), bytes: 10 },
     clean: { sha256: 'b'.repeat(64), bytes: 10 },
   }
