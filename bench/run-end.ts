@@ -24,6 +24,7 @@ import type { EvalReport } from '../src/report-builder/build.js'
 import type { FinishedRun } from '../src/report-builder/reporter-options.js'
 import type { RunEndHost } from '../src/report-builder/run-end.js'
 import { builtClosure } from '../test/helpers/built-imports.js'
+import type { DigestOf } from '../src/core/digest-of.js'
 
 const ROUNDS = 21
 const WARMUP = 3
@@ -73,20 +74,22 @@ export function finishedRunOf(fixture: string, work: string): FinishedRun {
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as EvalReport
   const r = report.reproducibility
   // What buildReproducibility reads of each DatasetInfo; the rest (column names, counts) the run end does not use.
-  const datasets = r.datasets.map(
+  // Entries known only from records (rows null) are derived again from the records by buildReproducibility.
+  const described = r.datasets.filter((d) => d.rows !== null && d.columns !== null && d.dirty.bytes !== null && d.clean.bytes !== null)
+  const datasets = described.map(
     (d): DatasetInfo => ({
       id: d.id,
       origin: d.origin as DatasetInfo['origin'],
       source: d.source,
-      rows: d.rows,
-      columns: d.columns,
+      rows: d.rows!,
+      columns: d.columns!,
       columnNames: [],
       dirtyCells: 0,
       idColumns: [],
       ...(d.seed === null ? {} : { seed: d.seed }),
       ...(d.options ? { options: d.options } : {}),
-      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, ...(d.dirty.path ? { path: d.dirty.path } : {}), ...(d.dirty.of ? { of: d.dirty.of } : {}) },
-      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, ...(d.clean.path ? { path: d.clean.path } : {}), ...(d.clean.of ? { of: d.clean.of } : {}) },
+      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes!, ...(d.dirty.path ? { path: d.dirty.path } : {}), ...(d.dirty.of ? { of: d.dirty.of as DigestOf } : {}) },
+      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes!, ...(d.clean.path ? { path: d.clean.path } : {}), ...(d.clean.of ? { of: d.clean.of as DigestOf } : {}) },
     }),
   )
   return {

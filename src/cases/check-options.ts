@@ -1,7 +1,7 @@
 import { boundedEditDistance } from '../adapters/baseline/edit-distance.js'
 import { InputError } from '../core/errors.js'
 
-/** Usage checks for `evalCase` and `conversation`: errors name the helper, the case and the option at fault. */
+/** Usage checks for `evalCase`, `conversation` and `qaSuite`: errors name the helper, the case and the option at fault. */
 
 function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
@@ -10,6 +10,7 @@ function show(value: unknown): string {
 /** Options each helper accepts; anything else is a typo (`trails: 3`) that JavaScript would silently ignore. */
 export const EVAL_CASE_OPTIONS = ['dataset', 'task', 'agent', 'isolate', 'agentMemoryMb', 'trials', 'seed', 'timeout', 'category', 'tags', 'generation'] as const
 export const CONVERSATION_OPTIONS = ['data', 'agent', 'isolate', 'suite', 'category', 'seed', 'generation', 'timeout'] as const
+export const QA_SUITE_OPTIONS = ['agent', 'trials', 'seed', 'name', 'timeout', 'generation', 'dataDir', 'limit'] as const
 
 /** Matcher → [index of its options argument after the received value, the options it accepts]. */
 export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly string[]]>> = {
@@ -86,4 +87,17 @@ export function checkConversationArgs(name: unknown, options: { data?: unknown; 
       throw new InputError(`${where}: turns[${i}] must be [question, check] with a string question and a check function`)
     }
   })
+}
+
+/** `qaSuite`'s options (Vitest and Jest): unknown keys, trials, seed, timeout, name, limit and dataDir. */
+export function checkQaSuiteOptions(options: unknown): void {
+  const where = 'qaSuite'
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new InputError(`${where}: options must be an object with an agent`)
+  rejectUnknownOptions(where, options, QA_SUITE_OPTIONS)
+  const o = options as { trials?: unknown; seed?: unknown; timeout?: unknown; name?: unknown; limit?: unknown; dataDir?: unknown }
+  if (o.trials !== undefined && !(Number.isInteger(o.trials) && (o.trials as number) >= 1)) throw new InputError(`${where}: trials must be a positive integer, got ${show(o.trials)}`)
+  checkCommon(where, o)
+  if (o.name !== undefined && (typeof o.name !== 'string' || o.name.trim() === '')) throw new InputError(`${where}: name must be a non-empty string, got ${show(o.name)}`)
+  if (o.limit !== undefined && !(Number.isInteger(o.limit) && (o.limit as number) >= 1)) throw new InputError(`${where}: limit must be a positive integer, got ${show(o.limit)}`)
+  if (o.dataDir !== undefined && (typeof o.dataDir !== 'string' || o.dataDir === '')) throw new InputError(`${where}: dataDir must be a folder path, got ${show(o.dataDir)}`)
 }

@@ -6,6 +6,7 @@ import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { putCounters, putFailure, putUsage } from '../test-meta/put.js'
 import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
+import { checkQaSuiteOptions } from './check-options.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta
@@ -43,10 +44,9 @@ export interface QaPlan {
 
 /** The checked options of a `qaSuite` call. */
 export function qaPlan(suite: QaSuiteInput, options: QaSuiteRunOptions): QaPlan {
+  checkQaSuiteOptions(options)
   const trials = options.trials ?? 1
   const seed = options.seed ?? 1
-  if (!Number.isInteger(trials) || trials < 1) throw new InputError(`qaSuite: trials must be a positive integer, got ${String(options.trials)}`)
-  if (!Number.isSafeInteger(seed)) throw new InputError(`qaSuite: seed must be an integer, got ${String(options.seed)}`)
   if (options.agent === undefined || options.agent === null || options.agent === '') throw new InputError('qaSuite: agent is required')
   return {
     name: options.name ?? suiteName(suite),

@@ -2,6 +2,7 @@ import type { EvalReport } from '../report-builder/build.js'
 import { repeatGateFailures } from '../report-builder/gates.js'
 import { parseIntegerFlag } from './flags.js'
 import type { CliIO } from './io.js'
+import { terminalText } from '../core/escape-text.js'
 
 /** `--min-passes K` as `run` and `qa` take it: absent, or a whole number ≥ 1. */
 export function parseMinPasses(raw: string | undefined): number | undefined {
@@ -18,6 +19,6 @@ export function repeatGateExit(report: Pick<EvalReport, 'cases'>, minPasses: num
     io.stderr(`repeat gate passed: all ${report.cases.length} cases correct in at least ${minPasses} of their trials\n`)
     return 0
   }
-  for (const failure of failures) io.stderr(`gate failed: ${failure}\n`)
+  for (const failure of failures) io.stderr(`gate failed: ${terminalText(failure)}\n`)
   return 1
 }

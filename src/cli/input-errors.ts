@@ -1,11 +1,12 @@
 import { InputError } from '../core/errors.js'
 import type { CliIO } from './io.js'
+import { terminalText } from '../core/escape-text.js'
 
 /** The one line printed for bad usage or input (an InputError or a node:util parseArgs error); null for anything else. */
 function inputErrorLine(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code
   if (!(error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')))) return null
-  return `dataforge-evals: ${String((error as Error).message).split('\n')[0]!.trim()}\n`
+  return `dataforge-evals: ${terminalText(String((error as Error).message).split('\n')[0]!.trim())}\n`
 }
 
 /** Runs a command body; bad input becomes one line on stderr and exit code 2 (the CLI's one rule for it). */

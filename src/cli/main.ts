@@ -15,6 +15,7 @@ import { runCommand } from './commands/run.js'
 import { verifyCommand } from './commands/verify.js'
 import { withInputErrors } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
+import { terminalOutput, terminalText } from '../core/escape-text.js'
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
@@ -56,7 +57,10 @@ Exit codes: 0 ok, 1 a gate or comparison failed, 2 bad usage or input.
 `
 
 /** Runs the CLI in-process; returns the exit code. Errors are one line on stderr. */
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: string[], given: CliIO = processIO()): Promise<number> {
+  // Whatever a command prints goes through the terminal guard: text from agents, data or files cannot move
+  // the cursor, erase lines or set the window title (issue 26 item 4).
+  const io: CliIO = { ...given, stdout: (text) => given.stdout(terminalOutput(text)), stderr: (text) => given.stderr(terminalOutput(text)) }
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(HELP.replace('{version}', toolVersion()))
@@ -73,7 +77,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       return command(rest, io)
     })
   } catch (error) {
-    io.stderr(`dataforge-evals: internal error: ${oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`)
+    io.stderr(`dataforge-evals: internal error: ${terminalText(oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error)))}\n`)
     return 1
   }
 }

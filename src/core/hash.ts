@@ -1,4 +1,5 @@
 import { createHash, hash } from 'node:crypto'
+import { dataRecord } from './data-record.js'
 
 /** JSON with object keys sorted at every depth: equal values give equal strings. */
 export function canonicalJson(value: unknown): string {
@@ -8,7 +9,7 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value && typeof value === 'object' && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {}
+    const out = dataRecord<unknown>()
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key]
       if (v !== undefined) out[key] = sortKeys(v)

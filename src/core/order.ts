@@ -1,3 +1,5 @@
+import { dataRecord } from './data-record.js'
+
 /**
  * The one order of reports and files: strings by UTF-16 code unit (what `Array.prototype.sort` does by
  * default), the same on every machine and locale, so what is written diffs only where it changed.
@@ -12,7 +14,7 @@ export function sortedEntries<T>(entries: Iterable<readonly [string, T]> | Recor
   return list.sort(([a], [b]) => compareText(a, b))
 }
 
-/** A record with its keys in that order. */
+/** A record with its keys in that order (no prototype: its keys may come from data). */
 export function sortedRecord<T>(entries: Iterable<readonly [string, T]> | Record<string, T>): Record<string, T> {
-  return Object.fromEntries(sortedEntries(entries))
+  return dataRecord(sortedEntries(entries))
 }

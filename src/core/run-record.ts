@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
+import { dataRecordSchema } from './data-record-schema.js'
 
 export { RUN_RECORD_VERSION }
 
@@ -41,11 +42,11 @@ export const RunRecordSchema = z.object({
   fn: z.number().int().nullable(),
   detection: PRFSchema.nullable(),
   diagnostics: RepairDiagnosticsSchema.nullable(),
-  perColumn: z.record(z.string(), PRFSchema).nullable(),
-  perKind: z.record(z.string(), KindRecallSchema).nullable(),
+  perColumn: dataRecordSchema(PRFSchema, z).nullable(),
+  perKind: dataRecordSchema(KindRecallSchema, z).nullable(),
   fixes: z.array(FixSchema).nullable(),
   /** Custom metrics recorded by the eval (`record(name, value)`) and grader scores. */
-  metrics: z.record(z.string(), z.number()),
+  metrics: dataRecordSchema(z.number(), z),
   // efficiency
   steps: z.number().int().nonnegative(),
   runtimeS: z.number().nonnegative(),

@@ -4,6 +4,7 @@ import type { FailureKind } from '../core/schemas.js'
 import { type AgentMessage, AgentMessageSchema, type HostMessage } from './protocol.js'
 import { truncate } from '../core/text.js'
 import { formatSeconds } from '../stats/number-format.js'
+import { terminalOutput } from '../core/escape-text.js'
 
 export interface Launch {
   command: string
@@ -60,7 +61,7 @@ export class AgentProcess {
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
     this.child.stderr!.setEncoding('utf8')
-    this.child.stderr!.on('data', (chunk: string) => (launch.log ?? ((c) => process.stderr.write(c)))(chunk))
+    this.child.stderr!.on('data', (chunk: string) => (launch.log ?? ((c) => process.stderr.write(terminalOutput(c))))(chunk))
     this.child.stdin!.on('error', () => undefined)
     this.child.on('error', (error) => this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)))
     // 'close' (not 'exit'): all of the agent's stderr has reached the log by the time its end is recorded.

@@ -10,6 +10,7 @@ import { addUsageInPlace, costPerCorrectFix, emptyUsage, tokensSpentAndSaved } f
 import type { ProportionInterval } from '../stats/wilson.js'
 import { compareText, sortedEntries, sortedRecord } from '../core/order.js'
 import { groupBy } from '../core/group-by.js'
+import { dataRecord } from '../core/data-record.js'
 
 export interface GroupKey {
   agent: string
@@ -230,7 +231,9 @@ function sumCountsByKey<F extends string>(
   const acc = new Map<string, number[]>()
   for (const r of rows) {
     const byKey = pick(r)
-    for (const key in byKey) {
+    if (!byKey) continue
+    // Own keys only: a record built elsewhere with a prototype must not add its inherited names as columns.
+    for (const key of Object.keys(byKey)) {
       const counts = byKey[key]!
       let sums = acc.get(key)
       if (!sums) {
@@ -245,12 +248,12 @@ function sumCountsByKey<F extends string>(
 
 function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
   const sums = sumCountsByKey(rows, (r) => r.perColumn, ['tp', 'fp', 'fn'])
-  return Object.fromEntries(sums.map(([c, [tp, fp, fn]]) => [c, prf(tp!, fp!, fn!)]))
+  return dataRecord(sums.map(([c, [tp, fp, fn]]) => [c, prf(tp!, fp!, fn!)]))
 }
 
 function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
   const sums = sumCountsByKey(rows, (r) => r.perKind, ['total', 'tp'])
-  return Object.fromEntries(sums.map(([kind, [total, tp]]) => [kind, { total: total!, tp: tp!, recall: total ? tp! / total : 1 }]))
+  return dataRecord(sums.map(([kind, [total, tp]]) => [kind, { total: total!, tp: tp!, recall: total ? tp! / total : 1 }]))
 }
 
 function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics']> {
@@ -279,7 +282,7 @@ function meanMetrics(rows: RunRecord[]): Record<string, number> {
       else acc.set(k, [v])
     }
   }
-  return Object.fromEntries(sortedEntries(acc).map(([k, vs]) => [k, meanOrNull(vs)!]))
+  return dataRecord(sortedEntries(acc).map(([k, vs]) => [k, meanOrNull(vs)!]))
 }
 
 

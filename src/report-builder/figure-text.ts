@@ -1,4 +1,5 @@
 import { formatNumber } from '../stats/number-format.js'
+import { markdownCellStructure as cell } from '../core/escape-text.js'
 
 /** Fixed-width number formatting for diffable reports (never `-0.000`); `—` for missing values. */
 export function fixed(value: number | null | undefined, digits = 3): string {
@@ -31,13 +32,12 @@ export function seconds(value: number): string {
   return `${value.toFixed(2)} s`
 }
 
-/** Escapes a Markdown table cell. */
-export function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
-}
-
+/**
+ * A Markdown table. Cells are Markdown: text from agents, data or files goes in through `markdownCell`
+ * (core/escape-text.ts); every cell, header included, is kept on one line with its bare `|` escaped.
+ */
 export function table(header: string[], rows: string[][]): string {
-  const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
+  const lines = [`| ${header.map(cell).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
   return lines.join('\n')
 }

@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DatasetInfo } from '../core/dataset-info.js'
-import type { DigestOf } from '../core/digest-of.js'
+import type { ReportDigestOf } from '../core/digest-of.js'
+import { sha256Hex } from '../core/hash.js'
+import { compareText } from '../core/order.js'
 import type { RunRecord } from '../core/run-record.js'
 
 export interface Reproducibility {
@@ -17,11 +19,17 @@ export interface Reproducibility {
     seed: number | null
     /** Generator options (rows, errorRate) that, with the seed, regenerate the data; null for files. */
     options: Record<string, string | number | boolean> | null
-    rows: number
-    columns: number
-    /** `of`: what the sha256 is taken over (file bytes, or the CSV serialization of a generated table). */
-    dirty: { sha256: string; bytes: number; path: string | null; of?: DigestOf }
-    clean: { sha256: string; bytes: number; path: string | null; of?: DigestOf }
+    /** null for data known only from its records (question suites, conversations). */
+    rows: number | null
+    columns: number | null
+    /**
+     * `of`: what the sha256 is taken over (file bytes, the CSV serialization of a generated table, the tables'
+     * canonical JSON, or the list of the cases' digests: see `ReportDigestOf`).
+     */
+    dirty: { sha256: string; bytes: number | null; path: string | null; of?: ReportDigestOf }
+    clean: { sha256: string; bytes: number | null; path: string | null; of?: ReportDigestOf }
+    /** For `of: 'digest-list'`: how many distinct case digests the list holds. */
+    digests?: number
   }>
   seeds: number[]
   models: string[]
@@ -123,7 +131,7 @@ export function buildReproducibility(input: {
 }): Reproducibility {
   const { commit, dirty } = input.project ?? projectCommit(input.cwd)
   const uniqueSorted = <T>(xs: T[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const datasets = [...new Map(input.datasets.map((d) => [`${d.id}\u0000${d.seed ?? ''}`, d])).values()]
+  const datasets: ReproDataset[] = [...new Map(input.datasets.map((d) => [`${d.id}\u0000${d.seed ?? ''}`, d])).values()]
     .sort((a, b) => (a.id === b.id ? (a.seed ?? 0) - (b.seed ?? 0) : a.id < b.id ? -1 : 1))
     .map((d) => ({
       id: d.id,
@@ -136,6 +144,7 @@ export function buildReproducibility(input: {
       dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd), ...(d.dirty.of ? { of: d.dirty.of } : {}) },
       clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, path: portablePath(d.clean.path, input.cwd), ...(d.clean.of ? { of: d.clean.of } : {}) },
     }))
+  datasets.push(...datasetsFromRecords(input.records, datasets))
   return {
     projectCommit: commit,
     projectDirty: dirty,
@@ -152,6 +161,58 @@ export function buildReproducibility(input: {
     },
     nondeterminismNote: NONDETERMINISM_NOTE,
   }
+}
+
+type ReproDataset = Reproducibility['datasets'][number]
+
+/**
+ * The data of records no `DatasetInfo` describes (question suites and conversations, whose digest is of the
+ * tables' canonical JSON; any run read back from runs.jsonl alone), sorted: repair data one entry per digest
+ * pair, question data one per dataset id. A question dataset
+ * whose cases all used the same data gives that digest; one whose cases used different tables gives the sha256
+ * of their sorted distinct digests (one per line) and how many there are, so two runs on the same data give
+ * the same entry. `described`: entries already there; records whose digests they hold are left out.
+ */
+export function datasetsFromRecords(records: readonly RunRecord[], described: readonly Pick<ReproDataset, 'id' | 'dirty' | 'clean'>[] = []): ReproDataset[] {
+  const known = new Set(described.map((d) => `${d.id}\u0000${d.dirty.sha256}\u0000${d.clean.sha256}`))
+  const byId = new Map<string, { id: string; dirty: Set<string>; clean: Set<string>; repair: boolean }>()
+  for (const r of records) {
+    const h = r.datasetSha256
+    if (!h || known.has(`${r.dataset}\u0000${h.dirty}\u0000${h.clean}`)) continue
+    // Repair data (a file pair, a seeded table) keeps one entry per digest pair, as its description would;
+    // question data one per dataset id, however many tables its cases had.
+    const repair = r.tp !== null
+    const key = repair ? `${r.dataset}\u0000${h.dirty}\u0000${h.clean}` : r.dataset
+    let entry = byId.get(key)
+    if (!entry) {
+      entry = { id: r.dataset, dirty: new Set(), clean: new Set(), repair }
+      byId.set(key, entry)
+    }
+    entry.dirty.add(h.dirty)
+    entry.clean.add(h.clean)
+  }
+  return [...byId].sort(([a], [b]) => compareText(a, b)).map(([, e]): ReproDataset => {
+    const id = e.id
+    // Repair digests read back without their description are of file bytes or a CSV serialization: not known which.
+    const single: ReportDigestOf | undefined = e.repair ? undefined : 'tables-json'
+    const digest = (set: Set<string>): ReproDataset['dirty'] => {
+      const list = [...set].sort(compareText)
+      return list.length === 1 ? { sha256: list[0]!, bytes: null, path: null, ...(single ? { of: single } : {}) } : { sha256: sha256Hex(list.join('\n')), bytes: null, path: null, of: 'digest-list' as const }
+    }
+    const count = Math.max(e.dirty.size, e.clean.size)
+    return {
+      id,
+      origin: e.repair ? 'records' : 'questions',
+      source: 'run records',
+      seed: null,
+      options: null,
+      rows: null,
+      columns: null,
+      dirty: digest(e.dirty),
+      clean: digest(e.clean),
+      ...(count > 1 ? { digests: count } : {}),
+    }
+  })
 }
 
 /** Paths relative to the working folder, so reports from two checkouts diff cleanly. */

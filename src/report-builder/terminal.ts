@@ -7,6 +7,7 @@ import type { GateResult } from './gates.js'
 import { scoreRule } from './markdown/report.js'
 import { formatInterval } from '../stats/number-format.js'
 import { unitsNote } from './units-note.js'
+import { terminalText } from '../core/escape-text.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
@@ -18,7 +19,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
     const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
     return [
-      a.group,
+      terminalText(a.group),
       f1Colored,
       fixed(a.precisionMean),
       fixed(a.recallMean),
@@ -31,7 +32,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
-  const units = unitsNote(report.aggregates)
+  const units = unitsNote(report.aggregates, terminalText)
   const legend = `${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
   return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : [])].join('\n') + '\n'
 }
@@ -39,10 +40,10 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
 /** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
 export function renderDeltaLine(d: GroupDelta, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
-  if (d.status === 'new') return `  ${d.message}`
+  if (d.status === 'new') return `  ${terminalText(d.message)}`
   const change = `F1 ${fixed(d.before?.f1)} → ${fixed(d.after.f1)}, pass rate ${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`
-  const verdict = d.message.slice(d.group.length + 2)
-  return `  ${d.group}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
+  const verdict = terminalText(d.message.slice(d.group.length + 2))
+  return `  ${terminalText(d.group)}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
 }
 
 export interface RunEndView {
@@ -69,9 +70,9 @@ export function renderRunEnd(view: RunEndView): string {
   }
   lines.push(...view.baselineUpdate)
   if (view.print) {
-    lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${n}`)))
+    lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${terminalText(n)}`)))
     lines.push(`reports: ${view.outputDir}`)
   }
-  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${f}`)))
+  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${terminalText(f)}`)))
   return lines.join('\n')
 }

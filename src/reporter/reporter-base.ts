@@ -5,6 +5,7 @@ import { REPORT_FORMATS, type ReportFormat } from '../report-builder/report-form
 import type { BaselineOptions } from '../report-builder/baseline.js'
 import type { DataforgeReporterOptions, FinishedRun } from '../report-builder/reporter-options.js'
 import { validateThresholds } from '../report-builder/thresholds.js'
+import { terminalOutput } from '../core/escape-text.js'
 
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
@@ -45,7 +46,7 @@ export abstract class EvalReporterBase {
   }
 
   protected print(text: string): void {
-    if (text) process.stdout.write(`${text}\n`)
+    if (text) process.stdout.write(`${terminalOutput(text)}\n`)
   }
 
   /**

@@ -12,14 +12,32 @@ export const EXACT_MULTINOMIAL_MAX_OUTCOMES = 1_000_000
 const TIE_TOLERANCE = 1e-7
 
 export interface GoodnessOfFit {
-  method: 'exact-multinomial' | 'chi-square'
-  /** Pearson's χ² = Σ (observed − expected)² / expected over categories with a positive probability. */
-  statistic: number
+  /**
+   * `impossible`: a category of probability 0 was observed, so the observation cannot happen under the
+   * hypothesis: p = 0 exactly, decided without a test statistic or an enumeration.
+   */
+  method: 'exact-multinomial' | 'chi-square' | 'impossible'
+  /** Pearson's χ² = Σ (observed − expected)² / expected over categories with a positive probability; null for `impossible`. */
+  statistic: number | null
   /** Categories with a positive probability, minus one. */
   degreesOfFreedom: number
   pValue: number
-  /** Count vectors enumerated by the exact test (0 for χ²). */
+  /** Count vectors enumerated by the exact test (0 for χ² and `impossible`). */
   outcomes: number
+  /** For `impossible`: the indexes of the observed categories whose probability is 0. */
+  impossible?: number[]
+}
+
+/** The observed categories of probability 0: any makes the observation impossible under the hypothesis. */
+function impossibleCategories(observed: readonly number[], probabilities: readonly number[]): number[] {
+  const out: number[] = []
+  for (let i = 0; i < observed.length; i++) if (probabilities[i] === 0 && observed[i]! > 0) out.push(i)
+  return out
+}
+
+function impossibleResult(probabilities: readonly number[], impossible: number[]): GoodnessOfFit {
+  const categories = probabilities.filter((p) => p > 0).length
+  return { method: 'impossible', statistic: null, degreesOfFreedom: Math.max(categories - 1, 0), pValue: 0, outcomes: 0, impossible }
 }
 
 /** Number of count vectors of n over k categories, C(n + k − 1, k − 1); Infinity past 2^53. */
@@ -44,27 +62,24 @@ function checkInput(observed: readonly number[], probabilities: readonly number[
 
 /**
  * Pearson's χ² goodness of fit. A category with probability 0 that was observed makes the observation
- * impossible under the hypothesis (statistic Infinity, p = 0); one that was not observed is left out.
+ * impossible under the hypothesis (method `impossible`, no statistic, p = 0); one that was not observed is left out.
  */
 export function chiSquareGoodnessOfFit(observed: readonly number[], probabilities: readonly number[]): GoodnessOfFit {
   checkInput(observed, probabilities)
+  const impossible = impossibleCategories(observed, probabilities)
+  if (impossible.length) return impossibleResult(probabilities, impossible)
   const n = observed.reduce((a, b) => a + b, 0)
   let statistic = 0
   let categories = 0
   for (let i = 0; i < observed.length; i++) {
     const p = probabilities[i]!
-    if (p === 0) {
-      if (observed[i]! > 0) statistic = Number.POSITIVE_INFINITY
-      continue
-    }
+    if (p === 0) continue
     categories++
     const expected = n * p
     statistic += (observed[i]! - expected) ** 2 / expected
   }
   const degreesOfFreedom = Math.max(categories - 1, 0)
-  let pValue = 1
-  if (n === 0 || degreesOfFreedom === 0) pValue = statistic === Number.POSITIVE_INFINITY ? 0 : 1
-  else pValue = statistic === Number.POSITIVE_INFINITY ? 0 : chiSquareSurvival(statistic, degreesOfFreedom)
+  const pValue = n === 0 || degreesOfFreedom === 0 ? 1 : chiSquareSurvival(statistic, degreesOfFreedom)
   return { method: 'chi-square', statistic, degreesOfFreedom, pValue, outcomes: 0 }
 }
 
@@ -76,7 +91,7 @@ export function chiSquareGoodnessOfFit(observed: readonly number[], probabilitie
 export function exactMultinomialTest(observed: readonly number[], probabilities: readonly number[]): GoodnessOfFit {
   const chi = chiSquareGoodnessOfFit(observed, probabilities)
   const n = observed.reduce((a, b) => a + b, 0)
-  if (chi.statistic === Number.POSITIVE_INFINITY) return { ...chi, method: 'exact-multinomial', pValue: 0 }
+  if (chi.method === 'impossible') return chi
   const probs = probabilities.filter((p) => p > 0)
   const k = probs.length
   const outcomes = multinomialOutcomeCount(n, k)
@@ -113,6 +128,8 @@ export function exactMultinomialTest(observed: readonly number[], probabilities:
 /** The exact multinomial test while its outcome space is at most `EXACT_MULTINOMIAL_MAX_OUTCOMES`, else χ². */
 export function goodnessOfFit(observed: readonly number[], probabilities: readonly number[]): GoodnessOfFit {
   checkInput(observed, probabilities)
+  const impossible = impossibleCategories(observed, probabilities)
+  if (impossible.length) return impossibleResult(probabilities, impossible)
   const n = observed.reduce((a, b) => a + b, 0)
   const k = probabilities.filter((p) => p > 0).length
   return multinomialOutcomeCount(n, k) <= EXACT_MULTINOMIAL_MAX_OUTCOMES

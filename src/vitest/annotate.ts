@@ -1,6 +1,7 @@
 import type { Test } from '@vitest/runner'
 import { inject } from 'vitest'
 import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from './annotate-mode.js'
+import { terminalLines } from '../core/escape-text.js'
 
 /*
  * An annotation is a round trip to Vitest's main process (plus a stack capture) that the test awaits before it
@@ -36,7 +37,8 @@ export function shouldAnnotate(failed: boolean): boolean {
 /** Annotates `test` without waiting here: Vitest awaits the annotation before the test finishes. */
 export function annotate(test: Test, message: string, type: string): void {
   try {
-    void test.context?.annotate?.(message, type)?.catch(() => undefined)
+    // Vitest prints annotations as they are: a verdict or question holding agent or data text must not drive the terminal.
+    void test.context?.annotate?.(terminalLines(message), type)?.catch(() => undefined)
   } catch {
     // The test already finished (an assertion in a late callback): the verdict stays on the meta only.
   }

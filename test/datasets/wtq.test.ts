@@ -32,7 +32,7 @@ describe('WikiTableQuestions tables', () => {
 
   it('keeps quoted newlines and names the file and row of a ragged table', () => {
     expect(parseWtqCsv('"a\nb",c\n1,2\n', 't.csv')).toEqual({ columns: ['a\nb', 'c'], rows: [['1', '2']] })
-    expect(() => parseWtqCsv('a,b\n1,2,3\n', 't.csv')).toThrow('t.csv: row 1 has 3 cells, the header has 2')
+    expect(() => parseWtqCsv('a,b\n1,2,3\n', 't.csv')).toThrow('t.csv:2: row 1 has 3 cells, the header has 2')
   })
 })
 

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { EvalReport } from '../../src/report-builder/build.js'
 import { runFixture, TempDirs } from '../helpers/vitest-run.js'
+import { markdownText } from '../../src/core/escape-text.js'
 
 // Real Vitest runs of test/fixtures/vitest/{gates,filters}: group thresholds, fail-closed, -t filters,
 // report formats and diffable output.
@@ -35,7 +36,8 @@ describe('group thresholds', () => {
     expect(run.output).toContain(`dataforge-evals gate failed:\n  ✗ ${message}\n`)
     expect(run.output.match(/✗/g)).toHaveLength(1)
     const md = run.reports.text('leaderboard.md')
-    expect(md).toContain(`## Gate\n\nThe gate failed:\n\n- ${message}\n`)
+    // The Markdown shows the message through markdownText: `noop\*` there renders as `noop*`.
+    expect(md).toContain(`## Gate\n\nThe gate failed:\n\n- ${markdownText(message)}\n`)
   })
 
   it('pass the run when every group meets them; two identical runs write identical reports but for dates and durations', async () => {

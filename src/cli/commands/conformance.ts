@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../../files/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
+import { terminalText } from '../../core/escape-text.js'
 
 export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
 
@@ -151,7 +152,7 @@ export const conformanceCommand: Command = async (argv, io) => {
   if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)
-  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${verdict.summary}${verdict.reasons.length ? ` (${verdict.reasons.join('; ')})` : ''}` +
+  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${verdict.reasons.length ? ` (${terminalText(verdict.reasons.join('; '))})` : ''}` +
     `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`)
   return verdict.passed ? 0 : 1
 }

@@ -16,6 +16,7 @@ import { writeCliReports } from '../report-output.js'
 import { armName } from '../../report-builder/aggregate.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
+import { terminalText } from '../../core/escape-text.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -184,9 +185,9 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
 }
 
 function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[], c: Colors): string {
-  const who = armName(agent.name, agent.model ?? null)
+  const who = terminalText(armName(agent.name, agent.model ?? null))
   const ok = rs.filter((r) => r.correct === true).length
   const failed = rs.filter((r) => r.status === 'failed')
   const tail = failed.length ? ` ${c.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''
-  return `[${index}/${total}] ${who} × ${qaCase.id} trial ${trial + 1}: ${ok}/${rs.length} correct${tail}\n`
+  return `[${index}/${total}] ${who} × ${terminalText(qaCase.id)} trial ${trial + 1}: ${ok}/${rs.length} correct${tail}\n`
 }

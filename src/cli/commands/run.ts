@@ -21,6 +21,7 @@ import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { TruthReveal } from '../../report-builder/reveal-truth.js'
+import { terminalText } from '../../core/escape-text.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -213,7 +214,7 @@ export const runCommand: Command = async (argv, userIO) => {
   folder.journal.finish()
   const broken = runBroken(records)
   if (broken) {
-    io.stderr(`run failed: ${broken}\n`)
+    io.stderr(`run failed: ${terminalText(broken)}\n`)
     return 1
   }
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
@@ -265,8 +266,8 @@ async function stopAgents(agents: RepairAgent[], containment?: Containment): Pro
 }
 
 function progressLine(index: number, total: number, r: RunRecord, c: Colors): string {
-  const head = `[${index}/${total}] ${r.agent} × ${r.dataset} trial ${r.trial + 1} (seed ${r.seed})`
-  if (r.status !== 'ok') return `${head}: ${c.red(`FAILED ${r.failureKind}`)} ${r.failureMessage ?? ''}\n`
+  const head = `[${index}/${total}] ${terminalText(r.agent)} × ${terminalText(r.dataset)} trial ${r.trial + 1} (seed ${r.seed})`
+  if (r.status !== 'ok') return `${head}: ${c.red(`FAILED ${r.failureKind}`)} ${terminalText(r.failureMessage ?? '')}\n`
   // A completed repair run always has its counts.
   const counts = { tp: r.tp!, fp: r.fp!, fn: r.fn!, precision: r.precision!, recall: r.recall!, f1: r.f1! }
   return `${head}: ${prfSummary(counts)} · ${seconds(r.runtimeS)}\n`

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { verifyDir } from '../../report-builder/manifest.js'
 import type { Command } from '../io.js'
+import { terminalText } from '../../core/escape-text.js'
 
 export const VERIFY_HELP = `Usage: dataforge-evals verify DIR
 
@@ -28,7 +29,7 @@ export const verifyCommand: Command = async (argv, io) => {
     io.stdout(`verified ${positionals[0]}: ${result.files} files match manifest.json\n`)
     return 0
   }
-  for (const problem of result.problems) io.stderr(`dataforge-evals verify: ${problem}\n`)
+  for (const problem of result.problems) io.stderr(`dataforge-evals verify: ${terminalText(problem)}\n`)
   io.stderr(`dataforge-evals verify: ${positionals[0]}: ${result.problems.length} problem(s)\n`)
   return 1
 }

@@ -102,13 +102,25 @@ export function loadWtqSync(opts: WtqLoadOptions = {}): WtqExample[] {
   })
 }
 
+/** The TSV's example lines: at least one, each id once (an error names the file and line). */
 function tsvRows(text: string, file: string, required: string[]) {
+  let rows: ReturnType<typeof parseTsv>
   try {
-    return parseTsv(text, file, required)
+    rows = parseTsv(text, file, required)
   } catch (error) {
     if (error instanceof TsvError) throw new InputError(error.message)
     throw error
   }
+  if (rows.length === 0) throw new InputError(`${file}:1: a header and no example lines: no questions to ask`)
+  const firstLine = new Map<string, number>()
+  for (const { line, fields } of rows) {
+    const id = fields.id!
+    if (id.trim() === '') throw new InputError(`${file}:${line}: empty id`)
+    const seen = firstLine.get(id)
+    if (seen !== undefined) throw new InputError(`${file}:${line}: id ${JSON.stringify(id)} repeats line ${seen}; question ids must be unique`)
+    firstLine.set(id, line)
+  }
+  return rows
 }
 
 function canonById(text: string, file: string): Map<string, { canon: string[]; type: string }> {

@@ -1,3 +1,5 @@
+import { dataRecord } from '../../core/data-record.js'
+
 /**
  * WikiTableQuestions' TSV escapes, undone exactly as the official evaluator does it (`tsv_unescape`):
  * `\n` → newline, then `\p` → `|`, then `\\` → `\`, in that order.
@@ -24,7 +26,7 @@ export function parseTsv(text: string, file: string, required: readonly string[]
     if (raw === '') continue
     const cells = raw.split('\t')
     if (cells.length < required.length) throw new TsvError(`${file}: line ${i + 1} has ${cells.length} fields, expected ${header.length}`)
-    out.push({ line: i + 1, fields: Object.fromEntries(header.map((h, j) => [h, cells[j] ?? ''])) })
+    out.push({ line: i + 1, fields: dataRecord(header.map((h, j) => [h, cells[j] ?? ''])) })
   }
   return out
 }

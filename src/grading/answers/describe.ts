@@ -1,4 +1,4 @@
-import { oneLine } from '../../core/text.js'
+import { oneLine, truncate } from '../../core/text.js'
 
 /** Helpers that keep grader details on one short, readable line. */
 
@@ -13,11 +13,22 @@ export function excerpt(text: string, start: number, end: number, context = 30):
   return JSON.stringify((from > 0 ? '…' : '') + body + (to < text.length ? '…' : ''))
 }
 
-/** A short rendering of any answer value: strings quoted, numbers bare, structures as compact JSON. */
+/** Whitespace and invisible characters JSON leaves as they are: shown as `\uXXXX` so a quoted value shows them. */
+const INVISIBLE = /[\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028\u2029\u202a-\u202f\u205f\u2060-\u2064\u2066-\u2069\u3000\ufeff]/g
+
+/**
+ * A string quoted as JSON, on one line, with every whitespace character visible: `" 5"` and `"5"` never read
+ * alike (line breaks and tabs as `\n`/`\t`, other invisible characters as `\uXXXX`). Cut at `max` characters.
+ */
+export function quote(text: string, max = MAX_QUOTE): string {
+  return JSON.stringify(truncate(text, max)).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** A short rendering of any answer value: strings quoted (whitespace visible), numbers bare, structures as compact JSON. */
 export function show(value: unknown, max = MAX_QUOTE): string {
   if (value === undefined) return 'undefined'
   if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value)
-  if (typeof value === 'string') return JSON.stringify(oneLine(value, max))
+  if (typeof value === 'string') return quote(value, max)
   if (typeof value === 'bigint') return `${value}n`
   let json: string | undefined
   try {

@@ -1,6 +1,7 @@
 import { goodnessOfFit, type GoodnessOfFit } from '../../stats/goodness-of-fit.js'
 import { largestRemainder } from '../../stats/largest-remainder.js'
 import type { Classification } from './classify.js'
+import { dataRecord, ownValue } from '../../core/data-record.js'
 
 export interface LabelDeviation {
   label: string
@@ -79,12 +80,12 @@ export function analyzeProperty(property: PropertyInput, classifications: readon
   })
   const labels = [...property.labels, ...[...extra].sort()]
   const n = classifications.length - unclassified
-  const requested = (l: string) => property.distribution[l] ?? 0
+  const requested = (l: string) => ownValue(property.distribution, l) ?? 0
   const evaluatedPercent = (l: string) => (n === 0 ? 0 : (100 * counts.get(l)!) / n)
   const rounded = largestRemainder(property.labels.map(requested), n)
   const expected = property.plan
-    ? Object.fromEntries(property.labels.map((l) => [l, planCounts.get(l)!]))
-    : Object.fromEntries(property.labels.map((l, i) => [l, rounded[i]!]))
+    ? dataRecord(property.labels.map((l) => [l, planCounts.get(l)!]))
+    : dataRecord(property.labels.map((l, i) => [l, rounded[i]!]))
   const tvd = n === 0 ? null : labels.reduce((s, l) => s + Math.abs(requested(l) / 100 - counts.get(l)! / n), 0) / 2
   const deviations = labels
     .map((label, order) => ({ label, order, requestedPercent: requested(label), evaluatedPercent: evaluatedPercent(label) }))
@@ -100,11 +101,11 @@ export function analyzeProperty(property: PropertyInput, classifications: readon
     unclassifiedSamples: unclassified,
     classifierErrors: errors,
     unclassifiedExamples,
-    requestedDistributions: Object.fromEntries(property.labels.map((l) => [l, requested(l)])),
+    requestedDistributions: dataRecord(property.labels.map((l) => [l, requested(l)])),
     expectedDistributions: expected,
     expectedSource: property.plan ? 'plan' : 'request',
-    evaluatedDistributions: Object.fromEntries(labels.map((l) => [l, counts.get(l)!])),
-    evaluatedPercentages: Object.fromEntries(labels.map((l) => [l, evaluatedPercent(l)])),
+    evaluatedDistributions: dataRecord(labels.map((l) => [l, counts.get(l)!])),
+    evaluatedPercentages: dataRecord(labels.map((l) => [l, evaluatedPercent(l)])),
     totalVariationDistance: tvd === null ? null : tidy(tvd),
     score: tvd === null ? null : tidy(100 * (1 - tvd)),
     test: n === 0 ? null : goodnessOfFit(labels.map((l) => counts.get(l)!), probabilities(labels.map(requested))),

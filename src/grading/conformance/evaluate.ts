@@ -16,6 +16,7 @@ import {
 import { areas, explain, type RulesSummary } from './explanation.js'
 import { ruleViolations } from './rules.js'
 import { type ConformanceSpec, type ResolvedSpec, resolveSpec } from './spec.js'
+import { dataRecord } from '../../core/data-record.js'
 
 export type ConformanceStatus = 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED'
 
@@ -171,14 +172,14 @@ function summarizeRules(violations: readonly string[][]): RulesSummary {
     samplesChecked: violations.length,
     samplesPassing: passing,
     passRate: passing / violations.length,
-    violationsByField: Object.fromEntries([...byField].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
+    violationsByField: dataRecord([...byField].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
   }
 }
 
 function sampleClassification(index: number, p: Prepared, row: readonly Classification[], violations: string[] | null): SampleClassification {
-  const labels: Record<string, string | null> = {}
-  const planned: Record<string, string> = {}
-  const reasons: Record<string, string> = {}
+  const labels = dataRecord<string | null>()
+  const planned = dataRecord<string>()
+  const reasons = dataRecord<string>()
   p.spec.properties.forEach((property, j) => {
     const c = row[j]!
     labels[property.name] = c.label

@@ -28,6 +28,11 @@ function deviationText(d: LabelDeviation): string {
 
 function testText(a: DistributionAnalysis, alpha: number): string {
   const t = a.test!
+  if (t.method === 'impossible') {
+    const labels = Object.keys(a.evaluatedDistributions)
+    const which = (t.impossible ?? []).map((i) => labels[i] ?? '?').join(', ')
+    return `p = 0: ${which} observed though requested at 0% (impossible under the request), a significant departure at α = ${alpha}`
+  }
   const method = t.method === 'exact-multinomial' ? 'exact multinomial' : `χ²(${t.degreesOfFreedom}) = ${formatNumber(t.statistic, 2)}`
   const verdict = t.pValue < alpha ? `a significant departure at α = ${alpha}` : `within sampling noise at α = ${alpha}`
   return `${method} p = ${formatP(t.pValue)}, ${verdict}`

@@ -1,5 +1,6 @@
 import { compareText } from '../../core/order.js'
 import type { ConformanceEvaluation } from './evaluate.js'
+import { dataRecord } from '../../core/data-record.js'
 
 /** Metric holding the 0-100 score on a RunRecord; the leaderboard's conformance section looks for it. */
 export const CONFORMANCE_SCORE_METRIC = 'conformanceScore'
@@ -19,7 +20,7 @@ export function isConformanceRecord(record: { metrics: Record<string, number> })
  * plus the rules' pass rate.
  */
 export function conformanceMetrics(result: ConformanceEvaluation): Record<string, number> {
-  const metrics: Record<string, number> = {}
+  const metrics = dataRecord<number>()
   if (result.conformanceScore !== null) metrics[CONFORMANCE_SCORE_METRIC] = result.conformanceScore
   for (const a of result.distributionAnalysis) {
     metrics[`${CONFORMANCE_METRIC_PREFIX}${a.propertyName}.analyzed`] = a.totalSamplesAnalyzed

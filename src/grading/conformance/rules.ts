@@ -2,6 +2,8 @@ import type { z } from 'zod'
 import { InputError } from '../../core/errors.js'
 import { describeIssue, firstIssue } from './issue-path.js'
 import { zod } from './zod-on-demand.js'
+import { dataRecord, ownValue } from '../../core/data-record.js'
+import { dataRecordSchema } from '../../core/data-record-schema.js'
 
 /** A zod schema each sample must satisfy, or its JSON description (what a spec file can carry). */
 export type SampleRules = z.ZodType | RulesDescription
@@ -50,7 +52,7 @@ export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
   descriptionSchema = z
     .object({
       required: z.array(z.string().min(1)).optional(),
-      fields: z.record(z.string(), FieldRuleSchema).optional(),
+      fields: dataRecordSchema(FieldRuleSchema, z).optional(),
     })
     .strict()
   return descriptionSchema
@@ -72,9 +74,9 @@ export function rulesSchema(rules: SampleRules, where = 'rules'): z.ZodType {
   const required = new Set(description.required ?? [])
   const names = [...new Set([...required, ...Object.keys(description.fields ?? {})])]
   const z = zod()
-  const shape: Record<string, z.ZodType> = {}
+  const shape = dataRecord<z.ZodType>()
   for (const name of names) {
-    const rule = description.fields?.[name] ?? {}
+    const rule = (description.fields && ownValue(description.fields, name)) ?? {}
     const field = fieldSchema(rule as FieldRule, `${where}.fields.${name}`)
     shape[name] = required.has(name) ? z.unknown().refine(isPresent, { message: 'required field is missing or empty' }).pipe(field) : field.optional()
   }

@@ -3,6 +3,7 @@ import { InputError } from '../../core/errors.js'
 import { describeIssue, firstIssue } from './issue-path.js'
 import { rulesSchema, type SampleRules } from './rules.js'
 import { zod } from './zod-on-demand.js'
+import { dataRecordSchema } from '../../core/data-record-schema.js'
 
 /** Requested shares may miss 100 by this much (rounding in hand-written specs). */
 export const SHARE_SUM_TOLERANCE = 0.01
@@ -35,7 +36,7 @@ function specSchemaOf(): z.ZodType<{ properties: ConformanceProperty[] }> {
   const PropertySchema = z
     .object({
       name: z.string().min(1, 'name must not be empty'),
-      distribution: z.record(z.string().min(1, 'labels must not be empty'), z.number().finite().nonnegative('shares must be ≥ 0')),
+      distribution: dataRecordSchema(z.number().finite().nonnegative('shares must be ≥ 0'), z).refine((d) => !Object.hasOwn(d, ''), 'labels must not be empty'),
       planField: z.string().min(1).optional(),
       description: z.string().optional(),
     })

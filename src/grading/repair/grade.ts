@@ -5,6 +5,7 @@ import type { AgentTask, Fix, Table } from '../../core/schemas.js'
 import { type Comparator, exactComparator } from './comparators.js'
 import { checkFixItem, fixItemsOf } from './fix-items.js'
 import { prf } from './prf.js'
+import { dataRecord } from '../../core/data-record.js'
 
 export interface GradeRepairOptions {
   /** How cell values are compared; default `exactComparator` (trailing whitespace ignored). */
@@ -147,11 +148,11 @@ export function gradeAgainstTruth(
   const touchedErrors = tp + wrongValue.length
   const detection = prf(touchedErrors, overRepair.length + wrongCell.length + malformed.length, missedRepair.length)
 
-  const perColumn: Record<string, PRF> = {}
+  const perColumn = dataRecord<PRF>()
   columns.forEach((name, j) => {
     perColumn[name] = prf(tpCol[j]!, fpCol[j]!, fnCol[j]!)
   })
-  const perKind: RepairScore['perKind'] = {}
+  const perKind: RepairScore['perKind'] = dataRecord()
   for (const kind of kindCounts.size ? [...kindCounts.keys()].sort() : []) {
     const { total, tp: kindTp } = kindCounts.get(kind)!
     perKind[kind] = { total, tp: kindTp, recall: total === 0 ? 1 : kindTp / total }

@@ -1,27 +1,20 @@
 import { digestOfLabel } from '../../core/digest-of.js'
-import type { RunRecord } from '../../core/run-record.js'
 import type { EvalReport } from '../build.js'
 import { seconds } from '../figure-text.js'
 import { esc } from './escape.js'
+import { datasetsFromRecords } from '../reproducibility.js'
 
 function datasetRows(report: EvalReport): string {
   const r = report.reproducibility
-  if (r.datasets.length) {
-    return r.datasets
-      .map(
-        (d) =>
-          `<tr><td>${esc(d.id)}</td><td>${esc(d.origin)}</td><td class="num">${d.seed === null ? '—' : d.seed}</td><td class="num">${d.rows} × ${d.columns}</td><td>${esc(digestOfLabel(d.dirty.of, d.clean.of))}</td>` +
-          `<td><code>${esc(d.dirty.sha256)}</code></td><td class="num">${d.dirty.bytes}</td><td><code>${esc(d.clean.sha256)}</code></td><td class="num">${d.clean.bytes}</td></tr>`,
-      )
-      .join('')
-  }
-  // Records read back from runs.jsonl carry their dataset hashes but not the dataset descriptions.
-  const seen = new Map<string, RunRecord>()
-  for (const rec of report.records) if (rec.datasetSha256) seen.set(`${rec.dataset}\u0000${rec.datasetSha256.dirty}`, rec)
-  return [...seen.values()]
+  // A report.json written before the block listed records-only data has none: derive them as a new one would.
+  const datasets = r.datasets.length ? r.datasets : datasetsFromRecords(report.records)
+  const n = (v: number | null) => (v === null ? '—' : String(v))
+  return datasets
     .map(
-      (rec) =>
-        `<tr><td>${esc(rec.dataset)}</td><td>—</td><td class="num">—</td><td class="num">—</td><td>—</td><td><code>${esc(rec.datasetSha256!.dirty)}</code></td><td class="num">—</td><td><code>${esc(rec.datasetSha256!.clean)}</code></td><td class="num">—</td></tr>`,
+      (d) =>
+        `<tr><td>${esc(d.id)}</td><td>${esc(d.origin)}</td><td class="num">${d.seed === null ? '—' : d.seed}</td><td class="num">${d.rows === null || d.columns === null ? '—' : `${d.rows} × ${d.columns}`}</td>` +
+        `<td>${esc(`${digestOfLabel(d.dirty.of, d.clean.of)}${d.digests ? ` (${d.digests})` : ''}`)}</td>` +
+        `<td><code>${esc(d.dirty.sha256)}</code></td><td class="num">${n(d.dirty.bytes)}</td><td><code>${esc(d.clean.sha256)}</code></td><td class="num">${n(d.clean.bytes)}</td></tr>`,
     )
     .join('')
 }

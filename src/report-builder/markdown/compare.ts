@@ -1,6 +1,7 @@
 import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
 import type { Comparison, PairedGroupComparison } from '../compare.js'
 import { table } from '../figure-text.js'
+import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { powerText, verdictLabel, verdictLine, detectableText, testName, unitsText } from '../comparison-verdict.js'
 
 /** Markdown: one row per group and an overall row, the verdict, and how the numbers were computed. */
@@ -23,7 +24,7 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     'verdict',
   ]
   const row = (g: PairedGroupComparison): string[] => [
-    g.key === null ? '**overall**' : g.group,
+    g.key === null ? '**overall**' : markdownCell(g.group),
     unitsText(g),
     g.method,
     String(g.b),
@@ -47,24 +48,24 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
   const failing = [cmp.overall, ...cmp.groups].filter((g) => g.failed)
   const bar = `α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}${cmp.minDelta ? `, minDelta ${cmp.minDelta}` : ''}`
   const verdict = failing.length
-    ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${verdictLine(g, settings)}`)].join('\n')
+    ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${markdownText(verdictLine(g, settings))}`)].join('\n')
     : `**No significant regression** of B vs A (${bar}).`
   const underpowered = [cmp.overall, ...cmp.groups].filter((g) => powerText(g, cmp.alpha))
   const power = underpowered.length
-    ? `\n**Power:** ${underpowered.map((g) => `${g.key === null ? 'overall' : g.group}: ${powerText(g, cmp.alpha)}`).join('; ')}.\n`
+    ? `\n**Power:** ${underpowered.map((g) => `${g.key === null ? 'overall' : markdownText(g.group)}: ${powerText(g, cmp.alpha)}`).join('; ')}.\n`
     : ''
   const unpaired =
     cmp.overall.onlyA || cmp.overall.onlyB
       ? `\nUnpaired units (left out of the tests): ${cmp.overall.onlyA} only in A, ${cmp.overall.onlyB} only in B.\n`
       : ''
-  const detectable = [cmp.overall, ...cmp.groups].flatMap((g) => (detectableText(g) ? [`${g.key === null ? 'overall' : g.group}: ${detectableText(g)}`] : []))
+  const detectable = [cmp.overall, ...cmp.groups].flatMap((g) => (detectableText(g) ? [`${g.key === null ? 'overall' : markdownText(g.group)}: ${detectableText(g)}`] : []))
   const mde = detectable.length ? `\n**Detectable effects:** ${detectable.join('; ')}.\n` : ''
-  const rules = [cmp.overall, ...cmp.groups].flatMap((g) => (g.unitNote ? [`- ${g.key === null ? 'overall' : g.group}: ${g.unitNote}`] : []))
+  const rules = [cmp.overall, ...cmp.groups].flatMap((g) => (g.unitNote ? [`- ${g.key === null ? 'overall' : markdownText(g.group)}: ${g.unitNote}`] : []))
   const unitRules = rules.length ? `\n**Units:**\n\n${rules.join('\n')}\n` : ''
   return [
     `## Paired comparison`,
     '',
-    `A: \`${cmp.labelA}\` · B: \`${cmp.labelB}\` · ${pairing}.`,
+    `A: ${markdownCode(cmp.labelA)} · B: ${markdownCode(cmp.labelB)} · ${pairing}.`,
     '',
     table(header, [...cmp.groups.map(row), row(cmp.overall)]),
     '',

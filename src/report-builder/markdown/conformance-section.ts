@@ -3,6 +3,7 @@ import { formatNumber, formatP } from '../../stats/number-format.js'
 import type { EvalReport } from '../build.js'
 import { table } from '../figure-text.js'
 import { caseLabel } from '../../core/case-label.js'
+import { markdownCell } from '../../core/escape-text.js'
 
 /**
  * The leaderboard's conformance section: one row per evaluated sample set (a run that recorded conformance
@@ -19,11 +20,11 @@ export function renderConformanceSection(report: Pick<EvalReport, 'records'>): s
     const worst = props.reduce<RecordedProperty | undefined>((w, p) => (p.score !== null && (w === undefined || p.score < w.score!) ? p : w), undefined)
     const rules = recorded.rulesPassRate
     return [
-      r.agent,
-      caseLabel(r),
+      markdownCell(r.agent),
+      markdownCell(caseLabel(r)),
       recorded.score === null ? 'FAILED' : formatNumber(recorded.score, 1),
-      worst ? `${worst.name} ${formatNumber(worst.score, 1)}` : '—',
-      props.map((p) => `${p.name} ${formatP(p.p)}`).join(', ') || '—',
+      worst ? `${markdownCell(worst.name)} ${formatNumber(worst.score, 1)}` : '—',
+      props.map((p) => `${markdownCell(p.name)} ${formatP(p.p)}`).join(', ') || '—',
       rules === null ? '—' : `${formatNumber(100 * rules, 1)}%`,
       r.status === 'failed' ? `failed: ${r.failureKind}` : r.correct ? 'pass' : 'fail',
     ]

@@ -3,11 +3,12 @@ import type { DistributionAnalysis } from '../../grading/conformance/analysis.js
 import type { ConformanceEvaluation } from '../../grading/conformance/evaluate.js'
 import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
 import { fixed, seconds, table } from '../figure-text.js'
+import { markdownCell, markdownText } from '../../core/escape-text.js'
 
 function propertyTable(a: DistributionAnalysis): string {
   const expectedHeader = a.expectedSource === 'plan' ? 'expected (plan)' : 'expected (request)'
   const rows = Object.keys(a.evaluatedDistributions).map((label) => [
-    label,
+    markdownCell(label),
     formatNumber(a.requestedDistributions[label] ?? 0, 1),
     String(a.expectedDistributions[label] ?? 0),
     String(a.evaluatedDistributions[label]),
@@ -20,6 +21,11 @@ function propertyTable(a: DistributionAnalysis): string {
 function testLine(a: DistributionAnalysis): string {
   if (!a.test) return 'No goodness-of-fit test: no sample was classified.'
   const t = a.test
+  if (t.method === 'impossible') {
+    const labels = Object.keys(a.evaluatedDistributions)
+    const which = (t.impossible ?? []).map((i) => markdownText(labels[i] ?? '?')).join(', ')
+    return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); p = 0: ${which} observed though requested at 0%, impossible under the request (decided without a test statistic).`
+  }
   const method = t.method === 'exact-multinomial' ? `exact multinomial (${t.outcomes} outcomes)` : `χ² approximation, df ${t.degreesOfFreedom}`
   return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); χ² = ${formatNumber(t.statistic, 3)}, p = ${formatP(t.pValue)} by ${method}.`
 }
@@ -32,24 +38,24 @@ export function renderConformanceMarkdown(result: ConformanceEvaluation, title =
     `- status: ${result.status}`,
     `- conformance score: ${result.conformanceScore === null ? '—' : formatNumber(result.conformanceScore, 1)} of 100`,
     `- evaluation id: ${result.id}`,
-    ...(result.errorMessage ? [`- error: ${result.errorMessage}`] : []),
+    ...(result.errorMessage ? [`- error: ${markdownText(result.errorMessage)}`] : []),
     '',
-    result.conformanceExplanation,
+    markdownText(result.conformanceExplanation),
     '',
     'Score = per property 100 × (1 − total variation distance between requested and evaluated shares), averaged ' +
       'weighted by samples analyzed, times the share of samples passing the rules when there are rules.',
     '',
   ]
-  if (result.conformantAreas.length) parts.push('## Conformant', '', ...result.conformantAreas.map((a) => `- ${a}`), '')
-  if (result.nonConformantAreas.length) parts.push('## Not conformant', '', ...result.nonConformantAreas.map((a) => `- ${a}`), '')
+  if (result.conformantAreas.length) parts.push('## Conformant', '', ...result.conformantAreas.map((a) => `- ${markdownText(a)}`), '')
+  if (result.nonConformantAreas.length) parts.push('## Not conformant', '', ...result.nonConformantAreas.map((a) => `- ${markdownText(a)}`), '')
   for (const a of result.distributionAnalysis) {
-    parts.push(`## ${a.propertyName}`, '', `Classifier ${a.classifier}; ${a.totalSamplesAnalyzed} of ${a.totalSamples} samples analyzed.`, '')
+    parts.push(`## ${markdownText(a.propertyName)}`, '', `Classifier ${markdownText(a.classifier)}; ${a.totalSamplesAnalyzed} of ${a.totalSamples} samples analyzed.`, '')
     parts.push(propertyTable(a), '', testLine(a), '')
     if (a.planAgreement !== null) parts.push(`Samples labelled as planned: ${formatNumber(100 * a.planAgreement, 1)}%.`, '')
     if (a.unclassifiedSamples > 0) {
       parts.push(
         `${a.unclassifiedSamples} unclassified (${a.classifierErrors} classifier failures), left out of the shares; first: ` +
-          a.unclassifiedExamples.map((e) => `sample ${e.sampleIndex} (${e.reason})`).join('; '),
+          a.unclassifiedExamples.map((e) => `sample ${e.sampleIndex} (${markdownText(e.reason)})`).join('; '),
         '',
       )
     }
@@ -58,7 +64,7 @@ export function renderConformanceMarkdown(result: ConformanceEvaluation, title =
     const r = result.rules
     parts.push('## Rules', '', `${r.samplesPassing} of ${r.samplesChecked} samples pass (${formatNumber(100 * r.passRate, 1)}%).`, '')
     const fields = Object.entries(r.violationsByField)
-    if (fields.length) parts.push(table(['field', 'samples with a violation'], fields.map(([f, n]) => [f, String(n)])), '')
+    if (fields.length) parts.push(table(['field', 'samples with a violation'], fields.map(([f, n]) => [markdownCell(f), String(n)])), '')
   }
   if (result.usage) {
     const u = result.usage

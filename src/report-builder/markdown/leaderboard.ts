@@ -7,6 +7,7 @@ import { insertSections, type ReportSection, renderSectionsMarkdown, reportSecti
 import { formatDelta, formatP } from '../../stats/number-format.js'
 import { deltaLabel, powerText, detectableText, testName, unitsText } from '../comparison-verdict.js'
 import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
+import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 
 export interface LeaderboardExtras {
   title?: string
@@ -26,7 +27,7 @@ function thresholdLines(report: EvalReport): string[] {
   return Object.entries(thresholds).map(([pattern, spec]) => {
     const bars = Object.entries(spec).map(([metric, bar]) => `${metric} ≥ ${bar}`).join(', ')
     const matched = report.aggregates.filter((a) => patternMatches(pattern, a)).length
-    return `- \`${pattern}\`: ${bars} (${matched} group${matched === 1 ? '' : 's'})`
+    return `- ${markdownCode(pattern)}: ${bars} (${matched} group${matched === 1 ? '' : 's'})`
   })
 }
 
@@ -42,7 +43,7 @@ function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
       const paired = d.status === 'compared' && v !== null && v.n > 0
       const label = deltaLabel(d)
       return [
-        d.group,
+        markdownCell(d.group),
         arrow(d.before?.f1, d.after.f1),
         formatDelta(d.before?.f1, d.after.f1),
         paired && v.f1 ? (v.f1.p === null ? 'exact' : `${formatP(v.f1.p)} (${testName(v.f1.test)})`) : '—',
@@ -61,14 +62,14 @@ function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
 /** The gate and baseline sections, from the report and the gate's results. */
 export function gateSections(report: EvalReport, extras: LeaderboardExtras): ReportSection[] {
   const failures = extras.gateFailures ?? []
-  const notes = (extras.gateNotes ?? []).map((n) => `- note: ${n}`)
+  const notes = (extras.gateNotes ?? []).map((n) => `- note: ${markdownText(n)}`)
   const gate = failures.length
-    ? ['The gate failed:', '', ...failures.map((f) => `- ${f}`), ...notes]
+    ? ['The gate failed:', '', ...failures.map((f) => `- ${markdownText(f)}`), ...notes]
     : ['Passed: every threshold met, every eval scored, no significant regression.', ...(notes.length ? ['', ...notes] : [])]
   const checked = thresholdLines(report)
   if (checked.length) gate.push('', 'Thresholds checked (pattern: bars, groups matched):', '', ...checked)
   const deltas = extras.baselineDeltas ?? []
-  if (!deltas.length && extras.baselineNote) gate.push('', extras.baselineNote)
+  if (!deltas.length && extras.baselineNote) gate.push('', markdownText(extras.baselineNote))
   const sections: ReportSection[] = [{ id: 'gate', title: 'Gate', body: gate.join('\n') }]
   if (deltas.length) {
     const alpha = extras.alpha ?? 0.05
@@ -77,7 +78,7 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
       `A group fails when it is significantly worse at α = ${alpha} on pass/fail (McNemar on units, or a sign-flip test on unit pass rates) ` +
       `or on F1 (sign-flip test on unit means), when one unit with identical trials drops deterministically (exact, no p), or below the floor; ` +
       'a group the baseline does not have is new and not compared. Δ = now − baseline.'
-    const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${d.group}: ${powerText(d.verdict, alpha)}`] : []))
+    const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${markdownText(d.group)}: ${powerText(d.verdict, alpha)}`] : []))
     const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
     const detectable = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && detectableText(d.verdict) ? [`- ${d.group}: ${detectableText(d.verdict)}`] : []))
     const mde = detectable.length ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}` : ''

@@ -11,6 +11,7 @@ import { sortedEntries } from '../../core/order.js'
 import { oneLine } from '../../core/text.js'
 import { groupBy } from '../../core/group-by.js'
 import { renderDabenchSection } from './dabench-section.js'
+import { markdownCell } from '../../core/escape-text.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -46,8 +47,8 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
     const failures = rs.filter((r) => r.status === 'failed').length
     const usage = sumUsage(rs.map((r) => r.usage))
     return [
-      armOf(first),
-      first.suite,
+      markdownCell(armOf(first)),
+      markdownCell(first.suite),
       formatInterval(ci.point, ci.low, ci.high),
       `${k}/${n}`,
       fixed(mean(rs.map((r) => r.steps)), 2),
@@ -63,13 +64,13 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
 export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
   const arms = [...new Set(records.map(armOf))].sort()
   const rows = [...sortedGroups(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
-    label,
+    markdownCell(label),
     ...arms.map((arm) => {
       const mine = rs.filter((r) => armOf(r) === arm)
       return mine.length ? `${passed(mine)}/${mine.length}` : '—'
     }),
   ])
-  return table(['suite · category', ...arms], rows)
+  return table(['suite · category', ...arms.map(markdownCell)], rows)
 }
 
 /** Every question an arm got wrong or failed, with the grader's detail or the failure. */
@@ -78,7 +79,7 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
   if (!failed.length) return 'Every question passed.'
   const rows = failed
     .slice(0, MAX_FAILED_LISTED)
-    .map((r) => [armOf(r), r.suite, caseLabel(r), String(r.trial), why(r)])
+    .map((r) => [markdownCell(armOf(r)), markdownCell(r.suite), markdownCell(caseLabel(r)), String(r.trial), markdownCell(why(r))])
   const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
   return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
 }

@@ -9,6 +9,7 @@ import { isDabenchFact } from '../../datasets/dabench/scores.js'
 import { compareText } from '../../core/order.js'
 import { truncate } from '../../core/text.js'
 import { caseLabel } from '../../core/case-label.js'
+import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -56,7 +57,7 @@ export function scoreRule(report: EvalReport): { header: string; short: string; 
 
 function failuresText(a: Aggregate): string {
   const entries = Object.entries(a.failures)
-  return entries.length ? entries.map(([k, n]) => `${k} ${n}`).join(', ') : '0'
+  return entries.length ? entries.map(([k, n]) => `${markdownCell(k)} ${n}`).join(', ') : '0'
 }
 
 /** The F1 bootstrap interval; with one run there is none to show. */
@@ -72,9 +73,9 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
   header.push('failures')
   const rows = report.aggregates.map((a) => {
     const row = [
-      a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent,
-      a.agentKind,
-      a.category ? `${a.suite} · ${a.category}` : a.suite,
+      markdownCell(a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent),
+      markdownCell(a.agentKind),
+      markdownCell(a.category ? `${a.suite} · ${a.category}` : a.suite),
       meanStd(a.f1Mean, a.f1Std, a.repairRuns),
       f1IntervalText(a),
       fixed(a.pooled?.f1),
@@ -99,7 +100,7 @@ function renderCounts(report: EvalReport): string {
     .map((a) => {
       const d = a.diagnostics!
       return [
-        a.group,
+        markdownCell(a.group),
         String(a.pooled!.tp),
         String(a.pooled!.fp),
         String(a.pooled!.fn),
@@ -127,15 +128,15 @@ function renderMetrics(report: EvalReport): string {
   if (!names.length) return ''
   const rows = report.aggregates
     .filter((a) => names.some((n) => a.metrics[n] !== undefined))
-    .map((a) => [a.group, ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
-  return table(['group', ...names], rows)
+    .map((a) => [markdownCell(a.group), ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
+  return table(['group', ...names.map(markdownCell)], rows)
 }
 
 function renderCost(report: EvalReport): string {
   const rows = report.aggregates
     .filter((a) => a.usage.calls > 0 || a.usage.cachedCalls > 0)
     .map((a) => [
-      a.group,
+      markdownCell(a.group),
       String(a.usage.calls),
       String(a.tokens.spent),
       String(a.usage.cachedCalls),
@@ -152,7 +153,7 @@ function renderFailures(report: EvalReport): string {
   if (!failed.length) return 'No run failures.'
   return table(
     ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
-    failed.map((r) => [r.agent, r.dataset, String(r.trial), String(r.seed), r.failureKind ?? '', truncate(r.failureMessage ?? '', 160)]),
+    failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
   )
 }
 
@@ -165,9 +166,9 @@ function renderFlaky(report: EvalReport): string {
   return table(
     ['agent', 'dataset', 'case', 'passes', 'pass@1', `pass^${PASS_HAT_K}`],
     flaky.map((c) => [
-      c.agent,
-      c.dataset,
-      caseLabel(c),
+      markdownCell(c.agent),
+      markdownCell(c.dataset),
+      markdownCell(caseLabel(c)),
       `${c.passes}/${c.n}`,
       fixed(c.passAtK[1]),
       fixed(c.passHatK[PASS_HAT_K]),
@@ -179,7 +180,7 @@ function generatorOptions(options: Record<string, unknown> | null | undefined): 
   if (!options || !Object.keys(options).length) return '—'
   return Object.entries(options)
     .sort(([a], [b]) => compareText(a, b))
-    .map(([k, v]) => `${k} ${String(v)}`)
+    .map(([k, v]) => markdownCell(`${k} ${String(v)}`))
     .join(', ')
 }
 
@@ -188,24 +189,24 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
   const lines = [
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
-    `- agents: ${r.agents.join(', ') || '—'}`,
-    `- models: ${r.models.join(', ') || '— (no model-backed agent)'}`,
+    `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
+    `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',
     table(
       ['dataset', 'origin', 'seed', 'generator options', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes'],
       r.datasets.map((d) => [
-        d.id,
-        d.origin,
+        markdownCell(d.id),
+        markdownCell(d.origin),
         d.seed === null ? '—' : String(d.seed),
         generatorOptions(d.options),
-        `${d.rows} × ${d.columns}`,
-        digestOfLabel(d.dirty.of, d.clean.of),
-        `\`${d.dirty.sha256}\``,
-        String(d.dirty.bytes),
-        `\`${d.clean.sha256}\``,
-        String(d.clean.bytes),
+        d.rows === null || d.columns === null ? '—' : `${d.rows} × ${d.columns}`,
+        `${digestOfLabel(d.dirty.of, d.clean.of)}${d.digests ? ` (${d.digests})` : ''}`,
+        markdownCode(d.dirty.sha256),
+        d.dirty.bytes === null ? '—' : String(d.dirty.bytes),
+        markdownCode(d.clean.sha256),
+        d.clean.bytes === null ? '—' : String(d.clean.bytes),
       ]),
     ),
     '',
@@ -215,7 +216,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
   if (!opts.runtimeInSummary) {
     for (const a of report.aggregates) {
       const trials = a.trialsRequested - a.trialsSkipped
-      timing.push(`- ${a.group}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`)
+      timing.push(`- ${markdownText(a.group)}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`)
     }
   }
   return `${lines.join('\n')}\n\n### Dates and durations\n\n${timing.join('\n')}`
@@ -227,7 +228,7 @@ const SUMMARY_LEGEND =
 
 /** The units note under the summary table, when some group's intervals are over units rather than runs. */
 function withUnits(report: EvalReport): string {
-  const note = unitsNote(report.aggregates)
+  const note = unitsNote(report.aggregates, markdownText)
   return note ? `\n\n${note}` : ''
 }
 

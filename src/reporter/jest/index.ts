@@ -5,6 +5,7 @@ import { projectCommit } from '../../report-builder/reproducibility.js'
 import { finishJestRun } from './run-end.js'
 import { type ShardSpec, shardOf, writeShardFile } from './shards.js'
 import { collectSideFiles, SIDE_DIR_ENV } from '../../jest/side-file.js'
+import { terminalText } from '../../core/escape-text.js'
 
 /** The parts of Jest's reporter arguments this reporter reads. */
 interface JestGlobalConfig {
@@ -43,7 +44,7 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     const collected = collectSideFiles(this.sideDir)
     const evalFiles = new Set(results.testResults.map((r) => r.testFilePath).filter((path) => this.isEvalFile(path)))
     if (evalFiles.size === 0 && !this.shard) return
-    for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${problem}\n`)
+    for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${terminalText(problem)}\n`)
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
     const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.

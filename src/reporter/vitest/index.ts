@@ -4,6 +4,7 @@ import type { projectCommitAsync } from '../../report-builder/reproducibility.js
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../reporter-base.js'
 import type { EvalRunState } from './run-state.js'
+import { terminalOutput } from '../../core/escape-text.js'
 
 export type { DataforgeReporterOptions, ReportFormat }
 
@@ -123,8 +124,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
 
   protected override print(text: string): void {
     if (!text) return
-    if (this.vitest) this.vitest.logger.log(text)
-    else process.stdout.write(`${text}\n`)
+    if (this.vitest) this.vitest.logger.log(terminalOutput(text))
+    else process.stdout.write(`${terminalOutput(text)}\n`)
   }
 }
 

@@ -39,7 +39,7 @@ describe('report.html from the CLI', () => {
       await writeFile(join(dir, 'reports/partial.jsonl'), `${lines.slice(0, 2).join('\n')}\n`)
       expect((await runCli(['report', 'reports/partial.jsonl', '--html', 'out/partial.html'], dir)).code).toBe(0)
       const partial = await readFile(join(dir, 'out/partial.html'), 'utf8')
-      expect(partial).toMatch(/<td>synthetic<\/td><td>—<\/td><td class="num">—<\/td><td class="num">—<\/td>/)
+      expect(partial).toMatch(/<td>synthetic<\/td><td>records<\/td><td class="num">—<\/td><td class="num">—<\/td>/)
       expect(rowsOf(partial)).toEqual(['baseline · synthetic'])
     })
   }, 60_000)
