@@ -1,0 +1,8 @@
+export { startGateway, gatewayFetch, type Gateway, type GatewayOptions, type GatewayTrial, type LlmAccess, type ProcessLease } from './gateway.js'
+export { sharedGateway, closeSharedGateway } from './shared.js'
+export { gatewayEnv } from './env.js'
+export { resolveUpstream, llmOptionOf, upstreamIdentity, LLM_PRESETS, DEFAULT_URL_KEY_ENV, type LlmOption, type ResolveUpstreamOptions } from './upstream.js'
+export { checkBudget } from './budget.js'
+export { cassetteKey, CassetteStore, type CassetteEntry, type CassetteKeyParts } from './cassette.js'
+export { GatewayError } from './errors.js'
+export type { Budget, CallTrace, Protocol, TrialLedger, TrialSpec, Upstream, GatewayFailure } from './types.js'
