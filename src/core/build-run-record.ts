@@ -3,6 +3,7 @@ import { hashOf, sha256Hex } from './hash.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
 import type { FailureKind } from './failure-kind.js'
+import type { LlmCall, UsageSource } from './llm.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
 
@@ -25,6 +26,8 @@ export interface RecordIdentity {
   datasetSha256?: { dirty: string; clean: string } | null
   /** Where the agent came from (built-in, module, command) and the sha256 of its file. */
   agentProvenance?: AgentProvenance | null
+  /** The model gateway's upstream identity, when the run had one. */
+  llmUpstream?: string | null
 }
 
 export interface RecordOutcome {
@@ -42,6 +45,10 @@ export interface RecordOutcome {
   runtimeS?: number
   usage?: Usage
   warnings?: string[]
+  /** Whose count `usage` is (see `applyLlmOutcome` in src/gateway/). */
+  usageSource?: UsageSource | null
+  /** The gateway's trace of each model call. */
+  llmCalls?: LlmCall[]
 }
 
 export interface RecordProvenance {
@@ -142,6 +149,9 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,
     isolated: id.agentProvenance?.isolated ?? null,
+    llmUpstream: id.llmUpstream ?? null,
+    usageSource: outcome.usageSource ?? (usage.calls > 0 ? 'agent' : null),
+    llmCalls: outcome.llmCalls ?? [],
     projectCommit: provenance.projectCommit,
     configId: configIdOf(id, armId),
     armId,

@@ -4,6 +4,7 @@ import { usageOfCall } from '../adapters/providers/accounting.js'
 import { realClock } from '../adapters/providers/clock.js'
 import { redactSecrets } from '../adapters/providers/redact.js'
 import { InputError } from '../core/errors.js'
+import type { LlmAccess } from '../core/llm.js'
 import { addUsageInPlace, emptyUsage } from '../core/usage.js'
 import { checkBeforeCall } from './budget.js'
 import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
@@ -15,24 +16,9 @@ import { tokenOf, TokenRegistry } from './tokens.js'
 import type { CallTrace, TrialLedger, TrialSpec } from './types.js'
 import { type CallUsage, StreamUsage, usageOfJson } from './usage.js'
 
-/**
- * What an in-process agent gets on `ctx.llm`: an OpenAI-style base URL (with `/v1`), the per-trial token to use as
- * the API key, the base URL an Anthropic client takes, and a fetch that sends any SDK's calls through the gateway.
- */
-export interface LlmAccess {
-  /** `http://127.0.0.1:PORT/v1`: `new OpenAI({ baseURL, apiKey })`. */
-  baseURL: string
-  /** The per-trial token, in place of a key; refused once the trial is over. */
-  apiKey: string
-  /** `http://127.0.0.1:PORT`: `new Anthropic({ baseURL: anthropicBaseURL, apiKey })` (the SDK adds `/v1/messages`). */
-  anthropicBaseURL: string
-  /** A fetch that sends a request for any host's `/v1/…` to the gateway with this trial's token (for SDKs that take a custom fetch). */
-  fetch: typeof fetch
-  /** The upstream's identity (preset name, or URL with a loopback port masked). */
-  upstream: string
-}
+export type { LlmAccess }
 
-export interface GatewayOptions extends Partial<ForwardOptions> {}
+export type GatewayOptions = Partial<ForwardOptions>
 
 interface TrialState {
   label: string
@@ -105,6 +91,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (trial && error.kind && trial.open) {
         trial.ledger.failure ??= { kind: error.kind, message: error.message }
         trial.ledger.calls.push(traceOf(call, 'refused', error.status, null, started, error.message))
+        trial.ledger.callUsage.push(emptyUsage())
       }
       if (error.status === 499) res.destroy()
       else if (!res.headersSent) sendError(res, error)
@@ -173,6 +160,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         res.end(json === undefined ? errorBody(new GatewayError(response.status, 'upstream_error', message, null)) : raw)
         ledger.failure ??= { kind: 'provider_error', message }
         ledger.calls.push(traceOf(call, 'live', response.status, null, started, message))
+        ledger.callUsage.push(emptyUsage())
         return
       }
       if (call.protocol !== 'other' && !isChatAnswer(call, json)) {
@@ -199,6 +187,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       { cached, quotaPerDay: upstream.quotaPerDay, ...(price ? { price } : {}) },
     )
     addUsageInPlace(trial.ledger.usage, callUsage)
+    trial.ledger.callUsage.push(callUsage)
     trial.ledger.calls.push(traceOf(call, cached ? 'hit' : 'live', status, usage, started, null, model))
   }
 
@@ -210,7 +199,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const state: TrialState = {
         label,
         spec,
-        ledger: { usage: emptyUsage(), calls: [], failure: null },
+        ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
         store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
         open: true,
       }

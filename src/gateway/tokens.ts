@@ -51,7 +51,7 @@ export class TokenRegistry<T extends { label: string }> {
     const bound = this.leases.get(token)
     if (bound) {
       if (bound.size === 1) return bound.values().next().value as T
-      if (bound.size === 0) throw new GatewayError(409, 'no_trial', 'this agent process is between trials: the gateway answers its calls only while it serves a trial', null)
+      if (bound.size === 0) throw new GatewayError(409, 'no_trial', 'no trial is running in this agent process: the gateway answers its calls only while it serves a trial of a run with a model upstream (--llm, the llm option or DATAFORGE_LLM)', null)
       throw new GatewayError(409, 'several_trials', 'this agent process serves several trials at once; use the per-trial token of each request', null)
     }
     const label = this.finished.get(token)

@@ -1,14 +1,17 @@
+import type { LlmCall } from '../core/llm.js'
 import type { FailureKind, Usage } from '../core/schemas.js'
 import type { CacheOptions } from '../adapters/providers/cache.js'
 import type { PriceMap } from '../adapters/providers/prices.js'
 
 /** The wire protocol of one call, read from its path. */
-export type Protocol = 'openai-chat' | 'anthropic-messages' | 'other'
+export type Protocol = LlmCall['protocol']
 
 /** Where the gateway sends a run's model calls, with the real key (which never leaves the gateway). */
 export interface Upstream {
   /** The upstream's identity in cache keys, records and reports: a preset name, or the URL with a loopback port masked. */
   id: string
+  /** In records and the reproducibility block: `groq https://api.groq.com/openai/v1`, or the masked URL. */
+  label: string
   /** Shown in reports (`groq`, `anthropic`, `openai-compatible`). */
   provider: string
   /** Base URL including the version path (`https://api.groq.com/openai/v1`); the gateway's `/v1/…` maps onto it. */
@@ -30,23 +33,8 @@ export interface Budget {
   calls?: number
 }
 
-/** One model call, as the record keeps it: never a key, a header or a message body. */
-export interface CallTrace {
-  protocol: Protocol
-  /** The path under the gateway's `/v1` (`/chat/completions`). */
-  path: string
-  model: string | null
-  stream: boolean
-  promptTokens: number
-  completionTokens: number
-  latencyMs: number
-  /** `hit`: answered from the cassette; `live`: sent upstream; `refused`: the gateway answered with an error. */
-  cache: 'hit' | 'live' | 'refused'
-  /** The HTTP status the agent got. */
-  status: number
-  /** What went wrong, for a status ≥ 400. */
-  error: string | null
-}
+/** One model call, as the record keeps it (the core's `LlmCall`). */
+export type CallTrace = LlmCall
 
 export interface GatewayFailure {
   kind: FailureKind
@@ -57,6 +45,8 @@ export interface GatewayFailure {
 export interface TrialLedger {
   usage: Usage
   calls: CallTrace[]
+  /** Each call's usage, parallel to `calls` (what one turn of a conversation spent). */
+  callUsage: Usage[]
   /** The first call the gateway refused or could not answer; it fails the trial whatever the agent returned. */
   failure: GatewayFailure | null
 }

@@ -2,10 +2,13 @@ import { InputError } from '../core/errors.js'
 import { loadEnvironment } from '../adapters/providers/env-file.js'
 import { PROVIDER_PRESETS } from '../adapters/providers/presets.js'
 import type { PriceMap } from '../adapters/providers/prices.js'
-import type { Upstream } from './types.js'
+import type { Budget, Upstream } from './types.js'
 
-/** `llm:` as an option, a flag (`--llm`) or `DATAFORGE_LLM`: a preset name or a base URL, or the URL with its key's variable. */
-export type LlmOption = string | { baseUrl: string; keyEnv?: string } | { preset: string }
+/**
+ * `llm:` as an option, a flag (`--llm`) or `DATAFORGE_LLM`: a preset name or a base URL, or an object naming one
+ * (with the variable holding a URL's key, and a per-trial budget).
+ */
+export type LlmOption = string | { preset?: string; baseUrl?: string; keyEnv?: string; budget?: Budget }
 
 interface LlmPreset {
   provider: string
@@ -60,6 +63,8 @@ export interface ResolveUpstreamOptions {
   prices?: PriceMap
   /** Where the option came from, for messages (`--llm`, `llm option`, `DATAFORGE_LLM`). */
   source?: string
+  /** The variable holding a URL upstream's key (`--llm-key-env`), unless the option names one. */
+  keyEnv?: string
 }
 
 /**
@@ -69,7 +74,10 @@ export interface ResolveUpstreamOptions {
 export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions = {}): Upstream {
   const source = opts.source ?? 'llm'
   const env = loadEnvironment({ env: opts.env, cwd: opts.cwd })
-  const presetName = typeof option === 'string' ? (isUrl(option) ? null : option) : 'preset' in option ? option.preset : null
+  if (typeof option === 'object' && (option === null || (option.preset === undefined) === (option.baseUrl === undefined))) {
+    throw new InputError(`${source}: give either a preset name or a baseUrl`)
+  }
+  const presetName = typeof option === 'string' ? (isUrl(option) ? null : option) : (option.preset ?? null)
   let preset: LlmPreset
   let id: string
   if (presetName !== null) {
@@ -78,9 +86,9 @@ export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions 
     preset = found
     id = presetName
   } else {
-    const baseUrl = typeof option === 'string' ? option : (option as { baseUrl: string }).baseUrl
+    const baseUrl = typeof option === 'string' ? option : option.baseUrl!
     checkUrl(baseUrl, source)
-    const keyEnv = typeof option === 'object' && 'keyEnv' in option && option.keyEnv ? option.keyEnv : (env['DATAFORGE_LLM_KEY_ENV'] ?? DEFAULT_URL_KEY_ENV)
+    const keyEnv = typeof option === 'object' && option.keyEnv ? option.keyEnv : (opts.keyEnv ?? env['DATAFORGE_LLM_KEY_ENV'] ?? DEFAULT_URL_KEY_ENV)
     preset = { provider: 'openai-compatible', baseUrl: baseUrl.replace(/\/+$/, ''), keyEnv, quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } }
     id = upstreamIdentity(baseUrl)
   }
@@ -91,6 +99,7 @@ export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions 
   }
   return {
     id,
+    label: presetName !== null ? `${presetName} ${upstreamIdentity(preset.baseUrl)}` : id,
     provider: preset.provider,
     baseUrl: preset.baseUrl,
     apiKey: key || null,
@@ -99,17 +108,6 @@ export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions 
     limits: preset.limits,
     ...(opts.prices ? { prices: opts.prices } : {}),
   }
-}
-
-/**
- * The `llm:` option in force: an explicit one, else `DATAFORGE_LLM` (with `DATAFORGE_LLM_KEY_ENV`), else none.
- */
-export function llmOptionOf(explicit: LlmOption | undefined, env: Record<string, string | undefined> = process.env): { option: LlmOption; source: string } | null {
-  if (explicit !== undefined) return { option: explicit, source: 'llm option' }
-  const fromEnv = env['DATAFORGE_LLM']?.trim()
-  if (!fromEnv) return null
-  const keyEnv = env['DATAFORGE_LLM_KEY_ENV']?.trim()
-  return { option: isUrl(fromEnv) && keyEnv ? { baseUrl: fromEnv, keyEnv } : fromEnv, source: 'DATAFORGE_LLM' }
 }
 
 function isUrl(text: string): boolean {

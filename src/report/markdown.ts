@@ -187,6 +187,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.join(', ') || '—'}`,
     `- models: ${r.models.join(', ') || '— (no model-backed agent)'}`,
+    ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.join(', ')}`] : []),
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',

@@ -39,6 +39,11 @@ function spec(over: Partial<TrialSpec> = {}): TrialSpec {
   return { caseId: 'case-a', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir: '' }, ...over }
 }
 
+type ApiError = InstanceType<typeof OpenAI.APIError>
+const apiError = (e: unknown): ApiError => e as ApiError
+const unexpected = (): never => {
+  throw new Error('expected the call to fail')
+}
 const openaiOf = (llm: { baseURL: string; apiKey: string }) => new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
 const anthropicOf = (llm: { anthropicBaseURL: string; apiKey: string }) => new Anthropic({ baseURL: llm.anthropicBaseURL, apiKey: llm.apiKey, maxRetries: 0 })
 
@@ -174,7 +179,7 @@ describe('record and replay', () => {
     const trial = gateway.openTrial(spec({ caseId: 'never recorded', cache: { mode: 'replay', dir } }))
     const error = await openaiOf(trial.llm)
       .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
-      .catch((e: unknown) => e)
+      .then(unexpected, apiError)
     expect(error).toBeInstanceOf(OpenAI.APIError)
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(404)
     const ledger = trial.finish()
@@ -202,7 +207,7 @@ describe('limits', () => {
     const trial = g.openTrial(spec())
     const error = await new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 3 })
       .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'r' }] })
-      .catch((e: unknown) => e as InstanceType<typeof OpenAI.APIError>)
+      .then(unexpected, apiError)
     expect(error.status).toBe(429)
     expect(fake.requests.length - before).toBe(2)
     expect(trial.finish().failure?.kind).toBe('rate_limited')
@@ -215,7 +220,7 @@ describe('limits', () => {
     await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '1' }] })
     await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '2' }] })
     const before = fake.requests.length
-    const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '3' }] }).catch((e: unknown) => e as InstanceType<typeof OpenAI.APIError>)
+    const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '3' }] }).then(unexpected, apiError)
     expect(error.status).toBe(403)
     expect(error.message).toContain('budget exceeded: this would be call 3 of at most 2')
     expect(fake.requests.length).toBe(before)
@@ -255,7 +260,7 @@ describe('bad input', () => {
   it('refuses a finished trial token, an unknown token and no token (401), with messages that say why', async () => {
     const trial = gateway.openTrial(spec({ caseId: 'done case' }))
     trial.finish()
-    const error = await openaiOf(trial.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'late' }] }).catch((e: unknown) => e as InstanceType<typeof OpenAI.APIError>)
+    const error = await openaiOf(trial.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'late' }] }).then(unexpected, apiError)
     expect(error.status).toBe(401)
     expect(error.message).toContain('the token of case "done case" trial 0 (seed 1) expired when that trial finished')
     const wrong = await raw(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer dfg-t-nope' }, body: '{}' })
@@ -284,12 +289,12 @@ describe('bad input', () => {
   it('an upstream that is down or answers garbage is a 502 and a provider_error', async () => {
     const g = await startGateway({ log: () => undefined, maxServerRetries: 1, backoff: { baseMs: 1, capMs: 2 } })
     const down = g.openTrial(spec({ upstream: resolveUpstream('http://127.0.0.1:1/v1', { env: {} }) }))
-    const e1 = await openaiOf(down.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e as InstanceType<typeof OpenAI.APIError>)
+    const e1 = await openaiOf(down.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).then(unexpected, apiError)
     expect(e1.status).toBe(502)
     expect(down.finish().failure).toMatchObject({ kind: 'provider_error', message: expect.stringContaining('cannot reach http://127.0.0.1:*/v1') })
     fake.handler = () => ({ text: `garbage ${SECRET}` })
     const garbage = g.openTrial(spec())
-    const e2 = await openaiOf(garbage.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e as InstanceType<typeof OpenAI.APIError>)
+    const e2 = await openaiOf(garbage.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).then(unexpected, apiError)
     expect(e2.status).toBe(502)
     expect(e2.message).not.toContain(SECRET)
     expect(garbage.finish().failure?.message).toContain('not JSON')

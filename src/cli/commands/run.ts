@@ -17,6 +17,7 @@ import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
+import type { LlmConfig } from '../../gateway/trial-llm.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -55,6 +56,10 @@ Options:
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
   --prices FILE          USD price map for cost accounting
+  --llm PRESET|URL       send agents' model calls through the harness's gateway to this upstream (groq, openrouter,
+                         gemini, cerebras, ollama, openai, anthropic, or a base URL; default $DATAFORGE_LLM)
+  --llm-key-env VAR      variable holding a URL upstream's key (default $DATAFORGE_LLM_KEY_ENV or OPENAI_API_KEY)
+  --llm-budget B         per-trial limit enforced by the gateway, e.g. tokens=20000,usd=0.05,calls=30
   --concurrency N        provider calls in flight at once (default: the preset's limit)
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
@@ -149,6 +154,7 @@ export const runCommand: Command = async (argv, userIO) => {
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
+  const llm = await runLlmConfig(values, io, providerOptions.cache)
   const agents = await resolveRunAgents(agentSpecs, io, {
     provider: providerOptions,
     isolate: values['no-isolate'] !== true,
@@ -185,6 +191,7 @@ export const runCommand: Command = async (argv, userIO) => {
       if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, colors))
     },
     containment,
+    llm,
     onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
   }).finally(() => stopAgents(agents, containment))
   if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
@@ -229,6 +236,27 @@ function runBroken(records: RunRecord[]): string | null {
   const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
   if (fatal.length) return `${fatal.length} trial(s) ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null
+}
+
+/** `--llm`, `--llm-key-env`, `--llm-budget` (or their DATAFORGE_LLM* variables): the gateway's upstream, or null. */
+export async function runLlmConfig(
+  values: { llm?: string; 'llm-key-env'?: string; 'llm-budget'?: string; prices?: string },
+  io: CliIO,
+  cache: ReturnType<typeof resolveCacheOptions>,
+): Promise<LlmConfig | null> {
+  if (values.llm === undefined && !io.env.DATAFORGE_LLM?.trim()) return null
+  const { resolveLlmConfig } = await import('../../gateway/config.js')
+  const { resolvePrices } = await import('../../adapters/providers/prices.js')
+  const prices = resolvePrices(values.prices ? resolve(io.cwd, values.prices) : undefined)
+  return resolveLlmConfig({
+    ...(values.llm !== undefined ? { llm: values.llm, source: '--llm' } : {}),
+    ...(values['llm-key-env'] !== undefined ? { keyEnv: values['llm-key-env'] } : {}),
+    ...(values['llm-budget'] !== undefined ? { budget: values['llm-budget'] } : {}),
+    env: io.env,
+    cwd: io.cwd,
+    cache,
+    ...(prices ? { prices } : {}),
+  })
 }
 
 /** Resolves every `--agent`; names must be unique and custom agents may not take a built-in's name. */
