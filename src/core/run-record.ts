@@ -1,23 +1,10 @@
 import { z } from 'zod'
 import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
+import { LlmCallSchema } from './llm-schema.js'
 import { RUN_RECORD_VERSION } from './build-run-record.js'
 
 export { RUN_RECORD_VERSION }
-
-/** One model call through the gateway, as `RunRecord.llmCalls` keeps it (`LlmCall` in core/llm.ts). */
-export const LlmCallSchema = z.object({
-  protocol: z.enum(['openai-chat', 'anthropic-messages', 'other']),
-  path: z.string(),
-  model: z.string().nullable(),
-  stream: z.boolean(),
-  promptTokens: z.number().nonnegative(),
-  completionTokens: z.number().nonnegative(),
-  latencyMs: z.number().nonnegative(),
-  cache: z.enum(['hit', 'live', 'refused']),
-  status: z.number().int(),
-  error: z.string().nullable(),
-})
 
 /**
  * One row per attempted run (case × turn × trial × agent), written even when the agent threw,
@@ -67,6 +54,12 @@ export const RunRecordSchema = z.object({
   /** True when every model call of this run was answered from the record/replay cache. */
   cached: z.boolean(),
   warnings: z.array(z.string()),
+  /** The model gateway's upstream for this run (preset name, or base URL with a loopback port masked); null without one. */
+  llmUpstream: z.string().nullable().default(null),
+  /** Whose count `usage` is: `gateway` (it saw the calls), `agent` (the agent's own report); null when nothing was counted. */
+  usageSource: z.enum(['gateway', 'agent']).nullable().default(null),
+  /** Each model call the gateway served for this run, in order: no keys, headers or messages. */
+  llmCalls: z.array(LlmCallSchema).default([]),
   // provenance
   /**
    * The data's identity: for repair runs the sha256 of the dirty and clean data as `DatasetInfo` records it
@@ -80,12 +73,6 @@ export const RunRecordSchema = z.object({
   agentSha256: z.string().nullable().default(null),
   /** True when the agent ran in its own process. */
   isolated: z.boolean().nullable().default(null),
-  /** The model gateway's upstream for this run (preset name, or base URL with a loopback port masked); null without one. */
-  llmUpstream: z.string().nullable().default(null),
-  /** Whose count `usage` is: `gateway` (it saw the calls), `agent` (the agent's own report); null when nothing was counted. */
-  usageSource: z.enum(['gateway', 'agent']).nullable().default(null),
-  /** Each model call the gateway served for this run, in order: no keys, headers or messages. */
-  llmCalls: z.array(LlmCallSchema).default([]),
   projectCommit: z.string().nullable(),
   configId: z.string(),
   armId: z.string(),

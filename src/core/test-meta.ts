@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DatasetInfoSchema } from './dataset-info.js'
 import { InputError } from './errors.js'
+import { LlmMetaSchema } from './llm-schema.js'
 import { compileExactCheck } from './exact-check.js'
 import { RepairScoreSchema } from './repair-score.js'
 import { UsageSchema } from './schemas.js'
@@ -58,6 +59,8 @@ export const DataforgeMetaSchema = z.object({
   datasetInfo: DatasetInfoSchema.optional(),
   /** Where the agent came from (built-in, module, command) and its file's sha256; absent for agent objects. */
   agentProvenance: AgentProvenanceSchema.nullable().optional(),
+  /** The model gateway's view of the trial (upstream, whose usage counts, each call); absent without an upstream. */
+  llm: LlmMetaSchema.optional(),
 })
 export type DataforgeMeta = z.infer<typeof DataforgeMetaSchema>
 

@@ -31,6 +31,8 @@ interface TrialState {
 /** One trial's registration: its access for the agent, its ledger, and `finish()` which retires its token. */
 export interface GatewayTrial {
   readonly llm: LlmAccess
+  /** The upstream as records show it (`Upstream.label`). */
+  readonly upstreamLabel: string
   readonly ledger: TrialLedger
   /** Retires the token (later calls get 401) and returns what the gateway saw. Idempotent. */
   finish(): TrialLedger
@@ -214,6 +216,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       }
       return {
         llm,
+        upstreamLabel: spec.upstream.label,
         ledger: state.ledger,
         finish() {
           if (state.open) {

@@ -5,7 +5,7 @@ import type { Usage } from '../core/schemas.js'
 import { addUsageInPlace, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from './gateway.js'
 import { sharedGateway } from './shared.js'
-import type { Budget, GatewayFailure, TrialLedger, Upstream } from './types.js'
+import type { Budget, GatewayFailure, Upstream } from './types.js'
 
 /** A run's model configuration: where calls go, the cache mode, the per-trial budget. */
 export interface LlmConfig {
@@ -16,6 +16,7 @@ export interface LlmConfig {
 
 /** What the gateway saw of a trial (or of one turn of it). */
 export interface LlmOutcome {
+  /** The upstream's label (`Upstream.label`). */
   upstream: string
   usage: Usage
   calls: LlmCall[]
@@ -29,27 +30,19 @@ export async function openLlmTrial(config: LlmConfig | null | undefined, ids: { 
   return gateway.openTrial({ ...ids, upstream: config.upstream, cache: config.cache, ...(config.budget ? { budget: config.budget } : {}) })
 }
 
-/** A place in a trial's ledger, to read what came after it (the calls of one turn). */
-export interface LedgerMark {
-  calls: number
-}
-
-export function markOf(ledger: TrialLedger): LedgerMark {
-  return { calls: ledger.calls.length }
-}
-
-/** The calls after `mark`, their usage summed; the trial's failure when it happened after the mark. */
-export function outcomeSince(trial: GatewayTrial, mark: LedgerMark = { calls: 0 }, failureBefore: GatewayFailure | null = null): LlmOutcome {
-  const calls = trial.ledger.calls.slice(mark.calls)
-  const usage = mark.calls === 0 ? { ...trial.ledger.usage } : usageOfCalls(trial, mark)
-  const failure = trial.ledger.failure && trial.ledger.failure !== failureBefore ? trial.ledger.failure : null
-  return { upstream: trial.llm.upstream, usage, calls, failure }
-}
-
-function usageOfCalls(trial: GatewayTrial, mark: LedgerMark): Usage {
-  const total = emptyUsage()
-  for (const u of trial.ledger.callUsage.slice(mark.calls)) addUsageInPlace(total, u)
-  return total
+/**
+ * What the gateway saw of calls `from` … `to` of a trial (all of them by default: one turn of a conversation
+ * otherwise). The trial's failure belongs to the range when the whole trial is asked for, or when one of the
+ * range's calls carries it.
+ */
+export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOutcome {
+  const { ledger } = trial
+  const whole = from === 0 && to === undefined
+  const calls = ledger.calls.slice(from, to)
+  const usage = emptyUsage()
+  for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
+  const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
+  return { upstream: trial.upstreamLabel, usage, calls, failure }
 }
 
 /**

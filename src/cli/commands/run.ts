@@ -17,7 +17,7 @@ import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import type { LlmConfig } from '../../gateway/trial-llm.js'
+import { runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -236,27 +236,6 @@ function runBroken(records: RunRecord[]): string | null {
   const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
   if (fatal.length) return `${fatal.length} trial(s) ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null
-}
-
-/** `--llm`, `--llm-key-env`, `--llm-budget` (or their DATAFORGE_LLM* variables): the gateway's upstream, or null. */
-export async function runLlmConfig(
-  values: { llm?: string; 'llm-key-env'?: string; 'llm-budget'?: string; prices?: string },
-  io: CliIO,
-  cache: ReturnType<typeof resolveCacheOptions>,
-): Promise<LlmConfig | null> {
-  if (values.llm === undefined && !io.env.DATAFORGE_LLM?.trim()) return null
-  const { resolveLlmConfig } = await import('../../gateway/config.js')
-  const { resolvePrices } = await import('../../adapters/providers/prices.js')
-  const prices = resolvePrices(values.prices ? resolve(io.cwd, values.prices) : undefined)
-  return resolveLlmConfig({
-    ...(values.llm !== undefined ? { llm: values.llm, source: '--llm' } : {}),
-    ...(values['llm-key-env'] !== undefined ? { keyEnv: values['llm-key-env'] } : {}),
-    ...(values['llm-budget'] !== undefined ? { budget: values['llm-budget'] } : {}),
-    env: io.env,
-    cwd: io.cwd,
-    cache,
-    ...(prices ? { prices } : {}),
-  })
 }
 
 /** Resolves every `--agent`; names must be unique and custom agents may not take a built-in's name. */
