@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
@@ -39,11 +39,15 @@ export class CassetteStore {
     return join(this.dir, `${key}.json`)
   }
 
+  /**
+   * Read synchronously: an entry is a few KB, and a read on the calling thread costs a fraction of a trip through
+   * libuv's thread pool, which is most of a replayed call's time (BENCHMARKS.md, model gateway).
+   */
   async read(key: string): Promise<CassetteEntry | undefined> {
     const file = this.fileOf(key)
     let text: string
     try {
-      text = await readFile(file, 'utf8')
+      text = readFileSync(file, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
       throw new InputError(`cache entry ${file} cannot be read: ${(error as Error).message}`)

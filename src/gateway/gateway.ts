@@ -9,7 +9,7 @@ import { addUsageInPlace, emptyUsage } from '../core/usage.js'
 import { checkBeforeCall } from './budget.js'
 import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
 import { errorBody, GatewayError } from './errors.js'
-import { DEFAULT_FORWARD, type ForwardOptions, forwardCall } from './forward.js'
+import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, type UpstreamAnswer } from './forward.js'
 import { type ParsedCall, parseCall } from './protocol.js'
 import { eventData, SseSplitter } from './sse.js'
 import { tokenOf, TokenRegistry } from './tokens.js'
@@ -133,7 +133,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, opts, trial.label)
     try {
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
-      const contentType = response.headers.get('content-type') ?? ''
+      const contentType = response.header('content-type') ?? ''
       if (response.ok && contentType.includes('text/event-stream')) {
         const { events, usage, unreadable } = await relayStream(response, res, call, secrets)
         account(trial, call, usage, false, response.status, started)
@@ -283,7 +283,7 @@ function sendError(res: ServerResponse, error: GatewayError): void {
 
 /** Forwards a stream event by event as each completes, reading usage on the way; returns the events for the cassette. */
 async function relayStream(
-  response: Response,
+  response: UpstreamAnswer,
   res: ServerResponse,
   call: ParsedCall,
   secrets: readonly string[],
@@ -301,10 +301,7 @@ async function relayStream(
     const data = eventData(event)
     if (data !== null) usage.onData(data)
   }
-  const reader = response.body!.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
+  for await (const value of response.chunks()) {
     for (const event of splitter.push(decoder.decode(value, { stream: true }))) onEvent(event)
   }
   const rest = splitter.flush()

@@ -139,6 +139,9 @@ describe('agents through the gateway (CLI)', () => {
     expect(stopped[0]!.failureMessage).toContain('budget exceeded: this would be call 2 of at most 1')
     expect(stopped[0]!.usage.calls).toBe(1)
     expect(readFileSync(join(limited.out, 'report.md'), 'utf8')).toContain('budget_exceeded')
+    const html = readFileSync(join(limited.out, 'report.html'), 'utf8')
+    expect(html).toContain('Model calls of these runs')
+    expect(html).toContain('refused')
   }, 60_000)
 
   it('a replay miss fails the trial as cache_miss naming the case; the other agents and trials still run', async () => {

@@ -79,7 +79,13 @@ describe('evalCase and conversation through the gateway', () => {
 
   it('without an llm option or DATAFORGE_LLM the agent gets no ctx.llm and records have no gateway fields', async () => {
     let seen: unknown = 'unset'
-    const agent: RepairAgent = { name: 'plain', run: (_task, ctx) => ((seen = ctx.llm), []) }
+    const agent: RepairAgent = {
+      name: 'plain',
+      run: (_task, ctx) => {
+        seen = ctx.llm
+        return []
+      },
+    }
     const { record } = await trial({ dataset: { id: 'synthetic', rows: 4 }, agent })
     expect(seen).toBeUndefined()
     expect(record).toMatchObject({ llmUpstream: null, usageSource: null, llmCalls: [] })
