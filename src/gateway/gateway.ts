@@ -135,7 +135,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const contentType = response.header('content-type') ?? ''
       if (response.ok && contentType.includes('text/event-stream')) {
-        const { events, usage, unreadable } = await relayStream(response, res, call, secrets)
+        let relayed: Awaited<ReturnType<typeof relayStream>>
+        try {
+          relayed = await relayStream(response, res, call, secrets)
+        } catch (error) {
+          // Headers are sent: the agent sees a cut stream; the trial records why.
+          if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
+          throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
+        }
+        const { events, usage, unreadable } = relayed
         account(trial, call, usage, false, response.status, started)
         if (unreadable > 0) {
           const message = `${trial.label}: ${spec.upstream.id} streamed ${unreadable} event(s) whose data is not JSON`
