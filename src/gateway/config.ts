@@ -58,7 +58,9 @@ export function parseBudget(text: string, source: string): Budget | undefined {
   for (const part of text.split(',')) {
     const match = /^\s*(tokens|usd|calls)\s*=\s*([^\s]+)\s*$/.exec(part)
     if (!match) throw new InputError(`${source}: "${part.trim()}" is not FIELD=NUMBER (fields tokens, usd, calls)`)
-    out[match[1]!] = Number(match[2])
+    const value = Number(match[2])
+    if (!Number.isFinite(value)) throw new InputError(`${source}: ${match[1]}: "${match[2]}" is not a number`)
+    out[match[1]!] = value
   }
   return checkBudget(out, source)
 }
