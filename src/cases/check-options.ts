@@ -8,9 +8,9 @@ function show(value: unknown): string {
 }
 
 /** Options each helper accepts; anything else is a typo (`trails: 3`) that JavaScript would silently ignore. */
-export const EVAL_CASE_OPTIONS = ['dataset', 'task', 'agent', 'isolate', 'agentMemoryMb', 'trials', 'seed', 'timeout', 'category', 'tags', 'generation'] as const
-export const CONVERSATION_OPTIONS = ['data', 'agent', 'isolate', 'suite', 'category', 'seed', 'generation', 'timeout'] as const
-export const QA_SUITE_OPTIONS = ['agent', 'trials', 'seed', 'name', 'timeout', 'generation', 'dataDir', 'limit'] as const
+export const EVAL_CASE_OPTIONS = ['dataset', 'task', 'agent', 'isolate', 'agentMemoryMb', 'trials', 'seed', 'timeout', 'category', 'tags', 'generation', 'llm'] as const
+export const CONVERSATION_OPTIONS = ['data', 'agent', 'isolate', 'suite', 'category', 'seed', 'generation', 'timeout', 'llm'] as const
+export const QA_SUITE_OPTIONS = ['agent', 'trials', 'seed', 'name', 'timeout', 'generation', 'dataDir', 'limit', 'llm'] as const
 
 /** Matcher → [index of its options argument after the received value, the options it accepts]. */
 export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly string[]]>> = {

@@ -10,6 +10,10 @@ import { type DataInput, normalizeData } from './data-input.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
 import { agentNameOf } from './eval-trial.js'
 import { putAgentFailure } from '../test-meta/put-failure.js'
+import { AgentFailure } from '../core/errors.js'
+import { toFailureKind } from '../core/failure-kind.js'
+import type { LlmOption } from '../gateway/upstream.js'
+import { type CaseTrial, caseLlm, openCaseTrial } from './case-llm.js'
 
 /**
  * What `conversation` does whatever the runner: one session, questions asked strictly in order, each turn's
@@ -32,6 +36,8 @@ export interface ConversationOptions {
   generation?: string
   /** Per-turn timeout in ms: the question's signal aborts and the turn fails as `timeout`. Default 60000. */
   timeout?: number
+  /** Where the agent's model calls go, through the harness's gateway (as `evalCase`'s `llm`). Default `DATAFORGE_LLM`. */
+  llm?: LlmOption
 }
 
 export const DEFAULT_TURN_TIMEOUT_MS = 60_000
@@ -81,9 +87,32 @@ export function conversationSession(name: string, options: ConversationOptions, 
         : import('../adapters/registry.js').then(({ resolveCustomDataAgent }) => resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
     return resolved
   }
+  // The model gateway: one trial for the whole session; each turn's test gets the calls made while it was asked.
+  const llmConfig = caseLlm(options.llm, `conversation "${name}"`)
+  let llmTrial: Promise<CaseTrial | null> | null = null
+  const turnMarks: Array<[from: number, to: number]> = []
   const openSession = () => {
-    session ??= agentOf().then((agent) => agent.session(tables().tables, { seed }))
+    session ??= agentOf().then(async (agent) => {
+      llmTrial ??= openCaseTrial(llmConfig, { caseId: name, trial: 0, seed })
+      const trial = await llmTrial
+      return agent.session(tables().tables, { seed, ...(trial ? { llm: trial.llm } : {}) })
+    })
     return session
+  }
+  /** The gateway's view of turn `index` onto its test's meta (after the agent's own usage: the gateway's count wins). */
+  const putTurnLlm = async (live: DataforgeMeta, index: number) => {
+    const trial = await llmTrial
+    const range = turnMarks[index]
+    if (trial && range) trial.put(live, range[0], range[1])
+  }
+  const marked = async <T>(index: number, ask: () => Promise<T>): Promise<T> => {
+    const trial = await llmTrial
+    const from = trial?.mark() ?? 0
+    try {
+      return await ask()
+    } finally {
+      turnMarks[index] = [from, trial?.mark() ?? 0]
+    }
   }
   const ask = (index: number): Promise<Answer> => {
     if (answers[index]) return answers[index]!
@@ -91,13 +120,16 @@ export function conversationSession(name: string, options: ConversationOptions, 
       const previous = i === 0 ? Promise.resolve() : answers[i - 1]!.catch(() => undefined)
       const question = questions[i]!
       answers[i] = previous.then(() =>
-        withLazyTimeout(timeoutMs, async (lazy) =>
-          (await openSession()).ask(question, {
-            get signal() {
-              return lazy.signal
-            },
-          }),
-        ),
+        withLazyTimeout(timeoutMs, async (lazy) => {
+          const opened = await openSession()
+          return marked(i, async () =>
+            opened.ask(question, {
+              get signal() {
+                return lazy.signal
+              },
+            }),
+          )
+        }),
       )
     }
     return answers[index]!
@@ -132,6 +164,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
         answer = await ask(index)
       } catch (error) {
         putAgentFailure(live, error)
+        await putTurnLlm(live, index)
         throw error
       } finally {
         const agent = await resolved?.catch(() => null)
@@ -140,11 +173,14 @@ export function conversationSession(name: string, options: ConversationOptions, 
       const steps = answer.steps
       putUsage(live, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
       putCounters(live, answer.metrics)
+      await putTurnLlm(live, index)
+      if (live.failure?.message.startsWith('model gateway: ')) throw new AgentFailure(toFailureKind(live.failure.kind), live.failure.message)
       return answer
     },
     async close() {
       const opened = await session?.catch(() => null)
       await opened?.close?.()
+      ;(await llmTrial?.catch(() => null))?.finish()
       const agent = await resolved?.catch(() => null)
       if (agent && agent !== options.agent) await (await import('../adapters/registry.js')).closeAgent(agent)
     },

@@ -3,6 +3,12 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
 import { putMetric } from '../test-meta/put.js'
+import type { LlmAccess } from '../core/llm.js'
+import { AgentFailure } from '../core/errors.js'
+import { toFailureKind } from '../core/failure-kind.js'
+import type { LlmConfig } from '../gateway/trial-llm.js'
+import type { LlmOption } from '../gateway/upstream.js'
+import { caseLlm, openCaseTrial } from './case-llm.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { type ParentSignal, withLazyTimeout } from '../run/with-timeout.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
@@ -42,6 +48,11 @@ export interface EvalCaseOptions {
   tags?: string[]
   /** Comparability epoch recorded on every run. */
   generation?: string
+  /**
+   * Where the agent's model calls go, through the harness's gateway: a preset (`'groq'`, `'openai'`, `'anthropic'`…),
+   * a base URL, or `{ baseUrl, keyEnv, budget }`. Default `DATAFORGE_LLM`; none: no gateway. See docs/gateway.md.
+   */
+  llm?: LlmOption
 }
 
 /** The agent as handed to the eval body: `run(task)` fills in the trial's seed and signal and records usage. */
@@ -62,6 +73,8 @@ export interface EvalTrialContext {
   signal: AbortSignal
   /** Records a custom metric on this run (averaged per group in the report). */
   record(name: string, value: number): void
+  /** The model gateway for this trial (`baseURL`, `apiKey`, `anthropicBaseURL`, `fetch`), when the case has an upstream. */
+  llm: LlmAccess | undefined
 }
 
 export const DEFAULT_TRIAL_TIMEOUT_MS = 60_000
@@ -197,6 +210,8 @@ export async function runTrial(
     datasetSha256: datasetDigests(info.dirty.sha256, info.clean.sha256),
     ...(firstDescription(info) ? { datasetInfo: info } : {}),
   })
+  const llmTrial = await openCaseTrial(llmConfigOf(options), { caseId: live.caseId, trial: run.trial, seed })
+  const llm = llmTrial?.llm
   try {
     // The signal is made only if the body or the agent reads it (most trivial agents never do).
     await withLazyTimeout(
@@ -207,6 +222,7 @@ export async function runTrial(
           info,
           seed,
           trial: run.trial,
+          llm,
           get signal() {
             return lazy.signal
           },
@@ -216,6 +232,7 @@ export async function runTrial(
             {
               seed,
               trial: run.trial,
+              ...(llm ? { llm } : {}),
               get signal() {
                 return lazy.signal
               },
@@ -230,7 +247,26 @@ export async function runTrial(
     // The bound agent already recorded the first failure it saw; keep that one.
     putFailureOnce(live, error)
     throw error
+  } finally {
+    if (llmTrial) {
+      llmTrial.finish()
+      llmTrial.put(live)
+    }
   }
+  // A call the gateway refused fails the trial even when the body caught the agent's error.
+  if (live.llm && live.failure?.message.startsWith('model gateway: ')) throw new AgentFailure(toFailureKind(live.failure.kind), live.failure.message)
+}
+
+const llmConfigs = new WeakMap<EvalCaseOptions, () => Promise<LlmConfig | null>>()
+
+/** The case's upstream (its `llm` option or `DATAFORGE_LLM`), resolved once per case. */
+function llmConfigOf(options: EvalCaseOptions): () => Promise<LlmConfig | null> {
+  let config = llmConfigs.get(options)
+  if (!config) {
+    config = caseLlm(options.llm, 'evalCase')
+    llmConfigs.set(options, config)
+  }
+  return config
 }
 
 /**
@@ -238,7 +274,7 @@ export async function runTrial(
  * normalized, usage sanitized and failures classified the same way. A failure is recorded on the test when it
  * happens: a body that catches the agent's exception still records a failed trial.
  */
-function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal }, defaultTask: AgentTask, live: DataforgeMeta): BoundAgent {
+function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess }, defaultTask: AgentTask, live: DataforgeMeta): BoundAgent {
   return {
     name: agent.name,
     kind: agent.kind ?? 'custom',

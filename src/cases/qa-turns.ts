@@ -1,12 +1,15 @@
 import type { Answer, Grader } from '../core/answer.js'
 import type { DataAgent } from '../core/data-agent.js'
-import { InputError } from '../core/errors.js'
+import { AgentFailure, InputError } from '../core/errors.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { putCounters, putFailure, putUsage } from '../test-meta/put.js'
 import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
 import { checkQaSuiteOptions } from './check-options.js'
+import type { LlmConfig } from '../gateway/trial-llm.js'
+import type { LlmOption } from '../gateway/upstream.js'
+import { caseLlm, putLlmOutcome } from './case-llm.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta
@@ -28,6 +31,8 @@ export interface QaSuiteRunOptions {
   /** WikiTableQuestions and DABench: a full release folder (`dataDir`); a seeded sample size (`limit`). */
   dataDir?: string
   limit?: number
+  /** Where the agent's model calls go, through the harness's gateway (as `evalCase`'s `llm`). Default `DATAFORGE_LLM`. */
+  llm?: LlmOption
 }
 
 export type QaSuiteInput = QaSuite | QaCase[] | string
@@ -40,6 +45,8 @@ export interface QaPlan {
   seed: number
   timeoutMs: number
   suiteOptions: QaSuiteOptions
+  /** The suite's upstream, resolved on first use (null: no gateway). */
+  llm: () => Promise<LlmConfig | null>
 }
 
 /** The checked options of a `qaSuite` call. */
@@ -54,6 +61,7 @@ export function qaPlan(suite: QaSuiteInput, options: QaSuiteRunOptions): QaPlan 
     seed,
     timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS,
     suiteOptions: { seed, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+    llm: caseLlm(options.llm, 'qaSuite'),
   }
 }
 
@@ -152,11 +160,17 @@ export async function runQaTurn(
   if ('error' in outcome) {
     putFailure(live, outcome.error)
     facts()
+    if (outcome.llm) putLlmOutcome(live, outcome.llm)
     throw outcome.error
   }
   const { answer } = outcome
   putUsage(live, answer.usage, answer.steps ?? 1, answer.model)
   putCounters(live, answer.metrics)
   facts()
+  if (outcome.llm) {
+    // After the agent's own usage: the gateway's count replaces it (no double count).
+    putLlmOutcome(live, outcome.llm)
+    if (outcome.llm.failure) throw new AgentFailure(outcome.llm.failure.kind, `model gateway: ${outcome.llm.failure.message}`)
+  }
   await check(answer, turnsOf(qaCase)[index]!.grader)
 }

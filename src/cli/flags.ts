@@ -75,4 +75,7 @@ export const PROVIDER_FLAGS = {
   'cache-dir': { type: 'string' },
   prices: { type: 'string' },
   concurrency: { type: 'string' },
+  llm: { type: 'string' },
+  'llm-key-env': { type: 'string' },
+  'llm-budget': { type: 'string' },
 } as const

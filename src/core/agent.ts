@@ -1,3 +1,4 @@
+import type { LlmAccess } from './llm.js'
 import type { AgentRunResult, AgentTask, Fix } from './schemas.js'
 
 /** Per-trial context handed to an agent. */
@@ -8,6 +9,8 @@ export interface RunContext {
   trial: number
   /** Aborted when the trial's timeout expires. */
   signal: AbortSignal
+  /** The model gateway for this trial, when the run has an upstream (`llm` option, `--llm`, `DATAFORGE_LLM`). */
+  llm?: LlmAccess
 }
 
 export type AgentKind = 'oracle' | 'baseline' | 'model' | 'custom'

@@ -4,6 +4,7 @@ import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.j
 import type { RunRecord } from './run-record.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import type { FailureKind } from './failure-kind.js'
+import type { LlmCall, UsageSource } from './llm.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
 
@@ -23,6 +24,8 @@ export interface RecordIdentity {
   datasetSha256?: { dirty: string; clean: string } | null
   /** Where the agent came from (built-in, module, command) and the sha256 of its file. */
   agentProvenance?: AgentProvenance | null
+  /** The model gateway's upstream identity, when the run had one. */
+  llmUpstream?: string | null
 }
 
 export interface RecordOutcome {
@@ -40,6 +43,10 @@ export interface RecordOutcome {
   runtimeS?: number
   usage?: Usage
   warnings?: string[]
+  /** Whose count `usage` is (see `applyLlmOutcome` in src/gateway/). */
+  usageSource?: UsageSource | null
+  /** The gateway's trace of each model call. */
+  llmCalls?: LlmCall[]
 }
 
 export interface RecordProvenance {
@@ -136,6 +143,9 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     usage,
     cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
     warnings: [...(outcome.warnings ?? []), ...(score?.warnings ?? [])],
+    llmUpstream: id.llmUpstream ?? null,
+    usageSource: outcome.usageSource ?? (usage.calls > 0 ? 'agent' : null),
+    llmCalls: outcome.llmCalls ?? [],
     datasetSha256: id.datasetSha256 ?? null,
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,

@@ -1,5 +1,6 @@
 import type { AgentProvenance } from './agent.js'
 import type { Answer } from './answer.js'
+import type { LlmAccess } from './llm.js'
 import type { Table } from './schemas.js'
 
 /** One conversation with a data agent over named tables; it keeps state between questions. */
@@ -15,5 +16,6 @@ export interface DataAgent {
   model?: string
   provider?: string
   provenance?: AgentProvenance
-  session(tables: Record<string, Table>, ctx: { seed: number }): Promise<DataSession> | DataSession
+  /** `ctx.llm`: the model gateway for this trial's session, when the run has an upstream. */
+  session(tables: Record<string, Table>, ctx: { seed: number; llm?: LlmAccess }): Promise<DataSession> | DataSession
 }

@@ -17,6 +17,10 @@ export const FAILURE_KINDS = [
   'out_of_memory',
   /** A tool-using agent ended its steps without calling its answer tool. */
   'no_answer',
+  /** The model gateway refused a call that would pass the trial's budget (tokens, USD or calls). */
+  'budget_exceeded',
+  /** The agent sent the model gateway a request it cannot serve (malformed body, unknown path). */
+  'invalid_request',
 ] as const
 export type FailureKind = (typeof FAILURE_KINDS)[number]
 

@@ -3,6 +3,7 @@ import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-s
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import { dataRecordSchema } from './data-record-schema.js'
+import { LlmCallSchema } from './llm-schema.js'
 
 export { RUN_RECORD_VERSION }
 
@@ -54,6 +55,12 @@ export const RunRecordSchema = z.object({
   /** True when every model call of this run was answered from the record/replay cache. */
   cached: z.boolean(),
   warnings: z.array(z.string()),
+  /** The model gateway's upstream for this run (preset name, or base URL with a loopback port masked); null without one. */
+  llmUpstream: z.string().nullable().default(null),
+  /** Whose count `usage` is: `gateway` (it saw the calls), `agent` (the agent's own report); null when nothing was counted. */
+  usageSource: z.enum(['gateway', 'agent']).nullable().default(null),
+  /** Each model call the gateway served for this run, in order: no keys, headers or messages. */
+  llmCalls: z.array(LlmCallSchema).default([]),
   // provenance
   /**
    * The data's identity: for repair runs the sha256 of the dirty and clean data as `DatasetInfo` records it

@@ -5,6 +5,8 @@ import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix, Table } from '../core/schemas.js'
+import type { LlmAccess } from '../core/llm.js'
+import { agentGateway } from '../gateway/process.js'
 import { AgentProcess, type Launch } from './agent-process.js'
 import { defaultName, type IsolatedSpec, provenanceOf } from './agent-spec.js'
 import { CHILD_RUNNER_SOURCE } from './child-runner-source.js'
@@ -71,7 +73,11 @@ export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
  * or exit ends it and the next trial starts a new one.
  */
 export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOptions): Promise<IsolatedAgent> {
+  // Model gateway (src/gateway/): the agent's OPENAI_*/ANTHROPIC_* variables point at the harness with a process
+  // token, bound to each trial while it runs (`gw.bind`); no upstream key reaches the agent.
+  const gw = await agentGateway()
   const launch = launchOf(spec, opts)
+  Object.assign(launch.env, gw.env)
   let idle: AgentProcess | null = new AgentProcess(launch)
   let idleKey: string | null = null
   const ready = await idle.ready
@@ -103,12 +109,16 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     capabilities: ready.capabilities ?? null,
     async run(task: AgentTask, ctx: RunContext): Promise<AgentRunResult> {
       const p = take(task.name)
-      const reply = await p.request({ type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial }, ctx.signal)
+      const unbind = gw.bind(ctx.llm)
+      const reply = await p
+        .request({ type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial }, ctx.signal)
+        .finally(unbind)
       if (reply.type !== 'result') throw new AgentFailure('invalid_output', `agent answered a repair request with "${reply.type}"`)
       const { type: _t, id: _i, ...result } = reply
       return result as AgentRunResult & { fixes: Fix[] }
     },
-    async session(tables: Record<string, Table>, ctx: { seed: number }): Promise<DataSession> {
+    async session(tables: Record<string, Table>, ctx: { seed: number; llm?: LlmAccess }): Promise<DataSession> {
+      const unbind = gw.bind(ctx.llm)
       // The process started to learn the agent's name serves the first session if no trial has used it.
       let p: AgentProcess
       if (idle?.alive && idleKey === null) {
@@ -128,6 +138,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
         },
         async close(): Promise<void> {
           if (p.alive) await p.request({ type: 'close' }).catch(() => undefined)
+          unbind()
           await retire(p)
         },
       }
@@ -135,6 +146,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     async close(): Promise<void> {
       idle = null
       await Promise.all([...live].map((p) => retire(p)))
+      gw.close()
     },
   }
 }

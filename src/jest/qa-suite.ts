@@ -32,7 +32,9 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
     const key = `${caseIndex}#${trial}`
     let session = sessions.get(key)
     if (!session) {
-      session = agentNow().then((a) => new QaTrialSession(a, cases[caseIndex]!, { seed: plan.seed + trial, timeoutMs: plan.timeoutMs }))
+      session = Promise.all([agentNow(), plan.llm()]).then(
+        ([a, llm]) => new QaTrialSession(a, cases[caseIndex]!, { seed: plan.seed + trial, timeoutMs: plan.timeoutMs, llm, trial }),
+      )
       sessions.set(key, session)
     }
     return session

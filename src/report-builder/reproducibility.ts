@@ -33,6 +33,8 @@ export interface Reproducibility {
   }>
   seeds: number[]
   models: string[]
+  /** The model gateway's upstreams (preset and base URL, a loopback port masked); empty when no run had one. */
+  llmUpstreams: string[]
   agents: string[]
   runDateUtc: string
   dependencyVersions: Record<string, string>
@@ -151,6 +153,7 @@ export function buildReproducibility(input: {
     datasets,
     seeds: uniqueSorted(input.records.map((r) => r.seed)),
     models: uniqueSorted(input.records.map((r) => r.model).filter((m): m is string => m !== null)),
+    llmUpstreams: uniqueSorted(input.records.map((r) => r.llmUpstream).filter((u): u is string => typeof u === 'string')),
     agents: uniqueSorted(input.records.map((r) => r.agent)),
     runDateUtc: input.runDateUtc,
     dependencyVersions: dependencyVersions(),

@@ -6,6 +6,7 @@ import type { AgentTask } from '../core/schemas.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { Containment } from './contain.js'
 import type { TrialCell } from './resume.js'
 import { runRepairTrial } from './run-repair-trial.js'
@@ -32,6 +33,8 @@ export interface EvaluationPlan {
   onScored?: (record: RunRecord, score: RepairScore) => void
   /** Catches escaped errors and `process.exit` of in-process agents (the CLI sets it). */
   containment?: Containment
+  /** The run's model upstream (`--llm`): every trial goes through the gateway. */
+  llm?: LlmConfig | null
 }
 
 export interface TrialEvent {
@@ -77,6 +80,8 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
           grade: (t, fixes) => gradeRepair(t, fixes, plan.comparator ? { comparator: plan.comparator } : {}),
           signal: plan.signal,
           containment: agent.provenance?.isolated ? undefined : plan.containment,
+          llm: plan.llm ?? null,
+          caseId: info.id,
         })
         const record = buildRunRecord(
           {
@@ -93,6 +98,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
             generation: plan.generation ?? null,
             datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
             agentProvenance: agent.provenance ?? null,
+            llmUpstream: plan.llm?.upstream.label ?? null,
           },
           outcome,
           plan.provenance,

@@ -6,12 +6,17 @@ import type { RunRecord } from '../core/run-record.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
 import type { QaCase } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
-import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import { buildRunRecord, type RecordOutcome, type RecordProvenance } from '../core/build-run-record.js'
 import { classifyFailure } from './run-repair-trial.js'
 import { withTimeout } from './with-timeout.js'
+import type { GatewayTrial } from '../gateway/gateway.js'
+import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 
-/** What one question of a trial produced: an answer, or the error that replaced it, and how long it took. */
-export type TurnOutcome = { answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }
+/**
+ * What one question of a trial produced: an answer, or the error that replaced it, and how long it took; with an
+ * upstream, what the gateway saw while it was asked.
+ */
+export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & { llm?: LlmOutcome }
 
 /**
  * One session of `agent` over a case's data, shared by the CLI and `qaSuite`. Questions are asked strictly
@@ -22,11 +27,13 @@ export type TurnOutcome = { answer: Answer; runtimeS: number } | { error: unknow
 export class QaTrialSession {
   private session: Promise<DataSession> | null = null
   private readonly outcomes: Array<Promise<TurnOutcome>> = []
+  private llmTrial: Promise<GatewayTrial | null> | null = null
 
   constructor(
     private readonly agent: DataAgent,
     private readonly qaCase: QaCase,
-    private readonly opts: { seed: number; timeoutMs: number | null; signal?: AbortSignal },
+    /** `llm`: the run's upstream; the session is one gateway trial, each turn gets the calls made while it was asked. */
+    private readonly opts: { seed: number; timeoutMs: number | null; signal?: AbortSignal; llm?: LlmConfig | null; trial?: number },
   ) {}
 
   turn(index: number): Promise<TurnOutcome> {
@@ -41,8 +48,19 @@ export class QaTrialSession {
   }
 
   private async ask(question: string): Promise<TurnOutcome> {
+    const outcome = await this.askOnce(question)
+    const trial = await this.llmTrial?.catch(() => null)
+    if (!trial) return outcome
+    const gw = await import('../gateway/trial-llm.js')
+    return { ...outcome, llm: gw.outcomeSince(trial, this.callsBefore, trial.ledger.calls.length) }
+  }
+
+  private callsBefore = 0
+
+  private async askOnce(question: string): Promise<TurnOutcome> {
     const started = performance.now()
     const runtimeS = () => (performance.now() - started) / 1000
+    this.callsBefore = (await this.llmTrial?.catch(() => null))?.ledger.calls.length ?? 0
     try {
       const raw = await withTimeout(
         this.opts.timeoutMs,
@@ -61,13 +79,25 @@ export class QaTrialSession {
   }
 
   private open(): Promise<DataSession> {
-    this.session ??= Promise.resolve().then(() => this.agent.session(this.qaCase.data, { seed: this.opts.seed }))
+    this.session ??= Promise.resolve().then(async () => {
+      const trial = await this.openLlm()
+      return this.agent.session(this.qaCase.data, { seed: this.opts.seed, ...(trial ? { llm: trial.llm } : {}) })
+    })
     return this.session
+  }
+
+  private openLlm(): Promise<GatewayTrial | null> {
+    const config = this.opts.llm
+    this.llmTrial ??= config
+      ? import('../gateway/trial-llm.js').then((gw) => gw.openLlmTrial(config, { caseId: this.qaCase.id, trial: this.opts.trial ?? 0, seed: this.opts.seed }))
+      : Promise.resolve(null)
+    return this.llmTrial
   }
 
   async close(): Promise<void> {
     const opened = await this.session?.catch(() => null)
     await opened?.close?.()
+    ;(await this.llmTrial?.catch(() => null))?.finish()
   }
 }
 
@@ -93,6 +123,8 @@ export interface QaTrialInput {
   provenance: RecordProvenance
   generation?: string | null
   signal?: AbortSignal
+  /** The run's model upstream (`--llm`): the session goes through the gateway. */
+  llm?: LlmConfig | null
 }
 
 /**
@@ -102,7 +134,9 @@ export interface QaTrialInput {
  */
 export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
-  const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal })
+  const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal, llm: input.llm ?? null, trial: input.trial })
+  const gw = input.llm ? await import('../gateway/trial-llm.js') : null
+  const withLlm = (outcome: RecordOutcome, llm: LlmOutcome | undefined): RecordOutcome => (gw ? gw.applyLlmOutcome(outcome, llm ?? null) : outcome)
   const digest = qaDataDigest(qaCase)
   const records: RunRecord[] = []
   try {
@@ -123,12 +157,13 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
         seed: input.seed,
         generation: input.generation ?? null,
         datasetSha256: { dirty: digest, clean: digest },
+        llmUpstream: outcome.llm?.upstream ?? null,
       }
       if ('error' in outcome) {
         const failure = classifyFailure(outcome.error)
         const counters = (outcome.error as { metrics?: unknown } | null)?.metrics
         const metrics = isCounters(counters) || qaCase.metrics ? { metrics: { ...(isCounters(counters) ? counters : {}), ...qaCase.metrics } } : {}
-        records.push(buildRunRecord(identity, { status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, input.provenance))
+        records.push(buildRunRecord(identity, withLlm({ status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, outcome.llm), input.provenance))
         continue
       }
       const { answer } = outcome
@@ -136,15 +171,18 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
       records.push(
         buildRunRecord(
           { ...identity, model: identity.model ?? answer.model ?? null },
-          {
-            status: 'ok',
-            correct: verdict.passed,
-            validationError: verdict.passed ? null : verdict.detail,
-            metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }), ...qaCase.metrics },
-            steps: answer.steps ?? 1,
-            runtimeS: outcome.runtimeS,
-            usage: addUsage(emptyUsage(), answer.usage ?? {}),
-          },
+          withLlm(
+            {
+              status: 'ok',
+              correct: verdict.passed,
+              validationError: verdict.passed ? null : verdict.detail,
+              metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }), ...qaCase.metrics },
+              steps: answer.steps ?? 1,
+              runtimeS: outcome.runtimeS,
+              usage: addUsage(emptyUsage(), answer.usage ?? {}),
+            },
+            outcome.llm,
+          ),
           input.provenance,
         ),
       )

@@ -1,4 +1,4 @@
-import type { RepairAgent } from '../core/agent.js'
+import type { RepairAgent, RunContext } from '../core/agent.js'
 import type { RecordOutcome } from '../core/build-run-record.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { AgentFailure } from '../core/errors.js'
@@ -6,6 +6,7 @@ import type { RepairScore } from '../core/repair-score.js'
 import type { AgentTask, FailureKind } from '../core/schemas.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
+import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { Containment } from './contain.js'
 import { invokeRepairAgent } from './invoke-agent.js'
 import { sanitizeUsage } from './normalize-output.js'
@@ -23,6 +24,10 @@ export interface RepairTrialInput {
   signal?: AbortSignal
   /** In-process agents in the CLI: escaped errors and `process.exit` fail this trial instead of the run. */
   containment?: Containment
+  /** The run's model upstream: the agent gets `ctx.llm` (the gateway) and the record the gateway's count. */
+  llm?: LlmConfig | null
+  /** Named in the gateway's messages (cache misses, budgets); default the task's name. */
+  caseId?: string
 }
 
 export interface RepairTrialResult {
@@ -37,9 +42,23 @@ export interface RepairTrialResult {
  * an exception or output that is not fixes becomes a failed outcome with its kind and message.
  */
 export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTrialResult> {
+  if (!input.llm) return runRepairTrialWith(input, undefined)
+  // Loaded only for runs with an upstream: the test workers import this module and need no HTTP server.
+  const gw = await import('../gateway/trial-llm.js')
+  const trial = await gw.openLlmTrial(input.llm, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
+  try {
+    const result = await runRepairTrialWith(input, trial?.llm)
+    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null) }
+  } finally {
+    trial?.finish()
+  }
+}
+
+async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<RepairTrialResult> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
-  const invoke = (signal: AbortSignal) => invokeRepairAgent(input.agent, input.task, { seed: input.seed, trial: input.trial, signal })
+  const invoke = (signal: AbortSignal) =>
+    invokeRepairAgent(input.agent, input.task, { seed: input.seed, trial: input.trial, signal, ...(llm ? { llm } : {}) })
   try {
     const { output, oracle } = await withTimeout(
       input.timeoutMs,

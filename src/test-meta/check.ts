@@ -131,7 +131,7 @@ const provenance = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v,
 
 const META = keys(
   ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],
-  ['datasetInfo', 'agentProvenance'],
+  ['datasetInfo', 'agentProvenance', 'llm'],
 )
 
 /** True when `DataforgeMetaSchema` would accept `value` and return an equal copy of it. */
@@ -144,5 +144,29 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
   if (!count(v.trial) || !(int(v.trials) && (v.trials as number) > 0) || !int(v.seed) || !(v.turn === null || int(v.turn))) return false
   if (!arrayOf(v.tags, str) || !arrayOf(v.matchers, matcherRecord) || !recordOf(v.metrics, num)) return false
   if (!(v.usage === null || usage(v.usage)) || !(v.steps === null || count(v.steps)) || !(v.failure === null || kindMessage(v.failure))) return false
-  return (!('datasetInfo' in v) || datasetInfo(v.datasetInfo)) && (!('agentProvenance' in v) || v.agentProvenance === null || provenance(v.agentProvenance))
+  return (
+    (!('datasetInfo' in v) || datasetInfo(v.datasetInfo)) &&
+    (!('agentProvenance' in v) || v.agentProvenance === null || provenance(v.agentProvenance)) &&
+    (!('llm' in v) || llmMeta(v.llm))
+  )
 }
+
+const LLM_META = keys(['upstream', 'usageSource', 'calls'])
+const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error'])
+const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'anthropic-messages', 'other'])
+const CACHE_STATES: ReadonlySet<unknown> = new Set(['hit', 'live', 'refused'])
+const llmCall = (c: unknown): boolean =>
+  isPlainObject(c) &&
+  onlyKnownKeys(c, LLM_CALL) &&
+  PROTOCOLS.has(c.protocol) &&
+  str(c.path) &&
+  strOrNull(c.model) &&
+  typeof c.stream === 'boolean' &&
+  nonNegative(c.promptTokens) &&
+  nonNegative(c.completionTokens) &&
+  nonNegative(c.latencyMs) &&
+  CACHE_STATES.has(c.cache) &&
+  int(c.status) &&
+  strOrNull(c.error)
+const llmMeta = (v: unknown): boolean =>
+  isPlainObject(v) && onlyKnownKeys(v, LLM_META) && str(v.upstream) && (v.usageSource === null || v.usageSource === 'gateway' || v.usageSource === 'agent') && arrayOf(v.calls, llmCall)

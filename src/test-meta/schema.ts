@@ -4,6 +4,7 @@ import { InputError } from '../core/errors.js'
 import { compileExactCheck } from '../core/exact-check.js'
 import { RepairScoreSchema } from '../core/repair-score.js'
 import { UsageSchema } from '../core/schemas.js'
+import { LlmMetaSchema } from '../core/llm-schema.js'
 
 export const AgentProvenanceSchema = z.object({
   source: z.string(),
@@ -58,6 +59,8 @@ export const DataforgeMetaSchema = z.object({
   datasetInfo: DatasetInfoSchema.optional(),
   /** Where the agent came from (built-in, module, command) and its file's sha256; absent for agent objects. */
   agentProvenance: AgentProvenanceSchema.nullable().optional(),
+  /** The model gateway's view of the trial (upstream, whose usage counts, each call); absent without an upstream. */
+  llm: LlmMetaSchema.optional(),
 })
 export type DataforgeMeta = z.infer<typeof DataforgeMetaSchema>
 

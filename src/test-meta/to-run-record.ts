@@ -39,12 +39,14 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     generation: m.generation,
     datasetSha256: m.datasetSha256,
     agentProvenance: m.agentProvenance ?? null,
+    llmUpstream: m.llm?.upstream ?? null,
   }
   const common = {
     runtimeS: t.durationMs / 1000,
     steps: m.steps ?? 0,
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
+    ...(m.llm ? { usageSource: m.llm.usageSource, llmCalls: m.llm.calls } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {
     return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)

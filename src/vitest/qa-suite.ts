@@ -22,10 +22,11 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
 
   describe(name, async () => {
     // The trial path (and the answer schema's zod) loads with the first suite: plain evalCase files do not pay for it.
-    const [cases, agent, { QaTrialSession, qaDataDigest }] = await Promise.all([
+    const [cases, agent, { QaTrialSession, qaDataDigest }, llm] = await Promise.all([
       qaCases(suite, plan.suiteOptions),
       resolveQaAgent(options.agent),
       import('../run/run-qa-trial.js'),
+      plan.llm(),
     ])
     const sessions: QaTrialSession[] = []
     afterAll(async () => {
@@ -34,7 +35,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
     for (const qaCase of cases) {
       for (let trial = 0; trial < trials; trial++) {
         const trialSeed = seed + trial
-        const session = new QaTrialSession(agent, qaCase, { seed: trialSeed, timeoutMs })
+        const session = new QaTrialSession(agent, qaCase, { seed: trialSeed, timeoutMs, llm, trial })
         sessions.push(session)
         turnsOf(qaCase).forEach(({ question }, index) => {
           const meta = qaTurnMeta(plan, qaCase, index, trial, qaAgentIdentity(agent), options.generation)

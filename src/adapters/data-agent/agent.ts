@@ -1,7 +1,7 @@
 import type { DataAgent } from '../../core/data-agent.js'
 import { InputError } from '../../core/errors.js'
 import type { ChatClient } from '../providers/chat-client.js'
-import { type Clock, realClock } from '../providers/clock.js'
+import { type Clock, realClock } from '../../gateway/clock.js'
 import { DataEngine, type EngineOptions, type TableSource } from './engine.js'
 import { defaultSystemPrompt } from './prompt.js'
 import { DataAgentSession, type SessionLimits } from './session.js'

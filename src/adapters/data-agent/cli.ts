@@ -1,6 +1,6 @@
 import { InputError } from '../../core/errors.js'
 import { createChatClient } from '../providers/create-chat-client.js'
-import { PROVIDER_PRESETS, presetNames } from '../providers/presets.js'
+import { PROVIDER_PRESETS, presetNames } from '../../gateway/presets.js'
 import type { ProviderAgentOptions } from '../providers/resolve-provider.js'
 import { createDataAgent, type ToolDataAgentOptions, type ToolDataAgent } from './agent.js'
 

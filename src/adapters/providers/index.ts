@@ -1,4 +1,4 @@
-export { PROVIDER_PRESETS, presetNames, type ProviderPreset, type ProviderLimits } from './presets.js'
+export { PROVIDER_PRESETS, presetNames, type ProviderPreset, type ProviderLimits } from '../../gateway/presets.js'
 export { createProviderAgent } from './provider-agent.js'
 export { resolveProviderConfig, type ProviderAgentOptions } from './resolve-provider.js'
 export { createChatClient } from './create-chat-client.js'
@@ -32,8 +32,8 @@ export {
   type CacheOptions,
   type CacheEntry,
   type CacheKeyParts,
-} from './cache.js'
-export { usageOfCall } from './accounting.js'
+} from '../../gateway/cache.js'
+export { usageOfCall } from '../../gateway/accounting.js'
 export {
   parsePriceMap,
   loadPriceFile,
@@ -41,9 +41,9 @@ export {
   costUsd,
   type PriceMap,
   type ModelPrice,
-} from './prices.js'
-export { serverRetryDelayMs, backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js'
-export { RateLimiter, sharedRateLimiter, type RateLimiterOptions } from './rate-limiter.js'
-export type { Clock as ProviderClock } from './clock.js'
-export { loadEnvironment, parseEnvFile, requireApiKey } from './env-file.js'
+} from '../../gateway/prices.js'
+export { serverRetryDelayMs, backoffDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from '../../gateway/backoff.js'
+export { RateLimiter, sharedRateLimiter, type RateLimiterOptions } from '../../gateway/rate-limiter.js'
+export type { Clock as ProviderClock } from '../../gateway/clock.js'
+export { loadEnvironment, parseEnvFile, requireApiKey } from '../../gateway/env-file.js'
 export { ProviderFailure } from './failure.js'

@@ -1,12 +1,12 @@
 import { InputError } from '../../core/errors.js'
-import { resolveCacheOptions } from './cache.js'
-import type { BackoffOptions } from './backoff.js'
-import type { CacheOptions } from './cache.js'
+import { resolveCacheOptions } from '../../gateway/cache.js'
+import type { BackoffOptions } from '../../gateway/backoff.js'
+import type { CacheOptions } from '../../gateway/cache.js'
 import type { ChatClientConfig } from './chat-client.js'
-import type { Clock } from './clock.js'
-import { loadEnvironment, requireApiKey } from './env-file.js'
-import { PROVIDER_PRESETS, presetNames } from './presets.js'
-import { type PriceMap, resolvePrices } from './prices.js'
+import type { Clock } from '../../gateway/clock.js'
+import { loadEnvironment, requireApiKey } from '../../gateway/env-file.js'
+import { PROVIDER_PRESETS, presetNames } from '../../gateway/presets.js'
+import { type PriceMap, resolvePrices } from '../../gateway/prices.js'
 
 /** Options of a provider agent; the CLI flags `--model --base-url --api-key-env --cache --cache-dir --prices` map 1:1. */
 export interface ProviderAgentOptions {

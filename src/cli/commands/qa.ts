@@ -14,6 +14,7 @@ import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliReports } from '../report-output.js'
 import { armName } from '../../report-builder/aggregate.js'
+import { runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
@@ -41,6 +42,9 @@ Options:
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
   --prices FILE          USD price map for cost accounting
+  --llm PRESET|URL       send agents' model calls through the harness's gateway (see run --help; default $DATAFORGE_LLM)
+  --llm-key-env VAR      variable holding a URL upstream's key (default OPENAI_API_KEY)
+  --llm-budget B         per-trial limit enforced by the gateway, e.g. tokens=20000,usd=0.05,calls=30
   --concurrency N        questions in flight per model-backed agent (default: the preset's limit)
   --rpm N                provider requests per minute (default: the preset's limit)
   --generation NAME      comparability epoch recorded on every run
@@ -91,6 +95,11 @@ export const qaCommand: Command = async (argv, io) => {
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
   const arms = await resolveArms(specs, models, values, io, concurrency)
+  const llm = await runLlmConfig(
+    values as Parameters<typeof runLlmConfig>[0],
+    io,
+    resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
+  )
   const cases = await loadQaSuite(values.suite, {
     seed,
     ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
@@ -119,6 +128,7 @@ export const qaCommand: Command = async (argv, io) => {
             timeoutMs: timeoutS * 1000,
             provenance: { projectCommit: project.commit, runDateUtc },
             generation: values.generation ?? null,
+            llm,
           })
           records.push(...rs)
           done++

@@ -17,6 +17,7 @@ import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { openRunFolder } from '../../run/run-folder.js'
+import { runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -56,6 +57,10 @@ Options:
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
   --prices FILE          USD price map for cost accounting
+  --llm PRESET|URL       send agents' model calls through the harness's gateway to this upstream (groq, openrouter,
+                         gemini, cerebras, ollama, openai, anthropic, or a base URL; default $DATAFORGE_LLM)
+  --llm-key-env VAR      variable holding a URL upstream's key (default $DATAFORGE_LLM_KEY_ENV or OPENAI_API_KEY)
+  --llm-budget B         per-trial limit enforced by the gateway, e.g. tokens=20000,usd=0.05,calls=30
   --concurrency N        provider calls in flight at once (default: the preset's limit)
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
@@ -150,6 +155,7 @@ export const runCommand: Command = async (argv, userIO) => {
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
+  const llm = await runLlmConfig(values, io, providerOptions.cache)
   const agents = await resolveRunAgents(agentSpecs, io, {
     provider: providerOptions,
     isolate: values['no-isolate'] !== true,
@@ -186,6 +192,7 @@ export const runCommand: Command = async (argv, userIO) => {
       if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, colors))
     },
     containment,
+    llm,
     onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
   }).finally(() => stopAgents(agents, containment))
   if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))

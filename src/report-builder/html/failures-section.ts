@@ -5,6 +5,7 @@ import { fixed } from '../figure-text.js'
 import { esc } from './escape.js'
 import { armName } from '../aggregate.js'
 import { truncate } from '../../core/text.js'
+import { llmCallsSection } from './llm-calls-section.js'
 
 export const MAX_RUNS_LISTED = 100
 export const MAX_CELLS_PER_RUN = 40
@@ -95,5 +96,6 @@ export function failuresSection(records: readonly RunRecord[], questionRuns: Rea
     )
   }
   if (answers.length) parts.push('<h3>Wrong answers</h3>', answerMisses(answers))
+  parts.push(llmCallsSection([...failed, ...repair, ...answers]))
   return parts.join('')
 }

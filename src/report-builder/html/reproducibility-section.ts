@@ -27,6 +27,7 @@ export function reproducibilitySection(report: EvalReport): string {
     ['seeds', r.seeds.join(', ') || '—'],
     ['agents', r.agents.join(', ') || '—'],
     ['models', r.models.join(', ') || '— (no model-backed agent)'],
+    ...(r.llmUpstreams?.length ? [['model gateway upstream', r.llmUpstreams.join(', ')] as [string, string]] : []),
     ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],
     ['model calls', `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`],
   ]

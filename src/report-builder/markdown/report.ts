@@ -191,6 +191,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
     `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
+    ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.map(markdownText).join(', ')}`] : []),
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../../src/adapters/providers/redact.js'
+import { redactSecrets } from '../../../src/gateway/redact.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

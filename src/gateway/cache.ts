@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { InputError } from '../../core/errors.js'
-import { canonicalJson, sha256Hex } from '../../core/hash.js'
-import { writeFileAtomic } from '../../files/write-atomic.js'
+import { InputError } from '../core/errors.js'
+import { canonicalJson, sha256Hex } from '../core/hash.js'
+import { writeFileAtomic } from '../files/write-atomic.js'
 import { redactSecrets } from './redact.js'
 
 export type CacheMode = 'off' | 'record' | 'replay' | 'auto'

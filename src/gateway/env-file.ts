@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { InputError } from '../../core/errors.js'
+import { InputError } from '../core/errors.js'
 
 type Env = Record<string, string | undefined>
 

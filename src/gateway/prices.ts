@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { InputError } from '../../core/errors.js'
-import { isPlainObject } from '../../core/is-plain-object.js'
+import { InputError } from '../core/errors.js'
+import { isPlainObject } from '../core/is-plain-object.js'
 
 /** USD per token, by model id. */
 export interface ModelPrice {

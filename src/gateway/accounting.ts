@@ -1,5 +1,5 @@
-import type { Usage } from '../../core/schemas.js'
-import { emptyUsage } from '../../core/usage.js'
+import type { Usage } from '../core/schemas.js'
+import { emptyUsage } from '../core/usage.js'
 import { costUsd, type ModelPrice } from './prices.js'
 
 export interface TokenCounts {

@@ -1,0 +1,22 @@
+import { z } from 'zod'
+
+/** One model call through the gateway, as `RunRecord.llmCalls` keeps it (`LlmCall` in core/llm.ts). */
+export const LlmCallSchema = z.object({
+  protocol: z.enum(['openai-chat', 'anthropic-messages', 'other']),
+  path: z.string(),
+  model: z.string().nullable(),
+  stream: z.boolean(),
+  promptTokens: z.number().nonnegative(),
+  completionTokens: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+  cache: z.enum(['hit', 'live', 'refused']),
+  status: z.number().int(),
+  error: z.string().nullable(),
+})
+
+/** What the gateway saw of one test's trial, on its meta (Vitest, Jest) until the reporter builds its RunRecord. */
+export const LlmMetaSchema = z.object({
+  upstream: z.string(),
+  usageSource: z.enum(['gateway', 'agent']).nullable(),
+  calls: z.array(LlmCallSchema),
+})

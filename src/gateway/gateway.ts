@@ -1,0 +1,390 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { usageOfCall } from './accounting.js'
+import { realClock } from './clock.js'
+import { redactSecrets } from './redact.js'
+import { InputError } from '../core/errors.js'
+import type { LlmAccess } from '../core/llm.js'
+import { addUsageInPlace, emptyUsage } from '../core/usage.js'
+import { checkBeforeCall } from './budget.js'
+import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
+import { errorBody, GatewayError } from './errors.js'
+import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, type UpstreamAnswer } from './forward.js'
+import { type ParsedCall, parseCall } from './protocol.js'
+import { eventData, SseSplitter } from './sse.js'
+import { tokenOf, TokenRegistry } from './tokens.js'
+import type { CallTrace, TrialLedger, TrialSpec } from './types.js'
+import { type CallUsage, StreamUsage, usageOfJson } from './usage.js'
+
+export type { LlmAccess }
+
+export type GatewayOptions = Partial<ForwardOptions>
+
+interface TrialState {
+  label: string
+  spec: TrialSpec
+  ledger: TrialLedger
+  store: CassetteStore | null
+  open: boolean
+}
+
+/** One trial's registration: its access for the agent, its ledger, and `finish()` which retires its token. */
+export interface GatewayTrial {
+  readonly llm: LlmAccess
+  /** The upstream as records show it (`Upstream.label`). */
+  readonly upstreamLabel: string
+  readonly ledger: TrialLedger
+  /** Retires the token (later calls get 401) and returns what the gateway saw. Idempotent. */
+  finish(): TrialLedger
+}
+
+/** A token for an agent process: its environment holds it; it stands for whichever trial the process serves. */
+export interface ProcessLease {
+  readonly token: string
+  /** Binds the lease to the trial whose `ctx.llm` this is, until the returned function is called. */
+  bind(llm: LlmAccess | undefined): () => void
+  close(): void
+}
+
+export interface Gateway {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string
+  openTrial(spec: TrialSpec): GatewayTrial
+  lease(): ProcessLease
+  close(): Promise<void>
+}
+
+const MAX_BODY_BYTES = 32 * 2 ** 20
+
+/** Starts a gateway on 127.0.0.1, on a port the system picks. */
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const opts: ForwardOptions = {
+    ...DEFAULT_FORWARD,
+    clock: realClock,
+    random: Math.random,
+    log: (line) => process.stderr.write(`${line}\n`),
+    ...options,
+  }
+  const registry = new TokenRegistry<TrialState>()
+  const byToken = new Map<string, TrialState>()
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error) => {
+      if (!res.headersSent) sendError(res, error instanceof GatewayError ? error : new GatewayError(500, 'gateway_error', `gateway: ${(error as Error).message}`, null))
+      else res.destroy()
+    })
+  })
+  server.keepAliveTimeout = 30_000
+  await listen(server)
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now()
+    let trial: TrialState | null = null
+    let call: ParsedCall | null = null
+    try {
+      trial = registry.resolve(tokenOf(req.headers))
+      const text = await readBody(req)
+      call = parseCall(req.method ?? 'GET', req.url ?? '/', text)
+      await serve(trial, call, req, res, started)
+    } catch (caught) {
+      const error = caught instanceof GatewayError ? caught : caught instanceof InputError ? new GatewayError(500, 'cache_corrupt', caught.message, 'exception') : caught
+      if (!(error instanceof GatewayError)) throw error
+      if (trial && error.kind && trial.open) {
+        trial.ledger.failure ??= { kind: error.kind, message: error.message }
+        trial.ledger.calls.push(traceOf(call, 'refused', error.status, null, started, error.message))
+        trial.ledger.callUsage.push(emptyUsage())
+      }
+      if (error.status === 499) res.destroy()
+      else if (!res.headersSent) sendError(res, error)
+      else res.destroy()
+    }
+  }
+
+  async function serve(trial: TrialState, call: ParsedCall, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
+    const { spec, ledger } = trial
+    const mode = spec.cache.mode
+    const parts: CassetteKeyParts = { upstream: spec.upstream.id, method: call.method, path: call.path, body: call.body, trial: spec.trial, seed: spec.seed }
+    const key = trial.store ? cassetteKey(parts) : null
+    checkBeforeCall(spec.budget, ledger.usage, trial.label)
+    if (trial.store && key && (mode === 'replay' || mode === 'auto')) {
+      const entry = await trial.store.read(key)
+      if (entry) {
+        const usage = replay(entry, res)
+        account(trial, call, usage, true, entry.response.status, started)
+        return
+      }
+      if (mode === 'replay') {
+        throw new GatewayError(
+          404,
+          'cache_miss',
+          `no recorded answer for ${trial.label} (${call.method} /v1${call.path}, key ${key}) in ${trial.store.dir}; record it first with cache mode record or auto`,
+          'cache_miss',
+        )
+      }
+    }
+    if (!spec.upstream.apiKey && spec.upstream.keyEnv && spec.upstream.provider !== 'openai-compatible') {
+      throw new GatewayError(500, 'no_key', `${trial.label}: no key for ${spec.upstream.id} (set ${spec.upstream.keyEnv}); a pure replay needs none`, 'provider_error')
+    }
+    const abort = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort()
+    })
+    const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, opts, trial.label)
+    try {
+      const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
+      const contentType = response.header('content-type') ?? ''
+      if (response.ok && contentType.includes('text/event-stream')) {
+        let relayed: Awaited<ReturnType<typeof relayStream>>
+        try {
+          relayed = await relayStream(response, res, call, secrets)
+        } catch (error) {
+          // Headers are sent: the agent sees a cut stream; the trial records why.
+          if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
+          throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
+        }
+        const { events, usage, unreadable } = relayed
+        account(trial, call, usage, false, response.status, started)
+        if (unreadable > 0) {
+          const message = `${trial.label}: ${spec.upstream.id} streamed ${unreadable} event(s) whose data is not JSON`
+          ledger.failure ??= { kind: 'provider_error', message }
+        } else if (trial.store && key && (mode === 'record' || mode === 'auto')) {
+          // The stream ends only once it is recorded (see the JSON case below).
+          await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'text/event-stream', events } })
+        }
+        res.end()
+        return
+      }
+      const raw = redactSecrets(await response.text(), secrets)
+      let json: unknown
+      try {
+        json = raw === '' ? null : JSON.parse(raw)
+      } catch {
+        if (response.ok) {
+          throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status} with a body that is not JSON (${raw.length} characters)`, 'provider_error')
+        }
+      }
+      if (!response.ok) {
+        const message = `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status}${errorCodeOf(json)}`
+        res.writeHead(response.status, { 'content-type': 'application/json', 'x-should-retry': 'false' })
+        res.end(json === undefined ? errorBody(new GatewayError(response.status, 'upstream_error', message, null)) : raw)
+        ledger.failure ??= { kind: 'provider_error', message }
+        ledger.calls.push(traceOf(call, 'live', response.status, null, started, message))
+        ledger.callUsage.push(emptyUsage())
+        return
+      }
+      if (call.protocol !== 'other' && !isChatAnswer(call, json)) {
+        throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered ${call.path} with JSON that is not a ${call.protocol === 'openai-chat' ? 'chat completion (no choices)' : 'message (no content)'}`, 'provider_error')
+      }
+      // Recorded before the agent has the answer: a trial that ends right after its last call leaves a complete cassette.
+      if (trial.store && key && (mode === 'record' || mode === 'auto')) {
+        await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'application/json', json } })
+      }
+      account(trial, call, usageOfJson(json), false, response.status, started)
+      res.writeHead(response.status, { 'content-type': 'application/json', 'x-dataforge-cache': 'live' })
+      res.end(raw)
+    } finally {
+      release()
+    }
+  }
+
+  function account(trial: TrialState, call: ParsedCall, usage: CallUsage, cached: boolean, status: number, started: number): void {
+    const { upstream } = trial.spec
+    const model = usage.model ?? call.model
+    const price = model ? (upstream.prices?.[model] ?? (call.model ? upstream.prices?.[call.model] : undefined)) : undefined
+    const callUsage = usageOfCall(
+      { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
+      { cached, quotaPerDay: upstream.quotaPerDay, ...(price ? { price } : {}) },
+    )
+    addUsageInPlace(trial.ledger.usage, callUsage)
+    trial.ledger.callUsage.push(callUsage)
+    trial.ledger.calls.push(traceOf(call, cached ? 'hit' : 'live', status, usage, started, null, model))
+  }
+
+  return {
+    url,
+    openTrial(spec: TrialSpec): GatewayTrial {
+      const label = `case "${spec.caseId}" trial ${spec.trial} (seed ${spec.seed})`
+      const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
+      const state: TrialState = {
+        label,
+        spec,
+        ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
+        store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
+        open: true,
+      }
+      const token = registry.issueTrial(state)
+      byToken.set(token, state)
+      const llm: LlmAccess = {
+        baseURL: `${url}/v1`,
+        apiKey: token,
+        anthropicBaseURL: url,
+        fetch: gatewayFetch(url, token),
+        upstream: spec.upstream.id,
+      }
+      return {
+        llm,
+        upstreamLabel: spec.upstream.label,
+        ledger: state.ledger,
+        finish() {
+          if (state.open) {
+            state.open = false
+            registry.retire(token)
+            byToken.delete(token)
+          }
+          return state.ledger
+        },
+      }
+    },
+    lease(): ProcessLease {
+      const token = registry.issueLease()
+      return {
+        token,
+        bind(llm) {
+          const state = llm ? byToken.get(llm.apiKey) : undefined
+          return state ? registry.bindLease(token, state) : () => undefined
+        },
+        close: () => registry.dropLease(token),
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+function listen(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject)
+      server.unref()
+      resolve()
+    })
+  })
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        reject(new GatewayError(413, 'body_too_large', `the request body is over ${MAX_BODY_BYTES / 2 ** 20} MB`, 'invalid_request'))
+        req.destroy()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendError(res: ServerResponse, error: GatewayError): void {
+  res.writeHead(error.status, { 'content-type': 'application/json', 'x-should-retry': 'false', ...error.headers })
+  res.end(errorBody(error))
+}
+
+/** Forwards a stream event by event as each completes, reading usage on the way; returns the events for the cassette. */
+async function relayStream(
+  response: UpstreamAnswer,
+  res: ServerResponse,
+  call: ParsedCall,
+  secrets: readonly string[],
+): Promise<{ events: string[]; usage: CallUsage; unreadable: number }> {
+  res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'live' })
+  res.flushHeaders()
+  const splitter = new SseSplitter()
+  const usage = new StreamUsage(call.protocol)
+  const events: string[] = []
+  const decoder = new TextDecoder()
+  const onEvent = (raw: string) => {
+    const event = secrets.length ? redactSecrets(raw, secrets) : raw
+    events.push(event)
+    res.write(event)
+    const data = eventData(event)
+    if (data !== null) usage.onData(data)
+  }
+  for await (const value of response.chunks()) {
+    for (const event of splitter.push(decoder.decode(value, { stream: true }))) onEvent(event)
+  }
+  const rest = splitter.flush()
+  if (rest !== null) onEvent(rest)
+  return { events, usage: usage.result(), unreadable: usage.unreadable }
+}
+
+/** Sends a recorded answer: JSON as it was, a stream as the same events in the same order, each its own write. */
+function replay(entry: CassetteEntry, res: ServerResponse): CallUsage {
+  const { response } = entry
+  if (response.events) {
+    res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'hit' })
+    const usage = new StreamUsage('other')
+    for (const event of response.events) {
+      res.write(event)
+      const data = eventData(event)
+      if (data !== null) usage.onData(data)
+    }
+    res.end()
+    return usage.result()
+  }
+  res.writeHead(response.status, { 'content-type': response.contentType || 'application/json', 'x-dataforge-cache': 'hit' })
+  res.end(JSON.stringify(response.json))
+  return usageOfJson(response.json)
+}
+
+function isChatAnswer(call: ParsedCall, json: unknown): boolean {
+  if (!json || typeof json !== 'object') return false
+  const root = json as Record<string, unknown>
+  return call.protocol === 'openai-chat' ? Array.isArray(root['choices']) : Array.isArray(root['content'])
+}
+
+function errorCodeOf(json: unknown): string {
+  const error = json && typeof json === 'object' ? (json as Record<string, unknown>)['error'] : undefined
+  const code = error && typeof error === 'object' ? ((error as Record<string, unknown>)['code'] ?? (error as Record<string, unknown>)['type']) : undefined
+  return typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? ` (${code})` : ''
+}
+
+function traceOf(
+  call: ParsedCall | null,
+  cache: CallTrace['cache'],
+  status: number,
+  usage: CallUsage | null,
+  started: number,
+  error: string | null,
+  model?: string | null,
+): CallTrace {
+  return {
+    protocol: call?.protocol ?? 'other',
+    path: call ? call.path.replace(/\?.*$/, '') : '',
+    model: model ?? call?.model ?? null,
+    stream: call?.stream ?? false,
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+    latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+    cache,
+    status,
+    error,
+  }
+}
+
+/**
+ * A fetch for SDKs that take one: any request whose path starts `/v1/` (or, for a base URL without it, the whole
+ * path) goes to the gateway, with this trial's token in place of whatever key the SDK holds.
+ */
+export function gatewayFetch(gatewayUrl: string, token: string): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init)
+    const original = new URL(request.url)
+    const at = original.pathname.indexOf('/v1/')
+    const path = at >= 0 ? original.pathname.slice(at) : `/v1${original.pathname}`
+    const headers = new Headers(request.headers)
+    headers.delete('x-api-key')
+    headers.set('authorization', `Bearer ${token}`)
+    const body = request.body ? await request.arrayBuffer() : undefined
+    return fetch(`${gatewayUrl}${path}${original.search}`, { method: request.method, headers, body, signal: request.signal })
+  }) as typeof fetch
+}

@@ -1,0 +1,75 @@
+import type { CacheOptions } from './cache.js'
+import type { RecordOutcome } from '../core/build-run-record.js'
+import type { LlmCall } from '../core/llm.js'
+import type { Usage } from '../core/schemas.js'
+import { addUsageInPlace, emptyUsage, isZeroUsage } from '../core/usage.js'
+import type { GatewayTrial } from './gateway.js'
+import { sharedGateway } from './shared.js'
+import type { Budget, GatewayFailure, Upstream } from './types.js'
+
+/** A run's model configuration: where calls go, the cache mode, the per-trial budget. */
+export interface LlmConfig {
+  upstream: Upstream
+  cache: CacheOptions
+  budget?: Budget
+}
+
+/** What the gateway saw of a trial (or of one turn of it). */
+export interface LlmOutcome {
+  /** The upstream's label (`Upstream.label`). */
+  upstream: string
+  usage: Usage
+  calls: LlmCall[]
+  failure: GatewayFailure | null
+}
+
+/** Registers a trial with the process's gateway; null when the run has no upstream. */
+export async function openLlmTrial(config: LlmConfig | null | undefined, ids: { caseId: string; trial: number; seed: number }): Promise<GatewayTrial | null> {
+  if (!config) return null
+  const gateway = await sharedGateway()
+  return gateway.openTrial({ ...ids, upstream: config.upstream, cache: config.cache, ...(config.budget ? { budget: config.budget } : {}) })
+}
+
+/**
+ * What the gateway saw of calls `from` … `to` of a trial (all of them by default: one turn of a conversation
+ * otherwise). The trial's failure belongs to the range when the whole trial is asked for, or when one of the
+ * range's calls carries it.
+ */
+export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOutcome {
+  const { ledger } = trial
+  const whole = from === 0 && to === undefined
+  const calls = ledger.calls.slice(from, to)
+  const usage = emptyUsage()
+  for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
+  const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
+  return { upstream: trial.upstreamLabel, usage, calls, failure }
+}
+
+/**
+ * Puts what the gateway saw on a trial's outcome. The gateway's count wins when it saw any call (the agent's own
+ * `usage` is then ignored, with a warning when it reported some: no double count); the agent's report counts only
+ * when no call went through the gateway. A call the gateway refused or could not answer fails the trial with its
+ * kind (`budget_exceeded`, `cache_miss`, `rate_limited`, `provider_error`, `invalid_request`, `timeout`), whatever
+ * the agent returned.
+ */
+export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null): RecordOutcome {
+  if (!llm) return outcome
+  const out: RecordOutcome = { ...outcome, llmCalls: llm.calls }
+  const agentUsage = outcome.usage
+  if (llm.calls.length > 0) {
+    out.usage = llm.usage
+    out.usageSource = 'gateway'
+    if (agentUsage && !isZeroUsage(agentUsage)) {
+      out.warnings = [...(outcome.warnings ?? []), 'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded']
+    }
+  } else out.usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
+  if (llm.failure) {
+    const agentSaid = outcome.status === 'failed' && outcome.failureMessage ? ` (the agent then failed: ${outcome.failureMessage})` : ''
+    out.status = 'failed'
+    out.failureKind = llm.failure.kind
+    out.failureMessage = `model gateway: ${llm.failure.message}${agentSaid}`
+    out.score = null
+    out.correct = null
+  }
+  return out
+}
