@@ -1,11 +1,12 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
-import { writeFileAtomic } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type ManifestExtra, readBytes, recordRows, renderManifest } from './manifest-build.js'
+import { lockFolder } from '../files/folder-lock.js'
+import { commitFiles, removeStaleTemps, writeFileAtomic } from '../files/write-atomic.js'
+import { buildManifest, isSafeRelative, relativeInside, MANIFEST_FILE, MANIFEST_VERSION, type ManifestExtra, readBytes, recordRows, renderManifest } from './manifest-build.js'
 
 const ManifestSchema = z.object({
   manifestVersion: z.literal(MANIFEST_VERSION),
@@ -32,27 +33,51 @@ export async function writeManifest(dir: string, files: readonly string[], extra
 }
 
 /**
- * Adds files to the folder's manifest (creating it when there is none) and rewrites it from the files on
- * disk: what `export` uses so a Parquet file written beside a report is covered by `verify` too.
+ * Writes new files into a report folder and adds them to its manifest (created when there is none) as one
+ * unit, under the folder's lock: the manifest is built first from the new contents and the files already
+ * listed, then the files and the manifest are renamed into place, the manifest last. A file that replaces
+ * one already listed (an `export --parquet` to the same path) takes its row count from `extra`, not from
+ * the old manifest. Nothing is replaced when any step fails. What `export` and `report --html` use, so a
+ * Parquet or HTML file written beside a report is covered by `verify` too.
  */
-export async function addToManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
-  const present = await stat(join(dir, MANIFEST_FILE)).then(
-    () => true,
-    () => false,
-  )
-  let existing: Manifest | null = null
-  if (present) {
-    try {
-      existing = await readManifest(dir)
-    } catch (error) {
-      throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+export async function addToManifest(
+  dir: string,
+  contents: ReadonlyMap<string, string | Uint8Array>,
+  extra: Pick<ManifestExtra, 'rowCounts'> = {},
+): Promise<Manifest> {
+  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(`${dir}: cannot create the folder (${error.code ?? error.message})`)
+  })
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    const present = await stat(join(dir, MANIFEST_FILE)).then(
+      () => true,
+      () => false,
+    )
+    let existing: Manifest | null = null
+    if (present) {
+      try {
+        existing = await readManifest(dir)
+      } catch (error) {
+        throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+      }
     }
+    const added = new Set([...contents.keys()].map((file) => relativeInside(dir, file)))
+    const previous = (existing?.files.map((f) => f.path) ?? []).filter((name) => !added.has(name))
+    // Counts the manifest cannot re-derive (Parquet) carry over, except for the files being replaced now.
+    const keptCounts = Object.fromEntries(
+      Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name)),
+    )
+    const manifest = await buildManifest(dir, [...previous, ...contents.keys()], {
+      rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) },
+      contents,
+    })
+    await commitFiles(new Map([...contents, [join(dir, MANIFEST_FILE), renderManifest(manifest)]]))
+    return manifest
+  } finally {
+    lock.release()
   }
-  const previous = existing?.files.map((f) => f.path) ?? []
-  const keptCounts = Object.fromEntries(
-    Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name)),
-  )
-  return writeManifest(dir, [...previous, ...files], { rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) } })
 }
 
 export interface VerifyResult {
