@@ -1,10 +1,11 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { lockFolder } from '../files/folder-lock.js'
+import { makeFolder } from '../files/fs-errors.js'
 import { commitFiles, removeStaleTemps, writeFileAtomic } from '../files/write-atomic.js'
 import { buildManifest, isSafeRelative, relativeInside, MANIFEST_FILE, MANIFEST_VERSION, type ManifestExtra, readBytes, recordRows, renderManifest } from './manifest-build.js'
 
@@ -45,9 +46,7 @@ export async function addToManifest(
   contents: ReadonlyMap<string, string | Uint8Array>,
   extra: Pick<ManifestExtra, 'rowCounts'> = {},
 ): Promise<Manifest> {
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new InputError(`${dir}: cannot create the folder (${error.code ?? error.message})`)
-  })
+  await makeFolder(dir)
   const lock = lockFolder(dir)
   try {
     await removeStaleTemps(dir)

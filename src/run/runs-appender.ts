@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import type { RunRecord } from '../core/run-record.js'
+import { writeFailure } from '../files/fs-errors.js'
 
 export interface RunsAppender {
   readonly path: string
@@ -14,13 +15,22 @@ export interface RunsAppender {
  * added to what a resumed run already holds.
  */
 export function openRunsAppender(path: string, opts: { truncate: boolean }): RunsAppender {
-  const fd = openSync(path, opts.truncate ? 'w' : 'a')
+  let fd: number
+  try {
+    fd = openSync(path, opts.truncate ? 'w' : 'a')
+  } catch (error) {
+    throw writeFailure(error, path, 'cannot open the journal')
+  }
   let open = true
   return {
     path,
     append(record) {
-      writeSync(fd, `${JSON.stringify(record)}\n`)
-      fsyncSync(fd)
+      try {
+        writeSync(fd, `${JSON.stringify(record)}\n`)
+        fsyncSync(fd)
+      } catch (error) {
+        throw writeFailure(error, path, 'cannot append to the journal')
+      }
     },
     close() {
       if (!open) return
