@@ -1,11 +1,10 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
-import type { RunRecord } from '../core/run-record.js'
 import { writeFailure } from '../files/fs-errors.js'
 
 export interface RunsAppender {
   readonly path: string
-  /** Appends one record as a line and flushes it to disk before returning. */
-  append(record: RunRecord): void
+  /** Appends one line (a sealed record: journal-integrity.ts) and flushes it to disk before returning. */
+  append(line: string): void
   close(): void
 }
 
@@ -24,9 +23,9 @@ export function openRunsAppender(path: string, opts: { truncate: boolean }): Run
   let open = true
   return {
     path,
-    append(record) {
+    append(line) {
       try {
-        writeSync(fd, `${JSON.stringify(record)}\n`)
+        writeSync(fd, line)
         fsyncSync(fd)
       } catch (error) {
         throw writeFailure(error, path, 'cannot append to the journal')
