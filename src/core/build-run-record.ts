@@ -7,6 +7,7 @@ import type { FailureKind } from './failure-kind.js'
 import type { LlmCall, UsageSource } from './llm.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
+import { ValueCuts } from './value-cap.js'
 
 export interface RecordIdentity {
   caseId: string
@@ -105,6 +106,8 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
   }
   const usage = outcome.usage ?? emptyUsage()
   const armId = armIdOf(id)
+  // The size policy (value-cap.ts): agent-made strings are cut to what a report can hold, each cut noted.
+  const cuts = new ValueCuts()
   return {
     recordVersion: RUN_RECORD_VERSION,
     caseId: id.caseId,
@@ -121,10 +124,10 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     generation: id.generation ?? null,
     status: outcome.status,
     failureKind: outcome.status === 'ok' ? null : (outcome.failureKind ?? (outcome.status === 'skipped' ? 'skipped' : 'exception')),
-    failureMessage: outcome.status === 'ok' ? null : (outcome.failureMessage ?? null),
+    failureMessage: outcome.status === 'ok' ? null : cuts.nullable(outcome.failureMessage ?? null, 'failureMessage'),
     correct,
     completed: outcome.status === 'ok',
-    validationError: outcome.validationError ?? null,
+    validationError: cuts.nullable(outcome.validationError ?? null, 'validationError'),
     precision: score?.precision ?? null,
     recall: score?.recall ?? null,
     f1: score?.f1 ?? null,
@@ -132,20 +135,21 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     fp: score?.fp ?? null,
     fn: score?.fn ?? null,
     detection: score?.detection ?? null,
-    diagnostics: score ? withoutCleanValues(score.diagnostics) : null,
+    diagnostics: score ? cuts.diagnostics(withoutCleanValues(score.diagnostics)) : null,
     perColumn: score?.perColumn ?? null,
     perKind: score?.perKind ?? null,
     // An oracle's fixes are the truth itself: not persisted.
-    fixes: (id.agentKind ?? 'custom') === 'oracle' ? null : (score?.fixes ?? null),
+    fixes: (id.agentKind ?? 'custom') === 'oracle' ? null : cuts.fixes(score?.fixes ?? null),
     metrics: outcome.metrics ?? {},
     steps: outcome.steps ?? 0,
     runtimeS: outcome.runtimeS ?? 0,
     usage,
     cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
-    warnings: [...(outcome.warnings ?? []), ...(score?.warnings ?? [])],
     llmUpstream: id.llmUpstream ?? null,
     usageSource: outcome.usageSource ?? (usage.calls > 0 ? 'agent' : null),
     llmCalls: outcome.llmCalls ?? [],
+    // Last: the notes of every cut above are added here.
+    warnings: cuts.warnings([...(outcome.warnings ?? []), ...(score?.warnings ?? [])]),
     datasetSha256: id.datasetSha256 ?? null,
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,

@@ -1,13 +1,18 @@
 import { z } from 'zod'
 import { FixSchema } from './schemas.js'
 
+/** A ratio of counts: precision, recall, F1, a pass rate. Run files holding anything else are refused. */
+export const RateSchema = z.number().min(0, 'must be a rate in [0, 1]').max(1, 'must be a rate in [0, 1]')
+/** A count of cells or runs. */
+export const CountSchema = z.number().int('must be a non-negative integer').nonnegative('must be a non-negative integer')
+
 export const PRFSchema = z.object({
-  tp: z.number().int().nonnegative(),
-  fp: z.number().int().nonnegative(),
-  fn: z.number().int().nonnegative(),
-  precision: z.number(),
-  recall: z.number(),
-  f1: z.number(),
+  tp: CountSchema,
+  fp: CountSchema,
+  fn: CountSchema,
+  precision: RateSchema,
+  recall: RateSchema,
+  f1: RateSchema,
 })
 /** Integer counts with the ratios derived from them. */
 export type PRF = z.infer<typeof PRFSchema>
@@ -45,9 +50,9 @@ export const RepairDiagnosticsSchema = z.object({
 export type RepairDiagnostics = z.infer<typeof RepairDiagnosticsSchema>
 
 export const KindRecallSchema = z.object({
-  total: z.number().int().nonnegative(),
-  tp: z.number().int().nonnegative(),
-  recall: z.number(),
+  total: CountSchema,
+  tp: CountSchema,
+  recall: RateSchema,
 })
 
 export const RepairScoreSchema = PRFSchema.extend({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PRFSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
+import { CountSchema, PRFSchema, RateSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import { dataRecordSchema } from './data-record-schema.js'
@@ -35,12 +35,12 @@ export const RunRecordSchema = z.object({
   completed: z.boolean(),
   validationError: z.string().nullable(),
   // repair metrics (null for non-repair runs and failed runs)
-  precision: z.number().nullable(),
-  recall: z.number().nullable(),
-  f1: z.number().nullable(),
-  tp: z.number().int().nullable(),
-  fp: z.number().int().nullable(),
-  fn: z.number().int().nullable(),
+  precision: RateSchema.nullable(),
+  recall: RateSchema.nullable(),
+  f1: RateSchema.nullable(),
+  tp: CountSchema.nullable(),
+  fp: CountSchema.nullable(),
+  fn: CountSchema.nullable(),
   detection: PRFSchema.nullable(),
   diagnostics: RepairDiagnosticsSchema.nullable(),
   perColumn: dataRecordSchema(PRFSchema, z).nullable(),

@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { InputError } from '../core/errors.js'
+import { fsProblem } from './fs-errors.js'
 import { processAlive } from './write-atomic.js'
 
 export const LOCK_FILE = '.dataforge.lock'
@@ -25,7 +26,7 @@ export function lockFolder(dir: string): FolderLock {
       fd = openSync(path, 'wx')
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code !== 'EEXIST') throw new InputError(`${dir}: cannot write in this folder (${code ?? String(error)})`)
+      if (code !== 'EEXIST') throw new InputError(`${dir}: cannot write in this folder: ${fsProblem(error)}`)
       const holder = readHolder(path)
       if (!holder || holder.host !== hostname() || processAlive(holder.pid)) {
         const who = holder ? `pid ${holder.pid} on ${holder.host}` : 'unknown writer'

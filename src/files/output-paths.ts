@@ -1,6 +1,7 @@
-import { mkdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../core/errors.js'
+import { makeFolder } from './fs-errors.js'
 import { assertWritableTarget } from './write-atomic.js'
 
 export interface PlannedOutput {
@@ -77,12 +78,7 @@ export async function checkReportOutputs(dir: string, outputs: readonly PlannedO
 
 /** Creates `dir` as needed; returns the first folder it created, if any. */
 async function ensureFolder(dir: string): Promise<string | undefined> {
-  let first: string | undefined
-  try {
-    first = await mkdir(dir, { recursive: true })
-  } catch (error) {
-    throw new InputError(`${dir}: cannot create the report folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
-  }
+  const first = await makeFolder(dir, 'the report folder')
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new InputError(`${dir}: not a folder`)
   return first

@@ -29,6 +29,17 @@ export function parseRunRecords(text: string, file: string): RunRecord[] {
   return rows.map(({ row, where }) => validate(row, where))
 }
 
+/** One record's JSON text (a journal line's record), parsed and validated; errors start with `where`. */
+export function parseRunRecordText(json: string, where: string): RunRecord {
+  let row: unknown
+  try {
+    row = JSON.parse(json)
+  } catch (error) {
+    throw new InputError(`${where}: not valid JSON (${(error as Error).message})`)
+  }
+  return validate(row, where)
+}
+
 async function resolveRunsFile(path: string): Promise<string> {
   let info: Awaited<ReturnType<typeof stat>>
   try {

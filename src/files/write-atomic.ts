@@ -1,6 +1,7 @@
-import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { lstat, open, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { InputError } from '../core/errors.js'
+import { makeFolder, writeFailure } from './fs-errors.js'
 
 /**
  * The one home of atomic writes. A temp file is named `.NAME.PID.STAMP.tmp` beside its target, so a run that
@@ -83,8 +84,9 @@ export function stageFiles(): StagedFiles {
         throw failed.error
       }
       const last = files.at(-1)
-      await Promise.all(files.slice(0, -1).map(({ tmp, path }) => rename(tmp, path)))
-      if (last) await rename(last.tmp, last.path)
+      const place = ({ tmp, path }: { tmp: string; path: string }) => rename(tmp, path).catch((error: unknown) => Promise.reject(writeFailure(error, path)))
+      await Promise.all(files.slice(0, -1).map(place))
+      if (last) await place(last)
     },
     abort: removeTemps,
   }
@@ -93,14 +95,18 @@ export function stageFiles(): StagedFiles {
 async function stage(file: { path: string; tmp: string; data: string | Uint8Array; created: boolean }): Promise<void> {
   const { path, tmp, data } = file
   await assertWritableTarget(path)
-  await mkdir(dirname(path), { recursive: true })
-  const handle = await open(tmp, 'wx')
-  file.created = true
+  await makeFolder(dirname(path))
   try {
-    await handle.writeFile(data)
-    await handle.sync()
-  } finally {
-    await handle.close()
+    const handle = await open(tmp, 'wx')
+    file.created = true
+    try {
+      await handle.writeFile(data)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    throw writeFailure(error, path)
   }
 }
 

@@ -3,9 +3,12 @@ import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
+import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
-import { writeFileAtomic } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest } from './manifest-build.js'
+import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
+import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
+import { lockFolder } from '../files/folder-lock.js'
+import { makeFolder } from '../files/fs-errors.js'
 
 const ManifestSchema: z.ZodType<Manifest> = z.object({
   manifestVersion: z.literal(MANIFEST_VERSION),
@@ -29,27 +32,49 @@ export async function writeManifest(dir: string, files: readonly string[], extra
 }
 
 /**
- * Adds files to the folder's manifest (creating it when there is none) and rewrites it from the files on
- * disk: what `export` uses so a Parquet file written beside a report is covered by `verify` too.
+ * Writes new files into a report folder and adds them to its manifest (created when there is none) as one
+ * unit, under the folder's lock: the manifest is built first from the new contents and the files already
+ * listed, then the files and the manifest are renamed into place, the manifest last. A file that replaces
+ * one already listed (an `export --parquet` to the same path) takes its row count from `extra`, not from
+ * the old manifest. Nothing is replaced when any step fails. What `export` and `report --html` use, so a
+ * Parquet or HTML file written beside a report is covered by `verify` too.
  */
-export async function addToManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
-  const present = await stat(join(dir, MANIFEST_FILE)).then(
-    () => true,
-    () => false,
-  )
-  let existing: Manifest | null = null
-  if (present) {
-    try {
-      existing = await readManifest(dir)
-    } catch (error) {
-      throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+export async function addToManifest(
+  dir: string,
+  contents: ReadonlyMap<string, string | Uint8Array>,
+  extra: Pick<ManifestExtra, 'rowCounts'> = {},
+): Promise<Manifest> {
+  await makeFolder(dir)
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    const present = await stat(join(dir, MANIFEST_FILE)).then(
+      () => true,
+      () => false,
+    )
+    let existing: Manifest | null = null
+    if (present) {
+      try {
+        existing = await readManifest(dir)
+      } catch (error) {
+        throw new InputError(`${join(dir, MANIFEST_FILE)}: cannot add to it: ${(error as Error).message}`)
+      }
     }
+    const added = new Set([...contents.keys()].map((file) => relativeInside(dir, file)))
+    const previous = (existing?.files.map((f) => f.path) ?? []).filter((name) => !added.has(name))
+    // Counts the manifest cannot re-derive (Parquet) carry over, except for the files being replaced now.
+    const keptCounts = Object.fromEntries(
+      Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name)),
+    )
+    const manifest = await buildManifest(dir, [...previous, ...contents.keys()], {
+      rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) },
+      contents,
+    })
+    await commitFiles(new Map([...contents, [join(dir, MANIFEST_FILE), renderManifest(manifest)]]))
+    return manifest
+  } finally {
+    lock.release()
   }
-  const previous = existing?.files.map((f) => f.path) ?? []
-  const keptCounts = Object.fromEntries(
-    Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name)),
-  )
-  return writeManifest(dir, [...previous, ...files], { rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) } })
 }
 
 export interface VerifyResult {
@@ -82,6 +107,7 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
     if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
   }
   const recordsByFile = new Map<string, unknown[]>()
+  let bounds: Map<string, DataBounds> | undefined
   for (const entry of manifest.files) {
     if (!isSafeRelative(entry.path)) {
       problems.push(`${MANIFEST_FILE}: path "${entry.path}" leaves the folder`)
@@ -110,9 +136,11 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
     if (recorded === undefined) problems.push(`${entry.path}: no row count in the manifest (file has ${rows.length})`)
     else if (recorded !== rows.length) problems.push(`${entry.path}: ${rows.length} rows, manifest says ${recorded}`)
     const bad = rows.findIndex((row) => !RunRecordSchema.safeParse(row).success)
-    if (bad >= 0) {
-      const where = entry.path.endsWith('.jsonl') ? `row ${bad + 1}` : `records[${bad}]`
-      problems.push(`${entry.path}: ${where} is not a valid RunRecord`)
+    const whereOf = (i: number) => (entry.path.endsWith('.jsonl') ? `row ${i + 1}` : `records[${i}]`)
+    if (bad >= 0) problems.push(`${entry.path}: ${whereOf(bad)} is not a valid RunRecord`)
+    else {
+      bounds ??= await dataBounds(dir, manifest)
+      problems.push(...implausibleRows(entry.path, rows, whereOf, bounds))
     }
   }
   for (const name of Object.keys(manifest.rowCounts)) {
@@ -121,6 +149,40 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
   problems.push(...checkReportMatchesRuns(recordsByFile))
   if (recordsByFile.size > 0) problems.push(...checkConfigIds(manifest.configIds, recordsByFile))
   return { ok: problems.length === 0, problems, files: manifest.files.length }
+}
+
+/**
+ * Rows that contradict themselves or their data (core/record-checks.ts): ratios that do not follow from the
+ * counts, more errors than the dataset has cells. The first problem of each of the first 5 such rows.
+ */
+function implausibleRows(path: string, rows: unknown[], whereOf: (i: number) => string, bounds: Map<string, DataBounds>): string[] {
+  const out: string[] = []
+  for (let i = 0; i < rows.length && out.length < 5; i++) {
+    const record = RunRecordSchema.parse(rows[i])
+    const problem = recordProblems(record, record.datasetSha256 ? bounds.get(record.datasetSha256.dirty) : null)[0]
+    if (problem) out.push(`${path}: ${whereOf(i)}: ${problem}`)
+  }
+  return out
+}
+
+/** rows × columns of each dataset a listed report.json describes, by dirty sha256: a bound on any run's errors. */
+async function dataBounds(dir: string, manifest: Manifest): Promise<Map<string, DataBounds>> {
+  const bounds = new Map<string, DataBounds>()
+  for (const entry of manifest.files) {
+    if (!entry.path.endsWith('.json') || !isSafeRelative(entry.path)) continue
+    let report: { reproducibility?: { datasets?: Array<{ rows?: unknown; columns?: unknown; dirty?: { sha256?: unknown } }> } } | null
+    try {
+      report = JSON.parse(await readFile(join(dir, entry.path), 'utf8'))
+    } catch {
+      continue
+    }
+    for (const d of report?.reproducibility?.datasets ?? []) {
+      if (typeof d?.rows === 'number' && typeof d.columns === 'number' && typeof d.dirty?.sha256 === 'string') {
+        bounds.set(d.dirty.sha256, { maxErrors: d.rows * d.columns, what: 'cells' })
+      }
+    }
+  }
+  return bounds
 }
 
 export async function readManifest(dir: string): Promise<Manifest> {

@@ -2,7 +2,9 @@ import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet
 import { canonicalJson } from '../core/hash.js'
 import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
 import type { Usage } from '../core/schemas.js'
-import { writeFileAtomic } from '../files/write-atomic.js'
+import { dirname } from 'node:path'
+import { assertWritableTarget } from '../files/write-atomic.js'
+import { addToManifest } from './manifest.js'
 
 type Value = string | number | bigint | boolean | null
 
@@ -114,9 +116,13 @@ export function runRecordsToParquet(records: readonly RunRecord[]): Uint8Array {
   return new Uint8Array(buffer)
 }
 
-/** Writes the Parquet file atomically; returns its size. */
+/**
+ * Writes the Parquet file and its folder's manifest.json as one unit (see `addToManifest`): a path that
+ * already holds an export is replaced together with its manifest entry, or not at all. Returns its size.
+ */
 export async function writeRunsParquet(path: string, records: readonly RunRecord[]): Promise<{ rows: number; bytes: number }> {
   const bytes = runRecordsToParquet(records)
-  await writeFileAtomic(path, bytes)
+  await assertWritableTarget(path, `--parquet (${path})`)
+  await addToManifest(dirname(path), new Map([[path, bytes]]), { rowCounts: { [path]: records.length } })
   return { rows: records.length, bytes: bytes.byteLength }
 }

@@ -1,7 +1,7 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { EvalReport } from './build.js'
 import { join } from 'node:path'
-import { mkdir } from 'node:fs/promises'
+import { makeFolder } from '../files/fs-errors.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
 import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
@@ -108,7 +108,7 @@ export async function commitReportFolder(folder: ReportFolderContents): Promise<
  * writer fails at once), removes temp files a killed writer left, commits, and lets go of the lock.
  */
 export async function commitReportFolderLocked(folder: ReportFolderContents): Promise<string[]> {
-  await mkdir(folder.dir, { recursive: true })
+  await makeFolder(folder.dir)
   const lock = lockFolder(folder.dir)
   try {
     await removeStaleTemps(folder.dir)

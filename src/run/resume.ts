@@ -5,7 +5,18 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { commitFiles } from '../files/write-atomic.js'
-import { parseRunRecords } from '../files/read-runs.js'
+import { parseRunRecordText } from '../files/read-runs.js'
+import { recordProblems } from '../core/record-checks.js'
+import {
+  createJournalKey,
+  type JournalKey,
+  JournalSealer,
+  journalKeyDir,
+  openSealedJournal,
+  planMac,
+  readJournalKey,
+  removeJournalKey,
+} from './journal-integrity.js'
 import { openRunsAppender, type RunsAppender } from './runs-appender.js'
 
 /** The journal of a run in progress, in its report folder; both go when the run's reports are written. */
@@ -16,7 +27,7 @@ export type RunOptions = Record<string, string | string[] | boolean | undefined>
 
 /** What `--resume` needs to run the missing cells exactly as the interrupted run would have. */
 export interface RecordedRun {
-  journalVersion: 1
+  journalVersion: 2
   /** The folder relative flags were given against. */
   cwd: string
   /** The flags as typed, without --resume, --quiet and --help. */
@@ -24,9 +35,12 @@ export interface RecordedRun {
   /** The environment variables that configure a run as flags do (data folder, cache mode and folder). */
   env?: Record<string, string | null>
   agents: Array<{ name: string; kind: string; model: string | null; provider: string | null; sha256?: string | null }>
-  /** The sha256s of every (dataset, seed) the run loaded. */
-  datasets: Array<{ id: string; seed: number | null; dirty: string; clean: string }>
+  /** The sha256s of every (dataset, seed) the run loaded, and its cells that differ (what bounds tp + fn). */
+  datasets: Array<{ id: string; seed: number | null; dirty: string; clean: string; dirtyCells?: number }>
   runDateUtc: string
+  /** Id of the run's journal key in the state folder (journal-integrity.ts), and the plan's seal. */
+  journalKey?: string
+  planMac?: string
 }
 
 /** One cell of a run's grid: what `--resume` looks for in the journal. */
@@ -51,8 +65,24 @@ export function cellKey(cell: TrialCell): string {
   return JSON.stringify([cell.agent, cell.dataset, cell.trial, cell.seed])
 }
 
-/** Reads a report folder's journal; an InputError when there is nothing to resume. */
-export function readRecordedRun(dir: string): { recorded: RecordedRun; records: RunRecord[] } {
+export interface ReadRun {
+  recorded: RecordedRun
+  records: RunRecord[]
+  /** The journal line of each record. */
+  lines: number[]
+  key: JournalKey
+  /** The last seal of the chain, which the resumed run's lines continue. */
+  lastMac: string
+}
+
+/**
+ * Reads a report folder's journal; an InputError when there is nothing to resume, and when a line is not what
+ * this run wrote: a broken seal (journal-integrity.ts) or a record that is not a valid RunRecord. `begin` then
+ * checks the plan's seal and refuses a record outside the run's grid of agents × datasets × trials, on other
+ * data, or contradicting itself or the dataset (more errors than it has, ratios that do not follow from the
+ * counts: core/record-checks.ts).
+ */
+export function readRecordedRun(dir: string, keyDir = journalKeyDir(process.env)): ReadRun {
   const planPath = join(dir, RECORDED_RUN_FILE)
   if (!existsSync(planPath)) {
     throw new InputError(`${dir}: nothing to resume: no ${RECORDED_RUN_FILE} (the run finished, or this is not a report folder)`)
@@ -63,7 +93,11 @@ export function readRecordedRun(dir: string): { recorded: RecordedRun; records: 
   } catch (error) {
     throw new InputError(`${planPath}: not valid JSON (${(error as Error).message})`)
   }
-  if (recorded?.journalVersion !== 1 || typeof recorded.options !== 'object') throw new InputError(`${planPath}: not a recorded run of this version`)
+  if (recorded?.journalVersion !== 2 || typeof recorded.options !== 'object') {
+    throw new InputError(`${planPath}: not a recorded run of this version (start over: delete ${RECORDED_RUN_FILE})`)
+  }
+  if (typeof recorded.planMac !== 'string') throw new InputError(`${planPath}: field "planMac": missing`)
+  const key = readJournalKey(keyDir, recorded.journalKey, planPath)
   const runsPath = join(dir, PARTIAL_RUNS_FILE)
   let text = existsSync(runsPath) ? readFileSync(runsPath, 'utf8') : ''
   // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
@@ -72,7 +106,33 @@ export function readRecordedRun(dir: string): { recorded: RecordedRun; records: 
     truncateSync(runsPath, Buffer.byteLength(text.slice(0, end)))
     text = text.slice(0, end)
   }
-  return { recorded, records: parseRunRecords(text, runsPath) }
+  const { lines, last } = openSealedJournal(text, runsPath, key, recorded.planMac)
+  const records = lines.map(({ json, line }) => parseRunRecordText(json, `${runsPath}: line ${line}`))
+  return { recorded, records, lines: lines.map((l) => l.line), key, lastMac: last }
+}
+
+/** Refuses a journal record that the recorded run cannot have produced (checked once the plan is known good). */
+function checkJournalRecords(read: ReadRun, runsPath: string): void {
+  read.records.forEach((record, i) => {
+    const problem = outsideTheRun(record, read.recorded)[0]
+    if (problem) {
+      throw new InputError(`${runsPath}: line ${read.lines[i]}: ${problem}; this run cannot have produced it (start over: delete ${RECORDED_RUN_FILE})`)
+    }
+  })
+}
+
+/** Why a journal record cannot be one of the recorded run's trials (first reason first); empty when it can. */
+function outsideTheRun(r: RunRecord, recorded: RecordedRun): string[] {
+  const trials = Number(recorded.options.trials ?? 1)
+  const seed0 = Number(recorded.options.seed ?? 1)
+  if (!recorded.agents.some((a) => a.name === r.agent)) return [`field "agent": "${r.agent}" is not an agent of the run`]
+  if (!(r.trial < trials) || r.seed !== seed0 + r.trial) return [`fields "trial", "seed": trial ${r.trial} with seed ${r.seed} is not in the run's ${trials} trials from seed ${seed0}`]
+  const data = recorded.datasets.find((d) => d.id === r.dataset && d.seed === r.seed) ?? recorded.datasets.find((d) => d.id === r.dataset && d.seed === null)
+  if (!data) return [`field "dataset": "${r.dataset}" (seed ${r.seed}) is not a dataset of the run`]
+  if (r.datasetSha256?.dirty !== data.dirty || r.datasetSha256?.clean !== data.clean) return ['field "datasetSha256": not the data the run loaded']
+  if (r.runDateUtc !== recorded.runDateUtc) return [`field "runDateUtc": ${r.runDateUtc} is not the run's date ${recorded.runDateUtc}`]
+  const bounds = typeof data.dirtyCells === 'number' ? { maxErrors: data.dirtyCells, what: 'cells that differ from the clean data' } : null
+  return recordProblems(r, bounds)
 }
 
 /**
@@ -110,7 +170,7 @@ export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number]
 }
 
 export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
-  return { id: info.id, seed: info.seed ?? null, dirty: info.dirty.sha256, clean: info.clean.sha256 }
+  return { id: info.id, seed: info.seed ?? null, dirty: info.dirty.sha256, clean: info.clean.sha256, dirtyCells: info.dirtyCells }
 }
 
 /** Refuses to resume when the agents or the data are not what the recorded run used. */
@@ -147,24 +207,28 @@ export function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent
  */
 export class RunJournal {
   private appender: RunsAppender | null = null
+  private sealer: JournalSealer | null = null
+  private key: JournalKey | null = null
   private readonly byCell = new Map<string, RunRecord>()
 
   private constructor(
     readonly dir: string,
     private readonly recorded: RecordedRun,
-    private readonly resumed: boolean,
+    private readonly resumed: ReadRun | null,
+    private readonly keyDir: string,
     previous: readonly RunRecord[],
   ) {
     for (const record of previous) this.byCell.set(cellKey(record), record)
   }
 
-  static fresh(dir: string, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>): RunJournal {
+  /** `keyDir`: the state folder's run-keys (journal-integrity.ts), where the run's journal key is kept. */
+  static fresh(dir: string, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>, keyDir = journalKeyDir(process.env)): RunJournal {
     const options = Object.fromEntries(Object.entries(recorded.options).filter(([k, v]) => !NOT_RECORDED.has(k) && v !== undefined))
-    return new RunJournal(dir, { journalVersion: 1, ...recorded, options, agents: [], datasets: [] }, false, [])
+    return new RunJournal(dir, { journalVersion: 2, ...recorded, options, agents: [], datasets: [] }, null, keyDir, [])
   }
 
-  static resume(dir: string, recorded: RecordedRun, records: readonly RunRecord[]): RunJournal {
-    return new RunJournal(dir, recorded, true, records)
+  static resume(dir: string, read: ReadRun): RunJournal {
+    return new RunJournal(dir, read.recorded, read, read.key.dir, read.records)
   }
 
   get runDateUtc(): string {
@@ -182,10 +246,22 @@ export class RunJournal {
 
   /** Called once the agents are resolved and the data loaded, before the first trial. */
   async begin(agents: readonly RepairAgent[], datasets: readonly DatasetInfo[]): Promise<void> {
-    if (this.resumed) checkSameRun(this.recorded, agents, datasets)
-    else {
-      const recorded: RecordedRun = { ...this.recorded, agents: agents.map(agentIdentity), datasets: datasets.map(datasetIdentity) }
-      await commitFiles(new Map([[join(this.dir, RECORDED_RUN_FILE), `${JSON.stringify(recorded, null, 2)}\n`]]))
+    if (this.resumed) {
+      checkSameRun(this.recorded, agents, datasets)
+      // Checked after the agents and data (whose differences have their own messages): the rest of the plan
+      // (flags, environment) must be as the run wrote it, since the missing trials run with it.
+      if (planMac(this.resumed.key, this.recorded as unknown as Record<string, unknown>) !== this.recorded.planMac) {
+        throw new InputError(`${join(this.dir, RECORDED_RUN_FILE)}: the plan's seal does not match: it was changed after the run wrote it (start over: delete it)`)
+      }
+      checkJournalRecords(this.resumed, join(this.dir, PARTIAL_RUNS_FILE))
+      this.sealer = new JournalSealer(this.resumed.key, this.resumed.lastMac)
+    } else {
+      const key = createJournalKey(this.keyDir)
+      const plan: RecordedRun = { ...this.recorded, agents: agents.map(agentIdentity), datasets: datasets.map(datasetIdentity), journalKey: key.id }
+      plan.planMac = planMac(key, plan as unknown as Record<string, unknown>)
+      this.key = key
+      await commitFiles(new Map([[join(this.dir, RECORDED_RUN_FILE), `${JSON.stringify(plan, null, 2)}\n`]]))
+      this.sealer = new JournalSealer(key, plan.planMac)
     }
     this.appender = openRunsAppender(join(this.dir, PARTIAL_RUNS_FILE), { truncate: !this.resumed })
   }
@@ -197,7 +273,7 @@ export class RunJournal {
   }
 
   add(record: RunRecord): void {
-    this.appender?.append(record)
+    if (this.appender && this.sealer) this.appender.append(this.sealer.line(JSON.stringify(record)))
     this.byCell.set(cellKey(record), record)
   }
 
@@ -210,6 +286,8 @@ export class RunJournal {
     this.appender?.close()
     rmSync(join(this.dir, PARTIAL_RUNS_FILE), { force: true })
     rmSync(join(this.dir, RECORDED_RUN_FILE), { force: true })
+    const key = this.resumed?.key ?? this.key
+    if (key) removeJournalKey(key)
   }
 
   close(): void {

@@ -4,8 +4,7 @@ import { InputError } from '../core/errors.js'
 import { type FolderLock, lockFolder } from '../files/folder-lock.js'
 import { checkReportOutputs, type PlannedOutput } from '../files/output-paths.js'
 import { removeStaleTemps } from '../files/write-atomic.js'
-import { RECORDED_RUN_FILE, type RecordedRun, RunJournal, type RunOptions } from './resume.js'
-import type { RunRecord } from '../core/run-record.js'
+import { RECORDED_RUN_FILE, type ReadRun, RunJournal, type RunOptions } from './resume.js'
 
 /**
  * The process's own exit, taken before anything can wrap `process.exit` (in-process agent containment turns it
@@ -31,8 +30,10 @@ export async function openRunFolder(opts: {
   /** The folder as the user should type it in `--resume`. */
   displayDir: string
   outputs: readonly PlannedOutput[]
-  resume: { recorded: RecordedRun; records: RunRecord[] } | null
+  resume: ReadRun | null
   fresh: { cwd: string; options: RunOptions; env: Record<string, string | null>; runDateUtc: string }
+  /** Where a fresh run keeps its journal key (journal-integrity.ts). */
+  keyDir: string
   stderr: (text: string) => void
 }): Promise<RunFolder> {
   const created = await checkReportOutputs(opts.dir, opts.outputs)
@@ -65,7 +66,7 @@ export async function openRunFolder(opts: {
     takeBackFolders()
     throw error
   }
-  const journal = opts.resume ? RunJournal.resume(opts.dir, opts.resume.recorded, opts.resume.records) : RunJournal.fresh(opts.dir, opts.fresh)
+  const journal = opts.resume ? RunJournal.resume(opts.dir, opts.resume) : RunJournal.fresh(opts.dir, opts.fresh, opts.keyDir)
   const onSignal = (signal: NodeJS.Signals) => {
     journal.close()
     lock.release()

@@ -1,10 +1,10 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
-import type { RunRecord } from '../core/run-record.js'
+import { writeFailure } from '../files/fs-errors.js'
 
 export interface RunsAppender {
   readonly path: string
-  /** Appends one record as a line and flushes it to disk before returning. */
-  append(record: RunRecord): void
+  /** Appends one line (a sealed record: journal-integrity.ts) and flushes it to disk before returning. */
+  append(line: string): void
   close(): void
 }
 
@@ -14,13 +14,22 @@ export interface RunsAppender {
  * added to what a resumed run already holds.
  */
 export function openRunsAppender(path: string, opts: { truncate: boolean }): RunsAppender {
-  const fd = openSync(path, opts.truncate ? 'w' : 'a')
+  let fd: number
+  try {
+    fd = openSync(path, opts.truncate ? 'w' : 'a')
+  } catch (error) {
+    throw writeFailure(error, path, 'cannot open the journal')
+  }
   let open = true
   return {
     path,
-    append(record) {
-      writeSync(fd, `${JSON.stringify(record)}\n`)
-      fsyncSync(fd)
+    append(line) {
+      try {
+        writeSync(fd, line)
+        fsyncSync(fd)
+      } catch (error) {
+        throw writeFailure(error, path, 'cannot append to the journal')
+      }
     },
     close() {
       if (!open) return

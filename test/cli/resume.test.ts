@@ -150,18 +150,22 @@ describe('the run journal', () => {
     const { makeRecord } = await import('../helpers/stats-records.js')
     const { RunJournal, readRecordedRun } = await import('../../src/run/resume.js')
     await withTempDir(async (dir) => {
-      const journal = RunJournal.fresh(dir, { cwd: dir, options: { agent: ['a'] }, runDateUtc: '2026-01-01T00:00:00.000Z' })
-      await journal.begin([], [])
-      const ok = makeRecord({ agent: 'a', dataset: 'd', trial: 0, seed: 1 })
-      const limited = makeRecord({ agent: 'a', dataset: 'd', trial: 1, seed: 2, status: 'failed', failureKind: 'rate_limited', correct: null })
+      const runDateUtc = '2026-01-01T00:00:00.000Z'
+      const keys = join(dir, 'state')
+      const journal = RunJournal.fresh(dir, { cwd: dir, options: { agent: ['a'], trials: '3' }, runDateUtc }, keys)
+      const sha = makeRecord({}).datasetSha256!
+      const info = (seed: number) => ({ id: 'd', seed, dirty: { sha256: sha.dirty }, clean: { sha256: sha.clean }, dirtyCells: 10 }) as never
+      await journal.begin([{ name: 'a', run: () => [] }], [info(1), info(2), info(3)])
+      const ok = makeRecord({ agent: 'a', dataset: 'd', trial: 0, seed: 1, runDateUtc })
+      const limited = makeRecord({ agent: 'a', dataset: 'd', trial: 1, seed: 2, status: 'failed', failureKind: 'rate_limited', correct: null, completed: false, runDateUtc })
       journal.add(ok)
       journal.add(limited)
       journal.close()
       // A kill -9 in the middle of a line: that line is dropped (and that trial runs again).
       await writeFile(join(dir, 'runs.partial.jsonl'), `${await readFile(join(dir, 'runs.partial.jsonl'), 'utf8')}{"recordVers`)
-      const { recorded, records } = readRecordedRun(dir)
-      expect(records).toHaveLength(2)
-      const resumed = RunJournal.resume(dir, recorded, records)
+      const read = readRecordedRun(dir, keys)
+      expect(read.records).toHaveLength(2)
+      const resumed = RunJournal.resume(dir, read)
       expect(resumed.has({ agent: 'a', dataset: 'd', trial: 0, seed: 1 })).toBe(true)
       expect(resumed.has({ agent: 'a', dataset: 'd', trial: 1, seed: 2 })).toBe(false)
       expect(resumed.has({ agent: 'a', dataset: 'd', trial: 2, seed: 3 })).toBe(false)

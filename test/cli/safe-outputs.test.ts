@@ -29,7 +29,7 @@ describe('output paths are checked before any agent runs', () => {
       await mkdir(join(dir, 'out/r.md'), { recursive: true })
       await refused(dir, ['--output', 'out/r.md', '--output-json', 'out/r.json'], /--output .* is a folder, not a regular file/)
       await writeFile(join(dir, 'plain'), 'x')
-      await refused(dir, ['--output', 'plain/sub/r.md', '--output-json', 'plain/sub/r.json'], /plain\/sub: cannot create the report folder \(ENOTDIR\)/)
+      await refused(dir, ['--output', 'plain/sub/r.md', '--output-json', 'plain/sub/r.json'], /plain\/sub: cannot create the report folder: ENOTDIR/)
       expect((await readdir(dir)).sort()).toEqual(['out', 'plain'])
       expect(await readdir(join(dir, 'out'))).toEqual(['r.md'])
     })

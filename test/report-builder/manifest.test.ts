@@ -114,8 +114,7 @@ describe('verifyDir', () => {
   })
 
   it('addToManifest keeps earlier entries and re-derives them', async () => {
-    await writeFile(join(dir, 'extra.bin'), new Uint8Array([1, 2, 3]))
-    const m = await addToManifest(dir, ['extra.bin'], { rowCounts: { 'extra.bin': 7 } })
+    const m = await addToManifest(dir, new Map([[join(dir, 'extra.bin'), new Uint8Array([1, 2, 3])]]), { rowCounts: { 'extra.bin': 7 } })
     expect(m.files.map((f) => f.path)).toEqual(['extra.bin', 'report.json', 'report.md', 'runs.jsonl'])
     expect(m.rowCounts).toEqual({ 'extra.bin': 7, 'report.json': 3, 'runs.jsonl': 3 })
     expect((await verifyDir(dir)).ok).toBe(true)

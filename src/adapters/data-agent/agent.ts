@@ -24,6 +24,11 @@ export interface ToolDataAgentOptions {
   maxRows?: number
   /** Sample rows `describe` shows. Default 5. */
   sampleRows?: number
+  /**
+   * Bytes (UTF-8 JSON) a tool result sent to the model may take. Longer cells are cut (the cut is said in the
+   * cell) and rows past the cap are dropped with a note. Default 32768.
+   */
+  maxResultBytes?: number
   temperature?: number
   /** Replaces the default system prompt. */
   systemPrompt?: string
@@ -60,6 +65,7 @@ export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
     timeoutMs: positiveInteger('timeoutMs', opts.timeoutMs, 120_000),
     maxRows: positiveInteger('maxRows', opts.maxRows, 50),
     sampleRows: positiveInteger('sampleRows', opts.sampleRows, 5),
+    maxResultBytes: positiveInteger('maxResultBytes', opts.maxResultBytes, 32_768),
   }
   if (opts.temperature !== undefined) limits.temperature = opts.temperature
   const name = opts.name ?? 'data-agent'

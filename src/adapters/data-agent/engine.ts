@@ -68,6 +68,10 @@ export class DataEngine {
   private closed = false
   /** The model's statement being run (`statement`), or null. */
   private running: object | null = null
+  /** Settles when the running statement has ended (whatever its outcome); null when none runs. */
+  private runningEnded: Promise<unknown> | null = null
+  /** Settles once DuckDB's connection and instance are closed. */
+  private closedFully: Promise<void> = Promise.resolve()
 
   // Types DuckDB's JSON conversion renders as text to keep precision; shown as numbers where that loses nothing.
   private readonly wideNumbers: ReadonlySet<DuckDBTypeId>
@@ -218,11 +222,15 @@ export class DataEngine {
    */
   interrupt(): void {
     if (this.closed) return
+    this.interruptRunning()
+  }
+
+  private interruptRunning(): void {
     this.connection.interrupt()
     const target = this.running
     if (target === null) return
     const again = setInterval(() => {
-      if (this.closed || this.running !== target) clearInterval(again)
+      if (this.running !== target) clearInterval(again)
       else this.connection.interrupt()
     }, 5)
     again.unref()
@@ -232,18 +240,46 @@ export class DataEngine {
   private async statement<T>(work: () => Promise<T>): Promise<T> {
     const token = {}
     this.running = token
+    const running = work()
+    const ended = running.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.runningEnded = ended
     try {
-      return await work()
+      return await running
     } finally {
-      if (this.running === token) this.running = null
+      if (this.running === token) {
+        this.running = null
+        this.runningEnded = null
+      }
     }
   }
 
+  /**
+   * Closes the session's database. A statement still running (a question that timed out while DuckDB works on a
+   * heavy join) is interrupted first and the database closed once it has stopped: closing under a running query
+   * leaves it running on a libuv pool thread, and the process could never exit. `whenClosed()` says when it is done.
+   */
   close(): void {
     if (this.closed) return
     this.closed = true
-    this.connection.closeSync()
-    this.instance.closeSync()
+    const release = () => {
+      this.connection.closeSync()
+      this.instance.closeSync()
+    }
+    const ended = this.runningEnded
+    if (ended === null) {
+      release()
+      return
+    }
+    this.interruptRunning()
+    this.closedFully = ended.then(release)
+  }
+
+  /** Settles once the database is closed (at once, unless `close` had to stop a running statement first). */
+  whenClosed(): Promise<void> {
+    return this.closedFully
   }
 
   private assertOpen(): void {
@@ -319,6 +355,13 @@ function stripSemicolons(sql: string): string {
   return sql.replace(/[;\s]+$/, '')
 }
 
+/** DuckDB echoes data in some errors (a CSV line of any length): what reaches the model or a user is capped. */
+const MAX_MESSAGE_CHARS = 2000
+
+function capText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [cut: ${text.length} characters in all]`
+}
+
 /**
  * DuckDB's message without the echoed SQL and caret (`LINE n: …`), on one line; hints such as
  * `Candidate bindings` stay, since they are what lets the model fix its query.
@@ -328,5 +371,5 @@ export function engineMessage(error: unknown): string {
   const lines = message.split('\n')
   const echo = lines.findIndex((line) => /^LINE \d+:/.test(line))
   const text = (echo >= 0 ? lines.slice(0, echo) : lines).map((l) => l.trim()).filter(Boolean).join(' ')
-  return text.replace(/^Failed to extract statements: /, '')
+  return capText(text.replace(/^Failed to extract statements: /, ''), MAX_MESSAGE_CHARS)
 }

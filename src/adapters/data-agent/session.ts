@@ -22,6 +22,8 @@ export interface SessionLimits {
   timeoutMs: number
   maxRows: number
   sampleRows: number
+  /** Bytes a tool result may take (see `capRows`). */
+  maxResultBytes: number
   temperature?: number
 }
 
@@ -114,6 +116,8 @@ export class DataAgentSession implements DataSession {
   async close(): Promise<void> {
     this.closed = true
     this.setup.engine.close()
+    // A query the question's timeout interrupted is stopped before the session counts as closed.
+    await this.setup.engine.whenClosed()
   }
 
   private async loop(stats: TurnStats, signal: AbortSignal, caseId: string): Promise<Answer> {
@@ -190,18 +194,19 @@ export class DataAgentSession implements DataSession {
         const { table } = args as ToolArgs<'describe'>
         const info = engine.relation(table)
         const head = await engine.head(table, limits.sampleRows)
+        const capped = capRows(head.rows, limits.maxResultBytes)
         return json({
           table: info.name,
           kind: info.kind,
           rows: info.rows,
           columns: info.columns,
-          sample: head.rows,
-          note: `the sample is the first ${head.rows.length} of ${info.rows} rows; compute answers with sql`,
+          sample: capped.rows,
+          note: `the sample is the first ${capped.rows.length} of ${info.rows} rows; compute answers with sql${capped.note}`,
         })
       }
       case 'sql': {
         const { query } = args as ToolArgs<'sql'>
-        return json(resultJson(await engine.query(query, limits.maxRows), limits.maxRows))
+        return json(resultJson(await engine.query(query, limits.maxRows), limits.maxResultBytes))
       }
       case 'save': {
         const { name: saved, query } = args as ToolArgs<'save'>
@@ -278,18 +283,51 @@ function json(value: unknown): ToolOutcome {
   return { content: JSON.stringify(value) }
 }
 
-function resultJson(result: QueryResult, maxRows: number): Record<string, unknown> {
+function resultJson(result: QueryResult, maxBytes: number): Record<string, unknown> {
+  const capped = capRows(result.rows, maxBytes)
   const out: Record<string, unknown> = {
     columns: result.columns.map((c) => c.name),
     types: result.columns.map((c) => c.type),
-    rows: result.rows,
+    rows: capped.rows,
     rowCount: result.rowCount,
   }
-  if (result.truncated) {
+  if (result.truncated || capped.rows.length < result.rows.length) {
     out['truncated'] = true
-    out['note'] = `showing the first ${maxRows} of ${result.rowCount} rows; aggregate or filter in SQL, or save the result and query it`
+    out['note'] = `showing the first ${capped.rows.length} of ${result.rowCount} rows; aggregate or filter in SQL, or save the result and query it`
   }
+  if (capped.note) out['note'] = `${out['note'] ?? `all ${result.rowCount} rows`}${capped.note}`
   return out
+}
+
+/**
+ * Rows cut to fit `maxBytes` of JSON, for what goes to the model (the question's answer is never cut): a text
+ * cell longer than a quarter of the cap keeps its start and says how much was cut; rows past the cap are left
+ * out. A 50 MB cell costs the model's context at most the cap. `note` says what was cut ('' when nothing was).
+ */
+export function capRows(rows: unknown[][], maxBytes: number): { rows: unknown[][]; note: string } {
+  const cellCap = Math.max(64, Math.floor(maxBytes / 4))
+  let cutCells = 0
+  const kept: unknown[][] = []
+  let bytes = 2
+  for (const row of rows) {
+    const shown = row.map((value) => {
+      if (typeof value !== 'string' || value.length <= cellCap) return value
+      cutCells++
+      return `${value.slice(0, cellCap)}… [cut: ${value.length} characters in all]`
+    })
+    const size = Buffer.byteLength(JSON.stringify(shown)) + 1
+    if (bytes + size > maxBytes && kept.length > 0) break
+    if (bytes + size > maxBytes) {
+      // Even one row is too wide (many columns): nothing of it fits.
+      return { rows: [], note: `; the rows are wider than the ${maxBytes}-byte result limit: select fewer or shorter columns` }
+    }
+    kept.push(shown)
+    bytes += size
+  }
+  const notes: string[] = []
+  if (cutCells > 0) notes.push(`${cutCells} long text cell(s) cut to ${cellCap} characters`)
+  if (kept.length < rows.length) notes.push(`rows cut at the ${maxBytes}-byte result limit`)
+  return { rows: kept, note: notes.length ? `; ${notes.join('; ')}` : '' }
 }
 
 function cell(value: unknown): string {

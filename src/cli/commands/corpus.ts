@@ -1,11 +1,14 @@
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { mergeCorpora } from '../../report-builder/corpus.js'
-import { writeManifest } from '../../report-builder/manifest.js'
+import { buildManifest, MANIFEST_FILE, renderManifest } from '../../report-builder/manifest-build.js'
+import { lockFolder } from '../../files/folder-lock.js'
+import { makeFolder } from '../../files/fs-errors.js'
 import { readRunRecords } from '../../files/read-runs.js'
-import { writeFileAtomic } from '../../files/write-atomic.js'
+import { commitFiles, removeStaleTemps } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 
 export const CORPUS_HELP = `Usage: dataforge-evals corpus merge IN... --out DIR [--generation G]
@@ -16,6 +19,28 @@ duplicates dropped), DIR/snapshot.jsonl (per case configuration, the newest run 
 rows of generation G), plus DIR/manifest.json. G defaults to the newest generation present.
 See docs/run-record.md for the exact rules.
 `
+
+/** The three views and their manifest, written as one unit under the folder's lock (like a report folder). */
+async function writeCorpusFolder(dir: string, label: string, views: Record<string, readonly RunRecord[]>): Promise<void> {
+  const info = await stat(dir).catch(() => null)
+  if (info && !info.isDirectory()) throw new InputError(`${label}: is a file, not a folder; give a folder for the merged views`)
+  await makeFolder(dir, 'the folder', label)
+  const lock = lockFolder(dir)
+  try {
+    await removeStaleTemps(dir)
+    const contents = new Map<string, string>()
+    const rows = new Map<string, readonly RunRecord[]>()
+    for (const [name, viewRows] of Object.entries(views)) {
+      const path = join(dir, `${name}.jsonl`)
+      contents.set(path, viewRows.map((r) => `${JSON.stringify(r)}\n`).join(''))
+      rows.set(path, viewRows)
+    }
+    const manifest = await buildManifest(dir, [...contents.keys()], { contents, rows })
+    await commitFiles(new Map([...contents, [join(dir, MANIFEST_FILE), renderManifest(manifest)]]))
+  } finally {
+    lock.release()
+  }
+}
 
 export const corpusCommand: Command = async (argv, io) => {
   const { values, positionals } = parseArgs({
@@ -41,13 +66,7 @@ export const corpusCommand: Command = async (argv, io) => {
 
   const dir = resolve(io.cwd, values.out)
   const views = { history: merged.history, snapshot: merged.snapshot, latest: merged.latest }
-  const files: string[] = []
-  for (const [name, rows] of Object.entries(views)) {
-    const path = join(dir, `${name}.jsonl`)
-    await writeFileAtomic(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''))
-    files.push(path)
-  }
-  await writeManifest(dir, files)
+  await writeCorpusFolder(dir, `--out ${values.out}`, views)
   io.stdout(
     `merged ${inputs.length} corpora (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
       `target ${merged.target ?? '(none)'}): history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +

@@ -1,7 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { addToManifest } from '../../report-builder/manifest.js'
 import { writeRunsParquet } from '../../report-builder/parquet.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import type { Command } from '../io.js'
@@ -29,7 +28,6 @@ export const exportCommand: Command = async (argv, io) => {
   const records = await readRunRecords(resolve(io.cwd, positionals[0]!))
   const out = resolve(io.cwd, values.parquet)
   const { rows, bytes } = await writeRunsParquet(out, records)
-  await addToManifest(dirname(out), [out], { rowCounts: { [out]: rows } })
   io.stdout(`wrote ${values.parquet}: ${rows} rows, ${bytes} bytes; updated ${join(dirname(values.parquet), 'manifest.json')}\n`)
   return 0
 }

@@ -9,7 +9,7 @@ import { renderHtmlReport } from '../../report-builder/html/index.js'
 import { addToManifest } from '../../report-builder/manifest.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import type { Reproducibility } from '../../report-builder/reproducibility.js'
-import { writeFileAtomic } from '../../files/write-atomic.js'
+import { assertWritableTarget } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 
@@ -75,8 +75,8 @@ export const reportCommand: Command = async (argv, io) => {
     alpha,
   })
   const out = resolve(io.cwd, values.html)
-  await writeFileAtomic(out, html)
-  await addToManifest(dirname(out), [out])
+  await assertWritableTarget(out, `--html (${out})`)
+  await addToManifest(dirname(out), new Map([[out, html]]))
   io.stdout(`wrote ${values.html}: ${report.records.length} runs in ${report.aggregates.length} groups, ${Buffer.byteLength(html)} bytes\n`)
   return 0
 }

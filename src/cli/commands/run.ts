@@ -16,6 +16,7 @@ import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
+import { journalKeyDir } from '../../run/journal-integrity.js'
 import { openRunFolder } from '../../run/run-folder.js'
 import { runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
@@ -96,7 +97,8 @@ export const runCommand: Command = async (argv, userIO) => {
     return 0
   }
   const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
-  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir)
+  const keyDir = journalKeyDir(userIO.env)
+  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir, keyDir)
   // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
   const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
   const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
@@ -126,6 +128,7 @@ export const runCommand: Command = async (argv, userIO) => {
     outputs,
     resume: resumed,
     fresh: { cwd: io.cwd, options: parsed.values as RunOptions, env: runEnvOf(io.env), runDateUtc },
+    keyDir,
     stderr: userIO.stderr,
   })
   try {

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { InputError } from '../../core/errors.js'
 import { describeIssue, firstIssue } from './issue-path.js'
+import { linearPattern } from './linear-pattern.js'
 import { zod } from './zod-on-demand.js'
 import { dataRecord, ownValue } from '../../core/data-record.js'
 import { dataRecordSchema } from '../../core/data-record-schema.js'
@@ -102,7 +103,11 @@ function fieldSchema(rule: FieldRule, where: string): z.ZodType {
     let s = z.string()
     if (rule.minLength !== undefined) s = s.min(rule.minLength)
     if (rule.maxLength !== undefined) s = s.max(rule.maxLength)
-    if (rule.pattern !== undefined) s = s.regex(compilePattern(rule.pattern, where))
+    if (rule.pattern !== undefined) {
+      const pattern = rule.pattern
+      const test = linearPattern(pattern, `${where}.pattern`)
+      s = s.refine(test, { message: `does not match the pattern ${JSON.stringify(pattern)}` })
+    }
     base = rule.format ? s.pipe(formatSchema(rule.format)) : s
   } else {
     base = z.unknown()
@@ -119,14 +124,6 @@ function fieldSchema(rule: FieldRule, where: string): z.ZodType {
 function numericText(value: unknown): unknown {
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value)
   return value
-}
-
-function compilePattern(pattern: string, where: string): RegExp {
-  try {
-    return new RegExp(pattern, 'u')
-  } catch (error) {
-    throw new InputError(`${where}.pattern: not a valid regular expression (${(error as Error).message})`)
-  }
 }
 
 function formatSchema(format: (typeof FORMATS)[number]): z.ZodType<string, string> {
