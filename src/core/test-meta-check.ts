@@ -126,8 +126,12 @@ function datasetInfo(v: unknown): boolean {
   return (!('corruptionKinds' in v) || arrayOf(v.corruptionKinds, str)) && (!('seed' in v) || int(v.seed)) && (!('options' in v) || recordOf(v.options, optionValue))
 }
 
-const PROVENANCE = keys(['source', 'sha256', 'isolated'])
-const provenance = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, PROVENANCE) && str(v.source) && strOrNull(v.sha256) && typeof v.isolated === 'boolean'
+const PROVENANCE = keys(['source', 'sha256', 'isolated'], ['isolation'])
+const ISOLATION = keys(['level', 'tool', 'version', 'files'])
+const LEVELS: ReadonlySet<unknown> = new Set(['sandbox', 'process', 'none'])
+const isolation = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, ISOLATION) && LEVELS.has(v.level) && strOrNull(v.tool) && strOrNull(v.version) && str(v.files)
+const provenance = (v: unknown): boolean =>
+  isPlainObject(v) && onlyKnownKeys(v, PROVENANCE) && str(v.source) && strOrNull(v.sha256) && typeof v.isolated === 'boolean' && (!('isolation' in v) || isolation(v.isolation))
 
 const META = keys(
   ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],

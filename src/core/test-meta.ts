@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DatasetInfoSchema } from './dataset-info.js'
 import { InputError } from './errors.js'
+import { IsolationInfoSchema } from './isolation-info.js'
 import { compileExactCheck } from './exact-check.js'
 import { RepairScoreSchema } from './repair-score.js'
 import { UsageSchema } from './schemas.js'
@@ -9,6 +10,7 @@ export const AgentProvenanceSchema = z.object({
   source: z.string(),
   sha256: z.string().nullable(),
   isolated: z.boolean(),
+  isolation: IsolationInfoSchema.optional(),
 })
 
 /** One matcher's verdict, as stored on the test. */

@@ -7,6 +7,7 @@ import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { compareText } from '../core/order.js'
 import { truncate } from '../core/text.js'
 import { caseLabel } from '../core/case-label.js'
+import { describeIsolation } from './isolation-text.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -186,6 +187,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.join(', ') || '—'}`,
+    `- isolation: ${describeIsolation(r.isolation)}`,
     `- models: ${r.models.join(', ') || '— (no model-backed agent)'}`,
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,

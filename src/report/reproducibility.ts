@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { DigestOf } from '../core/digest-of.js'
 import type { RunRecord } from '../core/run-record.js'
+import type { IsolationInfo } from '../core/agent.js'
 
 export interface Reproducibility {
   projectCommit: string | null
@@ -26,6 +27,8 @@ export interface Reproducibility {
   seeds: number[]
   models: string[]
   agents: string[]
+  /** The wall each agent ran behind (one entry per agent and wall); absent in reports written before it was recorded. */
+  isolation?: Array<{ agent: string } & IsolationInfo>
   runDateUtc: string
   dependencyVersions: Record<string, string>
   cache: { cachedRuns: number; cachedCalls: number; liveCalls: number }
@@ -143,6 +146,7 @@ export function buildReproducibility(input: {
     seeds: uniqueSorted(input.records.map((r) => r.seed)),
     models: uniqueSorted(input.records.map((r) => r.model).filter((m): m is string => m !== null)),
     agents: uniqueSorted(input.records.map((r) => r.agent)),
+    isolation: isolationOf(input.records),
     runDateUtc: input.runDateUtc,
     dependencyVersions: dependencyVersions(),
     cache: {
@@ -152,6 +156,17 @@ export function buildReproducibility(input: {
     },
     nondeterminismNote: NONDETERMINISM_NOTE,
   }
+}
+
+/** One entry per agent and the wall it ran behind, sorted by agent (records without one are left out). */
+function isolationOf(records: readonly RunRecord[]): Array<{ agent: string } & IsolationInfo> {
+  const seen = new Map<string, { agent: string } & IsolationInfo>()
+  for (const r of records) {
+    if (!r.isolation) continue
+    const { level, tool, version, files } = r.isolation
+    seen.set(JSON.stringify([r.agent, level, tool, version, files]), { agent: r.agent, level, tool, version, files })
+  }
+  return [...seen.values()].sort((a, b) => (a.agent === b.agent ? (a.level < b.level ? -1 : 1) : a.agent < b.agent ? -1 : 1))
 }
 
 /** Paths relative to the working folder, so reports from two checkouts diff cleanly. */

@@ -3,6 +3,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import type { EvalReport } from '../build.js'
 import { seconds } from '../format.js'
 import { esc } from './escape.js'
+import { describeIsolation } from '../isolation-text.js'
 
 function datasetRows(report: EvalReport): string {
   const r = report.reproducibility
@@ -33,6 +34,7 @@ export function reproducibilitySection(report: EvalReport): string {
     ['project commit', `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`],
     ['seeds', r.seeds.join(', ') || '—'],
     ['agents', r.agents.join(', ') || '—'],
+    ['isolation', describeIsolation(r.isolation)],
     ['models', r.models.join(', ') || '— (no model-backed agent)'],
     ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],
     ['model calls', `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`],

@@ -1,0 +1,12 @@
+import { z } from 'zod'
+
+/** The wall an agent ran behind (see `IsolationInfo` in ./agent.ts and docs/isolation.md). */
+export const IsolationInfoSchema = z.object({
+  level: z.enum(['sandbox', 'process', 'none']),
+  tool: z.string().nullable(),
+  version: z.string().nullable(),
+  files: z.string(),
+})
+
+/** An agent in the harness's own process: nothing walls it off (trusted code). */
+export const IN_PROCESS = { level: 'none', tool: null, version: null, files: 'all' } as const
