@@ -173,3 +173,13 @@ function safeRealpath(path: string): string | null {
     return null
   }
 }
+
+/** The runners' `isolate:` option: true (default: the sandbox when it works, else `process`), `'sandbox'`, `'process'`, or false / `'none'` (in this process). */
+export type IsolateOption = boolean | IsolateLevel | 'none'
+
+export function isolateOption(value: unknown): { isolate: boolean; level: IsolateLevel | 'auto' } {
+  if (value === undefined || value === true) return { isolate: true, level: 'auto' }
+  if (value === false || value === 'none') return { isolate: false, level: 'auto' }
+  if (value === 'sandbox' || value === 'process') return { isolate: true, level: value }
+  throw new InputError(`isolate: ${JSON.stringify(value)} is not a level; use true, false, 'sandbox', 'process' or 'none'`)
+}

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../../core/errors.js'
+import { isDeniedEntry } from '../node-modules.js'
 import { isWithin } from '../sandbox/runtime.js'
 
 /** At most this many entries are looked at per check (a folder bigger than this is refused, not half checked). */
@@ -67,16 +68,17 @@ export function checkLinks(check: LinkCheck): void {
     }
   }
   for (const dir of check.scan) walk(dir)
+  // This package's own entries are denied (hidden), wherever they lead.
   for (const modules of check.moduleFolders) {
     for (const entry of safeReaddir(modules)) {
       const path = join(modules, entry)
       const st = safeLstat(path)
-      if (!st) continue
+      if (!st || isDeniedEntry(entry, path)) continue
       if ((entry.startsWith('@') || entry === '.pnpm') && st.isDirectory()) {
         for (const inner of safeReaddir(path)) {
           const p = join(path, inner)
           const s = safeLstat(p)
-          if (s) inspect(p, s)
+          if (s && !isDeniedEntry(inner, p)) inspect(p, s)
         }
       } else inspect(path, st)
     }

@@ -38,7 +38,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
   out.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
   for (const path of outermost(plan.readOnly)) out.push('--ro-bind', path, path)
   // A link (pnpm's node_modules/dataforge-evals) is hidden where it leads: the plan lists both.
-  for (const path of [...new Set(plan.hide)].sort()) {
+  // Outermost first and only: a hidden folder's insides are gone already.
+  for (const path of outermost(plan.hide, false)) {
     if (isRealDir(path)) out.push('--tmpfs', path, '--remount-ro', path)
     else if (isRealFile(path)) out.push('--ro-bind', '/dev/null', path)
   }
@@ -81,8 +82,8 @@ function isRealFile(path: string): boolean {
 }
 
 /** Paths without those inside another (mounting a folder mounts what is in it), system folders left out, parents first. */
-function outermost(paths: readonly string[]): string[] {
-  const unique = [...new Set(paths)].filter((p) => existsSync(p) && !SYSTEM_DIRS.some((d) => isWithin(p, d)))
+function outermost(paths: readonly string[], skipSystem = true): string[] {
+  const unique = [...new Set(paths)].filter((p) => existsSync(p) && !(skipSystem && SYSTEM_DIRS.some((d) => isWithin(p, d))))
   unique.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
   const kept: string[] = []
   for (const p of unique) if (!kept.some((k) => isWithin(p, k))) kept.push(p)
