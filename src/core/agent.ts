@@ -24,6 +24,9 @@ export interface AgentProvenance {
   isolation?: IsolationInfo
 }
 
+/** An agent in the harness's own process: nothing walls it off (trusted code). */
+export const IN_PROCESS: IsolationInfo = Object.freeze({ level: 'none', tool: null, version: null, files: 'all' })
+
 /**
  * The wall an agent ran behind, on every RunRecord and in the reproducibility block. `level`: `sandbox` (an OS
  * sandbox: bubblewrap), `process` (its own process; module agents under Node's permission model, command agents

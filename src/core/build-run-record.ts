@@ -1,6 +1,5 @@
-import type { AgentProvenance } from './agent.js'
+import { type AgentProvenance, IN_PROCESS } from './agent.js'
 import { hashOf, sha256Hex } from './hash.js'
-import { IN_PROCESS } from './isolation-info.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
 import type { FailureKind } from './failure-kind.js'

@@ -7,6 +7,3 @@ export const IsolationInfoSchema = z.object({
   version: z.string().nullable(),
   files: z.string(),
 })
-
-/** An agent in the harness's own process: nothing walls it off (trusted code). */
-export const IN_PROCESS = { level: 'none', tool: null, version: null, files: 'all' } as const
