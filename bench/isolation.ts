@@ -7,7 +7,7 @@ import { loadDataset } from '../src/datasets/index.js'
 import { gradeRepair } from '../src/grading/index.js'
 import { commandSpec, type IsolatedSpec, moduleSpec } from '../src/isolation/agent-spec.js'
 import { probeSandbox } from '../src/isolation/sandbox/probe.js'
-import { startIsolatedAgent } from '../src/isolation/isolated-agent.js'
+import { type IsolatedAgent, startIsolatedAgent } from '../src/isolation/isolated-agent.js'
 import { runRepairTrial } from '../src/run/run-repair-trial.js'
 
 const TRIALS = Number(process.env.BENCH_ISOLATION_TRIALS ?? 30)
@@ -18,31 +18,38 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!
 }
 
-/** Per-trial wall time of one agent over TRIALS trials on hospital (agent call + grading, as the CLI runs it). */
-async function perTrial(agent: RepairAgent): Promise<{ first: number; median: number }> {
+/**
+ * Per-trial wall time of agents over TRIALS trials on hospital (agent call + grading, as the CLI runs it). The
+ * agents take turns trial by trial, so a shared machine's load falls on all of them alike.
+ */
+async function perTrial(...agents: RepairAgent[]): Promise<Array<{ first: number; median: number }>> {
   const { task, info } = await loadDataset({ id: 'hospital', seed: 1 })
-  const times: number[] = []
+  const times: number[][] = agents.map(() => [])
   for (let trial = 0; trial < TRIALS; trial++) {
-    const start = performance.now()
-    const { outcome } = await runRepairTrial({ agent, task, info, trial, seed: 1, timeoutMs: 60_000, grade: (t, f) => gradeRepair(t, f) })
-    if (outcome.status !== 'ok') throw new Error(`bench agent failed: ${outcome.failureMessage}`)
-    times.push(performance.now() - start)
+    for (const [i, agent] of agents.entries()) {
+      const start = performance.now()
+      const { outcome } = await runRepairTrial({ agent, task, info, trial, seed: 1, timeoutMs: 60_000, grade: (t, f) => gradeRepair(t, f) })
+      if (outcome.status !== 'ok') throw new Error(`bench agent failed: ${outcome.failureMessage}`)
+      times[i]!.push(performance.now() - start)
+    }
   }
-  return { first: times[0]!, median: median(times.slice(1)) }
+  return times.map((t) => ({ first: t[0]!, median: median(t.slice(1)) }))
 }
 
 const STARTS = Number(process.env.BENCH_ISOLATION_STARTS ?? 15)
 
-/** Median time from spawn to the agent's `ready` (a `.mjs` agent: no TypeScript loader in the way) at one level. */
-async function startMs(level: 'sandbox' | 'process', spec: IsolatedSpec): Promise<number> {
-  const times: number[] = []
+/** Median time from spawn to the agent's `ready` per level, the levels taking turns start by start. */
+async function startMs(levels: Array<'sandbox' | 'process'>, spec: IsolatedSpec): Promise<number[]> {
+  const times: number[][] = levels.map(() => [])
   for (let i = 0; i < STARTS; i++) {
-    const started = performance.now()
-    const agent = await startIsolatedAgent(spec, { cwd: repo, level })
-    times.push(performance.now() - started)
-    await agent.close()
+    for (const [j, level] of levels.entries()) {
+      const started = performance.now()
+      const agent = await startIsolatedAgent(spec, { cwd: repo, level })
+      times[j]!.push(performance.now() - started)
+      await agent.close()
+    }
   }
-  return median(times)
+  return times.map(median)
 }
 
 /**
@@ -56,46 +63,45 @@ export default async function run(): Promise<string> {
   const rows: string[] = []
   const line = (label: string, r: { first: number; median: number }, goal: string) =>
     rows.push(`| ${label} | ${r.median.toFixed(1)} ms | ${r.first.toFixed(0)} ms | ${goal} |`)
-  const inProcess = await perTrial(noop)
-  line('noop, in process', inProcess, '—')
   const sandbox = probeSandbox()
   const levels: Array<'process' | 'sandbox'> = sandbox.ok ? ['process', 'sandbox'] : ['process']
-  const perLevel: Record<string, number> = {}
-  for (const level of levels) {
-    const started = performance.now()
-    const isolated = await startIsolatedAgent(moduleSpec('test/fixtures/agents/noop.ts', repo), { cwd: repo, level })
-    const firstMs = performance.now() - started
-    try {
-      const r = await perTrial(isolated)
-      perLevel[level] = r.median
-      line(`noop module (TypeScript), ${level}`, { first: r.first + firstMs, median: r.median }, `overhead ${(r.median - inProcess.median).toFixed(1)} ms (goal < 100 ms) ${r.median - inProcess.median < 100 ? 'met' : 'MISSED'}`)
-    } finally {
-      await isolated.close()
-    }
-    const example = await startIsolatedAgent(moduleSpec('fixtures/agents/example-agent.ts', repo), { cwd: repo, level })
-    const python = await startIsolatedAgent(commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo), { cwd: repo, level })
-    try {
-      line(`example agent (TypeScript), ${level}`, await perTrial(example), '—')
-      line(`example agent (Python, cmd:), ${level}`, await perTrial(python), '—')
-    } finally {
-      await Promise.all([example.close(), python.close()])
-    }
+  const started = levels.map(() => 0)
+  const noops: IsolatedAgent[] = []
+  for (const [i, level] of levels.entries()) {
+    const t = performance.now()
+    noops.push(await startIsolatedAgent(moduleSpec('test/fixtures/agents/noop.ts', repo), { cwd: repo, level }))
+    started[i] = performance.now() - t
   }
+  const [inProcess, ...isolated] = await perTrial(noop, ...noops)
+  await Promise.all(noops.map((a) => a.close()))
+  line('noop, in process', inProcess!, '—')
+  for (const [i, level] of levels.entries()) {
+    const r = isolated[i]!
+    line(`noop module (TypeScript), ${level}`, { first: r.first + started[i]!, median: r.median }, `overhead ${(r.median - inProcess!.median).toFixed(1)} ms (goal < 100 ms) ${r.median - inProcess!.median < 100 ? 'met' : 'MISSED'}`)
+  }
+  const examples: IsolatedAgent[] = []
+  for (const level of levels) {
+    examples.push(await startIsolatedAgent(moduleSpec('fixtures/agents/example-agent.ts', repo), { cwd: repo, level }))
+    examples.push(await startIsolatedAgent(commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo), { cwd: repo, level }))
+  }
+  const exampleTimes = await perTrial(...examples)
+  await Promise.all(examples.map((a) => a.close()))
+  for (const [i, level] of levels.entries()) {
+    line(`example agent (TypeScript), ${level}`, exampleTimes[2 * i]!, '—')
+    line(`example agent (Python, cmd:), ${level}`, exampleTimes[2 * i + 1]!, '—')
+  }
+  const perLevel = Object.fromEntries(levels.map((l, i) => [l, isolated[i]!.median]))
   const startRows: string[] = []
   const dir = mkdtempSync(join(tmpdir(), 'bench-isolation-'))
   try {
     writeFileSync(join(dir, 'noop.mjs'), "export default { name: 'bench-noop', run: () => [] }\n")
-    const spec = moduleSpec(join(dir, 'noop.mjs'), repo)
-    const plain = await startMs('process', spec)
-    startRows.push(`| noop module (.mjs), process | ${plain.toFixed(0)} ms | — |`)
+    const [plain, boxed] = await startMs(levels, moduleSpec(join(dir, 'noop.mjs'), repo))
+    startRows.push(`| noop module (.mjs), process | ${plain!.toFixed(0)} ms | — |`)
     if (sandbox.ok) {
-      const boxed = await startMs('sandbox', spec)
-      startRows.push(`| noop module (.mjs), sandbox (bubblewrap ${sandbox.version}) | ${boxed.toFixed(0)} ms | overhead ${(boxed - plain).toFixed(0)} ms (goal ≤ 50 ms) ${boxed - plain <= 50 ? 'met' : 'MISSED'} |`)
-      const py = commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo)
-      const pyPlain = await startMs('process', py)
-      const pyBoxed = await startMs('sandbox', py)
-      startRows.push(`| example agent (Python, cmd:), process | ${pyPlain.toFixed(0)} ms | — |`)
-      startRows.push(`| example agent (Python, cmd:), sandbox | ${pyBoxed.toFixed(0)} ms | overhead ${(pyBoxed - pyPlain).toFixed(0)} ms (goal ≤ 50 ms) ${pyBoxed - pyPlain <= 50 ? 'met' : 'MISSED'} |`)
+      startRows.push(`| noop module (.mjs), sandbox (bubblewrap ${sandbox.version}) | ${boxed!.toFixed(0)} ms | overhead ${(boxed! - plain!).toFixed(0)} ms (goal ≤ 50 ms) ${boxed! - plain! <= 50 ? 'met' : 'MISSED'} |`)
+      const [pyPlain, pyBoxed] = await startMs(levels, commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo))
+      startRows.push(`| example agent (Python, cmd:), process | ${pyPlain!.toFixed(0)} ms | — |`)
+      startRows.push(`| example agent (Python, cmd:), sandbox | ${pyBoxed!.toFixed(0)} ms | overhead ${(pyBoxed! - pyPlain!).toFixed(0)} ms (goal ≤ 50 ms) ${pyBoxed! - pyPlain! <= 50 ? 'met' : 'MISSED'} |`)
     } else {
       startRows.push(`| sandbox | — | not measured: ${sandbox.missing} |`)
     }

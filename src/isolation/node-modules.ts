@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isRealDir as isDir, safeReaddir } from './fs-probe.js'
 
 /** Packages an agent may not read even where its node_modules are readable: ours ships the canonical clean CSVs. */
 const DENIED_PACKAGES = new Set(['dataforge-evals'])
@@ -139,20 +140,4 @@ function holdsDenied(modules: string, depth: number): boolean {
     if (isDir(nested) && holdsDenied(nested, depth + 1)) return true
   }
   return false
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort()
-  } catch {
-    return []
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory()
-  } catch {
-    return false
-  }
 }

@@ -1,6 +1,6 @@
-import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { type ModuleLayout, nodeModulesLayout } from './node-modules.js'
+import { isDirOrLink as isDir, safeReaddir } from './fs-probe.js'
 
 /** The permission-model flag this Node understands: stable `--permission` (Node ≥ 22.13/23.5) or the experimental one. */
 export function permissionFlag(): '--permission' | '--experimental-permission' {
@@ -33,14 +33,6 @@ function allowAround(dir: string, hidden: readonly string[], top = true): string
   return out
 }
 
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort()
-  } catch {
-    return []
-  }
-}
-
 /** One `--allow-fs-read` per path: Node 20.20 rejects comma lists. */
 export function permissionArgs(readable: string[], opts: { allowChildProcess?: boolean; allowWorker?: boolean; allowAddons?: boolean }): string[] {
   return [
@@ -55,12 +47,4 @@ export function permissionArgs(readable: string[], opts: { allowChildProcess?: b
 
 function withSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
 }

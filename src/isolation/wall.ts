@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { IsolationInfo } from '../core/agent.js'
@@ -13,6 +13,7 @@ import { permissionArgs, readableRoots } from './permission.js'
 import { bwrapArgs } from './sandbox/bwrap.js'
 import { probeSandbox } from './sandbox/probe.js'
 import { resolveRuntime } from './sandbox/runtime.js'
+import { safeRealpath } from './fs-probe.js'
 
 /** What the CLI's `--isolate` and the runners' `isolate:` name for agents that run in their own process. */
 export type IsolateLevel = 'sandbox' | 'process'
@@ -164,14 +165,6 @@ function insideOf(folders: readonly string[], protectedPaths: readonly string[])
     }
   }
   return [...new Set(out)]
-}
-
-function safeRealpath(path: string): string | null {
-  try {
-    return realpathSync(path)
-  } catch {
-    return null
-  }
 }
 
 /** The runners' `isolate:` option: true (default: the sandbox when it works, else `process`), `'sandbox'`, `'process'`, or false / `'none'` (in this process). */

@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs'
+import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import { isDeniedEntry } from '../node-modules.js'
 import { isWithin } from '../sandbox/runtime.js'
+import { safeLstat, safeReaddir, safeRealpath } from '../fs-probe.js'
 
 /** At most this many entries are looked at per check (a folder bigger than this is refused, not half checked). */
 const MAX_ENTRIES = 200_000
@@ -102,28 +103,4 @@ function inodesOf(paths: readonly string[]): Map<string, string> {
   }
   for (const p of paths) visit(p, 0)
   return out
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-  } catch {
-    return []
-  }
-}
-
-function safeLstat(path: string): Stats | null {
-  try {
-    return lstatSync(path)
-  } catch {
-    return null
-  }
-}
-
-function safeRealpath(path: string): string | null {
-  try {
-    return realpathSync(path)
-  } catch {
-    return null
-  }
 }

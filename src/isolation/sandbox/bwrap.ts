@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { ETC_ENTRIES, isWithin, SYSTEM_DIRS } from './runtime.js'
+import { isRealDir, isRealFile } from '../fs-probe.js'
 
 /** What one sandboxed agent process sees: everything not named here does not exist inside. */
 export interface SandboxPlan {
@@ -38,12 +39,22 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
   out.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
   for (const path of outermost(plan.readOnly)) out.push('--ro-bind', path, path)
   // A link (pnpm's node_modules/dataforge-evals) is hidden where it leads: the plan lists both.
-  // Outermost first and only: a hidden folder's insides are gone already.
-  for (const path of outermost(plan.hide, false)) {
-    if (isRealDir(path)) out.push('--tmpfs', path, '--remount-ro', path)
-    else if (isRealFile(path)) out.push('--ro-bind', '/dev/null', path)
+  // Outermost first and only: a hidden folder's insides are gone already. What must show through one (the
+  // TypeScript loader inside this package's own node_modules) is mounted before it turns read-only.
+  const after = outermost(plan.readOnlyAfter)
+  const placed = new Set<string>()
+  const mounted = outermost(plan.readOnly)
+  for (const path of outermost(plan.hide, false).filter((h) => mounted.some((m) => isWithin(h, m)))) {
+    if (isRealDir(path)) {
+      out.push('--tmpfs', path)
+      for (const a of after.filter((x) => isWithin(x, path) && x !== path)) {
+        out.push('--ro-bind', a, a)
+        placed.add(a)
+      }
+      out.push('--remount-ro', path)
+    } else if (isRealFile(path)) out.push('--ro-bind', '/dev/null', path)
   }
-  for (const path of outermost(plan.readOnlyAfter)) out.push('--ro-bind', path, path)
+  for (const path of after) if (!placed.has(path)) out.push('--ro-bind', path, path)
   out.push(
     '--unshare-pid',
     '--unshare-ipc',
@@ -63,22 +74,6 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
     ...args,
   )
   return out
-}
-
-function isRealDir(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory()
-  } catch {
-    return false
-  }
-}
-
-function isRealFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile()
-  } catch {
-    return false
-  }
 }
 
 /** Paths without those inside another (mounting a folder mounts what is in it), system folders left out, parents first. */

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { closeSync, openSync, readSync, realpathSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import { whichSync } from './probe.js'
+import { safeRealpath } from '../fs-probe.js'
 
 /** Host folders every sandbox mounts read-only (the system's programs and libraries). */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/nix/store']
@@ -32,6 +33,18 @@ export const isSystemPath = (path: string) => SYSTEM_DIRS.some((d) => within(pat
  * above the working directory) is not mounted: only the binary is. Throws an `InputError` when the program is not found.
  */
 export function resolveRuntime(program: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Runtime {
+  // Asking a version manager (pyenv which) costs a shell script's start: once per program and folder.
+  const key = JSON.stringify([program, cwd, env.PATH ?? ''])
+  const known = runtimes.get(key)
+  if (known && env === process.env) return known
+  const runtime = resolveUncached(program, cwd, env)
+  if (env === process.env) runtimes.set(key, runtime)
+  return runtime
+}
+
+const runtimes = new Map<string, Runtime>()
+
+function resolveUncached(program: string, cwd: string, env: NodeJS.ProcessEnv): Runtime {
   const found = program.includes('/') ? whichSync(resolve(cwd, program)) : whichSync(program, env.PATH)
   if (!found) throw new InputError(`the sandbox cannot mount the agent's interpreter: "${program}" is not an executable on PATH`)
   const mounts = new Set<string>()
@@ -102,14 +115,6 @@ function shebangOf(file: string): string | null {
     return null
   } finally {
     if (fd !== null) closeSync(fd)
-  }
-}
-
-function safeRealpath(path: string): string | null {
-  try {
-    return realpathSync(path)
-  } catch {
-    return null
   }
 }
 
