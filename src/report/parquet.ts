@@ -79,6 +79,7 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col('agentSource', 'STRING', true, (r) => r.agentSource),
   col('agentSha256', 'STRING', true, (r) => r.agentSha256),
   col('isolated', 'BOOLEAN', true, (r) => r.isolated),
+  col('isolation', 'STRING', true, (r) => json(r.isolation), 'isolation (JSON)'),
   col('projectCommit', 'STRING', true, (r) => r.projectCommit),
   col('configId', 'STRING', false, (r) => r.configId),
   col('armId', 'STRING', false, (r) => r.armId),

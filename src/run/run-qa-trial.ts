@@ -123,6 +123,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
         seed: input.seed,
         generation: input.generation ?? null,
         datasetSha256: { dirty: digest, clean: digest },
+        agentProvenance: agent.provenance ?? null,
       }
       if ('error' in outcome) {
         const failure = classifyFailure(outcome.error)
