@@ -7,6 +7,7 @@ import { PROVIDER_PRESETS, type ProviderAgentOptions } from './providers/index.j
 import type { AgentListing } from './registry.js'
 import { noopQaAgent, refusingAgent, suiteOracle } from './suite-oracle.js'
 import { compareText } from '../core/order.js'
+import type { ResolveOptions } from './registry.js'
 
 export interface DataAgentOptions {
   /** Provider preset for model-backed agents (`--provider`); a preset name given as the spec wins. */
@@ -97,8 +98,8 @@ export function resolveDataAgent(spec: string, opts: DataAgentOptions = {}): Dat
  * DataAgent or a factory of one) or `cmd:COMMAND`. They run in their own process (src/isolation/) unless
  * `isolate` is false; close them with `closeAgent` when done.
  */
-export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string; isolate?: boolean }): Promise<DataAgent> {
+export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string; isolate?: boolean; isolation?: ResolveOptions['isolation'] }): Promise<DataAgent> {
   if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !(looksLikeModulePath(spec) || spec.startsWith('cmd:'))) return resolveDataAgent(spec, opts)
   const { resolveCustomDataAgent } = await import('./registry.js')
-  return resolveCustomDataAgent(spec, { cwd: opts.cwd, isolate: opts.isolate !== false })
+  return resolveCustomDataAgent(spec, { cwd: opts.cwd, isolate: opts.isolate !== false, ...(opts.isolation ? { isolation: opts.isolation } : {}) })
 }

@@ -1,4 +1,5 @@
 import type { Answer } from '../core/answer.js'
+import type { IsolateOption } from '../isolation/wall.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { tablesJsonSha256 } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
@@ -27,8 +28,8 @@ export interface ConversationOptions {
    * `{ command: [...] }` run in its own process over the agent protocol (docs/agent-protocol.md).
    */
   agent: DataAgent | string | { command: readonly string[] }
-  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
-  isolate?: boolean
+  /** As `evalCase`'s: `'sandbox'`, `'process'`, true (default: the sandbox when it works), false / `'none'` (in this process). */
+  isolate?: IsolateOption
   /** Suite name for grouping; default the conversation's name. */
   suite?: string
   category?: string
@@ -84,7 +85,10 @@ export function conversationSession(name: string, options: ConversationOptions, 
     resolved ??=
       typeof spec === 'object' && 'session' in spec
         ? Promise.resolve(spec)
-        : import('../adapters/registry.js').then(({ resolveCustomDataAgent }) => resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate: options.isolate !== false }))
+        : Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(([{ resolveCustomDataAgent }, { isolateOption }]) => {
+            const { isolate, level } = isolateOption(options.isolate)
+            return resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate, isolation: { level } })
+          })
     return resolved
   }
   // The model gateway: one trial for the whole session; each turn's test gets the calls made while it was asked.

@@ -1,4 +1,5 @@
 import type { RepairAgent } from '../core/agent.js'
+import type { IsolateOption } from '../isolation/wall.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
@@ -35,8 +36,12 @@ export interface EvalCaseOptions {
    * (yours), and nothing keeps it from the truth.
    */
   agent: RepairAgent | string | { command: readonly string[] }
-  /** `false` runs a module agent in this process (trusted code, debugging). Default true. */
-  isolate?: boolean
+  /**
+   * The wall around a module or command agent: `'sandbox'` (the OS sandbox, bubblewrap), `'process'` (Node's
+   * permission model), true (default: the sandbox when it works here, else `'process'` with one warning), or
+   * false / `'none'` to run a module agent in this process (trusted code, debugging). See docs/isolation.md.
+   */
+  isolate?: IsolateOption
   /** Heap limit in MB of an isolated module agent's process (`--max-old-space-size`). Default 2048. */
   agentMemoryMb?: number
   trials?: number
@@ -164,13 +169,14 @@ export function caseAgent(options: EvalCaseOptions): CaseAgent {
   return {
     closes: true,
     get: () => {
-      resolved ??= import('../adapters/registry.js').then(({ resolveAgent }) =>
-        resolveAgent(spec, {
+      resolved ??= Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(([{ resolveAgent }, { isolateOption }]) => {
+        const { isolate, level } = isolateOption(options.isolate)
+        return resolveAgent(spec, {
           cwd: process.cwd(),
-          isolate: options.isolate !== false,
-          ...(options.agentMemoryMb !== undefined ? { isolation: { maxOldSpaceMb: options.agentMemoryMb } } : {}),
-        }),
-      )
+          isolate,
+          isolation: { level, ...(options.agentMemoryMb !== undefined ? { maxOldSpaceMb: options.agentMemoryMb } : {}) },
+        })
+      })
       return resolved
     },
     close: async () => {

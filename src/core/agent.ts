@@ -23,6 +23,26 @@ export interface AgentProvenance {
   sha256: string | null
   /** True when the agent runs in its own process (src/isolation/). */
   isolated: boolean
+  /** The wall it runs behind (absent: in this process, or not known). */
+  isolation?: IsolationInfo
+}
+
+/** An agent in the harness's own process: nothing walls it off (trusted code). */
+export const IN_PROCESS: IsolationInfo = Object.freeze({ level: 'none', tool: null, version: null, files: 'all' })
+
+/**
+ * The wall an agent ran behind, on every RunRecord and in the reproducibility block. `level`: `sandbox` (an OS
+ * sandbox: bubblewrap), `process` (its own process; module agents under Node's permission model, command agents
+ * unrestricted), `none` (in the harness's process: trusted code).
+ */
+export interface IsolationInfo {
+  level: 'sandbox' | 'process' | 'none'
+  /** `bubblewrap`, `node-permission-model`, or null (nothing restricts its files). */
+  tool: string | null
+  /** The tool's version (bubblewrap's, or Node's for the permission model). */
+  version: string | null
+  /** What of the disk it can read: `sandbox` (only what is mounted), `agent folder and node_modules`, `unrestricted`, `all` (in process). */
+  files: string
 }
 
 export interface RepairAgent {

@@ -1,4 +1,4 @@
-import type { AgentProvenance } from './agent.js'
+import { type AgentProvenance, IN_PROCESS } from './agent.js'
 import { hashOf, sha256Hex } from './hash.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
@@ -154,6 +154,7 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,
     isolated: id.agentProvenance?.isolated ?? null,
+    isolation: id.agentProvenance?.isolation ?? (id.agentProvenance && !id.agentProvenance.isolated ? IN_PROCESS : null),
     projectCommit: provenance.projectCommit,
     configId: configIdOf(id, armId),
     armId,

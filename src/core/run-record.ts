@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CountSchema, PRFSchema, RateSchema, RepairDiagnosticsSchema, KindRecallSchema } from './repair-score.js'
+import { IsolationInfoSchema } from './isolation-info.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import { dataRecordSchema } from './data-record-schema.js'
@@ -74,6 +75,8 @@ export const RunRecordSchema = z.object({
   agentSha256: z.string().nullable().default(null),
   /** True when the agent ran in its own process. */
   isolated: z.boolean().nullable().default(null),
+  /** The wall it ran behind: level (sandbox, process, none), tool and version, what of the disk it could read. */
+  isolation: IsolationInfoSchema.nullable().default(null),
   projectCommit: z.string().nullable(),
   configId: z.string(),
   armId: z.string(),

@@ -13,6 +13,10 @@ export interface Launch {
   env: NodeJS.ProcessEnv
   /** Where the agent's stderr goes (default: this process's stderr). */
   log?: (chunk: string) => void
+  /** Start it in a process group of its own (signals to the harness's group miss it; the harness ends the whole group). */
+  detached?: boolean
+  /** The OS sandbox it starts in (`bubblewrap 0.8.0`): a sandbox that fails before `ready` is named in the failure. */
+  sandbox?: string
 }
 
 /** How long a new agent process may take to send `ready`. */
@@ -42,6 +46,10 @@ export class AgentProcess {
   private buffer = ''
   private dead: AgentFailure | null = null
   private killedByUs = false
+  private readonly detached: boolean
+  private readonly sandbox: string | null
+  private startupErr = ''
+  private isReady = false
   private settleReady!: (r: Ready) => void
   private failReady!: (e: AgentFailure) => void
 
@@ -54,14 +62,22 @@ export class AgentProcess {
     const readyTimer = setTimeout(() => this.kill(new AgentFailure('agent_crash', `agent process sent no "ready" message within ${formatSeconds(READY_TIMEOUT_MS / 1000)} s`)), READY_TIMEOUT_MS)
     readyTimer.unref()
     this.ready.then(
-      () => clearTimeout(readyTimer),
+      () => {
+        clearTimeout(readyTimer)
+        this.isReady = true
+      },
       () => clearTimeout(readyTimer),
     )
-    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    this.detached = launch.detached === true
+    this.sandbox = launch.sandbox ?? null
+    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: this.detached })
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
     this.child.stderr!.setEncoding('utf8')
-    this.child.stderr!.on('data', (chunk: string) => (launch.log ?? ((c) => process.stderr.write(terminalOutput(c))))(chunk))
+    this.child.stderr!.on('data', (chunk: string) => {
+      if (!this.isReady && this.startupErr.length < 4096) this.startupErr += chunk
+      ;(launch.log ?? ((c) => process.stderr.write(terminalOutput(c))))(chunk)
+    })
     this.child.stdin!.on('error', () => undefined)
     this.child.on('error', (error) => this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)))
     // 'close' (not 'exit'): all of the agent's stderr has reached the log by the time its end is recorded.
@@ -125,8 +141,8 @@ export class AgentProcess {
     this.fail(why)
     if (this.child.exitCode !== null || this.child.signalCode !== null) return
     this.killedByUs = true
-    this.child.kill('SIGTERM')
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS)
+    this.signal('SIGTERM')
+    const timer = setTimeout(() => this.signal('SIGKILL'), KILL_GRACE_MS)
     timer.unref()
     this.child.once('exit', () => clearTimeout(timer))
   }
@@ -140,6 +156,19 @@ export class AgentProcess {
     const timer = setTimeout(() => this.kill(), KILL_GRACE_MS)
     await exited
     clearTimeout(timer)
+  }
+
+  /** Signals the process, and its whole group when it has one of its own (what it started goes too). */
+  private signal(sig: NodeJS.Signals): void {
+    if (this.detached && this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, sig)
+        return
+      } catch {
+        // the group is gone; the process may not be
+      }
+    }
+    this.child.kill(sig)
   }
 
   private onData(chunk: string): void {
@@ -193,7 +222,20 @@ export class AgentProcess {
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.detached && this.child.pid !== undefined) {
+      // What the agent started in its group ends with it.
+      try {
+        process.kill(-this.child.pid, 'SIGKILL')
+      } catch {
+        // nothing left
+      }
+    }
     if (this.killedByUs && this.dead) return
+    const bwrap = this.sandbox && !this.isReady ? this.startupErr.split('\n').find((l) => l.startsWith('bwrap: ')) : undefined
+    if (bwrap) {
+      this.fail(new AgentFailure('agent_crash', `the sandbox (${this.sandbox}) could not start it: ${bwrap.slice('bwrap: '.length)}; run with --isolate process to use Node's permission model instead`))
+      return
+    }
     this.fail(exitFailure(code, signal))
   }
 

@@ -9,7 +9,68 @@ export const CHILD_RUNNER_SOURCE = String.raw`
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { types } from 'node:util'
-import { basename, extname } from 'node:path'
+import { basename, extname, isAbsolute, resolve as resolvePath } from 'node:path'
+import fs from 'node:fs'
+import Module, { syncBuiltinESMExports } from 'node:module'
+import traceEvents from 'node:trace_events'
+
+// Closing what Node's permission model leaves open, before any agent code runs (under the OS sandbox too):
+// - signals: the agent may signal only itself, so it cannot kill or stop the harness (process.binding is denied);
+// - trace_events would write a trace file into the working folder without a write grant;
+// - fs.realpath and require.resolve would say which paths exist outside what the agent may read.
+{
+  const ownPid = process.pid
+  const realKill = process._kill
+  process._kill = function (pid, signal) {
+    if (Number(pid) !== ownPid) return -1 // EPERM: process.kill throws "kill EPERM"
+    return realKill.call(process, pid, signal)
+  }
+  traceEvents.createTracing = () => {
+    throw Object.assign(new Error('trace_events is not available to an isolated agent'), { code: 'ERR_ACCESS_DENIED' })
+  }
+  const permission = process.permission
+  if (permission) {
+    const denied = (path) => Object.assign(new Error('Access to this API has been restricted'), { code: 'ERR_ACCESS_DENIED', permission: 'FileSystemRead', resource: String(path) })
+    const readable = (path) => {
+      try {
+        return permission.has('fs.read', resolvePath(String(path instanceof URL ? path.pathname : path)))
+      } catch {
+        return false
+      }
+    }
+    const guard = (fn) => {
+      const wrapped = function (path, ...rest) {
+        if (!readable(path)) {
+          const cb = rest.find((a) => typeof a === 'function')
+          if (cb) return process.nextTick(cb, denied(path))
+          throw denied(path)
+        }
+        return fn.call(this, path, ...rest)
+      }
+      return wrapped
+    }
+    const realpathSync = guard(fs.realpathSync)
+    realpathSync.native = guard(fs.realpathSync.native)
+    fs.realpathSync = realpathSync
+    const realpath = guard(fs.realpath)
+    realpath.native = guard(fs.realpath.native)
+    fs.realpath = realpath
+    const promiseRealpath = fs.promises.realpath
+    fs.promises.realpath = async (path, ...rest) => {
+      if (!readable(path)) throw denied(path)
+      return promiseRealpath(path, ...rest)
+    }
+    const resolveFilename = Module._resolveFilename
+    Module._resolveFilename = function (...args) {
+      const found = resolveFilename.apply(this, args)
+      if (typeof found === 'string' && isAbsolute(found) && !readable(found)) {
+        throw Object.assign(new Error("Cannot find module '" + args[0] + "'"), { code: 'MODULE_NOT_FOUND' })
+      }
+      return found
+    }
+  }
+  syncBuiltinESMExports()
+}
 
 const [modulePath, jitiPath] = process.argv.slice(1)
 const writeOut = process.stdout.write.bind(process.stdout)

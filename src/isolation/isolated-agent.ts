@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import type { RepairAgent, RunContext } from '../core/agent.js'
 import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
@@ -9,19 +7,10 @@ import type { LlmAccess } from '../core/llm.js'
 import { agentGateway } from '../gateway/process.js'
 import { AgentProcess, type Launch } from './agent-process.js'
 import { defaultName, type IsolatedSpec, provenanceOf } from './agent-spec.js'
-import { CHILD_RUNNER_SOURCE } from './child-runner-source.js'
-import { permissionArgs, readableRoots } from './permission.js'
+import { planLaunch, type WallOptions } from './wall.js'
 import { PROTOCOL_VERSION } from './protocol.js'
 
-export interface IsolationOptions {
-  /** Working directory for relative paths in provenance. */
-  cwd: string
-  /** Heap limit of a module agent's process in MB (`--max-old-space-size`). Default 2048. */
-  maxOldSpaceMb?: number
-  /** Opt-ins under the permission model (each lets the agent escape the file restriction in some way). */
-  allowChildProcess?: boolean
-  allowWorker?: boolean
-  allowAddons?: boolean
+export interface IsolationOptions extends WallOptions {
   /** Where the agent's stderr goes (default: this process's stderr). */
   log?: (chunk: string) => void
 }
@@ -34,36 +23,9 @@ export interface IsolatedAgent extends RepairAgent, DataAgent {
   close(): Promise<void>
 }
 
-const jitiModule = () => join(dirname(createRequire(import.meta.url).resolve('jiti')), 'jiti.mjs')
-
-/** The process an isolated agent runs in: what it may read, and nothing of the truth. */
+/** The process an isolated agent runs in: what it may read, and nothing of the truth (see ./wall.ts). */
 export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
-  const env: NodeJS.ProcessEnv = {}
-  // The agent sees the environment it needs (API keys, PATH) but not where the harness keeps its data.
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('DATAFORGE_') && key !== 'NODE_OPTIONS') env[key] = value
-  if (spec.type === 'command') {
-    return { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log }
-  }
-  const agentDir = dirname(spec.path)
-  const typescript = /\.((c|m)?ts|js)$/.test(spec.path) // loaded through jiti (TypeScript, and ESM .js outside a module package)
-  const jiti = typescript ? [jitiModule()] : []
-  const readable = readableRoots(agentDir, typescript ? [`${dirname(dirname(jiti[0]!))}/`] : [])
-  return {
-    command: process.execPath,
-    args: [
-      ...permissionArgs(readable, opts),
-      `--max-old-space-size=${opts.maxOldSpaceMb ?? 2048}`,
-      '--input-type=module',
-      '-e',
-      CHILD_RUNNER_SOURCE,
-      '--',
-      spec.path,
-      ...jiti,
-    ],
-    cwd: agentDir,
-    env,
-    log: opts.log,
-  }
+  return planLaunch(spec, opts).launch
 }
 
 /**
@@ -76,7 +38,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
   // Model gateway (src/gateway/): the agent's OPENAI_*/ANTHROPIC_* variables point at the harness with a process
   // token, bound to each trial while it runs (`gw.bind`); no upstream key reaches the agent.
   const gw = await agentGateway()
-  const launch = launchOf(spec, opts)
+  const { launch, isolation } = planLaunch(spec, opts)
   Object.assign(launch.env, gw.env)
   let idle: AgentProcess | null = new AgentProcess(launch)
   let idleKey: string | null = null
@@ -105,7 +67,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     kind,
     ...(ready.model ? { model: ready.model } : {}),
     ...(ready.provider ? { provider: ready.provider } : {}),
-    provenance: provenanceOf(spec),
+    provenance: { ...provenanceOf(spec), isolation },
     capabilities: ready.capabilities ?? null,
     async run(task: AgentTask, ctx: RunContext): Promise<AgentRunResult> {
       const p = take(task.name)

@@ -1,32 +1,36 @@
-import { existsSync, readdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { type ModuleLayout, nodeModulesLayout } from './node-modules.js'
+import { isDirOrLink as isDir, safeReaddir } from './fs-probe.js'
 
 /** The permission-model flag this Node understands: stable `--permission` (Node ≥ 22.13/23.5) or the experimental one. */
 export function permissionFlag(): '--permission' | '--experimental-permission' {
   return process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission'
 }
 
-/** Packages an agent may not read even where its node_modules are readable: ours ships the canonical clean CSVs. */
-const DENIED_PACKAGES = new Set(['dataforge-evals'])
-
 /**
- * What an isolated module agent may read: its own folder, the node_modules folders it resolves from (every
- * ancestor's), minus this package, plus `extra` (jiti for TypeScript agents). Everything else (clean CSVs,
- * reports, baselines, the harness) is denied by the permission model.
+ * What an isolated module agent may read under the permission model: its own folder, the node_modules folders it
+ * resolves from (every ancestor's) minus this package in every layout (the model has no deny: the allowed folders
+ * are the finest ones holding nothing of it), plus `extra` (jiti for TypeScript agents). Everything else (clean
+ * CSVs, reports, baselines, the harness) is denied.
  */
-export function readableRoots(agentDir: string, extra: string[] = []): string[] {
-  const roots = new Set<string>([withSlash(agentDir), ...extra])
-  for (let dir = resolve(agentDir); ; dir = dirname(dir)) {
-    const modules = join(dir, 'node_modules')
-    if (existsSync(modules)) {
-      for (const entry of readdirSync(modules)) {
-        if (DENIED_PACKAGES.has(entry) || entry === '.bin' || entry === '.cache') continue
-        roots.add(withSlash(join(modules, entry)))
-      }
+export function readableRoots(agentDir: string, extra: string[] = [], layout: ModuleLayout = nodeModulesLayout(agentDir), hidden: readonly string[] = []): string[] {
+  const own = layout.folders.includes(join(agentDir, 'node_modules')) || hidden.length ? allowAround(agentDir, hidden) : [agentDir]
+  return [...new Set<string>([...own, ...extra, ...layout.allowed].map((p) => (isDir(p) ? withSlash(p) : p)))]
+}
+
+/** A folder's entries, descending around the hidden paths (and its node_modules, which the layout splits). */
+function allowAround(dir: string, hidden: readonly string[], top = true): string[] {
+  const out: string[] = []
+  for (const entry of safeReaddir(dir)) {
+    const path = join(dir, entry)
+    if ((top && entry === 'node_modules') || hidden.includes(path)) continue
+    if (hidden.some((h) => h.startsWith(`${path}/`))) {
+      if (isDir(path)) out.push(...allowAround(path, hidden, false))
+      continue
     }
-    if (dirname(dir) === dir) break
+    out.push(path)
   }
-  return [...roots]
+  return out
 }
 
 /** One `--allow-fs-read` per path: Node 20.20 rejects comma lists. */

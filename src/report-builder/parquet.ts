@@ -84,6 +84,7 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col('llmUpstream', 'STRING', true, (r) => r.llmUpstream ?? null),
   col('usageSource', 'STRING', true, (r) => r.usageSource ?? null),
   col('llmCalls', 'STRING', false, (r) => json(r.llmCalls ?? []), 'llmCalls (JSON)'),
+  col('isolation', 'STRING', true, (r) => json(r.isolation), 'isolation (JSON)'),
   col('projectCommit', 'STRING', true, (r) => r.projectCommit),
   col('configId', 'STRING', false, (r) => r.configId),
   col('armId', 'STRING', false, (r) => r.armId),

@@ -7,6 +7,7 @@ import type { ReportDigestOf } from '../core/digest-of.js'
 import { sha256Hex } from '../core/hash.js'
 import { compareText } from '../core/order.js'
 import type { RunRecord } from '../core/run-record.js'
+import type { IsolationInfo } from '../core/agent.js'
 
 export interface Reproducibility {
   projectCommit: string | null
@@ -36,6 +37,8 @@ export interface Reproducibility {
   /** The model gateway's upstreams (preset and base URL, a loopback port masked); empty when no run had one. */
   llmUpstreams: string[]
   agents: string[]
+  /** The wall each agent ran behind (one entry per agent and wall); absent in reports written before it was recorded. */
+  isolation?: Array<{ agent: string } & IsolationInfo>
   runDateUtc: string
   dependencyVersions: Record<string, string>
   cache: { cachedRuns: number; cachedCalls: number; liveCalls: number }
@@ -155,6 +158,7 @@ export function buildReproducibility(input: {
     models: uniqueSorted(input.records.map((r) => r.model).filter((m): m is string => m !== null)),
     llmUpstreams: uniqueSorted(input.records.map((r) => r.llmUpstream).filter((u): u is string => typeof u === 'string')),
     agents: uniqueSorted(input.records.map((r) => r.agent)),
+    isolation: isolationOf(input.records),
     runDateUtc: input.runDateUtc,
     dependencyVersions: dependencyVersions(),
     cache: {
@@ -216,6 +220,17 @@ export function datasetsFromRecords(records: readonly RunRecord[], described: re
       ...(count > 1 ? { digests: count } : {}),
     }
   })
+}
+
+/** One entry per agent and the wall it ran behind, sorted by agent (records without one are left out). */
+function isolationOf(records: readonly RunRecord[]): Array<{ agent: string } & IsolationInfo> {
+  const seen = new Map<string, { agent: string } & IsolationInfo>()
+  for (const r of records) {
+    if (!r.isolation) continue
+    const { level, tool, version, files } = r.isolation
+    seen.set(JSON.stringify([r.agent, level, tool, version, files]), { agent: r.agent, level, tool, version, files })
+  }
+  return [...seen.values()].sort((a, b) => (a.agent === b.agent ? (a.level < b.level ? -1 : 1) : a.agent < b.agent ? -1 : 1))
 }
 
 /** Paths relative to the working folder, so reports from two checkouts diff cleanly. */

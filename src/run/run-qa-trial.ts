@@ -158,6 +158,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
         generation: input.generation ?? null,
         datasetSha256: { dirty: digest, clean: digest },
         llmUpstream: outcome.llm?.upstream ?? null,
+        agentProvenance: agent.provenance ?? null,
       }
       if ('error' in outcome) {
         const failure = classifyFailure(outcome.error)

@@ -18,6 +18,8 @@ const num = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v)
 const nonNegative = (v: unknown): boolean => num(v) && (v as number) >= 0
 const int = (v: unknown): boolean => Number.isSafeInteger(v)
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0
+/** As core/repair-score.ts's RateSchema: a number in [0, 1]. */
+const rate = (v: unknown): boolean => num(v) && (v as number) >= 0 && (v as number) <= 1
 
 /** Own and inherited enumerable keys are all among `known` (and none holds `undefined`). */
 function onlyKnownKeys(v: Obj, known: ReadonlySet<string>): boolean {
@@ -50,12 +52,12 @@ const digests = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, DI
 
 const PRF = keys(['tp', 'fp', 'fn', 'precision', 'recall', 'f1'])
 function prfFields(v: Obj): boolean {
-  return count(v.tp) && count(v.fp) && count(v.fn) && num(v.precision) && num(v.recall) && num(v.f1)
+  return count(v.tp) && count(v.fp) && count(v.fn) && rate(v.precision) && rate(v.recall) && rate(v.f1)
 }
 const prf = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, PRF) && prfFields(v)
 
 const KIND_RECALL = keys(['total', 'tp', 'recall'])
-const kindRecall = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, KIND_RECALL) && count(v.total) && count(v.tp) && num(v.recall)
+const kindRecall = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, KIND_RECALL) && count(v.total) && count(v.tp) && rate(v.recall)
 
 const CELL_ISSUE = keys(['row', 'column'], ['got', 'want', 'dirty'])
 function cellIssue(v: unknown): boolean {
@@ -126,8 +128,12 @@ function datasetInfo(v: unknown): boolean {
   return (!('corruptionKinds' in v) || arrayOf(v.corruptionKinds, str)) && (!('seed' in v) || int(v.seed)) && (!('options' in v) || recordOf(v.options, optionValue))
 }
 
-const PROVENANCE = keys(['source', 'sha256', 'isolated'])
-const provenance = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, PROVENANCE) && str(v.source) && strOrNull(v.sha256) && typeof v.isolated === 'boolean'
+const PROVENANCE = keys(['source', 'sha256', 'isolated'], ['isolation'])
+const ISOLATION = keys(['level', 'tool', 'version', 'files'])
+const LEVELS: ReadonlySet<unknown> = new Set(['sandbox', 'process', 'none'])
+const isolation = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, ISOLATION) && LEVELS.has(v.level) && strOrNull(v.tool) && strOrNull(v.version) && str(v.files)
+const provenance = (v: unknown): boolean =>
+  isPlainObject(v) && onlyKnownKeys(v, PROVENANCE) && str(v.source) && strOrNull(v.sha256) && typeof v.isolated === 'boolean' && (!('isolation' in v) || isolation(v.isolation))
 
 const META = keys(
   ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],

@@ -5,11 +5,13 @@ import { compileExactCheck } from '../core/exact-check.js'
 import { RepairScoreSchema } from '../core/repair-score.js'
 import { UsageSchema } from '../core/schemas.js'
 import { LlmMetaSchema } from '../core/llm-schema.js'
+import { IsolationInfoSchema } from '../core/isolation-info.js'
 
 export const AgentProvenanceSchema = z.object({
   source: z.string(),
   sha256: z.string().nullable(),
   isolated: z.boolean(),
+  isolation: IsolationInfoSchema.optional(),
 })
 
 /** One matcher's verdict, as stored on the test. */

@@ -50,6 +50,7 @@ export function makeRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     agentSource: null,
     agentSha256: null,
     isolated: null,
+    isolation: null,
     projectCommit: 'abc123',
     configId: 'cfg-1',
     armId: 'arm-baseline',

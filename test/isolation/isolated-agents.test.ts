@@ -85,7 +85,13 @@ describe('agents that cannot start are bad input', () => {
   it('exit 2 naming the agent: missing command, module of the wrong kind', async () => {
     const missing = await cli(['--agent', 'cmd:no-such-program-here --flag', '--dataset', 'synthetic'])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/agent cmd:no-such-program-here --flag did not start: agent process could not start: spawn no-such-program-here ENOENT/)
+    // Under the sandbox the interpreter is looked up before the spawn; without it the spawn fails.
+    expect(missing.stderr).toMatch(
+      /agent cmd:no-such-program-here --flag did not start: (agent process could not start: spawn no-such-program-here ENOENT|the sandbox cannot mount the agent's interpreter: "no-such-program-here" is not an executable on PATH)/,
+    )
+    const missingProcess = await cli(['--isolate', 'process', '--agent', 'cmd:no-such-program-here --flag', '--dataset', 'synthetic'])
+    expect(missingProcess.code).toBe(2)
+    expect(missingProcess.stderr).toMatch(/agent cmd:no-such-program-here --flag did not start: agent process could not start: spawn no-such-program-here ENOENT/)
     const wrongKind = await cli(['--agent', agentPath('data-only'), '--dataset', 'synthetic'])
     expect(wrongKind.code).toBe(2)
     expect(wrongKind.stderr).toMatch(/data-only\.ts must export a repair agent \(\{ name, run\(task, ctx\) \}\); it offers only data/)

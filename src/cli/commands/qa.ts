@@ -18,6 +18,7 @@ import { runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
+import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags } from '../isolation-flags.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -51,6 +52,7 @@ Options:
   --output FILE          Markdown report (default reports/qa.md)
   --output-json FILE     JSON report (default reports/qa.json)
   --output-html FILE     self-contained HTML report with charts (default qa.html beside the JSON report)
+${ISOLATION_HELP}
   --quiet                no progress lines
 `
 
@@ -63,6 +65,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   provider: { type: 'string' },
   models: { type: 'string', multiple: true },
+  ...ISOLATION_FLAGS,
 } as const
 
 interface Arm {
@@ -155,6 +158,7 @@ export const qaCommand: Command = async (argv, io) => {
 type Values = Record<string, string | string[] | boolean | undefined>
 
 async function resolveArms(specs: string[], models: string[], values: Values, io: CliIO, concurrency: number | undefined): Promise<Arm[]> {
+  const isolation = parseIsolationFlags(values)
   const provider = values.provider as string | undefined
   const providerOptions = {
     ...(values['base-url'] ? { baseUrl: values['base-url'] as string } : {}),
@@ -174,7 +178,14 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
   for (const spec of specs) {
     const perModel = isModelBackedSpec(spec) ? (models.length ? models : [values.model as string | undefined]) : [undefined]
     for (const model of perModel) {
-      const agent = await resolveDataAgentSpec(spec, { cwd: io.cwd, ...(provider ? { provider } : {}), ...(model ? { model } : {}), providerOptions })
+      const agent = await resolveDataAgentSpec(spec, {
+        cwd: io.cwd,
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
+        providerOptions,
+        isolate: isolation.isolate,
+        isolation: { level: isolation.level, network: isolation.network, passEnv: isolation.passEnv, warn: (line) => io.stderr(`${line}\n`) },
+      })
       const preset = PROVIDER_PRESETS[spec in PROVIDER_PRESETS ? spec : (provider ?? '')]
       arms.push({ agent, concurrency: isModelBackedSpec(spec) ? (concurrency ?? preset?.limits.concurrency ?? 1) : 1 })
     }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RepairAgent } from '../../core/agent.js'
@@ -24,6 +25,7 @@ import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { TruthReveal } from '../../report-builder/reveal-truth.js'
 import { terminalText } from '../../core/escape-text.js'
+import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFlags } from '../isolation-flags.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -33,7 +35,7 @@ JSON report (plus runs.jsonl and manifest.json beside the JSON report).
 Options:
   --agent NAME|PATH      mock, noop, baseline, a provider preset, ./my-agent.ts|js, or 'cmd:python3 agent.py'
                          (repeatable or comma list); modules and commands run in their own process
-  --no-isolate           run module agents in this process (trusted code, debugging)
+${ISOLATION_HELP}
   --agent-memory-mb N    heap limit of an isolated module agent's process (default 2048)
   --reveal-truth FILE    also write got → want of the first cells of each trial to FILE (clean values:
                          keep it out of git, e.g. .dataforge-truth/run.jsonl); reports never hold them
@@ -85,7 +87,7 @@ const OPTIONS = {
   comparator: { type: 'string' },
   'chunk-token-budget': { type: 'string' },
   resume: { type: 'string' },
-  'no-isolate': { type: 'boolean' },
+  ...ISOLATION_FLAGS,
   'agent-memory-mb': { type: 'string' },
   'reveal-truth': { type: 'string' },
 } as const
@@ -110,6 +112,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const cleanCsv = values['clean-csv']
   if ((dirtyCsv === undefined) !== (cleanCsv === undefined)) throw new InputError('run: --dirty-csv and --clean-csv go together')
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
+  const isolation = parseIsolationFlags(values)
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
@@ -159,9 +162,17 @@ export const runCommand: Command = async (argv, userIO) => {
     log: (line: string) => io.stderr(`${line}\n`),
   }
   const llm = await runLlmConfig(values, io, providerOptions.cache)
+  // What an isolated agent may not reach by any name (a hard link, its own folder): the run's data and outputs.
+  const protectedPaths = [
+    ...(dirtyCsv ? [resolve(io.cwd, dirtyCsv), resolve(io.cwd, cleanCsv!)] : []),
+    ...datasetIds.flatMap((id) => [resolve(dataDir, id), resolve(io.cwd, id)]).filter((p) => existsSync(p)),
+    reportDir,
+    providerOptions.cache.dir,
+  ].filter((p): p is string => typeof p === 'string')
   const agents = await resolveRunAgents(agentSpecs, io, {
     provider: providerOptions,
-    isolate: values['no-isolate'] !== true,
+    isolation,
+    protectedPaths,
     maxOldSpaceMb: values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 }),
   })
   const names = agents.map((a) => a.name)
@@ -246,7 +257,7 @@ function runBroken(records: RunRecord[]): string | null {
 async function resolveRunAgents(
   specs: string[],
   io: CliIO,
-  opts: { provider: ProviderAgentOptions; isolate: boolean; maxOldSpaceMb: number | undefined },
+  opts: { provider: ProviderAgentOptions; isolation: IsolationChoice; protectedPaths: string[]; maxOldSpaceMb: number | undefined },
 ): Promise<RepairAgent[]> {
   const agents: RepairAgent[] = []
   try {
@@ -255,8 +266,16 @@ async function resolveRunAgents(
         await resolveAgent(spec, {
           cwd: io.cwd,
           provider: opts.provider,
-          isolate: opts.isolate,
-          isolation: { log: (chunk) => io.stderr(chunk), ...(opts.maxOldSpaceMb !== undefined ? { maxOldSpaceMb: opts.maxOldSpaceMb } : {}) },
+          isolate: opts.isolation.isolate,
+          isolation: {
+            log: (chunk) => io.stderr(chunk),
+            warn: (line) => io.stderr(`${line}\n`),
+            level: opts.isolation.level,
+            network: opts.isolation.network,
+            passEnv: opts.isolation.passEnv,
+            protectedPaths: opts.protectedPaths,
+            ...(opts.maxOldSpaceMb !== undefined ? { maxOldSpaceMb: opts.maxOldSpaceMb } : {}),
+          },
         }),
       )
     }

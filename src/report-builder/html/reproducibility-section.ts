@@ -3,6 +3,7 @@ import type { EvalReport } from '../build.js'
 import { seconds } from '../figure-text.js'
 import { esc } from './escape.js'
 import { datasetsFromRecords } from '../reproducibility.js'
+import { describeIsolation } from '../isolation-text.js'
 
 function datasetRows(report: EvalReport): string {
   const r = report.reproducibility
@@ -26,6 +27,7 @@ export function reproducibilitySection(report: EvalReport): string {
     ['project commit', `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`],
     ['seeds', r.seeds.join(', ') || '—'],
     ['agents', r.agents.join(', ') || '—'],
+    ['isolation', describeIsolation(r.isolation)],
     ['models', r.models.join(', ') || '— (no model-backed agent)'],
     ...(r.llmUpstreams?.length ? [['model gateway upstream', r.llmUpstreams.join(', ')] as [string, string]] : []),
     ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],

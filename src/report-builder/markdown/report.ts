@@ -10,6 +10,7 @@ import { compareText } from '../../core/order.js'
 import { truncate } from '../../core/text.js'
 import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
+import { describeIsolation } from '../isolation-text.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -190,6 +191,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
+    `- isolation: ${markdownText(describeIsolation(r.isolation))}`,
     `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.map(markdownText).join(', ')}`] : []),
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,

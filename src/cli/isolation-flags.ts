@@ -1,0 +1,43 @@
+import { InputError } from '../core/errors.js'
+import { refusedEnvName } from '../isolation/agent-env.js'
+import type { IsolateLevel } from '../isolation/wall.js'
+
+/** The flags that choose the wall around module and command agents (`run`, `qa`). */
+export const ISOLATION_FLAGS = {
+  isolate: { type: 'string' },
+  'no-isolate': { type: 'boolean' },
+  'agent-network': { type: 'string' },
+  'agent-env': { type: 'string', multiple: true },
+} as const
+
+export const ISOLATION_HELP = `  --isolate LEVEL        sandbox (OS sandbox: bubblewrap), process (Node's permission model; command agents
+                         unrestricted) or none (module agents in this process: trusted code). Default: sandbox
+                         when bwrap works here, else process with one warning line (docs/isolation.md)
+  --no-isolate           the same as --isolate none
+  --agent-network MODE   open (default) or none: the sandboxed agent gets no network at all
+  --agent-env NAME       pass this variable of your environment on to isolated agents (repeatable);
+                         they get only PATH, locale, HOME/TMPDIR and the model gateway's variables otherwise`
+
+export interface IsolationChoice {
+  /** False: module agents load into this process. */
+  isolate: boolean
+  level: IsolateLevel | 'auto'
+  network: 'open' | 'none'
+  passEnv: string[]
+}
+
+export function parseIsolationFlags(values: { isolate?: string; 'no-isolate'?: boolean; 'agent-network'?: string; 'agent-env'?: string[] }): IsolationChoice {
+  const raw = values.isolate
+  if (raw !== undefined && !['sandbox', 'process', 'none'].includes(raw)) throw new InputError(`--isolate: "${raw}" is not a level; use sandbox, process or none`)
+  if (values['no-isolate'] && raw !== undefined && raw !== 'none') throw new InputError(`--no-isolate and --isolate ${raw} disagree; give one`)
+  const level = values['no-isolate'] ? 'none' : ((raw ?? 'auto') as IsolateLevel | 'none' | 'auto')
+  const network = values['agent-network'] ?? 'open'
+  if (network !== 'open' && network !== 'none') throw new InputError(`--agent-network: "${network}" is not a mode; use open or none`)
+  if (network === 'none' && level === 'none') throw new InputError('--agent-network none needs an isolated agent; it cannot apply with --isolate none')
+  const passEnv = (values['agent-env'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  for (const name of passEnv) {
+    const why = refusedEnvName(name)
+    if (why) throw new InputError(`--agent-env ${name}: not passed on (${why})`)
+  }
+  return { isolate: level !== 'none', level: level === 'none' ? 'auto' : level, network, passEnv }
+}
