@@ -6,7 +6,7 @@ import { qaSuite as vitestQaSuite } from '../../src/vitest/qa-suite.js'
 // Issue 26 item 12: qaSuite's options go through the same checks as evalCase's and conversation's, in both
 // runners, at collection (before a test is registered or Jest's globals are read).
 
-const KNOWN = 'known options: agent, trials, seed, name, timeout, generation, dataDir, limit'
+const KNOWN = 'known options: agent, trials, seed, name, timeout, generation, dataDir, limit, llm'
 
 describe.each([
   ['Vitest', vitestQaSuite],

@@ -16,7 +16,7 @@ const STEPPER = `export default {
   },
 }
 `
-const ARGS = ['run', '--agent', './stepper.mjs,baseline', '--dataset', 'synthetic', '--rows', '40', '--trials', '4', '--seed', '3']
+const ARGS = ['run', '--agent', './stepper.mjs,baseline', '--dataset', 'synthetic', '--rows', '40', '--trials', '4', '--seed', '3', '--agent-env', 'HANG_FROM']
 
 const stable = withoutVolatile
 

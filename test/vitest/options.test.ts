@@ -52,14 +52,14 @@ describe('unknown options are errors naming the option (JavaScript users get no 
   it('evalCase: `trails: 3` is refused, with the option it was meant to be', () => {
     expect(() => evalCase('case', { agent: 'mock', dataset: 'synthetic', trails: 3 } as never, body)).toThrow(
       new InputError(
-        'evalCase "case": unknown option "trails" (did you mean "trials"?); known options: dataset, task, agent, isolate, agentMemoryMb, trials, seed, timeout, category, tags, generation',
+        'evalCase "case": unknown option "trails" (did you mean "trials"?); known options: dataset, task, agent, isolate, agentMemoryMb, trials, seed, timeout, category, tags, generation, llm',
       ),
     )
   })
 
   it('conversation: an unknown option is refused', () => {
     expect(() => conversation('talk', { data: [{ a: 1 }], agent: qa, turns: 2 } as never, [['q?', body]])).toThrow(
-      'conversation "talk": unknown option "turns"; known options: data, agent, isolate, suite, category, seed, generation, timeout',
+      'conversation "talk": unknown option "turns"; known options: data, agent, isolate, suite, category, seed, generation, timeout, llm',
     )
   })
 
