@@ -1,10 +1,17 @@
+import { existsSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { InputError } from '../core/errors.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
+import { addToManifest } from './manifest.js'
+import { MANIFEST_FILE } from './manifest-build.js'
 import { gateAnnotations, type GithubGateView, renderJobSummary, renderPrComment } from './github/index.js'
 
-/** `github` of the reporter options and `--github` of the CLI: on, off, or (undefined) on when `GITHUB_ACTIONS=true`. */
-export type GithubSetting = boolean | { reportUrl?: string } | undefined
+/**
+ * `github` of the reporter options and `--github` of the CLI: `true` on, `false` off; undefined or an object: on
+ * when `GITHUB_ACTIONS=true`. The object's `reportUrl` links the PR comment to the HTML report artifact.
+ */
+export type GithubSetting = boolean | { reportUrl?: string | undefined } | undefined
 
 export interface GithubOutputPlan {
   /** Link to the HTML report artifact: the option's, else `DATAFORGE_REPORT_URL`. */
@@ -15,10 +22,14 @@ export interface GithubOutputPlan {
 
 /** Whether GitHub Actions output is on for this run, and where it goes; null when off. */
 export function githubOutputPlan(setting: GithubSetting, env: NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>): GithubOutputPlan | null {
-  const on = setting === undefined ? env.GITHUB_ACTIONS === 'true' : setting !== false
+  const on = typeof setting === 'boolean' ? setting : env.GITHUB_ACTIONS === 'true'
   if (!on) return null
   const optionUrl = typeof setting === 'object' ? setting.reportUrl : undefined
-  return { reportUrl: optionUrl || env.DATAFORGE_REPORT_URL || null, summaryPath: env.GITHUB_STEP_SUMMARY || null }
+  const reportUrl = optionUrl || env.DATAFORGE_REPORT_URL || null
+  if (reportUrl !== null && !/^https?:\/\/[^\s]+$/i.test(reportUrl)) {
+    throw new InputError(`${optionUrl ? 'github.reportUrl' : 'DATAFORGE_REPORT_URL'} must be an http(s) URL with no spaces, got ${JSON.stringify(reportUrl)}`)
+  }
+  return { reportUrl, summaryPath: env.GITHUB_STEP_SUMMARY || null }
 }
 
 /**
@@ -40,5 +51,7 @@ export async function writeGithubOutput(
   const comment = join(reportDir, 'pr-comment.md')
   await writeFileAtomic(comment, renderPrComment(full))
   written.push(comment)
+  // A report folder's manifest covers the comment too, so `verify` passes on the uploaded folder.
+  if (existsSync(join(reportDir, MANIFEST_FILE))) await addToManifest(reportDir, [comment])
   return { annotations: gateAnnotations(full), written }
 }

@@ -29,8 +29,9 @@ export interface DataforgeReporterOptions {
   /** Repeat gate: every case must be correct in at least this many of its trials. */
   minPassesPerCase?: number
   /**
-   * GitHub Actions output (job summary, `::error`/`::warning` annotations, `pr-comment.md`). Default: on when
-   * `GITHUB_ACTIONS=true`. `{ reportUrl }` links the comment to the uploaded HTML report (else `DATAFORGE_REPORT_URL`).
+   * GitHub Actions output (job summary, `::error`/`::warning` annotations, `pr-comment.md`): `true` on, `false` off;
+   * default (or `{ reportUrl }`) on when `GITHUB_ACTIONS=true`. `reportUrl` links the comment to the uploaded HTML
+   * report (else `DATAFORGE_REPORT_URL`).
    */
   github?: GithubSetting
 }
