@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Token, type Tokens, lexer } from 'marked'
+import { type Token, lexer } from 'marked'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../../src/core/run-record.js'
 import { githubOutputPlan } from '../../../src/report-builder/github-output.js'
