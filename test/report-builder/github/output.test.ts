@@ -74,3 +74,23 @@ describe('compare under GitHub Actions', () => {
     expect(comment).toContain('No group changed against the baseline')
   })
 })
+
+describe('run under GitHub Actions', () => {
+  it('the repeat gate failing: exit 1, one ::error per case that missed, the summary with the leaderboard, pr-comment.md in the report folder', async () => {
+    const summary = join(dir, 'run-summary.md')
+    const r = await runCli(
+      ['run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '30', '--trials', '1', '--min-passes', '1', '--quiet', '--output', 'run/r.md', '--output-json', 'run/r.json'],
+      dir,
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    )
+    expect(r.code).toBe(1)
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error '))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/^::error title=dataforge-evals gate::noop · synthetic · .*passed 0 of 1 trials, the repeat gate needs 1$/)
+    const text = await readFile(summary, 'utf8')
+    expect(text).toContain('❌ **Gate failed**: 1 failure')
+    expect(tableCount(text)).toBe(1)
+    expect(await readFile(join(dir, 'run/pr-comment.md'), 'utf8')).toContain('No baseline to compare with')
+    expect((await runCli(['verify', join(dir, 'run')], dir)).code).toBe(0)
+  })
+})
