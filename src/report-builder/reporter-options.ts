@@ -1,7 +1,7 @@
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { BaselineOptions } from './baseline.js'
-import type { GithubSetting } from './github-output.js'
+import type { GithubSetting } from './github/plan.js'
 import type { ReportFormat } from './report-formats.js'
 import type { projectCommit } from './reproducibility.js'
 import type { Thresholds } from './thresholds.js'

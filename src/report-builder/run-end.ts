@@ -9,7 +9,7 @@ import { dependencyVersions } from './reproducibility.js'
 import { toolVersion } from './tool-version.js'
 import type { DataforgeReporterOptions, FinishedRun } from './reporter-options.js'
 import { checkThresholds, evaluateGates } from './gates.js'
-import { githubOutputPlan, writeGithubOutput } from './github-output.js'
+import { githubOutputPlan } from './github/plan.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
 import { writeReportFolder } from './write-folder.js'
 
@@ -109,6 +109,8 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       title: `dataforge-evals (${run.command})`,
       ...(run.sources ? { files: run.sources } : {}),
     }
+    // Loaded only when GitHub output is on: most runs write none.
+    const { writeGithubOutput } = await import('./github-output.js')
     const { annotations } = await writeGithubOutput(view, github, host.outputDir)
     host.print(annotations.join('\n'))
   }
