@@ -40,6 +40,7 @@ import DataforgeReporter from 'dataforge-evals/reporter'
 export default defineConfig({
   test: {
     include: ['evals/**/*.eval.ts'],
+    includeTaskLocation: true, // annotations carry line= too
     setupFiles: ['dataforge-evals/vitest/setup'],
     reporters: ['default', new DataforgeReporter({ formats: ['markdown', 'json', 'jsonl'] })],
   },
@@ -122,7 +123,7 @@ describe('a pull request gated on the committed baseline', () => {
     const group = 'fixer · hospital'
     const error = `${r.stdout}\n${r.stderr}`.split('\n').find((l) => l.startsWith('::error '))
     expect(error).toBeDefined()
-    expect(error).toMatch(/^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts(,line=\d+)?::fixer · hospital.*regression \(F1\)/)
+    expect(error).toMatch(/^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts,line=10::fixer · hospital.*regression \(F1\)/)
 
     const summary = await readFile(summaryPath, 'utf8')
     expect(summary).toMatch(/^## dataforge-evals \(vitest\)\n\n❌ \*\*Gate failed\*\*/)
