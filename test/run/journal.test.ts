@@ -12,7 +12,7 @@ import { runCli, withTempDir } from '../helpers/cli-harness.js'
 // key kept in the state folder, outside the report folder and the agents' environment; each record is also
 // checked against what the run can have produced.
 
-const ARGS = ['--dataset', 'synthetic', '--rows', '30', '--trials', '3', '--seed', '5', '--quiet', '--output', 'r/r.md', '--output-json', 'r/r.json']
+const ARGS = ['--dataset', 'synthetic', '--rows', '30', '--trials', '3', '--seed', '5', '--quiet', '--output', 'r/r.md', '--output-json', 'r/r.json', '--agent-env', 'HANG', '--agent-env', 'JOURNAL']
 
 // Proposes one fix per trial; with HANG set, trial 1 appends a forged record to the journal (when it can) and
 // never answers, so the run can be killed with trial 0 journaled.
