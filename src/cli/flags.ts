@@ -63,6 +63,7 @@ export const EVALUATION_FLAGS = {
   'output-json': { type: 'string' },
   'output-html': { type: 'string' },
   quiet: { type: 'boolean' },
+  github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 

@@ -5,6 +5,10 @@ import { renderMarkdownReport } from '../report-builder/markdown/report.js'
 import { renderTerminalSummary } from '../report-builder/terminal.js'
 import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report-builder/write-report.js'
 import { type CliIO, colorOn, shownPath } from './io.js'
+import type { Comparison } from '../report-builder/compare.js'
+import type { GroupDelta } from '../report-builder/baseline.js'
+import { verdictLine } from '../report-builder/comparison-verdict.js'
+import { githubOutputPlan, writeGithubOutput } from '../report-builder/github-output.js'
 
 export interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
@@ -33,4 +37,54 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)
+}
+
+export interface CliGithubInput {
+  command: 'run' | 'qa' | 'compare'
+  /** `--github` (on), or undefined: on when `GITHUB_ACTIONS=true`. */
+  flag: boolean | undefined
+  /** The report folder (pr-comment.md goes there). */
+  dir: string
+  /** Every gate failure line of the command (the exit code is 1 when there is any). */
+  failures: readonly string[]
+  report?: EvalReport
+  comparison?: Comparison
+  io: CliIO
+}
+
+/**
+ * GitHub Actions output of `run`, `qa` and `compare` (with `--github`, or on when `GITHUB_ACTIONS=true`): the job
+ * summary appended to `$GITHUB_STEP_SUMMARY`, `pr-comment.md` in the report folder, the `::error` lines on stdout.
+ */
+export async function writeCliGithubOutput(input: CliGithubInput): Promise<void> {
+  const plan = githubOutputPlan(input.flag ? true : undefined, input.io.env)
+  if (!plan) return
+  const cmp = input.comparison
+  const view = {
+    aggregates: input.report?.aggregates ?? [],
+    failures: input.failures,
+    notes: [],
+    thresholdFailures: [],
+    deltas: cmp ? comparisonDeltas(cmp) : [],
+    alpha: cmp?.alpha ?? 0.05,
+    floor: cmp?.floor ?? null,
+    title: `dataforge-evals ${input.command}`,
+  }
+  const { annotations, written } = await writeGithubOutput(view, plan, input.dir)
+  for (const line of annotations) input.io.stdout(`${line}\n`)
+  input.io.stderr(`github: wrote ${written.map((p) => shownPath(input.io.cwd, p)).join(', ')}\n`)
+}
+
+/** `compare`'s groups in the shape the GitHub renderers read (A = before, B = after), with the verdict lines compare prints. */
+function comparisonDeltas(cmp: Comparison): GroupDelta[] {
+  const settings = { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }
+  return [...cmp.groups, cmp.overall].map((g) => ({
+    group: g.key === null ? 'overall' : g.group,
+    before: g.isNew ? null : { f1: g.f1?.meanA ?? null, passRate: g.scoreA },
+    after: { f1: g.f1?.meanB ?? null, passRate: g.scoreB },
+    verdict: g,
+    status: g.isNew ? 'new' : 'compared',
+    failed: g.failed,
+    message: verdictLine(g, settings),
+  }))
 }

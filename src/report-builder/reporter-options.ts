@@ -1,6 +1,7 @@
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { BaselineOptions } from './baseline.js'
+import type { GithubSetting } from './github/plan.js'
 import type { ReportFormat } from './report-formats.js'
 import type { projectCommit } from './reproducibility.js'
 import type { Thresholds } from './thresholds.js'
@@ -27,6 +28,12 @@ export interface DataforgeReporterOptions {
   evalFiles?: RegExp[]
   /** Repeat gate: every case must be correct in at least this many of its trials. */
   minPassesPerCase?: number
+  /**
+   * GitHub Actions output (job summary, `::error`/`::warning` annotations, `pr-comment.md`): `true` on, `false` off;
+   * default (or `{ reportUrl }`) on when `GITHUB_ACTIONS=true`. `reportUrl` links the comment to the uploaded HTML
+   * report (else `DATAFORGE_REPORT_URL`).
+   */
+  github?: GithubSetting
 }
 
 /** One run's RunRecords and what the report needs to know about the run. */
@@ -40,5 +47,7 @@ export interface FinishedRun {
   /** Some eval of the project did not run (a name, file or shard filter). */
   filtered: boolean
   command: string
+  /** group → the eval file it ran in (relative to the root), for annotations; where the runner knows it. */
+  sources?: ReadonlyMap<string, { file: string; line?: number }>
 }
 

@@ -8,7 +8,8 @@ import { buildReport, type EvalReport } from './build.js'
 import { dependencyVersions } from './reproducibility.js'
 import { toolVersion } from './tool-version.js'
 import type { DataforgeReporterOptions, FinishedRun } from './reporter-options.js'
-import { evaluateGates } from './gates.js'
+import { checkThresholds, evaluateGates } from './gates.js'
+import { githubOutputPlan } from './github/plan.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
 import { writeReportFolder } from './write-folder.js'
 
@@ -95,6 +96,24 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       color,
     }),
   )
+  const github = githubOutputPlan(options.github, process.env)
+  if (github) {
+    const view = {
+      aggregates: report.aggregates,
+      failures: gate.failures,
+      notes: gate.notes,
+      thresholdFailures: checkThresholds(report.aggregates, options.thresholds ?? {}),
+      deltas: baseline.deltas,
+      alpha: host.alpha,
+      floor: host.baselineOptions.floor ?? null,
+      title: `dataforge-evals (${run.command})`,
+      ...(run.sources ? { files: run.sources } : {}),
+    }
+    // Loaded only when GitHub output is on: most runs write none.
+    const { writeGithubOutput } = await import('./github-output.js')
+    const { annotations } = await writeGithubOutput(view, github, host.outputDir)
+    host.print(annotations.join('\n'))
+  }
   return { report, failures: gate.failures }
 }
 

@@ -30,6 +30,10 @@ export abstract class EvalReporterBase {
     for (const format of options.formats ?? []) {
       if (!REPORT_FORMATS.includes(format)) throw new InputError(`formats: unknown format ${JSON.stringify(format)}; use ${REPORT_FORMATS.join(', ')}`)
     }
+    const g = options.github
+    if (g !== undefined && typeof g !== 'boolean' && !(g && typeof g === 'object' && (g.reportUrl === undefined || typeof g.reportUrl === 'string'))) {
+      throw new InputError(`github must be true, false or { reportUrl: string }, got ${JSON.stringify(g)}`)
+    }
     this.options = options
   }
 

@@ -78,7 +78,7 @@ export interface JestRun {
 /** Runs Jest's CLI in `dir`; never throws on a non-zero exit. */
 export async function runJest(work: string, dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<JestRun> {
   // A clean environment: the parent is itself a Vitest worker.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$|DATAFORGE_)/.test(k)))
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$|DATAFORGE_|GITHUB_)/.test(k)))
   const cleanEnv: NodeJS.ProcessEnv = { ...base, NO_COLOR: '1', ...env }
   try {
     const r = await run(process.execPath, [join(work, 'node_modules/jest/bin/jest.js'), '--ci', ...args], { cwd: dir, env: cleanEnv, maxBuffer: 64 * 1024 * 1024 })

@@ -165,7 +165,7 @@ function inlineConfig(opts: FixtureRunOptions, reporters: Array<Reporter | strin
 export async function runFixture(opts: FixtureRunOptions): Promise<FixtureRun> {
   const capture = new CaptureReporter()
   const logs = captureStream()
-  const reporters = [...(opts.extraReporters ?? []), capture, new DataforgeReporter({ ...opts.reporterOptions, outputDir: opts.outputDir })]
+  const reporters = [...(opts.extraReporters ?? []), capture, new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir })]
   const savedExitCode = process.exitCode
   const savedUpdate = process.env.DATAFORGE_UPDATE_BASELINE
   process.exitCode = undefined
@@ -198,7 +198,7 @@ export interface WatchSession {
 export async function watchFixture(opts: FixtureRunOptions): Promise<WatchSession> {
   const capture = new CaptureReporter()
   const logs = captureStream()
-  const reporters = [capture, new DataforgeReporter({ ...opts.reporterOptions, outputDir: opts.outputDir })]
+  const reporters = [capture, new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir })]
   const savedExitCode = process.exitCode
   const vitest = await createVitest('test', inlineConfig(opts, reporters, true), { cacheDir: opts.cacheDir }, { stdout: logs.stream, stderr: logs.stream })
   let seen = 0

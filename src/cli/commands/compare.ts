@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { type ComparableRun, compareRuns } from '../../report-builder/compare.js'
@@ -7,7 +7,8 @@ import { comparisonToJson, renderComparisonMarkdown } from '../../report-builder
 import { baselineRuns, readBaseline } from '../../report-builder/baseline.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
-import { deltasText, testsText, verdictLabel, unitsText } from '../../report-builder/comparison-verdict.js'
+import { deltasText, testsText, verdictLabel, unitsText, verdictLine } from '../../report-builder/comparison-verdict.js'
+import { writeCliGithubOutput } from '../report-output.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 
@@ -33,6 +34,8 @@ Options:
   --seed S             seed for the F1 test and bootstrap (default 0)
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
+  --github             GitHub Actions output: job summary, ::error lines, pr-comment.md beside --output
+                       (default on when GITHUB_ACTIONS=true)
 
 Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input
 or nothing to compare (no run of B pairs with a run of A).
@@ -47,6 +50,7 @@ export const compareCommand: Command = async (argv, io) => {
     seed: { type: 'string' },
     output: { type: 'string' },
     'output-json': { type: 'string' },
+    github: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const
   const { values, positionals } = parseArgs({
@@ -103,6 +107,9 @@ export const compareCommand: Command = async (argv, io) => {
       `${failedGroups(cmp)}` +
       `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
+  const failures = [...cmp.groups, cmp.overall].filter((g) => g.failed).map((g) => verdictLine(g, { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }))
+  const outDir = values.output ? dirname(resolve(io.cwd, values.output)) : values['output-json'] ? dirname(resolve(io.cwd, values['output-json'])) : io.cwd
+  await writeCliGithubOutput({ command: 'compare', flag: values.github, dir: outDir, failures, comparison: cmp, io })
   return cmp.regression ? 1 : 0
 }
 

@@ -12,7 +12,8 @@ import { checkReportOutputs, cliReportOutputs } from '../../files/output-paths.j
 import { projectCommit } from '../../report-builder/reproducibility.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
-import { writeCliReports } from '../report-output.js'
+import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
+import { repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
 import { runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -34,6 +35,7 @@ Options:
   --seed S               seed of the suite's data and of the first trial; trial i uses S+i (default 1)
   --trials N             trials per agent and case (default 1)
   --min-passes K         repeat gate: exit 1 unless every question (each turn) is correct in at least K of its trials
+  --github               GitHub Actions output: job summary, ::error lines, pr-comment.md (default on when GITHUB_ACTIONS=true)
   --timeout-s T          abort a question after T seconds and record a timeout (default 120)
   --provider P           provider preset of model-backed agents (${Object.keys(PROVIDER_PRESETS).join(', ')})
   --models M1,M2         model matrix: one model-backed agent per model (concurrent within the provider's limits)
@@ -152,6 +154,8 @@ export const qaCommand: Command = async (argv, io) => {
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
   await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
+  const failures = minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
+  await writeCliGithubOutput({ command: 'qa', flag: values.github, dir: paths.dir, failures, report, io })
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }
 

@@ -12,7 +12,8 @@ import { buildReport } from '../../report-builder/build.js'
 import { projectCommit } from '../../report-builder/reproducibility.js'
 import { seconds } from '../../report-builder/figure-text.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
-import { writeCliReports } from '../report-output.js'
+import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
+import { repeatGateFailures } from '../../report-builder/gates.js'
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
@@ -68,6 +69,7 @@ ${ISOLATION_HELP}
   --rpm N                provider requests per minute (default: the preset's limit)
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
+  --github               GitHub Actions output: job summary, ::error lines, pr-comment.md (default on when GITHUB_ACTIONS=true)
   --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
                          with the recorded configuration (flags given again must agree), then write the reports
   --quiet                no progress lines
@@ -234,6 +236,8 @@ export const runCommand: Command = async (argv, userIO) => {
   await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd })
   folder.journal.finish()
   const broken = runBroken(records)
+  const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
+  await writeCliGithubOutput({ command: 'run', flag: values.github as boolean | undefined, dir: paths.dir, failures, report, io })
   if (broken) {
     io.stderr(`run failed: ${terminalText(broken)}\n`)
     return 1

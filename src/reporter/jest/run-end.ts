@@ -31,5 +31,6 @@ export async function finishJestRun(
     touched: new Set(records.filter((r) => r.status !== 'skipped').map(groupName)),
     filtered,
     command: 'jest',
+    sources: new Map(ordered.map((l) => [groupName(l.record), { file: l.testPath.split('\\').join('/') }])),
   })
 }

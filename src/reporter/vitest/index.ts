@@ -107,6 +107,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
       touched,
       filtered: await filtered,
       command: 'vitest',
+      sources: state.sources(this.root),
     })
   }
 

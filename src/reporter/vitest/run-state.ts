@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { DatasetInfo } from '../../core/dataset-info.js'
 import type { RunRecord } from '../../core/run-record.js'
@@ -13,7 +14,7 @@ import type { DataforgeMeta } from '../../test-meta/build.js'
  * rerun stay in the files), the datasets they used, and the previous report for watch-mode deltas.
  */
 export class EvalRunState {
-  private readonly records = new Map<string, { record: RunRecord; moduleId: string }>()
+  private readonly records = new Map<string, { record: RunRecord; moduleId: string; line?: number }>()
   private readonly datasets = new Map<string, DatasetInfo>()
   /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
   private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
@@ -55,6 +56,18 @@ export class EvalRunState {
     return touched
   }
 
+  /** group → the eval file (relative to root) of its first test, and that test's line when Vitest tracks locations. */
+  sources(root: string): Map<string, { file: string; line?: number }> {
+    const out = new Map<string, { file: string; line?: number }>()
+    for (const { record, moduleId, line } of this.records.values()) {
+      const group = groupName(record)
+      if (out.has(group)) continue
+      const file = relative(root, moduleId).split(sep).join('/')
+      out.set(group, line === undefined ? { file } : { file, line })
+    }
+    return out
+  }
+
   allRecords(): RunRecord[] {
     return [...this.records.values()].map((e) => e.record)
   }
@@ -69,7 +82,7 @@ export class EvalRunState {
       // Built while the tests ran; only the run's provenance was not known then.
       early.record.projectCommit = provenance.projectCommit
       early.record.runDateUtc = provenance.runDateUtc
-      return this.keep(testCase.id, moduleId, early.record, early.meta)
+      return this.keep(testCase, moduleId, early.record, early.meta)
     }
     const raw = testCase.meta().dataforge
     if (!raw) return null
@@ -78,11 +91,12 @@ export class EvalRunState {
     // In watch mode a test filtered out of this rerun keeps its last real result.
     const kept = this.records.get(testCase.id)?.record
     if (result.state === 'skipped' && kept && kept.status !== 'skipped') return null
-    return this.keep(testCase.id, moduleId, recordOf(testCase, meta, provenance), meta)
+    return this.keep(testCase, moduleId, recordOf(testCase, meta, provenance), meta)
   }
 
-  private keep(id: string, moduleId: string, record: RunRecord, meta: DataforgeMeta): RunRecord {
-    this.records.set(id, { record, moduleId })
+  private keep(testCase: TestCase, moduleId: string, record: RunRecord, meta: DataforgeMeta): RunRecord {
+    const line = testCase.location?.line
+    this.records.set(testCase.id, line === undefined ? { record, moduleId } : { record, moduleId, line })
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
     return record
   }

@@ -1,0 +1,128 @@
+import { formatDelta, formatNumber, formatP } from '../../stats/number-format.js'
+import type { GroupDelta } from '../baseline.js'
+import { deltaLabel, powerText } from '../comparison-verdict.js'
+import type { GateFailure } from '../gates.js'
+import { gfmTable, markdownCell, markdownText } from './escape.js'
+import type { GithubGateView } from './gate-view.js'
+
+/*
+ * The job summary ($GITHUB_STEP_SUMMARY) and the PR comment (pr-comment.md): GitHub-flavoured Markdown built
+ * from the gate's results. Every value that comes from the user's evals (group names, messages) is escaped.
+ */
+
+/** The hidden marker a comment step finds to update its comment instead of adding one. */
+export const PR_COMMENT_MARKER = '<!-- dataforge-evals:pr-comment -->'
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? '—' : formatNumber(v))
+const arrow = (before: number | null | undefined, after: number | null | undefined) => `${num(before)} → ${num(after)}`
+
+/** `❌ **Gate failed**: 2 failures` or `✅ **Gate passed**: …`, the first line of both documents. */
+export function verdictHeadline(view: GithubGateView): string {
+  const n = view.failures.length
+  if (n) return `❌ **Gate failed**: ${n} failure${n === 1 ? '' : 's'}; the run exits 1.`
+  const compared = view.deltas.filter((d) => d.status === 'compared').length
+  const changed = compared ? `, no significant regression in ${compared} group${compared === 1 ? '' : 's'} against the baseline` : ''
+  return `✅ **Gate passed**: every threshold met, every eval scored${changed}.`
+}
+
+function failureList(view: GithubGateView): string[] {
+  return view.failures.map((f) => `- ${markdownText(f)}`)
+}
+
+function thresholdRow(f: GateFailure): string[] {
+  return [markdownCell(f.group), markdownCell(f.metric), num(f.value), `threshold ≥ ${f.threshold}`, '—', '—', 'below threshold']
+}
+
+/** A failed baseline group: one row per test or bar it failed, each with its unit (pass/fail or F1). */
+function deltaRows(d: GroupDelta, view: GithubGateView): string[][] {
+  const v = d.verdict
+  if (!v) return []
+  const rows: string[][] = []
+  const group = markdownCell(d.group)
+  const label = markdownCell(deltaLabel(d))
+  if (v.significantWorse)
+    rows.push([group, 'pass rate', num(d.after.passRate), `baseline ${num(d.before?.passRate)}`, formatDelta(d.before?.passRate, d.after.passRate), `${formatP(v.p)} (pass/fail McNemar, ${v.n} pairs)`, label])
+  if (v.f1?.significantWorse)
+    rows.push([group, 'F1', num(d.after.f1), `baseline ${num(d.before?.f1)}`, formatDelta(d.before?.f1, d.after.f1), `${formatP(v.f1.p)} (F1 paired sign-flip, ${v.f1.n} pairs)`, label])
+  if (v.belowFloor) rows.push([group, 'score', num(v.current.score), `floor ${view.floor ?? '—'}`, '—', '—', label])
+  return rows
+}
+
+function failingGroupsTable(view: GithubGateView): string {
+  const rows = [...view.thresholdFailures.map(thresholdRow), ...view.deltas.filter((d) => d.failed).flatMap((d) => deltaRows(d, view))]
+  if (!rows.length) return ''
+  return gfmTable(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'], rows)
+}
+
+function leaderboardTable(view: GithubGateView): string {
+  const deltas = new Map(view.deltas.map((d) => [d.group, d]))
+  const rows = view.aggregates.map((a) => {
+    const d = deltas.get(a.group)
+    return [
+      markdownCell(a.group),
+      `${a.trialsCompleted}/${a.trialsRequested - a.trialsSkipped}`,
+      num(a.passRate),
+      num(a.f1Mean),
+      d ? markdownCell(deltaLabel(d)) : '—',
+    ]
+  })
+  return gfmTable(['group', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
+}
+
+function reportLink(view: GithubGateView): string[] {
+  return view.reportUrl ? ['', `[Full HTML report](${encodeURI(view.reportUrl).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`] : []
+}
+
+/** The job summary: verdict, the failing groups (metric, value, bar or baseline, Δ, p with its test), the leaderboard. */
+export function renderJobSummary(view: GithubGateView): string {
+  const parts = [`## ${markdownText(view.title ?? 'dataforge-evals')}`, '', verdictHeadline(view)]
+  if (view.failures.length) parts.push('', ...failureList(view))
+  const failing = failingGroupsTable(view)
+  if (failing) parts.push('', '### Failing groups', '', failing)
+  const warnings = underpoweredLines(view)
+  const all = [...view.notes.map((n) => `- ${markdownText(n)}`), ...warnings]
+  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups and unchecked patterns</summary>`, '', ...all, '', '</details>')
+  if (view.aggregates.length) parts.push('', '### Leaderboard', '', leaderboardTable(view))
+  parts.push(...reportLink(view), '')
+  return parts.join('\n')
+}
+
+function underpoweredLines(view: GithubGateView): string[] {
+  return view.deltas.flatMap((d) => {
+    const power = d.status === 'compared' && d.verdict ? powerText(d.verdict, view.alpha) : ''
+    return power ? [`- ${markdownText(`${d.group}: ${power}`)}`] : []
+  })
+}
+
+/** A group changed against the baseline: new, failed, or any of its before → after values moved. */
+function changed(d: GroupDelta): boolean {
+  if (d.status === 'new' || d.failed) return true
+  const moved = (b: number | null | undefined, a: number | null) => formatDelta(b, a) !== 'n/a' && Number(formatDelta(b, a)) !== 0
+  return moved(d.before?.passRate, d.after.passRate) || moved(d.before?.f1, d.after.f1) || Boolean(d.verdict?.significantBetter || d.verdict?.f1?.significantBetter)
+}
+
+/** The PR comment: marker, verdict, the groups that changed against the baseline (before → after, Δ, p, verdict), the report link. */
+export function renderPrComment(view: GithubGateView): string {
+  const parts = [PR_COMMENT_MARKER, `### ${markdownText(view.title ?? 'dataforge-evals')}`, '', verdictHeadline(view)]
+  if (view.failures.length) parts.push('', ...failureList(view))
+  const rows = view.deltas.filter(changed).map((d) => {
+    const v = d.verdict && d.status === 'compared' && d.verdict.n > 0 ? d.verdict : null
+    const p = v ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}` : '—'
+    const label = markdownCell(deltaLabel(d))
+    return [
+      markdownCell(d.group),
+      arrow(d.before?.passRate, d.after.passRate),
+      formatDelta(d.before?.passRate, d.after.passRate).replace('n/a', '—'),
+      arrow(d.before?.f1, d.after.f1),
+      formatDelta(d.before?.f1, d.after.f1).replace('n/a', '—'),
+      p,
+      d.failed ? `**${label}**` : label,
+    ]
+  })
+  parts.push('')
+  if (!view.deltas.length) parts.push('No baseline to compare with: nothing is shown as changed.')
+  else if (!rows.length) parts.push(`No group changed against the baseline (${view.deltas.length} compared).`)
+  else parts.push(`Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`, '', gfmTable(['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'], rows))
+  parts.push(...reportLink(view), '')
+  return parts.join('\n')
+}
