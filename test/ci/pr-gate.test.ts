@@ -123,14 +123,15 @@ describe('a pull request gated on the committed baseline', () => {
     const group = 'fixer · hospital'
     const error = `${r.stdout}\n${r.stderr}`.split('\n').find((l) => l.startsWith('::error '))
     expect(error).toBeDefined()
-    expect(error).toMatch(/^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts,line=10::fixer · hospital.*regression \(F1\)/)
+    expect(error).toMatch(/^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts,line=10::fixer · hospital.*(regression|deterministic drop) \(F1\)/)
 
     const summary = await readFile(summaryPath, 'utf8')
     expect(summary).toMatch(/^## dataforge-evals \(vitest\)\n\n❌ \*\*Gate failed\*\*/)
     const [failing, board] = tables(summary)
     expect(failing!.rows.map((row) => row[0]!.text)).toEqual([expect.stringContaining(group)])
     expect(failing!.rows[0]![1]!.text).toBe('F1')
-    expect(failing!.rows[0]![5]!.text).toMatch(/F1 paired sign-flip, 8 pairs/)
+    // A deterministic agent: one case whose trials are identical on each side is an exact change (docs/statistics.md).
+    expect(failing!.rows[0]![5]!.text).toMatch(/^exact \(deterministic change on 1 case/)
     expect(board!.rows).toHaveLength(1)
 
     const comment = await readFile(join(project, 'evals/__reports__/pr-comment.md'), 'utf8')
@@ -138,7 +139,7 @@ describe('a pull request gated on the committed baseline', () => {
     const [changed] = tables(comment)
     expect(changed!.rows).toHaveLength(1)
     expect(changed!.rows[0]![0]!.text).toContain(group)
-    expect(changed!.rows[0]![6]!.text).toContain('regression (F1)')
+    expect(changed!.rows[0]![6]!.text).toContain('deterministic drop (F1)')
     expect(comment).toContain('[Full HTML report](https://example.test/run/1/artifacts)')
   }, 120_000)
 

@@ -64,9 +64,9 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string): P
 }
 
 /** Starts a run whose agent forges (or tries to) on trial 1, waits for its attempt, and kills the run. */
-async function forgedRun(dir: string, agent: string, env: Record<string, string>) {
+async function forgedRun(dir: string, agent: string, env: Record<string, string>, extra: string[] = []) {
   const journal = join(dir, 'r', 'runs.partial.jsonl')
-  const child = spawnCli(['run', '--agent', agent, ...ARGS], dir, { ...env, HANG: '1', JOURNAL: journal })
+  const child = spawnCli(['run', '--agent', agent, ...ARGS, ...extra], dir, { ...env, HANG: '1', JOURNAL: journal })
   let stderr = ''
   child.stderr!.on('data', (d) => {
     stderr += d
@@ -85,7 +85,8 @@ describe('the run journal is sealed', () => {
     await withTempDir(async (dir) => {
       const state = join(dir, 'state')
       await writeFile(join(dir, 'forger.cjs'), FORGER_CMD)
-      const { stderr, journal } = await forgedRun(dir, `cmd:${process.execPath} forger.cjs`, { DATAFORGE_STATE_DIR: state })
+      // At the process level a cmd: agent runs unrestricted (the sandbox would not even show it the folder).
+      const { stderr, journal } = await forgedRun(dir, `cmd:${process.execPath} forger.cjs`, { DATAFORGE_STATE_DIR: state }, ['--isolate', 'process'])
       expect(stderr).toMatch(/forger: wrote the journal/) // an unsandboxed program can write the folder…
       expect(await sealedLines(journal)).toHaveLength(2)
       const resumed = await runCli(['run', '--resume', 'r', '--quiet'], dir, { DATAFORGE_STATE_DIR: state })

@@ -136,14 +136,20 @@ export const runCommand: Command = async (argv, userIO) => {
     keyDir,
     stderr: userIO.stderr,
   })
+  // The GitHub output adds pr-comment.md to the report folder's manifest under the folder's lock: after the run
+  // has released it.
+  let githubOutput: (() => Promise<void>) | undefined
+  let code: number
   try {
-    return await runInFolder()
+    code = await runInFolder()
   } catch (error) {
     if (folder.journal.begun) userIO.stderr(folder.journal.resumeHint(shownPath(userIO.cwd, reportDir), null))
     throw error
   } finally {
     folder.close()
   }
+  await githubOutput?.()
+  return code
 
   async function runInFolder(): Promise<number> {
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
@@ -237,7 +243,7 @@ export const runCommand: Command = async (argv, userIO) => {
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
-  await writeCliGithubOutput({ command: 'run', flag: values.github as boolean | undefined, dir: paths.dir, failures, report, io })
+  githubOutput = () => writeCliGithubOutput({ command: 'run', flag: values.github as boolean | undefined, dir: paths.dir, failures, report, io })
   if (broken) {
     io.stderr(`run failed: ${terminalText(broken)}\n`)
     return 1

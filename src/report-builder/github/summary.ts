@@ -1,6 +1,6 @@
 import { formatDelta, formatNumber, formatP } from '../../stats/number-format.js'
 import type { GroupDelta } from '../baseline.js'
-import { deltaLabel, powerText } from '../comparison-verdict.js'
+import { deltaLabel, powerText, testName, testsText, unitsText } from '../comparison-verdict.js'
 import type { GateFailure } from '../gates.js'
 import { gfmTable, markdownCell, markdownText } from './escape.js'
 import type { GithubGateView } from './gate-view.js'
@@ -40,10 +40,14 @@ function deltaRows(d: GroupDelta, view: GithubGateView): string[][] {
   const rows: string[][] = []
   const group = markdownCell(d.group)
   const label = markdownCell(deltaLabel(d))
+  // The test behind each p, in the words every report uses (comparison-verdict.ts), with its units.
+  const exact = v.method === 'deterministic' ? `exact (${testsText(v)})` : null
+  const passFail = exact ?? `${formatP(v.p)} (pass/fail ${testName(v.passFailTest)}, ${unitsText(v)})`
+  const f1 = exact ?? (v.f1 ? `${formatP(v.f1.p)} (F1 ${testName(v.f1.test)}, ${unitsText(v)})` : '—')
   if (v.significantWorse)
-    rows.push([group, 'pass rate', num(d.after.passRate), `baseline ${num(d.before?.passRate)}`, formatDelta(d.before?.passRate, d.after.passRate), `${formatP(v.p)} (pass/fail McNemar, ${v.n} pairs)`, label])
+    rows.push([group, 'pass rate', num(d.after.passRate), `baseline ${num(d.before?.passRate)}`, formatDelta(d.before?.passRate, d.after.passRate), passFail, label])
   if (v.f1?.significantWorse)
-    rows.push([group, 'F1', num(d.after.f1), `baseline ${num(d.before?.f1)}`, formatDelta(d.before?.f1, d.after.f1), `${formatP(v.f1.p)} (F1 paired sign-flip, ${v.f1.n} pairs)`, label])
+    rows.push([group, 'F1', num(d.after.f1), `baseline ${num(d.before?.f1)}`, formatDelta(d.before?.f1, d.after.f1), f1, label])
   if (v.belowFloor) rows.push([group, 'score', num(v.current.score), `floor ${view.floor ?? '—'}`, '—', '—', label])
   return rows
 }

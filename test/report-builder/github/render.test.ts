@@ -65,7 +65,7 @@ describe('workflow command escaping (GitHub rules)', () => {
   })
 
   it('escapes Markdown in cells so a hostile name keeps the table intact', () => {
-    expect(markdownCell('a|b <script>*x*')).toBe('a\\|b \\<script\\>\\*x\\*')
+    expect(markdownCell('a|b <script>*x*')).toBe('a\\|b &lt;script>\\*x\\*')
     expect(markdownCell('')).toBe('—')
   })
 })
@@ -81,7 +81,7 @@ describe('job summary and PR comment', () => {
     expect(failing!.header.map(cellText)).toEqual(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'])
     const row = failing!.rows[0]!.map(cellText)
     expect(row.slice(1, 5)).toEqual(['pass rate', '0.167', 'baseline 1.000', '-0.833'])
-    expect(row[5]).toMatch(/^0\.0020 \(pass\/fail McNemar, 12 pairs\)$/)
+    expect(row[5]).toMatch(/^0\.0020 \(pass\/fail McNemar exact, 12 cases\)$/)
     expect(board!.rows).toHaveLength(1)
     expect(summary).toContain('[Full HTML report](https://example.test/artifacts/1)')
 
