@@ -9,6 +9,7 @@ import { type ComparableRun, compareRuns, type PairedGroupComparison } from './c
 import type { BaselineFile, BaselineGroup } from './baseline-schema.js'
 import { newGroupLine, verdictLine } from './comparison-verdict.js'
 import { compareText } from '../core/order.js'
+import { readRunRecords } from '../files/read-runs.js'
 
 export type { BaselineFile, BaselineGroup }
 
@@ -93,6 +94,18 @@ export function baselineRuns(file: BaselineFile): ComparableRun[] {
       datasetSha256: r.datasetSha256,
     })),
   )
+}
+
+/**
+ * The runs of one side of a comparison: a report.json, a runs.jsonl, a folder holding one, or a baseline.json
+ * (the reporter's baseline). `compare` and `report --baseline` read their inputs through this one function.
+ */
+export async function readComparableRuns(path: string): Promise<Array<ComparableRun & { armId?: string }>> {
+  if (path.endsWith('.json')) {
+    const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200), () => '')
+    if (/"baselineVersion"/.test(head)) return baselineRuns((await readBaseline(path))!)
+  }
+  return readRunRecords(path)
 }
 
 /**

@@ -1,11 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { type ComparableRun, compareRuns } from '../../report-builder/compare.js'
 import { comparisonToJson, renderComparisonMarkdown } from '../../report-builder/markdown/compare.js'
-import { baselineRuns, readBaseline } from '../../report-builder/baseline.js'
-import { readRunRecords } from '../../files/read-runs.js'
+import { readComparableRuns } from '../../report-builder/baseline.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { deltasText, testsText, verdictLabel, unitsText, verdictLine } from '../../report-builder/comparison-verdict.js'
 import { writeCliGithubOutput } from '../report-output.js'
@@ -77,8 +75,8 @@ export const compareCommand: Command = async (argv, io) => {
 
   const pathA = resolve(io.cwd, positionals[0]!)
   const pathB = resolve(io.cwd, positionals[1] ?? positionals[0]!)
-  const rowsA = await readSide(pathA)
-  const rowsB = pathB === pathA ? rowsA : await readSide(pathB)
+  const rowsA = await readComparableRuns(pathA)
+  const rowsB = pathB === pathA ? rowsA : await readComparableRuns(pathB)
   let labelA = positionals[0]!
   let labelB = positionals[1] ?? positionals[0]!
   let a = rowsA
@@ -126,15 +124,6 @@ function parseAgents(raw: string): [string, string] {
 }
 
 type Side = Array<ComparableRun & { armId?: string }>
-
-/** A report.json, runs.jsonl, a folder holding one, or a baseline.json (the reporter's baseline). */
-async function readSide(path: string): Promise<Side> {
-  if (path.endsWith('.json')) {
-    const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200), () => '')
-    if (/"baselineVersion"/.test(head)) return baselineRuns((await readBaseline(path))!)
-  }
-  return readRunRecords(path)
-}
 
 function describeGroups(rows: readonly Side[number][]): string {
   const names = [...new Set(rows.map((r) => `${r.agent} · ${r.dataset}`))].sort()

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { groupDeltas } from '../../report-builder/baseline.js'
+import { groupDeltas, readComparableRuns } from '../../report-builder/baseline.js'
 import { buildReport, type EvalReport } from '../../report-builder/build.js'
 import { renderHtmlReport } from '../../report-builder/html/index.js'
 import { addToManifest } from '../../report-builder/manifest.js'
@@ -22,7 +22,7 @@ written; from runs.jsonl alone it is rebuilt from the records (dataset sizes unk
 
 Options:
   --html FILE        where to write the page (required); added to manifest.json in its folder
-  --baseline B       runs to compare against (runs.jsonl, report.json or folder): deltas with paired tests on units
+  --baseline B       runs to compare against (runs.jsonl, report.json, a folder, or baseline.json): deltas with paired tests on units
   --alpha A          significance level of the baseline comparison (default 0.05)
   --floor F          absolute Score floor marked in the baseline verdicts
   --min-delta D      a deterministic change (one case, identical trials) fails beyond a drop of D (default 0)
@@ -62,7 +62,7 @@ export const reportCommand: Command = async (argv, io) => {
 
   let baselineDeltas: ReturnType<typeof groupDeltas> = []
   if (values.baseline) {
-    const before = await readRunRecords(resolve(io.cwd, values.baseline))
+    const before = await readComparableRuns(resolve(io.cwd, values.baseline))
     baselineDeltas = groupDeltas(before, report, {
       alpha,
       minDelta,
