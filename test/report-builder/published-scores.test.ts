@@ -9,12 +9,12 @@ import { gradeRepair } from '../../src/grading/index.js'
 import { formatNumber } from '../../src/stats/number-format.js'
 import { mean } from '../../src/stats/quantile.js'
 
-// The README publishes what `baseline` reaches with one trial (exact comparator). These are pinned to three
-// decimals, and the README's table is read back so the published numbers and the code cannot drift apart.
+// The agents page (docs/agents.md) publishes what `baseline` reaches with one trial (exact comparator). These are pinned to three
+// decimals, and that table is read back so the published numbers and the code cannot drift apart.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const dataDir = path.join(repoRoot, 'datasets')
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8')
+const readme = readFileSync(path.join(repoRoot, 'docs/agents.md'), 'utf8')
 
 async function score(id: string, seed: number, options: { rows?: number } = {}) {
   const { task } = await loadDataset({ id, seed, dataDir, ...options })
@@ -25,7 +25,7 @@ async function score(id: string, seed: number, options: { rows?: number } = {}) 
 /** `| hospital (509 errors) | 0.957 | 0.880 | 0.917 |` → the three numbers of the README row starting with `label`. */
 function published(label: string): [string, string, string] {
   const row = readme.split('\n').find((line) => line.startsWith(`| ${label}`))
-  if (!row) throw new Error(`README has no row for ${label}`)
+  if (!row) throw new Error(`docs/agents.md has no row for ${label}`)
   const cells = row.split('|').map((c) => c.trim())
   return [cells[2]!, cells[3]!, cells[4]!.split(' ')[0]!]
 }

@@ -264,7 +264,7 @@ describe('formatting', () => {
 })
 
 describe('power of the paired tests', () => {
-  it('the smallest reachable p is 2·0.5^n; the README table of units needed per alpha', async () => {
+  it('the smallest reachable p is 2·0.5^n; the docs table of units needed per alpha', async () => {
     const { pairedPower, pairsNeeded, smallestReachableP } = await import('../../src/stats/power.js')
     expect(smallestReachableP(3)).toBe(0.25)
     expect(smallestReachableP(6)).toBe(0.03125)
@@ -272,9 +272,9 @@ describe('power of the paired tests', () => {
     expect([0.1, 0.05, 0.01, 0.001].map(pairsNeeded)).toEqual([5, 6, 8, 11])
     expect(pairedPower(3, 0.05)).toEqual({ units: 3, smallestP: 0.25, unitsNeeded: 6, canReachAlpha: false })
     expect(pairedPower(6, 0.05).canReachAlpha).toBe(true)
-    // the README and docs/statistics.md state the same numbers
+    // docs/ci.md and docs/statistics.md state the same numbers
     const { readFileSync } = await import('node:fs')
-    for (const doc of ['../../README.md', '../../docs/statistics.md']) {
+    for (const doc of ['../../docs/ci.md', '../../docs/statistics.md']) {
       const text = readFileSync(new URL(doc, import.meta.url), 'utf8')
       for (const row of ['| 0.10 | 5 | 4 units: 0.125 |', '| 0.05 | 6 | 5 units: 0.0625 (3 units: 0.25) |', '| 0.01 | 8 | 7 units: 0.0156 |', '| 0.001 | 11 | 10 units: 0.0020 |']) {
         expect(text).toContain(row)
