@@ -7,7 +7,7 @@ import { repoRoot } from '../helpers/vitest-run.js'
 // page it points to (GitHub's anchors). Links leave the repository never: a clone has no ../shared.
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function anchorOf(heading: string): string {
+function anchorOf(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
