@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { type Token, type Tokens, lexer } from 'marked'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../helpers/vitest-run.js'
+import { tables } from '../helpers/markdown-tables.js'
 
 // A pull request gated end to end: a consumer project (this package installed from its packed tarball) in a git
 // repository whose `main` holds an eval and its baseline; branches change the agent; the eval run, as GitHub
@@ -36,6 +36,7 @@ evalCase('hospital repair', { dataset: 'hospital', agent, trials: 8, seed: 1 }, 
 
 const CONFIG = `import { defineConfig } from 'vitest/config'
 import DataforgeReporter from 'dataforge-evals/reporter'
+import { tables } from '../helpers/markdown-tables.js'
 
 export default defineConfig({
   test: {
@@ -66,17 +67,6 @@ async function evals(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: st
   }
 }
 
-function tables(markdown: string): Tokens.Table[] {
-  const out: Tokens.Table[] = []
-  const walk = (tokens: Token[]) => {
-    for (const t of tokens) {
-      if (t.type === 'table') out.push(t as Tokens.Table)
-      if ('tokens' in t && Array.isArray(t.tokens)) walk(t.tokens)
-    }
-  }
-  walk(lexer(markdown))
-  return out
-}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-prgate-'))

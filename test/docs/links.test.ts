@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { repoRoot } from '../helpers/vitest-run.js'
 
 // Every relative link in README.md and docs/ resolves: the file exists, and a `#fragment` names a heading of the
-// page it points to (GitHub's anchors). Links leave the repository never: a clone has no ../shared.
+// page it points to (GitHub's anchors). No link leaves the repository: a user's clone has nothing beside it.
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {

@@ -1,4 +1,4 @@
-import { type Token, type Tokens, lexer } from 'marked'
+import type { Tokens } from 'marked'
 import { describe, expect, it } from 'vitest'
 import { baselineFromRecords, baselineRuns, groupDeltas } from '../../../src/report-builder/baseline.js'
 import { buildReport } from '../../../src/report-builder/build.js'
@@ -15,18 +15,8 @@ import {
   workflowCommand,
 } from '../../../src/report-builder/github/index.js'
 import { makeRecord } from '../../helpers/stats-records.js'
+import { tables } from '../../helpers/markdown-tables.js'
 
-function tables(markdown: string): Tokens.Table[] {
-  const out: Tokens.Table[] = []
-  const walk = (tokens: Token[]) => {
-    for (const t of tokens) {
-      if (t.type === 'table') out.push(t as Tokens.Table)
-      if ('tokens' in t && Array.isArray(t.tokens)) walk(t.tokens)
-    }
-  }
-  walk(lexer(markdown))
-  return out
-}
 
 const cellText = (c: Tokens.TableCell) => c.text
 
