@@ -36,7 +36,6 @@ evalCase('hospital repair', { dataset: 'hospital', agent, trials: 8, seed: 1 }, 
 
 const CONFIG = `import { defineConfig } from 'vitest/config'
 import DataforgeReporter from 'dataforge-evals/reporter'
-import { tables } from '../helpers/markdown-tables.js'
 
 export default defineConfig({
   test: {
@@ -66,7 +65,6 @@ async function evals(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: st
     return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
   }
 }
-
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-prgate-'))
