@@ -204,7 +204,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   return {
     url,
     openTrial(spec: TrialSpec): GatewayTrial {
-      const label = `case "${spec.caseId}" trial ${spec.trial} (seed ${spec.seed})`
+      const label = `case "${spec.caseId}" trial ${spec.trial + 1} (seed ${spec.seed})`
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const state: TrialState = {
         label,

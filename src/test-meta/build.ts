@@ -44,8 +44,15 @@ export function datasetDigests(dirty: string, clean: string): Readonly<{ dirty: 
   return pair
 }
 
-/** The meta of a plain test that used a matcher: the test's full name is the case, its file's stem the suite. */
+/** The agent of a plain test that used a matcher: it names no agent, and the leaderboard says so. */
+export const PLAIN_TEST_AGENT = 'plain test'
+
+/**
+ * The meta of a plain test that used a matcher: the test's full name is the case, its file's stem the suite, and
+ * its file the dataset, so the leaderboard groups it as `plain test · conformance.test.ts`, not as a data set.
+ */
 export function plainTestMeta(fullName: string, fileName: string | undefined): DataforgeMeta {
-  const suite = (fileName ?? 'tests').replace(/\.(eval|test|spec)\.[cm]?[jt]sx?$/, '')
-  return newMeta({ caseId: fullName, suite, dataset: suite, agent: 'unspecified' })
+  const file = fileName ?? 'tests'
+  const suite = file.replace(/\.(eval|test|spec)\.[cm]?[jt]sx?$/, '')
+  return newMeta({ caseId: fullName, suite, dataset: file, agent: PLAIN_TEST_AGENT })
 }

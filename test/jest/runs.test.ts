@@ -77,7 +77,7 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(existsSync(join(work, 'node_modules/vitest')), 'a Jest project without Vitest').toBe(false)
     const jest = await runJest(work, project, [], { DF_REPORTER_OPTIONS: GATED })
     expect(jest.code, jest.output).toBe(1)
-    expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*unspecified · answers .* 3\/5 +0.60 \[0.23, 0.88\] +5\/5/)
+    expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*plain test · answers .* 3\/5 +0.60 \[0.23, 0.88\] +5\/5/)
     cjsGates = gateLines(jest.output)
     expect(cjsGates).toEqual([expect.stringMatching(/1 of 25 eval runs errored/), expect.stringMatching(/refuse · wtq-refuse · number: passRate 0.000 is below the threshold 0.5/)])
     expect(vitestRun.exitCode).toBe(1)
@@ -130,10 +130,14 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(mistyped.output).toMatch(/mistyped\.ts.*error TS2345/)
 
     // Workers forced (a memory limit makes Jest use them even for quick files); one is killed mid-file.
+    // And one file does not load at all: the reporter names both.
     await writeFile(join(project, 'evals/crash.eval.ts'), CRASHING_EVAL)
+    await writeFile(join(project, 'evals/broken.eval.ts'), "import './no-such-module'\n")
     const crashed = await runJest(work, project, ['--maxWorkers=2', '--workerIdleMemoryLimit=1GB'])
     await rm(join(project, 'evals/crash.eval.ts'))
+    await rm(join(project, 'evals/broken.eval.ts'))
     expect(crashed.output).toMatch(/terminated by another process: signal=SIGKILL/)
+    expect(crashed.output).toMatch(/2 eval files failed outside their tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}evals\/broken\.eval\.ts: Cannot find module '\.\/no-such-module'[^\n]*\n {2}evals\/crash\.eval\.ts: /)
     expect(crashed.code).toBe(1)
     const afterCrash = reportFolder(reports).runs()
     expect(afterCrash.filter((r) => r.suite === 'crash')).toEqual([expect.objectContaining({ caseId: 'before the crash', correct: true, metrics: { toBeNumeric: 1 } })])

@@ -127,7 +127,7 @@ describe('compareRuns: pairing and groups', () => {
     const a = [...side(1, () => true, { agent: 'x' }), ...side(1, () => true, { agent: 'y' })]
     const b = side(1, () => true, { agent: 'z' })
     expect(() => compareRuns(a, b, { labelA: 'a.jsonl' })).toThrow(
-      /a\.jsonl: two rows for the same pair \(dataset "hospital", case "c00", turn -, trial 0, agents "x" and "y"\); pick one agent per side with --agents/,
+      /a\.jsonl: two rows for the same pair \(dataset "hospital", case "c00", turn -, trial 1, agents "x" and "y"\); pick one agent per side with --agents/,
     )
   })
 

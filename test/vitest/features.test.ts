@@ -211,7 +211,7 @@ describe('matchers on the running test', () => {
 
   it('give plain tests a neutral identity named after their file', () => {
     const [row] = recordsOf('repair matcher annotates')
-    expect(row).toMatchObject({ agent: 'unspecified', suite: 'matchers', status: 'ok', correct: true, f1: 1 })
+    expect(row).toMatchObject({ agent: 'plain test', dataset: 'matchers.eval.ts', suite: 'matchers', status: 'ok', correct: true, f1: 1 })
     // Grader scores become metrics (means over positive uses; `.not` uses left out).
     expect(recordsOf('answer matchers annotate')[0]!.metrics).toEqual({
       toBeNumeric: 1,

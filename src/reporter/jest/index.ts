@@ -6,6 +6,7 @@ import { finishJestRun } from './run-end.js'
 import { type ShardSpec, shardOf, writeShardFile } from './shards.js'
 import { collectSideFiles, SIDE_DIR_ENV } from '../../jest/side-file.js'
 import { terminalText } from '../../core/escape-text.js'
+import { compareText } from '../../core/order.js'
 
 /** The parts of Jest's reporter arguments this reporter reads. */
 interface JestGlobalConfig {
@@ -15,7 +16,7 @@ interface JestGlobalConfig {
   testPathPatterns?: unknown
 }
 interface JestAggregatedResult {
-  testResults: ReadonlyArray<{ testFilePath: string }>
+  testResults: ReadonlyArray<{ testFilePath: string; testExecError?: { message?: string } | null }>
 }
 
 /**
@@ -45,12 +46,16 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     const evalFiles = new Set(results.testResults.map((r) => r.testFilePath).filter((path) => this.isEvalFile(path)))
     if (evalFiles.size === 0 && !this.shard) return
     for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${terminalText(problem)}\n`)
+    const brokenFiles = results.testResults.filter((r) => r.testExecError && evalFiles.has(r.testFilePath))
+    if (brokenFiles.length) this.print(notLoadedNote(brokenFiles.map((r) => ({ path: relative(this.root, r.testFilePath), message: r.testExecError?.message ?? '' }))))
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
     const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.
     if (this.shard) await writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options, project })
     if (evalFiles.size === 0) return
-    const { failures } = await finishJestRun(this, this.root, lines, this.narrowed || this.shard !== null, project)
+    // A file that failed outside its tests leaves the run incomplete: its groups are neither reported nor dropped from the baseline.
+    const partial = this.narrowed || this.shard !== null || brokenFiles.length > 0
+    const { failures } = await finishJestRun(this, this.root, lines, partial, project)
     this.failure = failures.length ? new Error(`dataforge-evals gate failed: ${failures.join('; ')}`) : undefined
   }
 
@@ -58,6 +63,20 @@ export default class DataforgeJestReporter extends EvalReporterBase {
   getLastError(): Error | undefined {
     return this.failure
   }
+}
+
+/**
+ * One line per eval file that failed outside its tests (it did not load, or its worker died): the report holds
+ * only what such a file recorded before.
+ */
+function notLoadedNote(files: ReadonlyArray<{ path: string; message: string }>): string {
+  const head = files.length === 1 ? '1 eval file failed outside its tests' : `${files.length} eval files failed outside their tests`
+  const lines = [...files].sort((a, b) => compareText(a.path, b.path)).map((f) => `  ${f.path}: ${firstLine(f.message) || 'no message'}`)
+  return [`dataforge-evals: ${head} (a load error or a dead worker); the report holds only what they recorded:`, ...lines].join('\n')
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? ''
 }
 
 /** Jest 30 keeps the CLI's path patterns as an object with `patterns`; older versions as an array. */
