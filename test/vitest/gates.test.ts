@@ -97,6 +97,15 @@ describe('fail closed', () => {
   })
 })
 
+describe('an eval file that does not load', () => {
+  it('is named by the reporter; the files that loaded are reported', async () => {
+    const run = await runFixture({ fixture: 'broken-file', outputDir: temp.make(), cacheDir: temp.make() })
+    expect(run.output).toMatch(/1 eval file failed outside its tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}broken\.eval\.ts: .*no-such-module/)
+    expect(run.reports.runs().map((r) => [r.caseId, r.status])).toEqual([['loads and runs', 'ok']])
+    expect(run.exitCode).toBe(1)
+  })
+})
+
 describe('-t filters', () => {
   it('run only the matching trials and turns; the others are reported as skipped; turns are still asked in order', async () => {
     const run = await runFixture({ fixture: 'filters', outputDir: temp.make(), cacheDir: temp.make(), testNamePattern: 'trial 2/3|ordered#t3' })

@@ -6,7 +6,7 @@ import { finishJestRun } from './run-end.js'
 import { type ShardSpec, shardOf, writeShardFile } from './shards.js'
 import { collectSideFiles, SIDE_DIR_ENV } from '../../jest/side-file.js'
 import { terminalText } from '../../core/escape-text.js'
-import { compareText } from '../../core/order.js'
+import { brokenFilesNote } from '../broken-files-note.js'
 
 /** The parts of Jest's reporter arguments this reporter reads. */
 interface JestGlobalConfig {
@@ -47,7 +47,7 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     if (evalFiles.size === 0 && !this.shard) return
     for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${terminalText(problem)}\n`)
     const brokenFiles = results.testResults.filter((r) => r.testExecError && evalFiles.has(r.testFilePath))
-    if (brokenFiles.length) this.print(notLoadedNote(brokenFiles.map((r) => ({ path: relative(this.root, r.testFilePath), message: r.testExecError?.message ?? '' }))))
+    if (brokenFiles.length) this.print(brokenFilesNote(brokenFiles.map((r) => ({ path: relative(this.root, r.testFilePath), message: r.testExecError?.message ?? '' }))))
     const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
     const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.
@@ -63,20 +63,6 @@ export default class DataforgeJestReporter extends EvalReporterBase {
   getLastError(): Error | undefined {
     return this.failure
   }
-}
-
-/**
- * One line per eval file that failed outside its tests (it did not load, or its worker died): the report holds
- * only what such a file recorded before.
- */
-function notLoadedNote(files: ReadonlyArray<{ path: string; message: string }>): string {
-  const head = files.length === 1 ? '1 eval file failed outside its tests' : `${files.length} eval files failed outside their tests`
-  const lines = [...files].sort((a, b) => compareText(a.path, b.path)).map((f) => `  ${f.path}: ${firstLine(f.message) || 'no message'}`)
-  return [`dataforge-evals: ${head} (a load error or a dead worker); the report holds only what they recorded:`, ...lines].join('\n')
-}
-
-function firstLine(text: string): string {
-  return text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? ''
 }
 
 /** Jest 30 keeps the CLI's path patterns as an object with `patterns`; older versions as an array. */

@@ -1,10 +1,12 @@
 import pc from 'picocolors'
+import { relative } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { projectCommitAsync } from '../../report-builder/reproducibility.js'
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../reporter-base.js'
 import type { EvalRunState } from './run-state.js'
 import { terminalOutput } from '../../core/escape-text.js'
+import { brokenFilesNote } from '../broken-files-note.js'
 
 export type { DataforgeReporterOptions, ReportFormat }
 
@@ -93,6 +95,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const runDateUtc = new Date().toISOString()
+    const broken = evalModules.filter((m) => m.errors().length > 0)
+    if (broken.length) this.print(brokenFilesNote(broken.map((m) => ({ path: relative(this.root, m.moduleId), message: m.errors()[0]?.message ?? '' }))))
     const filtered = this.wasFiltered(evalModules)
     const project = await (this.pendingCommit ?? this.lookUpCommit())
     this.pendingCommit = null
@@ -105,7 +109,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
       runDateUtc,
       project,
       touched,
-      filtered: await filtered,
+      // A file that failed outside its tests leaves the run incomplete, as a filter does.
+      filtered: (await filtered) || broken.length > 0,
       command: 'vitest',
       sources: state.sources(this.root),
     })
