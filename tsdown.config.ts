@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { chmod } from 'node:fs/promises'
 import { defineConfig, type UserConfig } from 'tsdown'
 
 // One build: the package's entries in ESM (`.js`, `.d.ts`) and CommonJS (`.cjs`, `.d.cts`), each format split
@@ -42,7 +44,12 @@ const common: UserConfig = {
 // export their names too; CommonJS consumers read `default` through the `__esModule` marker.
 const output = (ext: string) => ({ chunkFileNames: `chunks/[name]-[hash].${ext}`, exports: 'named' as const })
 
+// The bin is made executable here, after the ESM build has written it, whatever tsdown's own shebang detection
+// did: the mode npm packs is then the same on every build.
+const bin = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> }).bin['dataforge-evals']!
+const binExecutable = { 'build:done': () => chmod(bin, 0o755) }
+
 export default defineConfig([
-  { ...common, entry: { ...workerEntries, ...requirableEntries }, format: 'esm', outputOptions: output('js') },
+  { ...common, entry: { ...workerEntries, ...requirableEntries }, format: 'esm', outputOptions: output('js'), hooks: binExecutable },
   { ...common, entry: requirableEntries, format: 'cjs', outputOptions: output('cjs') },
 ])

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { docExample } from './doc-examples.js'
 import { repoRoot } from './vitest-run.js'
 
 const run = promisify(execFile)
@@ -64,6 +65,55 @@ export async function makeJestProject(dir: string, kind: JestProjectKind): Promi
     await writeFile(join(dir, 'evals', name), toJest(source))
   }
 }
+
+export type DocumentedJestKind = 'ts-jest' | 'ts-jest-tsconfig' | 'babel'
+
+/**
+ * The documented Jest setup (docs/jest.md) as a user copies it into an `npm init -y` project ("type":
+ * "commonjs"): `ts-jest` with no tsconfig.json, `ts-jest-tsconfig` with a usual CommonJS one, `babel` with the
+ * page's Babel config and without the `transform` line. Beside the page's eval: one shared with Vitest (a named
+ * import of the package, a `./shared.js` import of a TypeScript file) and, under ts-jest, one that must not
+ * type-check.
+ */
+export async function makeDocumentedJestProject(dir: string, kind: DocumentedJestKind): Promise<void> {
+  const block = (lang: string, marker: string) => docExample('docs/jest.md', lang, marker)
+  await mkdir(join(dir, 'evals'), { recursive: true })
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `${kind}-project`, version: '1.0.0', main: 'index.js', type: 'commonjs' }))
+  const config = await block('js', '// jest.config.js')
+  if (kind === 'babel') {
+    const withoutTransform = config.replace(/^ *transform: .*\n/m, '')
+    if (withoutTransform === config) throw new Error('docs/jest.md: the Jest config has no transform line to leave out')
+    await writeFile(join(dir, 'jest.config.js'), withoutTransform)
+    await writeFile(join(dir, 'babel.config.js'), await block('js', '// babel.config.js'))
+  } else {
+    await writeFile(join(dir, 'jest.config.js'), config)
+  }
+  if (kind === 'ts-jest-tsconfig') {
+    const compilerOptions = { target: 'ES2022', module: 'commonjs', strict: true, esModuleInterop: true, skipLibCheck: true }
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions }, null, 2))
+  }
+  await writeFile(join(dir, 'evals/answers.eval.ts'), await block('ts', '// evals/answers.eval.ts'))
+  await writeFile(join(dir, 'evals/shared.ts'), 'export const minF1: number = 0.1\n')
+  await writeFile(join(dir, 'evals/shared.eval.ts'), SHARED_EVAL)
+  if (kind !== 'babel') await writeFile(join(dir, 'evals/mistyped.eval.ts'), MISTYPED_EVAL)
+}
+
+/** An eval shared with Vitest: a named import of the package and a `.js`-suffixed import of a TypeScript file. */
+const SHARED_EVAL = `import { expect } from '@jest/globals'
+import { evalCase } from 'dataforge-evals/jest'
+import { minF1 } from './shared.js'
+
+evalCase('shared bar', { dataset: 'synthetic', agent: 'baseline', seed: 1 }, async ({ task, agent }) => {
+  expect(await agent.run()).toRepairCells(task, { minF1 })
+})
+`
+
+/** A matcher given a wrong argument: ts-jest must refuse to run the file. */
+const MISTYPED_EVAL = `import { expect, test } from '@jest/globals'
+import 'dataforge-evals/jest'
+
+test('mistyped', () => expect(1).toBeNumeric('one'))
+`
 
 /** The Vitest eval source as a Jest user writes it: Jest's globals module, and the matchers' typings. */
 export function toJest(source: string): string {

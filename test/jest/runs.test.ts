@@ -2,6 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { runCli } from '../helpers/cli-harness.js'
@@ -10,7 +11,9 @@ import {
   AGENTS_EVAL,
   CONCURRENT_EVAL,
   CRASHING_EVAL,
+  type DocumentedJestKind,
   installPackedWithJest,
+  makeDocumentedJestProject,
   makeJestProject,
   NO_SETUP,
   runInstalledCli,
@@ -26,6 +29,8 @@ import { type FixtureRun, repoRoot, reportFolder, runFixture } from '../helpers/
 
 let work: string
 let vitestRun: FixtureRun
+
+const DOCUMENTED: DocumentedJestKind[] = ['ts-jest', 'ts-jest-tsconfig', 'babel']
 
 /** Reporter options of the CommonJS runs: a threshold that fails, beside the fail-closed gate of the errored run. */
 const GATED = JSON.stringify({ thresholds: { 'refuse*': { passRate: 0.5 } } })
@@ -59,7 +64,12 @@ function gateLines(output: string): string[] {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-jest-'))
   const [, vitest] = await Promise.all([
-    installPackedWithJest(work).then(() => Promise.all((['cjs', 'esm', 'babel'] as const).map((kind) => makeJestProject(join(work, kind), kind)))),
+    installPackedWithJest(work).then(() =>
+      Promise.all([
+        ...(['cjs', 'esm', 'babel'] as const).map((kind) => makeJestProject(join(work, kind), kind)),
+        ...DOCUMENTED.map((kind) => makeDocumentedJestProject(join(work, `documented-${kind}`), kind)),
+      ]),
+    ),
     runFixture({ fixture: 'jest-parity', outputDir: join(work, 'vitest-reports'), cacheDir: join(work, 'vite-cache') }),
   ])
   vitestRun = vitest
@@ -293,5 +303,38 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(later).toMatchObject({ code: 2, stderr: expect.stringMatching(/later-commit\.json: ran on commit f{40}, .*shard-1-of-2\.json on \(none\); merge the shards of one run/) })
     const foreign = await runCli(['merge-shards', join(other, 'shard-3-of-3.json')], project)
     expect(foreign).toMatchObject({ code: 2, stderr: expect.stringMatching(/shard-3-of-3\.json: not a dataforge-evals Jest shard file/) })
+  }, 120_000)
+})
+
+describe('the Jest setup of docs/jest.md followed literally, in a "type": "commonjs" project', () => {
+  /** Runs Jest in the documented project of `kind`; returns its output without colours and its records. */
+  async function runDocumented(kind: DocumentedJestKind) {
+    const project = join(work, `documented-${kind}`)
+    const jest = await runJest(work, project, [])
+    const records = reportFolder(join(project, 'evals/__reports__')).runs()
+    return { code: jest.code, output: stripVTControlCharacters(jest.output), evals: records.map((r) => [r.suite, r.caseId, r.status, r.correct]).sort() }
+  }
+  const documentedEvals = [
+    ['answers', 'revenue', 'ok', true],
+    ['synthetic', 'shared bar', 'ok', true],
+  ]
+
+  for (const kind of ['ts-jest', 'ts-jest-tsconfig'] as const) {
+    const setup = kind === 'ts-jest' ? 'without a tsconfig.json' : 'with a CommonJS tsconfig.json'
+    it(`ts-jest ${setup}: the package's types found (node10 resolution), a wrong argument refused, ./x.js imports mapped`, async () => {
+      const { code, output, evals } = await runDocumented(kind)
+      expect(output).toMatch(/mistyped\.eval\.ts:4:\d+ - error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/)
+      expect(output).not.toMatch(/TS2307|TS2339|Cannot find module/)
+      expect(output).toMatch(/Tests:\s+2 passed, 2 total/)
+      expect(code).toBe(1)
+      expect(evals).toEqual(documentedEvals)
+    }, 120_000)
+  }
+
+  it('babel-jest with the page’s Babel config: the same evals pass', async () => {
+    const { code, output, evals } = await runDocumented('babel')
+    expect(output).toMatch(/Tests:\s+2 passed, 2 total/)
+    expect(code, output).toBe(0)
+    expect(evals).toEqual(documentedEvals)
   }, 120_000)
 })
