@@ -33,7 +33,8 @@ export interface ReportSection {
 
 /** How Score was decided, which depends on the front door that produced the runs (`config.command`). */
 export function scoreRule(report: EvalReport): { header: string; short: string; legend: string } {
-  if (report.config.command === 'vitest') {
+  // Both runner doors grade by the eval's assertions.
+  if (report.config.command === 'vitest' || report.config.command === 'jest') {
     return {
       header: 'Score: assertions held [95% CI]',
       short: 'assertions held',
