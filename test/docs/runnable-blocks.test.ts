@@ -19,7 +19,7 @@ const run = promisify(execFile)
 const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 /** Pages whose every TypeScript and shell block is marked, runnable or not. */
 const FULLY_MARKED = ['README.md', 'docs/evals.md']
-const blocks = pages.flatMap(docBlocks)
+const blocks = pages.flatMap((page) => docBlocks(page))
 const of = (kind: DocBlock['kind']) => blocks.filter((b) => b.kind === kind)
 const shBlocks = of('sh').map((b) => [blockName(b), b] as const)
 
@@ -54,7 +54,7 @@ interface Ran {
 }
 
 async function inProject(file: string, args: string[]): Promise<Ran> {
-  const env = { ...consumerEnv(), PATH: `${join(project, 'node_modules/.bin')}:${process.env.PATH}`, npm_config_offline: 'true' }
+  const env = { ...consumerEnv(), PATH: `${join(work, 'shim')}:${join(project, 'node_modules/.bin')}:${process.env.PATH}`, npm_config_offline: 'true' }
   try {
     const r = await run(file, args, { cwd: project, env, maxBuffer: 32 * 1024 * 1024 })
     return { code: 0, output: `${r.stdout}${r.stderr}` }
@@ -71,6 +71,18 @@ function fileOf(block: DocBlock): string {
   return namedPath(block) ?? `evals/${slug}.eval.ts`
 }
 
+/**
+ * An `npx` that runs `npx dataforge-evals …` straight from the installed bin and hands anything else to npm's.
+ * npm's start-up (0.7 s of CPU a call) is not what the blocks check; test/build/package.test.ts runs the bin
+ * through `npm exec` itself.
+ */
+async function writeNpxShim(): Promise<void> {
+  const shim = join(work, 'shim/npx')
+  await mkdir(dirname(shim))
+  const bin = join(project, 'node_modules/.bin/dataforge-evals')
+  await writeFile(shim, `#!/bin/sh\nif [ "$1" = dataforge-evals ]; then shift; exec '${bin}' "$@"; fi\nPATH='${process.env.PATH}' exec npx "$@"\n`, { mode: 0o755 })
+}
+
 async function writeBlocks(): Promise<void> {
   const written = new Map<string, DocBlock>()
   for (const block of [...of('vitest'), ...of('typecheck')]) {
@@ -82,30 +94,57 @@ async function writeBlocks(): Promise<void> {
     // A typecheck block is a module of its own even when it imports nothing.
     await writeFile(join(project, file), block.kind === 'typecheck' ? `${block.code}export {}\n` : block.code)
   }
+  await writeNpxShim()
   await writeFile(join(project, 'user-code.d.ts'), USER_CODE)
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG))
 }
 
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'dataforge-docblocks-'))
-  project = join(work, 'project')
-  await mkdir(project)
-  await installPacked(work, project, { beside: ['vitest'] })
-  await writeBlocks()
-  typecheck = inProject(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project])
-}, 240_000)
+describe('the markers', () => {
+  const page = (...lines: string[]) => docBlocks('page.md', lines.join('\n'))
 
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
+  it('give each fenced block its kind, line and code; an unmarked block has none', () => {
+    const found = page('# Page', '<!-- runnable: sh -->', '```sh', 'npx dataforge-evals list-agents', '```', '', '```ts', 'const x = 1', '```', '<!-- not runnable: a key -->', '```sh', 'x', '```')
+    expect(found.map((b) => [blockName(b), b.lang, b.kind, b.code])).toEqual([
+      ['page.md:3', 'sh', 'sh', 'npx dataforge-evals list-agents\n'],
+      ['page.md:7', 'ts', null, 'const x = 1\n'],
+      ['page.md:11', 'sh', 'not runnable', 'x\n'],
+    ])
+  })
+
+  it('fail on a marker that is not right before a fence, on an unknown kind and on a fence left open', () => {
+    expect(() => page('<!-- runnable: sh -->', '', '```sh', 'x', '```')).toThrow('page.md:1: the marker "<!-- runnable: sh -->" is not right before a code fence')
+    expect(() => page('<!-- runnable: bash -->', '```sh', 'x', '```')).toThrow('page.md:1: unknown runnable kind "bash" (known: vitest, sh, typecheck)')
+    expect(() => page('```sh', 'x')).toThrow('page.md:1: a code fence that never closes')
+  })
+
+  it('read the path a file block names in its first line', () => {
+    const [named, commented, unnamed] = page('```ts', '// evals/a.eval.ts', '```', '```ts', '// evals/b.eval.ts (Vitest)', '```', '```ts', 'x', '```')
+    expect(namedPath(named!)).toBe('evals/a.eval.ts')
+    expect(namedPath(commented!)).toBe('evals/b.eval.ts')
+    expect(namedPath(unnamed!)).toBeUndefined()
+  })
 })
 
 describe('the runnable blocks of README.md and docs/', () => {
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'dataforge-docblocks-'))
+    project = join(work, 'project')
+    await mkdir(project)
+    await installPacked(work, project, { beside: ['vitest'] })
+    await writeBlocks()
+    typecheck = inProject(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project])
+  }, 240_000)
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true })
+  })
+
   it.each(FULLY_MARKED)('%s marks every TypeScript and shell block', (page) => {
     const unmarked = blocks.filter((b) => b.page === page && b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang))
     expect(unmarked.map(blockName)).toEqual([])
   })
 
-  it('finds blocks of each kind, each on a page that exists', () => {
+  it('finds blocks of each kind, and the config among the files', () => {
     expect(of('vitest').length).toBeGreaterThan(2)
     expect(of('sh').length).toBeGreaterThan(2)
     expect(of('typecheck').length).toBeGreaterThan(1)

@@ -26,9 +26,12 @@ export interface DocBlock {
 
 const MARKER = /^<!-- (runnable: ?(\S+)|not runnable: ?.+?) -->$/
 
-/** Every fenced code block of a Markdown page, with the marker right before it. Throws on a marker that is not. */
-export function docBlocks(page: string): DocBlock[] {
-  const lines = readFileSync(join(repoRoot, page), 'utf8').split('\n')
+/**
+ * Every fenced code block of a Markdown page (by default read from the repository), with the marker right before
+ * it. Throws on a marker that is not right before a fence, on an unknown kind and on a fence that never closes.
+ */
+export function docBlocks(page: string, text = readFileSync(join(repoRoot, page), 'utf8')): DocBlock[] {
+  const lines = text.split('\n')
   const blocks: DocBlock[] = []
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
@@ -59,7 +62,7 @@ export function blockName(block: DocBlock): string {
   return `${block.page}:${block.line}`
 }
 
-/** The path a file block names in its first line (`// evals/repair.eval.ts`), or undefined. */
+/** The path a file block names at the start of its first line (`// evals/repair.eval.ts`), or undefined. */
 export function namedPath(block: DocBlock): string | undefined {
-  return /^\/\/ ([\w./-]+\.[cm]?[jt]s)\s*$/.exec(block.code.split('\n')[0]!)?.[1]
+  return /^\/\/ ([\w./-]+\.[cm]?[jt]s)(\s|$)/.exec(block.code.split('\n')[0]!)?.[1]
 }
