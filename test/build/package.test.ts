@@ -7,15 +7,13 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docExample } from '../helpers/doc-examples.js'
+import { installPacked } from '../helpers/packed-project.js'
 
 // The published package, as a user gets it: `npm pack`, then `npm install ./x.tgz` into a new project.
-// The dependencies come from npm's cache (filled by this repo's `npm ci`); the registry is asked only for
-// what the cache lacks.
 
 const run = promisify(execFile)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const vitestVersion = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies.vitest as string
 
 let work: string
 let project: string
@@ -45,17 +43,9 @@ function runVitest(dir: string) {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-pack-'))
-  if (!existsSync(join(repoRoot, 'dist/index.js'))) await run(npm, ['run', 'build'], { cwd: repoRoot })
-  const packed = await run(npm, ['pack', '--json', '--pack-destination', work], { cwd: repoRoot })
-  const info = JSON.parse(packed.stdout)[0] as { filename: string; files: Array<{ path: string; mode: number }> }
-  files = info.files
   project = join(work, 'project')
   await mkdir(project)
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'new-project', private: true, type: 'module' }))
-  install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, info.filename), `vitest@${vitestVersion}`], {
-    cwd: project,
-    env: { ...process.env, npm_config_loglevel: 'warn' },
-  })
+  ;({ entries: files, install } = await installPacked(work, project, { beside: ['vitest'], loglevel: 'warn' }))
 }, 240_000)
 
 afterAll(async () => {

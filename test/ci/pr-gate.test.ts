@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { installPacked } from '../helpers/packed-project.js'
 import { tables } from '../helpers/markdown-tables.js'
 
 // A pull request gated end to end: a consumer project (this package installed from its packed tarball) in a git
@@ -13,8 +12,6 @@ import { tables } from '../helpers/markdown-tables.js'
 // Actions runs it, writes the job summary and pr-comment.md and prints the workflow commands.
 
 const run = promisify(execFile)
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const vitestVersion = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies.vitest as string
 
 let work: string
 let project: string
@@ -68,16 +65,9 @@ async function evals(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: st
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-prgate-'))
-  if (!existsSync(join(repoRoot, 'dist/index.js'))) await run(npm, ['run', 'build'], { cwd: repoRoot })
-  const packed = await run(npm, ['pack', '--json', '--pack-destination', work], { cwd: repoRoot })
-  const tarball = join(work, (JSON.parse(packed.stdout)[0] as { filename: string }).filename)
   project = join(work, 'project')
   await mkdir(join(project, 'evals'), { recursive: true })
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'gated-project', private: true, type: 'module' }))
-  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `vitest@${vitestVersion}`], {
-    cwd: project,
-    env: { ...process.env, npm_config_loglevel: 'error' },
-  })
+  await installPacked(work, project, { beside: ['vitest'], manifest: { name: 'gated-project', type: 'module' } })
   await writeFile(join(project, '.gitignore'), 'node_modules/\nevals/__reports__/*\n!evals/__reports__/baseline.json\n')
   await writeFile(join(project, 'vitest.config.ts'), CONFIG)
   await writeFile(join(project, 'evals/repair.eval.ts'), EVAL)

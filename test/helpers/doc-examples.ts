@@ -1,12 +1,8 @@
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { repoRoot } from './vitest-run.js'
+import { docBlocks } from './doc-blocks.js'
 
 /** The code block of `lang` in a page of this repository (README.md, docs/…) that contains `marker`, as a user copies it. */
 export async function docExample(page: string, lang: string, marker: string): Promise<string> {
-  const text = await readFile(join(repoRoot, page), 'utf8')
-  const blocks = [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!)
-  const block = blocks.find((b) => b.includes(marker))
+  const block = docBlocks(page).find((b) => b.lang === lang && b.code.includes(marker))
   if (!block) throw new Error(`${page} has no ${lang} block with ${marker}`)
-  return block
+  return block.code
 }

@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { docExample } from './doc-examples.js'
+import { installPacked } from './packed-project.js'
 import { repoRoot } from './vitest-run.js'
 
 const run = promisify(execFile)
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-
 /** What a Jest user installs beside this package (versions pinned in this repository's devDependencies). */
 const JEST_SIDE = ['jest', 'ts-jest', 'typescript', 'babel-jest', '@babel/core', '@babel/preset-env', '@babel/preset-typescript']
 
@@ -18,16 +16,7 @@ const JEST_SIDE = ['jest', 'ts-jest', 'typescript', 'babel-jest', '@babel/core',
  * dependencies come from npm's cache (filled by this repo's `npm ci`).
  */
 export async function installPackedWithJest(work: string): Promise<void> {
-  if (!existsSync(join(repoRoot, 'dist/jest/setup.cjs'))) await run(npm, ['run', 'build'], { cwd: repoRoot })
-  const packed = await run(npm, ['pack', '--json', '--pack-destination', work], { cwd: repoRoot })
-  const tarball = join(work, (JSON.parse(packed.stdout)[0] as { filename: string }).filename)
-  const dev = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<string, string>
-  await writeFile(join(work, 'package.json'), JSON.stringify({ name: 'jest-users', private: true }))
-  await run(
-    npm,
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...JEST_SIDE.map((name) => `${name}@${dev[name]}`)],
-    { cwd: work, env: { ...process.env, npm_config_loglevel: 'error' } },
-  )
+  await installPacked(work, work, { beside: JEST_SIDE, manifest: { name: 'jest-users' } })
 }
 
 const PARITY_EVALS = join(repoRoot, 'test/fixtures/vitest/jest-parity/evals')
