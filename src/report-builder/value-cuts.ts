@@ -1,4 +1,5 @@
 import type { RunRecord } from '../core/run-record.js'
+import { compareText } from '../core/order.js'
 import { cutField, MAX_VALUE_CHARS } from '../core/value-cap.js'
 
 /** What the size policy (core/value-cap.ts) cut in a report's records, counted from their cut notes. */
@@ -7,7 +8,7 @@ export interface ValueCutsSummary {
   values: number
   /** Records with at least one value cut. */
   runs: number
-  /** The fields cut, indices left out (`fixes[].newValue`), in order of first appearance. */
+  /** The fields cut, indices left out (`fixes[].newValue`), sorted: the same text from every front door. */
   fields: string[]
 }
 
@@ -27,7 +28,7 @@ export function valueCutsOf(records: readonly RunRecord[]): ValueCutsSummary | n
     }
     if (cut) runs++
   }
-  return values ? { values, runs, fields: [...fields] } : null
+  return values ? { values, runs, fields: [...fields].sort(compareText) } : null
 }
 
 /**

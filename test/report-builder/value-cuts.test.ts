@@ -44,12 +44,12 @@ const report = (warnings: string[][], command = 'run') =>
   })
 
 const SENTENCE =
-  '3 values in 1 run were cut to their first 10000 characters (`fixes[].newValue`, `diagnostics.wrongValue[].got`). ' +
+  '3 values in 1 run were cut to their first 10000 characters (`diagnostics.wrongValue[].got`, `fixes[].newValue`). ' +
   'The full length and sha256 of each are kept in runs.jsonl and report.json, in the warnings of its record ("value cut: …"); grading saw the full values.'
 
 describe('reports state the values cut', () => {
-  it('counts the cut notes of the records, fields without their indices', () => {
-    expect(valueCutsOf(report([cutNotes(), [], cutNotes()]).records)).toEqual({ values: 6, runs: 2, fields: ['fixes[].newValue', 'diagnostics.wrongValue[].got'] })
+  it('counts the cut notes of the records, fields without their indices and sorted', () => {
+    expect(valueCutsOf(report([cutNotes(), [], cutNotes()]).records)).toEqual({ values: 6, runs: 2, fields: ['diagnostics.wrongValue[].got', 'fixes[].newValue'] })
     expect(valueCutsOf(report([[], ['value cut: an agent wrote this']]).records)).toBeNull()
   })
 
@@ -65,7 +65,7 @@ describe('reports state the values cut', () => {
   it('the HTML page shows a notice at its top', async () => {
     const html = await renderHtmlReport(report([cutNotes(), cutNotes()]))
     expect(html).toContain(
-      '<div class="gate value-cuts" role="note" style="background:#fff8e1;border:1px solid #ffd54f"><strong>Values cut:</strong> 6 values in 2 runs were cut to their first 10000 characters (<code>fixes[].newValue</code>, <code>diagnostics.wrongValue[].got</code>).',
+      '<div class="gate value-cuts" role="note" style="background:#fff8e1;border:1px solid #ffd54f"><strong>Values cut:</strong> 6 values in 2 runs were cut to their first 10000 characters (<code>diagnostics.wrongValue[].got</code>, <code>fixes[].newValue</code>).',
     )
     expect(html.indexOf('value-cuts')).toBeLessThan(html.indexOf('<main>'))
     expect(await renderHtmlReport(report([[]]))).not.toContain('value-cuts')

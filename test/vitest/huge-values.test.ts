@@ -58,7 +58,9 @@ describe('huge agent values in a Vitest run', () => {
       expect(new Set(r.warnings).size).toBe(r.warnings.length)
     }
     const cut = runs.reduce((n, r) => n + r.warnings.filter((w) => w.startsWith('value cut: ')).length, 0)
-    expect(run.reports.text('leaderboard.md')).toContain(`## Values cut\n\n> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters (\`fixes[].newValue\``)
+    expect(run.reports.text('leaderboard.md')).toMatch(
+      new RegExp(`## Values cut\n\n> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`),
+    )
     expect(run.reports.text('report.html')).toContain(`<strong>Values cut:</strong> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters`)
   })
 })
