@@ -5,6 +5,7 @@ import type { GatewayTrial } from '../gateway/gateway.js'
 import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
+import { failureOf } from '../test-meta/cap.js'
 
 /**
  * The model gateway for the runner doors (`evalCase`, `conversation`, `qaSuite`, Jest): the case's `llm` option or
@@ -55,5 +56,5 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
     usageSource = 'gateway'
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls }
-  if (llm.failure) meta.failure = { kind: llm.failure.kind, message: `model gateway: ${llm.failure.message}` }
+  if (llm.failure) meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
 }

@@ -1,5 +1,5 @@
 import { sha256Hex } from './hash.js'
-import type { CellIssue, RepairDiagnostics } from './repair-score.js'
+import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { Fix } from './schemas.js'
 
 /*
@@ -13,6 +13,16 @@ import type { Fix } from './schemas.js'
  */
 export const MAX_VALUE_CHARS = 10_000
 
+/** How every note of a cut starts: what reports look for in a record's `warnings`. */
+export const VALUE_CUT_MARK = 'value cut: '
+
+const CUT_NOTE = /^value cut: ([\w.[\]]+) has \d+ characters \(sha256 [0-9a-f]{64}\)/
+
+/** The field a cut note names (`fixes[0].newValue`), or null when `warning` is no cut note. */
+export function cutField(warning: string): string | null {
+  return warning.startsWith(VALUE_CUT_MARK) ? (CUT_NOTE.exec(warning)?.[1] ?? null) : null
+}
+
 /** Collects the cuts of one record. */
 export class ValueCuts {
   readonly notes: string[] = []
@@ -21,7 +31,7 @@ export class ValueCuts {
   text(value: string, field: string): string {
     if (value.length <= MAX_VALUE_CHARS) return value
     this.notes.push(
-      `value cut: ${field} has ${value.length} characters (sha256 ${sha256Hex(value)}); the record keeps the first ${MAX_VALUE_CHARS}`,
+      `${VALUE_CUT_MARK}${field} has ${value.length} characters (sha256 ${sha256Hex(value)}); the record keeps the first ${MAX_VALUE_CHARS}`,
     )
     return value.slice(0, MAX_VALUE_CHARS)
   }
@@ -68,4 +78,17 @@ export class ValueCuts {
     const kept = warnings.some((w) => w.length > MAX_VALUE_CHARS) ? warnings.map((w, i) => this.text(w, `warnings[${i}]`)) : warnings
     return this.notes.length ? [...kept, ...this.notes] : kept
   }
+}
+
+/**
+ * A repair score cut as a record would keep it, the notes in its own `warnings`: what a matcher stores on a
+ * test, so no long value crosses from a test worker to the reporter. The same score when nothing is long.
+ */
+export function capRepairScore(score: RepairScore): RepairScore {
+  const cuts = new ValueCuts()
+  const fixes = cuts.fixes(score.fixes) ?? score.fixes
+  const diagnostics = cuts.diagnostics(score.diagnostics) ?? score.diagnostics
+  const warnings = cuts.warnings(score.warnings)
+  if (warnings === score.warnings) return score
+  return { ...score, fixes, diagnostics, warnings }
 }

@@ -1,6 +1,7 @@
 import type { GradeResult } from '../core/answer.js'
 import type { MatcherRecord } from '../test-meta/build.js'
-import { recordVerdict } from './recorder.js'
+import { capVerdict } from '../test-meta/cap.js'
+import { currentMeta, recordVerdict } from './recorder.js'
 
 /** The parts of a runner's matcher state (`expect.extend`'s `this`) the matchers use. */
 export interface MatcherContext {
@@ -25,7 +26,8 @@ export function conclude(
   verdict: { passed: boolean; summary: string; failureText: string | (() => string); score?: number; repair?: MatcherRecord['repair'] },
 ): MatcherOutcome {
   const negated = ctx.isNot === true
-  recordVerdict(
+  // Cut by the size policy here, in the worker: what is stored on the test crosses to the reporter.
+  const record = capVerdict(
     {
       matcher,
       passed: negated ? !verdict.passed : verdict.passed,
@@ -34,8 +36,9 @@ export function conclude(
       ...(verdict.score !== undefined ? { score: verdict.score } : {}),
       ...(verdict.repair ? { repair: verdict.repair } : {}),
     },
-    ctx.task,
+    () => currentMeta(ctx.task),
   )
+  recordVerdict(record, ctx.task)
   return {
     pass: verdict.passed,
     message: () =>

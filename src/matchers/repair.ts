@@ -1,5 +1,6 @@
 import { withoutCleanValues } from '../core/build-run-record.js'
 import { InputError } from '../core/errors.js'
+import { truncate } from '../core/text.js'
 import type { CellIssue } from '../core/repair-score.js'
 import type { AgentTask } from '../core/schemas.js'
 import { gradeRepair } from '../grading/index.js'
@@ -13,6 +14,13 @@ export interface RepairThresholds {
 }
 
 const SHOWN = 5
+/** Characters of one value in a failure message: an agent's 20 M-character value must not become the message. */
+const VALUE_SHOWN = 200
+
+/** A value quoted for a failure message, cut with its length stated when long. */
+function quoted(value: string): string {
+  return value.length > VALUE_SHOWN ? `${JSON.stringify(value.slice(0, VALUE_SHOWN))}… (${value.length} characters)` : JSON.stringify(value)
+}
 
 /** `DATAFORGE_SHOW_TRUTH=0` hides the clean values in failure messages (public CI logs). */
 function showTruth(): boolean {
@@ -20,10 +28,10 @@ function showTruth(): boolean {
 }
 
 function cellLine(issue: CellIssue, kind: 'wrong' | 'missed' | 'over'): string {
-  const got = kind === 'missed' ? `(left as ${JSON.stringify(issue.dirty ?? '')})` : JSON.stringify(issue.got ?? '')
-  const clean = showTruth() ? JSON.stringify(issue.want ?? '') : '(hidden)'
-  const want = kind === 'over' ? `(no error; was ${JSON.stringify(issue.dirty ?? '')})` : clean
-  return `  ${issue.row}, ${issue.column}: ${got} → ${want}`
+  const got = kind === 'missed' ? `(left as ${quoted(issue.dirty ?? '')})` : quoted(issue.got ?? '')
+  const clean = showTruth() ? quoted(issue.want ?? '') : '(hidden)'
+  const want = kind === 'over' ? `(no error; was ${quoted(issue.dirty ?? '')})` : clean
+  return `  ${issue.row}, ${truncate(issue.column, VALUE_SHOWN)}: ${got} → ${want}`
 }
 
 function listCells(title: string, issues: CellIssue[], kind: 'wrong' | 'missed' | 'over'): string[] {
@@ -68,7 +76,7 @@ export function toRepairCells(this: MatcherContext, received: unknown, task: Age
       ...listCells('over-repairs', d.overRepair, 'over'),
       ...(d.wrongCell.length ? [`fixes to cells that do not exist: ${d.wrongCell.length}`] : []),
       ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
-      ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).join('; ')}`] : []),
+      ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).map((m) => truncate(m, VALUE_SHOWN)).join('; ')}`] : []),
     ].join('\n')
   // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
   const stored = { ...score, diagnostics: withoutCleanValues(score.diagnostics) }

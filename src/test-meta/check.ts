@@ -137,7 +137,7 @@ const provenance = (v: unknown): boolean =>
 
 const META = keys(
   ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],
-  ['datasetInfo', 'agentProvenance', 'llm'],
+  ['datasetInfo', 'agentProvenance', 'llm', 'warnings'],
 )
 
 /** True when `DataforgeMetaSchema` would accept `value` and return an equal copy of it. */
@@ -153,7 +153,8 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
   return (
     (!('datasetInfo' in v) || datasetInfo(v.datasetInfo)) &&
     (!('agentProvenance' in v) || v.agentProvenance === null || provenance(v.agentProvenance)) &&
-    (!('llm' in v) || llmMeta(v.llm))
+    (!('llm' in v) || llmMeta(v.llm)) &&
+    (!('warnings' in v) || arrayOf(v.warnings, str))
   )
 }
 

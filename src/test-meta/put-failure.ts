@@ -1,6 +1,7 @@
 import { putCounters, putFailure, putUsage } from './put.js'
 import { classifyFailure } from '../run/run-repair-trial.js'
 import type { DataforgeMeta } from './build.js'
+import { failureOf } from './cap.js'
 
 export { putUsage as putUsageOf }
 
@@ -11,7 +12,7 @@ export { putUsage as putUsageOf }
  */
 export function putAgentFailure(meta: DataforgeMeta, error: unknown): void {
   const failure = classifyFailure(error)
-  meta.failure ??= { kind: failure.failureKind, message: failure.failureMessage }
+  meta.failure ??= failureOf(meta, failure.failureKind, failure.failureMessage)
   putUsage(meta, failure.usage, failure.steps, undefined)
   putCounters(meta, failure.metrics)
 }

@@ -2,6 +2,7 @@ import { AgentFailure } from '../core/errors.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsage, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { DataforgeMeta } from './build.js'
+import { failureOf } from './cap.js'
 
 /** What a run records on its test's meta, whatever the runner that keeps the meta. */
 
@@ -25,7 +26,7 @@ export function putUsage(meta: DataforgeMeta, usage: Partial<Usage> | undefined,
 /** A known agent failure (timeout, rate limit…) goes on the run with what the run spent before it. */
 export function putFailure(meta: DataforgeMeta, error: unknown): void {
   if (!(error instanceof AgentFailure)) return
-  meta.failure = { kind: error.kind, message: error.message }
+  meta.failure = failureOf(meta, error.kind, error.message)
   const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number; metrics?: Record<string, number> }
   putUsage(meta, spent.usage, spent.steps, undefined)
   putCounters(meta, spent.metrics)

@@ -63,6 +63,8 @@ export const DataforgeMetaSchema = z.object({
   agentProvenance: AgentProvenanceSchema.nullable().optional(),
   /** The model gateway's view of the trial (upstream, whose usage counts, each call); absent without an upstream. */
   llm: LlmMetaSchema.optional(),
+  /** Notes for the run's record: the cuts of the size policy (core/value-cap.ts) made before the meta left the worker. */
+  warnings: z.array(z.string()).optional(),
 })
 export type DataforgeMeta = z.infer<typeof DataforgeMetaSchema>
 

@@ -47,6 +47,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
     ...(m.llm ? { usageSource: m.llm.usageSource, llmCalls: m.llm.calls } : {}),
+    ...(m.warnings ? { warnings: m.warnings } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {
     return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)

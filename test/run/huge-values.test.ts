@@ -48,6 +48,11 @@ async function expectCutReports(dir: string, agents: number): Promise<void> {
     expect(r.warnings).toContain(`value cut: fixes[0].newValue has ${N} characters (sha256 ${fullSha}); the record keeps the first ${MAX_VALUE_CHARS}`)
     expect(r.warnings.join('\n')).toMatch(/value cut: diagnostics\.(overRepair|wrongValue)\[0\]\.got has 20000000 characters/)
   }
+  // Each report says so: how many values, to what size, and where their full length and sha256 are.
+  const cut = report.records.reduce((n: number, r: { warnings: string[] }) => n + r.warnings.filter((w) => w.startsWith('value cut: ')).length, 0)
+  const said = `${cut} values in ${4 * agents} runs were cut to their first ${MAX_VALUE_CHARS} characters`
+  expect(await readFile(join(dir, 'r', 'r.md'), 'utf8')).toMatch(new RegExp(`## Values cut\n\n> ${said} \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`))
+  expect(await readFile(join(dir, 'r', 'report.html'), 'utf8')).toContain(`<strong>Values cut:</strong> ${said} (<code>diagnostics.`)
   // Every format written, small; the folder verifies.
   expect((await readdir(join(dir, 'r'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'report.html', 'runs.jsonl'])
   expect(await folderBytes(join(dir, 'r'))).toBeLessThan(8 * 1024 * 1024)

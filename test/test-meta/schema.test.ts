@@ -75,7 +75,7 @@ describe('the Vitest test meta schema', () => {
     full.matchers[0]!.repair!.fixes = [{ row: 0, column: 'city', newValue: 'Boston', reason: 'typo' }]
     full.matchers.push({ matcher: 'toBeNumeric', passed: true, negated: true, summary: 's', score: 1, failure: { kind: 'parse_error', message: 'm' } })
     full.datasetInfo = { ...full.datasetInfo!, corruptionKinds: ['typo'], seed: 3, options: { rows: 10, mode: 'x', strict: true }, dirty: { ...full.datasetInfo!.dirty, path: 'd.csv' } }
-    Object.assign(full, { turn: 2, model: 'm', provider: 'p', category: 'c', generation: 'g', tags: ['t'], failure: { kind: 'timeout', message: 'late' } })
+    Object.assign(full, { turn: 2, model: 'm', provider: 'p', category: 'c', generation: 'g', tags: ['t'], failure: { kind: 'timeout', message: 'late' }, warnings: ['cut'] })
     const bases = [full, newMeta({ caseId: 'c', suite: 's', dataset: 'd', agent: 'a' })]
     const replacements: unknown[] = [undefined, null, -1, 0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '', 'csv-pair', 'file-bytes', true, [], ['x'], {}, { kind: 'k', message: 'm' }]
     let checked = 0

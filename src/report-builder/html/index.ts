@@ -14,6 +14,7 @@ import { dabenchHtmlSection } from './dabench-section.js'
 import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
+import { valueCutsNotice } from './value-cuts-notice.js'
 
 export interface HtmlReportOptions {
   title?: string
@@ -73,6 +74,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
     `<header><h1>${esc(title)}</h1>`,
     `<p class="meta">${esc(summaryLine(report))}</p>`,
     gateBlock(opts.gateFailures),
+    valueCutsNotice(report.records),
     `<nav aria-label="sections"><ul>${sections.map((s) => `<li><a href="#${s.id}">${esc(s.title)}</a></li>`).join('')}</ul></nav></header>`,
     '<main>',
     ...sections.map((s) => `<section id="${s.id}"><h2>${esc(s.title)}</h2>${s.body}</section>`),

@@ -11,6 +11,7 @@ import { truncate } from '../../core/text.js'
 import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
+import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -241,6 +242,9 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
   const sections: ReportSection[] = [
     { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
   ]
+  // The size policy's cuts, stated before any figure that came from a cut value.
+  const cuts = valueCutsOf(report.records)
+  if (cuts) sections.push({ id: 'value-cuts', title: 'Values cut', body: `> ${valueCutsSentence(cuts, markdownCode)}` })
   // Question answering (issue 12): its own headings, placed right after the summary.
   const qa = renderQaSections(report)
   if (qa) sections.push({ id: 'qa', title: null, body: qa.trimEnd() })
