@@ -55,7 +55,6 @@ header,main,footer{padding:0 12px}
 body{font-size:13px}
 h2{margin-top:24px}
 th,td{padding:3px 6px}
-dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:4px}
 }
 `
 
