@@ -131,6 +131,21 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('No run failures.')
   })
 
+  it("states the Score rule of the door that produced the report, never the CLI's for another door", async () => {
+    const legend = async (config: Record<string, unknown>) => (await renderHtmlReport(reportOf(questionRecords(), config))).match(/<p class="legend">(.*?)<\/p>/)![1]!
+    expect(await legend({ command: 'run', passF1: 0.8 })).toMatch(/^Score is the share of attempted runs whose F1 reached <code>--pass-f1<\/code> \(0\.8\)\./)
+    expect(await legend({ command: 'vitest' })).toContain('<code>toRepairCells(task, { minF1: 0.6 })</code>')
+    expect(await legend({ command: 'qa' })).toContain("a question run is correct when the suite&#39;s answer grader accepted its answer.")
+    for (const config of [{ command: 'vitest' }, { command: 'jest' }, { command: 'qa' }]) expect(await legend(config)).not.toMatch(/pass-f1|pass threshold/)
+  })
+
+  it('leaves out the leaderboard columns no group has a value in, and names them', async () => {
+    const html = await renderHtmlReport(reportOf(questionRecords(), { command: 'qa' }))
+    const head = [...html.match(/<table id="leaderboard-table".*?<\/thead>/s)![0].matchAll(/<th scope="col">([^<]+)<\/th>/g)].map((m) => m[1])
+    expect(head).toEqual(['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score: correct [95% CI]', 'steps', 'tokens', 'cost', 'failures'])
+    expect(html).toContain('Not shown, as no group has a value in them: P, R, F1, F1 [95% CI], F1 pooled, quota/trial.')
+  })
+
   it('escapes names and messages', async () => {
     const records = repairRecords().map((r) => (r.agent === 'noop' ? { ...r, agent: '<img src=x onerror=alert(1)>' } : r))
     const html = await renderHtmlReport(reportOf(records))
