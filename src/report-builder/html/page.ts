@@ -25,6 +25,7 @@ td.num{text-align:right;white-space:nowrap}td.num.wrap{white-space:normal}
 #leaderboard-table tbody th{white-space:nowrap;position:sticky;left:0;background:var(--bg)}
 #leaderboard-table tbody tr:nth-child(even) th{background:#fafbfc}
 #leaderboard-table thead th:first-child{left:0;z-index:1}
+#leaderboard-table th,#leaderboard-table td{padding:4px 6px}
 tbody tr:nth-child(even){background:#fafbfc}
 td.heat{min-width:48px;text-align:center}
 td.message,td.value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-word}

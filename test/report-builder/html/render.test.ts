@@ -36,7 +36,8 @@ describe('renderHtmlReport', () => {
       ],
     })
     expect(html).toContain('<th scope="col">p (F1 paired)</th>')
-    expect(html).toContain('<td class="num" data-value="0.002">0.0020</td><td class="verdict bad">regression (F1)</td>')
+    expect(html).toContain('<th scope="row">baseline · synthetic</th><td class="verdict bad">regression (F1)</td>')
+    expect(html).toMatch(/<td class="num" data-value="0.002">0.0020<\/td><\/tr>/)
     expect(html).toContain('<td class="verdict muted">new (not in the baseline)</td>')
     expect(html).toMatch(/<figure class="chart" id="baseline-deltas"[^>]*data-marks-for="\[&quot;baseline · synthetic&quot;\]"/)
   })
