@@ -1,4 +1,5 @@
-import { formatNumber } from '../stats/number-format.js'
+import type { MeanInterval } from '../stats/bootstrap.js'
+import { formatInterval, formatNumber } from '../stats/number-format.js'
 import { markdownCellStructure as cell } from '../core/escape-text.js'
 
 /** Fixed-width number formatting for diffable reports (never `-0.000`); `—` for missing values. */
@@ -12,6 +13,13 @@ export function meanStd(mean: number | null, std: number | null, n: number, digi
   if (mean === null) return '—'
   if (n < 2) return `${fixed(mean, digits)} (n = 1)`
   return `${fixed(mean, digits)} ± ${fixed(std ?? 0, digits)}`
+}
+
+/** A mean's bootstrap interval; with one value there is none to show: `— (n = 1)`. */
+export function meanIntervalText(interval: MeanInterval | null, digits = 3): string {
+  if (!interval || interval.mean === null) return '—'
+  if (interval.n < 2) return '— (n = 1)'
+  return formatInterval(interval.mean, interval.low, interval.high, digits)
 }
 
 /** Quota units and costs keep their small fractions visible without scientific notation. */

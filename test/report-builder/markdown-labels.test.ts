@@ -44,6 +44,11 @@ describe('Markdown labels', () => {
     const vitest = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'vitest' }))
     expect(vitest).toContain("in an eval file a run is correct when the eval's assertions passed")
     expect(vitest).toContain('| Score: assertions held [95% CI] |')
+    const jest = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'jest' }))
+    expect(jest).toContain("in an eval file a run is correct when the eval's assertions passed")
+    const qa = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'qa' }))
+    expect(qa).toContain("a question run is correct when the suite's answer grader accepted its answer.")
+    expect(qa).not.toContain('--pass-f1')
   })
 
   it('names the k of pass^k, shows recorded metrics as the mean per group, labels units and regenerating options', () => {

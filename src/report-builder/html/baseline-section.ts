@@ -21,15 +21,16 @@ function delta(before: number | null | undefined, after: number | null): number 
 /** Deltas against the baseline with the paired tests behind each verdict, and a chart of the changes. */
 export async function baselineSection(deltas: readonly BaselineDelta[], alpha: number): Promise<string> {
   const withF1Test = deltas.some((d) => d.verdict?.f1 !== undefined)
-  const head = ['group', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'units', 'b', 'c', 'p (pass/fail)']
+  // The verdict beside the group: what a reader looks for first, and in view when a narrow page scrolls the table.
+  const head = ['group', 'verdict', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'units', 'b', 'c', 'p (pass/fail)']
   if (withF1Test) head.push('p (F1 paired)')
-  head.push('verdict')
   const rows = deltas.map((d) => {
     const dF1 = delta(d.before?.f1, d.after.f1)
     const dPass = delta(d.before?.passRate, d.after.passRate)
     const v = verdict(d)
     const cells = [
       `<th scope="row">${esc(d.group)}</th>`,
+      `<td class="verdict ${v.tone}">${esc(v.text)}</td>`,
       `<td class="num">${esc(`${fixed(d.before?.f1)} → ${fixed(d.after.f1)}`)}</td>`,
       `<td class="num"${sortValue(dF1)}>${esc(formatSigned(dF1))}</td>`,
       `<td class="num">${esc(`${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`)}</td>`,
@@ -40,7 +41,6 @@ export async function baselineSection(deltas: readonly BaselineDelta[], alpha: n
       `<td class="num"${sortValue(d.verdict?.p ?? null)}>${esc(d.verdict ? formatP(d.verdict.p) : '—')}</td>`,
     ]
     if (withF1Test) cells.push(`<td class="num"${sortValue(d.verdict?.f1?.p ?? null)}>${esc(d.verdict?.f1 ? formatP(d.verdict.f1.p) : '—')}</td>`)
-    cells.push(`<td class="verdict ${v.tone}">${esc(v.text)}</td>`)
     return `<tr>${cells.join('')}</tr>`
   })
   const chartable = deltas.filter((d) => delta(d.before?.f1, d.after.f1) !== null || delta(d.before?.passRate, d.after.passRate) !== null)

@@ -4,11 +4,13 @@ import type { BaselineDelta } from './baseline-delta.js'
 import type { GroupConformance } from './conformance-data.js'
 import type { ParetoPoint } from './pareto.js'
 import type { GridCell } from './question-data.js'
+import { CHART_WIDTHS } from './figure.js'
 
 /** Vega-Lite specs for the report's charts: pure data → spec, rendered to SVG by `renderVegaLiteSvg`. */
 
 const METRIC_COLORS = { domain: ['Score', 'F1'], range: ['#4c78a8', '#f58518'] }
-const WIDTH = 420
+/** A chart's whole width, axes and legends included (`renderVegaLiteSvg` fits it); `figure` draws it at the page's widths. */
+const WIDTH = CHART_WIDTHS.wide
 const unit = { type: 'quantitative' as const, scale: { domain: [0, 1] } }
 
 /** The Score/F1 colours, limited to the metrics the chart has (groups without repair runs have no F1). */
@@ -97,7 +99,7 @@ export function categoryGridSpec(cells: readonly GridCell[]): TopLevelSpec {
   }))
   return {
     data: { values },
-    width: { step: 130 },
+    width: WIDTH,
     height: { step: 30 },
     encoding: {
       x: { field: 'arm', type: 'nominal', title: 'agent / model', axis: { orient: 'top', labelAngle: 0 } },
@@ -154,7 +156,7 @@ export function conformanceSpec(property: string, groups: readonly GroupConforma
   }
   values.unshift(...[...requested].map(([label, percent]) => ({ label, series: 'requested', percent })))
   return {
-    width: { step: 90 },
+    width: WIDTH,
     height: 220,
     data: { values },
     mark: { type: 'bar' },

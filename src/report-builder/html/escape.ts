@@ -5,6 +5,11 @@ export function esc(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]!)
 }
 
+/** Escapes text written with Markdown's inline code (`like this`) and shows that code as <code>. */
+export function escWithCode(text: string): string {
+  return esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')
+}
+
 /** A `data-value` attribute holding a sortable number (empty for missing values, which sort last). */
 export function sortValue(value: number | null | undefined): string {
   return ` data-value="${value === null || value === undefined || Number.isNaN(value) ? '' : String(value)}"`

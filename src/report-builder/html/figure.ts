@@ -11,11 +11,22 @@ export interface FigureOptions {
   marksFor: readonly string[]
 }
 
-/** A chart as a <figure>: the Vega-rendered SVG inline, a caption, and what its marks stand for. */
+/**
+ * Each chart is drawn twice, for wide and for narrow pages; the page's CSS shows the one that fits and scales
+ * it to the column. One drawing scaled from 1,320 px down to 760 px (or up) would leave its text too small
+ * (or too large) to read. Widths are the whole chart's, axes and legends included.
+ */
+export const CHART_WIDTHS = { wide: 1100, narrow: 700 } as const
+
+/** A chart as a <figure>: the Vega-rendered SVGs inline, a caption, and what its marks stand for. */
 export async function figure(spec: TopLevelSpec, opts: FigureOptions): Promise<string> {
-  const svg = await renderVegaLiteSvg({ ...spec, description: opts.caption } as TopLevelSpec, opts.id)
+  const drawings: string[] = []
+  for (const [fit, width] of Object.entries(CHART_WIDTHS)) {
+    const svg = await renderVegaLiteSvg({ ...spec, width, description: opts.caption } as TopLevelSpec, fit === 'wide' ? opts.id : `${opts.id}-${fit}`)
+    drawings.push(`<div class="svg ${fit}">${svg}</div>`)
+  }
   return (
     `<figure class="chart" id="${esc(opts.id)}" data-mark-field="${esc(opts.markField)}" data-marks-for="${esc(JSON.stringify(opts.marksFor))}">` +
-    `<div class="svg">${svg}</div><figcaption>${esc(opts.caption)}</figcaption></figure>`
+    `${drawings.join('')}<figcaption>${esc(opts.caption)}</figcaption></figure>`
   )
 }

@@ -3,7 +3,7 @@ import { type BaselineDelta, baselineSection } from './baseline-section.js'
 import { conformanceSection } from './conformance-section.js'
 import { isConformanceRecord } from '../../grading/conformance/metrics.js'
 import { groupConformance } from './conformance-data.js'
-import { esc } from './escape.js'
+import { esc, escWithCode } from './escape.js'
 import { failuresSection } from './failures-section.js'
 import { groupLabels } from './labels.js'
 import { leaderboardTable } from './leaderboard-section.js'
@@ -15,6 +15,8 @@ import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './re
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
+import { scoreRule } from '../score-rule.js'
+import { unitsTable } from './units-table.js'
 
 export interface HtmlReportOptions {
   title?: string
@@ -50,7 +52,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const repair = aggregates.filter((a) => a.pooled !== null)
   const sections: Section[] = []
 
-  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote() + leaderboardTable(aggregates, labels) })
+  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report)) + unitsTable(aggregates) })
   const scores = await scoreCharts(aggregates, labels)
   if (scores) sections.push({ id: 'scores', title: 'Score and F1 per group', body: scores })
   if (opts.baselineDeltas?.length) {
@@ -85,10 +87,12 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   return page(title, body)
 }
 
-function leaderboardNote(): string {
+/** The rule of the door that produced the report, and what the other columns mean. */
+function leaderboardNote(report: EvalReport): string {
   return (
-    '<p>Score is correct/attempted runs (a repair run is correct when its F1 reaches the pass threshold) with a 95% Wilson interval. ' +
-    'P, R and F1 are means over completed runs (± sample standard deviation, and a seeded bootstrap 95% interval); F1 pooled is computed from the summed tp/fp/fn counts.</p>'
+    `<p class="legend">${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
+    'P, R and F1 are means over completed runs (± sample standard deviation, and a seeded bootstrap 95% interval; with one run, n = 1 and no spread: —); ' +
+    'F1 pooled is computed from the summed tp/fp/fn counts.</p>'
   )
 }
 

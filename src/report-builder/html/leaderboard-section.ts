@@ -1,42 +1,79 @@
-import { formatInterval } from '../../stats/number-format.js'
 import { type Aggregate, armName, failedRuns } from '../aggregate.js'
-import { fixed, units, usd } from '../figure-text.js'
+import { fixed, meanIntervalText, meanStd, units, usd } from '../figure-text.js'
+import type { ScoreRule } from '../score-rule.js'
 import { esc, sortValue } from './escape.js'
 
+/**
+ * A number cell. A figure with an interval may wrap, but only before its `[`, so a narrow column shows
+ * `0.750 (3/4)` over `[0.301, 0.954]` and never breaks inside a number or an interval.
+ */
 function num(value: number | null | undefined, text?: string): string {
-  return `<td class="num"${sortValue(value)}>${esc(text ?? fixed(value))}</td>`
+  const shown = esc(text ?? fixed(value))
+  if (!shown.includes(' [')) return `<td class="num"${sortValue(value)}>${shown}</td>`
+  return `<td class="num wrap"${sortValue(value)}>${shown.replace(/ /g, '\u00a0').replace(/\u00a0\[/g, ' [')}</td>`
 }
 
-/** The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter. */
-export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): string {
-  const head = ['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score [95% CI]', 'P', 'R', 'F1', 'F1 [95% CI]', 'F1 pooled', 'steps', 'tokens', 'cost', 'quota/trial', 'failures']
-  const rows = aggregates.map((a) => {
-    const failures = Object.entries(a.failures).map(([k, n]) => `${k} ${n}`).join(', ') || '0'
-    const tokens = a.tokens.spent
-    const f1 = a.f1Interval
-    return (
+/** `0.750 (3/4) [0.301, 0.954]`: the count beside the point, so the interval can take the second line. */
+function scoreText(a: Aggregate): string {
+  const count = `(${a.correct}/${a.trialsRequested - a.trialsSkipped})`
+  const { point, low, high } = a.score
+  return point === null || low === null || high === null ? `${fixed(point)} ${count}` : `${fixed(point)} ${count} [${fixed(low)}, ${fixed(high)}]`
+}
+
+interface Column {
+  head: string
+  cell: (a: Aggregate) => string
+  /** Columns that are optional are left out when no group has a value in them. */
+  hasValue?: (a: Aggregate) => boolean
+}
+
+const repairRan = (a: Aggregate) => a.repairRuns > 0
+
+function columns(rule: ScoreRule): Column[] {
+  return [
+    { head: 'trials', cell: (a) => num(a.trialsRequested, `${a.trialsCompleted}/${a.trialsRequested}`) },
+    {
+      head: `Score: ${rule.short} [95% CI]`,
+      cell: (a) => num(a.score.point, scoreText(a)),
+    },
+    { head: 'P', cell: (a) => num(a.precisionMean), hasValue: repairRan },
+    { head: 'R', cell: (a) => num(a.recallMean), hasValue: repairRan },
+    { head: 'F1', cell: (a) => num(a.f1Mean, meanStd(a.f1Mean, a.f1Std, a.repairRuns)), hasValue: repairRan },
+    { head: 'F1 [95% CI]', cell: (a) => num(a.f1Interval?.mean ?? null, meanIntervalText(a.f1Interval)), hasValue: repairRan },
+    { head: 'F1 pooled', cell: (a) => num(a.pooled?.f1 ?? null), hasValue: repairRan },
+    { head: 'steps', cell: (a) => num(a.stepsMean, fixed(a.stepsMean, 1)), hasValue: (a) => (a.stepsMean ?? 0) > 0 },
+    { head: 'tokens', cell: (a) => num(a.tokens.spent, String(a.tokens.spent)), hasValue: (a) => a.tokens.spent > 0 },
+    { head: 'cost', cell: (a) => num(a.usage.costUsd, usd(a.usage.costUsd)), hasValue: (a) => a.usage.calls > 0 || (a.usage.costUsd ?? 0) > 0 },
+    { head: 'quota/trial', cell: (a) => num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)), hasValue: (a) => a.quotaUnitsPerTrial > 0 },
+    {
+      head: 'failures',
+      cell: (a) => `<td class="num" data-value="${failedRuns(a)}">${esc(Object.entries(a.failures).map(([k, n]) => `${k} ${n}`).join(', ') || '0')}</td>`,
+    },
+  ]
+}
+
+/**
+ * The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter.
+ * Columns no group has a value in (no repair runs, no model calls) are left out and named under the table.
+ */
+export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, rule: ScoreRule): string {
+  const all = columns(rule)
+  const shown = all.filter((c) => !c.hasValue || aggregates.length === 0 || aggregates.some(c.hasValue))
+  const left = all.filter((c) => !shown.includes(c)).map((c) => c.head)
+  const head = ['agent / model', 'kind', 'suite · dataset · category', ...shown.map((c) => c.head)]
+  const rows = aggregates.map(
+    (a) =>
       `<tr data-group="${esc(labels.get(a) ?? a.group)}">` +
       `<th scope="row">${esc(armName(a.agent, a.model))}</th>` +
       `<td>${esc(a.agentKind)}</td>` +
       `<td>${esc(a.suite === a.dataset ? a.suite : `${a.suite} · ${a.dataset}`)}${a.category ? ` · ${esc(a.category)}` : ''}</td>` +
-      num(a.trialsRequested, `${a.trialsCompleted}/${a.trialsRequested}`) +
-      num(a.score.point, `${formatInterval(a.score.point, a.score.low, a.score.high)} (${a.correct}/${a.trialsRequested - a.trialsSkipped})`) +
-      num(a.precisionMean) +
-      num(a.recallMean) +
-      num(a.f1Mean, a.f1Mean === null ? '—' : `${fixed(a.f1Mean)} ± ${fixed(a.f1Std ?? 0)}`) +
-      num(f1?.mean ?? null, f1 && f1.mean !== null ? formatInterval(f1.mean, f1.low, f1.high) : '—') +
-      num(a.pooled?.f1 ?? null) +
-      num(a.stepsMean, fixed(a.stepsMean, 1)) +
-      num(tokens, String(tokens)) +
-      num(a.usage.costUsd, usd(a.usage.costUsd)) +
-      num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)) +
-      `<td class="num" data-value="${failedRuns(a)}">${esc(failures)}</td>` +
-      `</tr>`
-    )
-  })
+      shown.map((c) => c.cell(a)).join('') +
+      `</tr>`,
+  )
   return (
     `<div class="table-tools" data-filter-for="leaderboard-table"></div>` +
     `<div class="scroll"><table id="leaderboard-table" class="sortable"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
-    `<tbody>${rows.join('')}</tbody></table></div>`
+    `<tbody>${rows.join('')}</tbody></table></div>` +
+    (left.length ? `<p class="muted">Not shown, as no group has a value in them: ${esc(left.join(', '))}.</p>` : '')
   )
 }

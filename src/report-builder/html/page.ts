@@ -5,7 +5,7 @@ const STYLE = `
 :root{color-scheme:light;--fg:#1d1d1f;--muted:#666;--line:#ddd;--bg:#fff;--alt:#f6f7f9;--accent:#4c78a8}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
-header,main,footer{max-width:1200px;margin:0 auto;padding:0 20px}
+header,main,footer{max-width:1360px;margin:0 auto;padding:0 20px}
 header{padding-top:20px}
 h1{font-size:24px;margin:0 0 4px}
 h2{font-size:19px;margin:32px 0 8px;padding-top:8px;border-top:1px solid var(--line)}
@@ -18,25 +18,30 @@ nav a{color:var(--accent)}
 .gate.pass{background:#e8f5e9;border:1px solid #a5d6a7}
 .gate.fail{background:#fdecea;border:1px solid #f5a5a0}
 .scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums;font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
-thead th{background:var(--alt);position:sticky;top:0;white-space:nowrap}
-td.num{text-align:right;white-space:nowrap}
-#leaderboard-table tbody th{white-space:nowrap}
+thead th{background:var(--alt);position:sticky;top:0;vertical-align:bottom}
+td.num{text-align:right;white-space:nowrap}td.num.wrap{white-space:normal}
+#leaderboard-table tbody th{white-space:nowrap;position:sticky;left:0;background:var(--bg)}
+#leaderboard-table tbody tr:nth-child(even) th{background:#fafbfc}
+#leaderboard-table thead th:first-child{left:0;z-index:1}
+#leaderboard-table th,#leaderboard-table td{padding:4px 6px}
 tbody tr:nth-child(even){background:#fafbfc}
 td.heat{min-width:48px;text-align:center}
 td.message,td.value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-word}
-.verdict.bad{color:#b3261e;font-weight:600}.verdict.good{color:#1b5e20;font-weight:600}.verdict.muted{color:var(--muted)}
+.verdict{white-space:nowrap}.verdict.bad{color:#b3261e;font-weight:600}.verdict.good{color:#1b5e20;font-weight:600}.verdict.muted{color:var(--muted)}
 th button{all:unset;cursor:pointer;display:inline-block}
-th button::after{content:" ↕"/"";color:#aaa}
-th[aria-sort=ascending] button::after{content:" ↑"/"";color:var(--fg)}
-th[aria-sort=descending] button::after{content:" ↓"/"";color:var(--fg)}
+th button::after{content:"\\00a0↕"/"";color:#aaa}
+th[aria-sort=ascending] button::after{content:"\\00a0↑"/"";color:var(--fg)}
+th[aria-sort=descending] button::after{content:"\\00a0↓"/"";color:var(--fg)}
 th button:focus-visible{outline:2px solid var(--accent)}
 .table-tools{margin:6px 0}
 .table-tools input{font:inherit;padding:4px 8px;width:min(420px,100%);border:1px solid #bbb;border-radius:4px}
 figure.chart{margin:12px 0 20px}
 figure.chart .svg{overflow-x:auto}
-figure.chart svg{max-width:none;height:auto}
+figure.chart svg{display:block;width:100%;height:auto}
+@media (max-width:1000px){figure.chart .svg.wide{display:none}}
+@media (min-width:1001px){figure.chart .svg.narrow{display:none}}
 figcaption{color:var(--muted);font-size:13px}
 details.run{margin:4px 0;border:1px solid var(--line);border-radius:4px;padding:4px 8px}
 details.run summary{cursor:pointer}
@@ -45,6 +50,13 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-word}
 code{font-size:12px}
 table.hashes code{word-break:break-all}
 footer{color:var(--muted);padding:24px 20px 40px}
+p.legend{max-width:120ch}
+@media (max-width:900px){
+header,main,footer{padding:0 12px}
+body{font-size:13px}
+h2{margin-top:24px}
+th,td{padding:3px 6px}
+}
 `
 
 /** The page's only script: column sorting and the leaderboard filter. Everything reads without it. */

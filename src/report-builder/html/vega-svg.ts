@@ -29,6 +29,9 @@ const CONFIG = {
 export async function renderVegaLiteSvg(spec: TopLevelSpec, id: string): Promise<string> {
   const { vega, vl } = await loadVega()
   const compiled = vl.compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec
+  // The spec's width is the whole chart's, axes and legends included. Set on the Vega spec: Vega-Lite warns
+  // about fitting when the height is counted in steps, as most of these charts' heights are.
+  compiled.autosize = { type: 'fit-x', contains: 'padding' }
   const loader = vega.loader()
   loader.load = async (uri: string) => {
     throw new Error(`report charts use inline data only; refused to load ${uri}`)

@@ -1,7 +1,7 @@
 import { digestOfLabel } from '../../core/digest-of.js'
 import type { Aggregate } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
-import { fixed, meanStd, seconds, table, units, usd } from '../figure-text.js'
+import { fixed, meanIntervalText, meanStd, seconds, table, units, usd } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
 import { unitsNote } from '../units-note.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
@@ -12,6 +12,7 @@ import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
+import { scoreRule } from '../score-rule.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -32,42 +33,9 @@ export interface ReportSection {
   body: string
 }
 
-/** How Score was decided, which depends on the front door that produced the runs (`config.command`). */
-export function scoreRule(report: EvalReport): { header: string; short: string; legend: string } {
-  // Both runner doors grade by the eval's assertions.
-  if (report.config.command === 'vitest' || report.config.command === 'jest') {
-    return {
-      header: 'Score: assertions held [95% CI]',
-      short: 'assertions held',
-      legend:
-        "Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed " +
-        '(the bars given to its matchers, e.g. `toRepairCells(task, { minF1: 0.6 })`; a floor registered with `evalCase.fails` is expected ' +
-        'to miss them, so its test passes while its runs count as not correct), so Score ranks only agents held to the same bars; for repair, read F1.',
-    }
-  }
-  if (report.config.command !== 'run') {
-    // Other front doors state their own rule in `config.scoreRule`.
-    const rule = typeof report.config.scoreRule === 'string' ? report.config.scoreRule : 'a run is correct when its grader passed it'
-    return { header: 'Score: correct [95% CI]', short: 'correct', legend: `Score is the share of attempted runs judged correct: ${rule}.` }
-  }
-  const passF1 = typeof report.config.passF1 === 'number' ? report.config.passF1 : 1
-  return {
-    header: `Score: F1 ≥ ${passF1} [95% CI]`,
-    short: `F1 ≥ ${passF1}`,
-    legend: `Score is the share of attempted runs whose F1 reached \`--pass-f1\` (${passF1}).`,
-  }
-}
-
 function failuresText(a: Aggregate): string {
   const entries = Object.entries(a.failures)
   return entries.length ? entries.map(([k, n]) => `${markdownCell(k)} ${n}`).join(', ') : '0'
-}
-
-/** The F1 bootstrap interval; with one run there is none to show. */
-function f1IntervalText(a: Aggregate): string {
-  if (!a.f1Interval || a.f1Interval.mean === null) return '—'
-  if (a.f1Interval.n < 2) return '— (n = 1)'
-  return formatInterval(a.f1Interval.mean, a.f1Interval.low, a.f1Interval.high)
 }
 
 export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
@@ -80,7 +48,7 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
       markdownCell(a.agentKind),
       markdownCell(a.category ? `${a.suite} · ${a.category}` : a.suite),
       meanStd(a.f1Mean, a.f1Std, a.repairRuns),
-      f1IntervalText(a),
+      meanIntervalText(a.f1Interval),
       fixed(a.pooled?.f1),
       fixed(a.precisionMean),
       fixed(a.recallMean),

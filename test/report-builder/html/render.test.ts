@@ -36,7 +36,8 @@ describe('renderHtmlReport', () => {
       ],
     })
     expect(html).toContain('<th scope="col">p (F1 paired)</th>')
-    expect(html).toContain('<td class="num" data-value="0.002">0.0020</td><td class="verdict bad">regression (F1)</td>')
+    expect(html).toContain('<th scope="row">baseline · synthetic</th><td class="verdict bad">regression (F1)</td>')
+    expect(html).toMatch(/<td class="num" data-value="0.002">0.0020<\/td><\/tr>/)
     expect(html).toContain('<td class="verdict muted">new (not in the baseline)</td>')
     expect(html).toMatch(/<figure class="chart" id="baseline-deltas"[^>]*data-marks-for="\[&quot;baseline · synthetic&quot;\]"/)
   })
@@ -129,6 +130,21 @@ describe('renderHtmlReport', () => {
     expect(sectionIds(html)).toEqual(['leaderboard', 'failures', 'reproducibility'])
     expect(html).toContain('<tbody></tbody>')
     expect(html).toContain('No run failures.')
+  })
+
+  it("states the Score rule of the door that produced the report, never the CLI's for another door", async () => {
+    const legend = async (config: Record<string, unknown>) => (await renderHtmlReport(reportOf(questionRecords(), config))).match(/<p class="legend">(.*?)<\/p>/)![1]!
+    expect(await legend({ command: 'run', passF1: 0.8 })).toMatch(/^Score is the share of attempted runs whose F1 reached <code>--pass-f1<\/code> \(0\.8\)\./)
+    expect(await legend({ command: 'vitest' })).toContain('<code>toRepairCells(task, { minF1: 0.6 })</code>')
+    expect(await legend({ command: 'qa' })).toContain("a question run is correct when the suite&#39;s answer grader accepted its answer.")
+    for (const config of [{ command: 'vitest' }, { command: 'jest' }, { command: 'qa' }]) expect(await legend(config)).not.toMatch(/pass-f1|pass threshold/)
+  })
+
+  it('leaves out the leaderboard columns no group has a value in, and names them', async () => {
+    const html = await renderHtmlReport(reportOf(questionRecords(), { command: 'qa' }))
+    const head = [...html.match(/<table id="leaderboard-table".*?<\/thead>/s)![0].matchAll(/<th scope="col">([^<]+)<\/th>/g)].map((m) => m[1])
+    expect(head).toEqual(['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score: correct [95% CI]', 'steps', 'tokens', 'cost', 'failures'])
+    expect(html).toContain('Not shown, as no group has a value in them: P, R, F1, F1 [95% CI], F1 pooled, quota/trial.')
   })
 
   it('escapes names and messages', async () => {

@@ -138,14 +138,14 @@ export function conformanceRecords(): RunRecord[] {
   return [conformanceRecord('review-writer', 0, [45, 28, 27]), conformanceRecord('review-writer', 1, [43, 29, 28]), conformanceRecord('other-writer', 0, [60, 20, 20])]
 }
 
-export function reportOf(records: readonly RunRecord[]): EvalReport {
+export function reportOf(records: readonly RunRecord[], config: Record<string, unknown> = { command: 'test' }): EvalReport {
   return buildReport({
     records,
     datasets: [],
     cwd: process.cwd(),
     runDateUtc: '2026-11-30T12:00:00.000Z',
     project: { commit: 'abc123', dirty: false },
-    config: { command: 'test' },
+    config,
   })
 }
 
