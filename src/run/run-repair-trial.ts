@@ -39,6 +39,8 @@ export interface RepairTrialResult {
   model: string | null
   /** The agent read the truth: record the run as `oracle`, whatever the agent calls itself. */
   oracle: boolean
+  /** The upstream the trial's model calls went to (`Upstream.label`); null without a gateway trial. */
+  llmUpstream: string | null
 }
 
 /**
@@ -48,19 +50,19 @@ export interface RepairTrialResult {
 export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTrialResult> {
   // A built-in model agent brings its preset's upstream; any other agent takes the run's.
   const config = ownUpstreamOf(input.agent) ?? input.llm
-  if (!config) return runRepairTrialWith(input, undefined)
+  if (!config) return { ...(await runRepairTrialWith(input, undefined)), llmUpstream: null }
   // Loaded only for runs with an upstream: the test workers import this module and need no HTTP server.
   const gw = await import('../gateway/trial-llm.js')
   const trial = await gw.openLlmTrial(config, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
   try {
     const result = await runRepairTrialWith(input, trial?.llm)
-    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null) }
+    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null), llmUpstream: trial?.upstreamLabel ?? null }
   } finally {
     trial?.finish()
   }
 }
 
-async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<RepairTrialResult> {
+async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<Omit<RepairTrialResult, 'llmUpstream'>> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
   const invoke = (signal: AbortSignal) =>
