@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { AgentFailure, InputError } from '../../core/errors.js'
 import type { LlmAccess } from '../../core/llm.js'
 import type { FailureKind } from '../../core/schemas.js'
@@ -31,6 +32,56 @@ export interface ChatClient {
 
 export function openChatClient(config: ChatClientConfig): ChatClient {
   return new GatewayChatClient(config)
+}
+
+type Undici = typeof import('undici')
+// undici loads with the first call, not when the package root is imported.
+const requireUndici = createRequire(import.meta.url)
+let gatewayPool: { undici: Undici; agent: InstanceType<Undici['Agent']> } | undefined
+
+interface GatewayAnswer {
+  status: number
+  header(name: string): string | null
+  text(): Promise<string>
+}
+
+/** One POST to the gateway on a keep-alive pool (undici's `request`: a fraction of `fetch`'s cost per call). */
+async function postToGateway(url: string, token: string, body: string, signal: AbortSignal | undefined): Promise<GatewayAnswer> {
+  if (!gatewayPool) {
+    const undici = requireUndici('undici') as Undici
+    gatewayPool = { undici, agent: new undici.Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 }) }
+  }
+  const { undici, agent } = gatewayPool
+  const answer = await undici.request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+    dispatcher: agent,
+    // The gateway times each upstream call; the run's signal bounds the whole.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    ...(signal ? { signal } : {}),
+  })
+  return {
+    status: answer.statusCode,
+    header: (name) => {
+      const value = answer.headers[name]
+      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null)
+    },
+    text: () => answer.body.text(),
+  }
+}
+
+let trialLlm: Promise<typeof import('../../gateway/trial-llm.js')> | undefined
+
+/**
+ * Loaded on the first call without a harness trial, so importing the package root starts no server; one import
+ * shared by concurrent first calls (a loader that transpiles on the fly can hand a second, concurrent import a
+ * module still being evaluated).
+ */
+function trialLlmModule(): Promise<typeof import('../../gateway/trial-llm.js')> {
+  trialLlm ??= import('../../gateway/trial-llm.js')
+  return trialLlm
 }
 
 /** Gateway error codes that are not a `provider_error`; every other refusal is one. */
@@ -76,8 +127,7 @@ class GatewayChatClient implements ChatClient {
   async chat(request: ChatRequest, call: CallContext): Promise<ChatReply> {
     const body = this.bodyOf(request)
     if (call.llm) return this.send(body, call.llm, call.signal)
-    // Loaded on the first call without a harness trial: importing the package root starts no server.
-    const gw = await import('../../gateway/trial-llm.js')
+    const gw = await trialLlmModule()
     const trial = await gw.openLlmTrial(this.llm, { caseId: call.caseId ?? '(unnamed)', trial: call.trial, seed: call.seed })
     try {
       return await this.send(body, trial!.llm, call.signal)
@@ -101,15 +151,10 @@ class GatewayChatClient implements ChatClient {
   }
 
   private async send(body: Record<string, unknown>, llm: LlmAccess, signal: AbortSignal | undefined): Promise<ChatReply> {
-    let response: Response
+    let response: GatewayAnswer
     let text: string
     try {
-      response = await fetch(`${llm.baseURL}/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${llm.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        ...(signal ? { signal } : {}),
-      })
+      response = await postToGateway(`${llm.baseURL}/chat/completions`, llm.apiKey, JSON.stringify(body), signal)
       text = await response.text()
     } catch (error) {
       if (signal?.aborted) {
@@ -119,7 +164,7 @@ class GatewayChatClient implements ChatClient {
       const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''
       throw this.failure('provider_error', `cannot reach the model gateway: ${(error as Error).message}${cause}`)
     }
-    if (!response.ok) throw this.refusal(response.status, text)
+    if (response.status < 200 || response.status >= 300) throw this.refusal(response.status, text)
     let json: Record<string, unknown>
     try {
       json = JSON.parse(text) as Record<string, unknown>
@@ -129,8 +174,8 @@ class GatewayChatClient implements ChatClient {
     if (!Array.isArray(json['choices']) || (json['choices'] as unknown[]).length === 0) {
       throw this.failure('provider_error', 'the answer is not a chat completion (no choices)')
     }
-    const cached = response.headers.get('x-dataforge-cache') === 'hit'
-    return this.replyOf(json, response.headers.get('x-dataforge-cache-key') ?? '', cached)
+    const cached = response.header('x-dataforge-cache') === 'hit'
+    return this.replyOf(json, response.header('x-dataforge-cache-key') ?? '', cached)
   }
 
   /**
