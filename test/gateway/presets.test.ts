@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { inspect } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createProviderAgent } from '../../src/adapters/providers/index.js'
+import { createChatClient, createProviderAgent } from '../../src/adapters/providers/index.js'
 import { caseAgent, type EvalCaseOptions, runTrial, trialMeta } from '../../src/cases/eval-trial.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { recordFromTest } from '../../src/test-meta/to-run-record.js'
@@ -128,5 +129,14 @@ describe('preset agents through the gateway', () => {
     expect(replayed.record.llmCalls).toEqual([expect.objectContaining({ cache: 'hit' })])
     expect(replayed.record.f1).toBe(recorded.record.f1)
     expect(textOf(cache) + JSON.stringify([recorded.record, replayed.record])).not.toContain(SECRET)
+  })
+
+  it('printing a preset agent or its client never shows the key the gateway will send', () => {
+    const opts = { env: { GROQ_API_KEY: SECRET }, envFile: join(temp(), 'absent.env') }
+    const agent = createProviderAgent('groq-llama-70b', opts)
+    const client = createChatClient('groq-llama-70b', opts)
+    const shown = [agent, client].map((x) => inspect(x, { depth: 10, showHidden: true }) + JSON.stringify(x)).join('\n')
+    expect(shown).toContain('groq-llama-70b')
+    expect(shown).not.toContain(SECRET)
   })
 })

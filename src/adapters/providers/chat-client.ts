@@ -105,14 +105,21 @@ class GatewayChatClient implements ChatClient {
   readonly provider: string
   readonly baseUrl: string
   readonly model: string
-  readonly llm: LlmConfig
+  // Private fields: printing a client (console.log, util.inspect) never shows the key they hold.
+  readonly #config: ChatClientConfig
+  readonly #llm: LlmConfig
 
-  constructor(private readonly config: ChatClientConfig) {
+  constructor(config: ChatClientConfig) {
     this.agent = config.agent
     this.provider = config.provider
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
     this.model = config.model
-    this.llm = presetLlmConfig(config)
+    this.#config = config
+    this.#llm = presetLlmConfig(config)
+  }
+
+  get llm(): LlmConfig {
+    return this.#llm
   }
 
   chatWithTools(
@@ -201,7 +208,7 @@ class GatewayChatClient implements ChatClient {
   }
 
   private failure(kind: FailureKind, message: string): AgentFailure {
-    return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, this.config.apiKey ? [this.config.apiKey] : []))
+    return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, this.#config.apiKey ? [this.#config.apiKey] : []))
   }
 
   private replyOf(response: Record<string, unknown>, key: string, cached: boolean): ChatReply {
@@ -237,7 +244,7 @@ class GatewayChatClient implements ChatClient {
       toolCalls,
       finishReason: typeof choice?.['finish_reason'] === 'string' ? choice['finish_reason'] : null,
       message: assistant,
-      usage: usageOfCall(tokens, { cached, quotaPerDay: this.config.quotaPerDay, ...(price ? { price } : {}) }),
+      usage: usageOfCall(tokens, { cached, quotaPerDay: this.#config.quotaPerDay, ...(price ? { price } : {}) }),
       cached,
       cacheKey: key,
       model,
