@@ -1,5 +1,6 @@
 /**
- * Provider client benchmarks against the loopback chat-completions server:
+ * Provider client benchmarks against the loopback chat-completions server, every call through the model gateway
+ * (started before the timed part, as a run starts it with its first trial):
  * 1. the achieved request rate under a requests-per-minute cap, with 50 ms server latency (goal: ≥ 90% of the cap);
  * 2. replaying 1,000 cached calls (goal: under a second).
  * Run alone: `npx jiti bench/providers.ts`.
@@ -8,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ChatClientConfig, createChatClient } from '../src/adapters/providers/index.js'
+import { sharedGateway } from '../src/gateway/shared.js'
 import { fixesReply, startFakeServer } from '../test/helpers/fake-provider.js'
 
 const LATENCY_MS = 50
@@ -87,6 +89,7 @@ async function replayBenchmark(): Promise<string[]> {
 }
 
 export default async function run(): Promise<string> {
+  await sharedGateway()
   const lines = [
     '## Model providers (loopback chat-completions server)',
     '',

@@ -2,6 +2,7 @@ import type { Answer } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import type { Table } from '../core/schemas.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
+import { withOwnUpstream } from '../gateway/agent-upstream.js'
 import { type ChatClient, openChatClient } from './providers/chat-client.js'
 import type { ChatMessage } from './providers/chat-types.js'
 import { estimateTokens } from './providers/repair-prompt.js'
@@ -83,7 +84,7 @@ function firstJsonObject(text: string): Record<string, unknown> | null {
  * No tools: it cannot compute over rows it was not shown, which is what the large suite's trap measures.
  */
 export function createModelQaAgent(client: ChatClient, opts: ModelQaOptions = {}): DataAgent {
-  return {
+  const agent: DataAgent = {
     name: client.agent,
     kind: 'model',
     model: client.model,
@@ -100,14 +101,17 @@ export function createModelQaAgent(client: ChatClient, opts: ModelQaOptions = {}
               ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
               ...(opts.jsonMode ? { jsonMode: true } : {}),
             },
-            { trial: 0, seed: ctx.seed, ...(askCtx?.signal ? { signal: askCtx.signal } : {}), caseId: question.slice(0, 80) },
+            { trial: 0, seed: ctx.seed, ...(askCtx?.signal ? { signal: askCtx.signal } : {}), caseId: question.slice(0, 80), ...(ctx.llm ? { llm: ctx.llm } : {}) },
           )
           messages.push(reply.message)
-          return { ...parseModelAnswer(reply.content, reply.refusal), usage: addUsage(emptyUsage(), reply.usage), steps: 1, model: reply.model || client.model }
+          // On the harness's trial (ctx.llm) the gateway counts the call; the answer reports none.
+          const usage = ctx.llm ? {} : { usage: addUsage(emptyUsage(), reply.usage) }
+          return { ...parseModelAnswer(reply.content, reply.refusal), ...usage, steps: 1, model: reply.model || client.model }
         },
       }
     },
   }
+  return withOwnUpstream(agent, client.llm)
 }
 
 /** A model-backed QA agent over a provider preset (`openrouter`, `openai-compatible`…); key and URL checked now. */

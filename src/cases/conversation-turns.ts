@@ -14,6 +14,7 @@ import { putAgentFailure } from '../test-meta/put-failure.js'
 import { AgentFailure } from '../core/errors.js'
 import { toFailureKind } from '../core/failure-kind.js'
 import type { LlmOption } from '../gateway/upstream.js'
+import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import { type CaseTrial, caseLlm, openCaseTrial } from './case-llm.js'
 
 /**
@@ -97,7 +98,9 @@ export function conversationSession(name: string, options: ConversationOptions, 
   const turnMarks: Array<[from: number, to: number]> = []
   const openSession = () => {
     session ??= agentOf().then(async (agent) => {
-      llmTrial ??= openCaseTrial(llmConfig, { caseId: name, trial: 0, seed })
+      const own = ownUpstreamOf(agent)
+      // A built-in model agent brings its preset's upstream; any other agent takes the conversation's.
+      llmTrial ??= openCaseTrial(own ? async () => own : llmConfig, { caseId: name, trial: 0, seed })
       const trial = await llmTrial
       return agent.session(tables().tables, { seed, ...(trial ? { llm: trial.llm } : {}) })
     })

@@ -7,6 +7,7 @@ import { putMetric } from '../test-meta/put.js'
 import type { LlmAccess } from '../core/llm.js'
 import { AgentFailure } from '../core/errors.js'
 import { toFailureKind } from '../core/failure-kind.js'
+import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { caseLlm, openCaseTrial } from './case-llm.js'
@@ -216,7 +217,9 @@ export async function runTrial(
     datasetSha256: datasetDigests(info.dirty.sha256, info.clean.sha256),
     ...(firstDescription(info) ? { datasetInfo: info } : {}),
   })
-  const llmTrial = await openCaseTrial(llmConfigOf(options), { caseId: live.caseId, trial: run.trial, seed })
+  const own = ownUpstreamOf(agent)
+  // A built-in model agent brings its preset's upstream; any other agent takes the case's.
+  const llmTrial = await openCaseTrial(own ? async () => own : llmConfigOf(options), { caseId: live.caseId, trial: run.trial, seed })
   const llm = llmTrial?.llm
   try {
     // The signal is made only if the body or the agent reads it (most trivial agents never do).

@@ -14,7 +14,8 @@ export const ISOLATION_HELP = `  --isolate LEVEL        sandbox (OS sandbox: bub
                          unrestricted) or none (module agents in this process: trusted code). Default: sandbox
                          when bwrap works here, else process with one warning line (docs/isolation.md)
   --no-isolate           the same as --isolate none
-  --agent-network MODE   open (default) or none: the sandboxed agent gets no network at all
+  --agent-network MODE   open (default) or none: the sandboxed agent gets no network at all, the model
+                         gateway on 127.0.0.1 included (so not with --llm or DATAFORGE_LLM)
   --agent-env NAME       pass this variable of your environment on to isolated agents (repeatable);
                          they get only PATH, locale, HOME/TMPDIR and the model gateway's variables otherwise`
 
@@ -40,4 +41,17 @@ export function parseIsolationFlags(values: { isolate?: string; 'no-isolate'?: b
     if (why) throw new InputError(`--agent-env ${name}: not passed on (${why})`)
   }
   return { isolate: level !== 'none', level: level === 'none' ? 'auto' : level, network, passEnv }
+}
+
+/**
+ * `--agent-network none` with a model upstream is refused before any agent starts: bubblewrap gives the agent a
+ * network namespace of its own, whose 127.0.0.1 is not the host's, so the gateway is out of its reach too.
+ */
+export function refuseNetworkNoneWithUpstream(values: { 'agent-network'?: unknown; llm?: unknown }, env: Record<string, string | undefined>): void {
+  if (values['agent-network'] !== 'none') return
+  const upstream = typeof values.llm === 'string' ? `--llm ${values.llm}` : env['DATAFORGE_LLM']?.trim() ? `DATAFORGE_LLM=${env['DATAFORGE_LLM'].trim()}` : null
+  if (!upstream) return
+  throw new InputError(
+    `--agent-network none cuts an isolated agent off from the model gateway too (the sandbox's own network namespace has its own 127.0.0.1), so its model calls through ${upstream} could not be made; drop one of the two (docs/isolation.md). The built-in model agents run in this process and are not affected`,
+  )
 }

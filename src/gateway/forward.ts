@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { formatSeconds } from '../stats/number-format.js'
+import { formatSeconds, secondsPhrase } from '../stats/number-format.js'
 import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayMs } from './backoff.js'
 import type { Clock } from './clock.js'
 import { sharedRateLimiter } from './rate-limiter.js'
@@ -131,7 +131,7 @@ export async function forwardCall(
       release()
       if (signal.aborted) throw new GatewayError(499, 'aborted', `${label}: the agent closed the connection`, null)
       if (timer.aborted) {
-        throw new GatewayError(504, 'upstream_timeout', `${label}: ${upstream.id} sent no answer within ${formatSeconds(opts.timeoutMs / 1000)} seconds`, 'timeout')
+        throw new GatewayError(504, 'upstream_timeout', `${label}: ${upstream.id} sent no answer within ${secondsPhrase(opts.timeoutMs / 1000)}`, 'timeout')
       }
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error)
       failure = `cannot reach ${upstream.id} (${redactUrl(cause, upstream)})`
@@ -141,14 +141,14 @@ export async function forwardCall(
       await response.discard().catch(() => undefined)
       release()
       if (asked !== undefined && asked > opts.maxRetryAfterMs) {
-        throw new GatewayError(429, 'rate_limited', `${label}: HTTP 429: ${upstream.id} asks to wait ${formatSeconds(asked / 1000)} seconds, over the ${formatSeconds(opts.maxRetryAfterMs / 1000)}-second limit`, 'rate_limited')
+        throw new GatewayError(429, 'rate_limited', `${label}: HTTP 429: ${upstream.id} asks to wait ${secondsPhrase(asked / 1000)}, over the ${formatSeconds(opts.maxRetryAfterMs / 1000)}-second limit`, 'rate_limited')
       }
       if (rateRetries >= opts.maxRetries) {
         throw new GatewayError(429, 'rate_limited', `${label}: HTTP 429: ${upstream.id} still rate limited after ${opts.maxRetries} retries`, 'rate_limited')
       }
       const wait = asked ?? backoffDelayMs(rateRetries, opts.random, opts.backoff)
       rateRetries++
-      opts.log(`gateway: HTTP 429 from ${upstream.id} for ${label}; waiting ${formatSeconds(wait / 1000)} seconds for quota reset (retry ${rateRetries} of ${opts.maxRetries})`)
+      opts.log(`gateway: HTTP 429 from ${upstream.id} for ${label}; waiting ${secondsPhrase(wait / 1000)} for quota reset (retry ${rateRetries} of ${opts.maxRetries})`)
       await pause(opts.clock, wait, signal, label)
       continue
     }
@@ -164,7 +164,7 @@ export async function forwardCall(
     const asked = response ? serverRetryDelayMs({ get: response.header }) : undefined
     const wait = Math.min(asked ?? backoffDelayMs(serverRetries, opts.random, opts.backoff), opts.backoff.capMs)
     serverRetries++
-    opts.log(`gateway: ${failure} for ${label}; retrying in ${formatSeconds(wait / 1000)} seconds (retry ${serverRetries} of ${opts.maxServerRetries})`)
+    opts.log(`gateway: ${failure} for ${label}; retrying in ${secondsPhrase(wait / 1000)} (retry ${serverRetries} of ${opts.maxServerRetries})`)
     await pause(opts.clock, wait, signal, label)
   }
 }

@@ -23,6 +23,8 @@ export type GatewayOptions = Partial<ForwardOptions>
 interface TrialState {
   label: string
   spec: TrialSpec
+  /** The gateway's forwarding options with the trial's own policy over them. */
+  forward: ForwardOptions
   ledger: TrialLedger
   store: CassetteStore | null
   open: boolean
@@ -107,6 +109,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const parts: CassetteKeyParts = { upstream: spec.upstream.id, method: call.method, path: call.path, body: call.body, trial: spec.trial, seed: spec.seed }
     const key = trial.store ? cassetteKey(parts) : null
     checkBeforeCall(spec.budget, ledger.usage, trial.label)
+    // The built-in agents name the recording their answer came from.
+    if (key) res.setHeader('x-dataforge-cache-key', key)
     if (trial.store && key && (mode === 'replay' || mode === 'auto')) {
       const entry = await trial.store.read(key)
       if (entry) {
@@ -130,7 +134,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
     })
-    const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, opts, trial.label)
+    const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, trial.forward, trial.label)
     try {
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const contentType = response.header('content-type') ?? ''
@@ -209,6 +213,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const state: TrialState = {
         label,
         spec,
+        forward: withPolicy(opts, spec.policy),
         ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
         store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
         open: true,
@@ -253,6 +258,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         server.closeAllConnections()
       }),
   }
+}
+
+function withPolicy(opts: ForwardOptions, policy: TrialSpec['policy']): ForwardOptions {
+  if (!policy) return opts
+  const { backoff, ...rest } = policy
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<ForwardOptions>
+  return { ...opts, ...defined, backoff: { ...opts.backoff, ...backoff } }
 }
 
 function listen(server: Server): Promise<void> {

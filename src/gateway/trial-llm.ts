@@ -5,13 +5,15 @@ import type { Usage } from '../core/schemas.js'
 import { addUsageInPlace, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from './gateway.js'
 import { sharedGateway } from './shared.js'
-import type { Budget, GatewayFailure, Upstream } from './types.js'
+import type { Budget, CallPolicy, GatewayFailure, Upstream } from './types.js'
 
 /** A run's model configuration: where calls go, the cache mode, the per-trial budget. */
 export interface LlmConfig {
   upstream: Upstream
   cache: CacheOptions
   budget?: Budget
+  /** A built-in agent's own timeout, retries and backoff (default the gateway's). */
+  policy?: CallPolicy
 }
 
 /** What the gateway saw of a trial (or of one turn of it). */
@@ -27,7 +29,13 @@ export interface LlmOutcome {
 export async function openLlmTrial(config: LlmConfig | null | undefined, ids: { caseId: string; trial: number; seed: number }): Promise<GatewayTrial | null> {
   if (!config) return null
   const gateway = await sharedGateway()
-  return gateway.openTrial({ ...ids, upstream: config.upstream, cache: config.cache, ...(config.budget ? { budget: config.budget } : {}) })
+  return gateway.openTrial({
+    ...ids,
+    upstream: config.upstream,
+    cache: config.cache,
+    ...(config.budget ? { budget: config.budget } : {}),
+    ...(config.policy ? { policy: config.policy } : {}),
+  })
 }
 
 /**
@@ -64,7 +72,11 @@ export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null):
     }
   } else out.usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   if (llm.failure) {
-    const agentSaid = outcome.status === 'failed' && outcome.failureMessage ? ` (the agent then failed: ${outcome.failureMessage})` : ''
+    // A built-in agent's own message repeats the gateway's; any other agent's says what it made of the refusal.
+    const agentSaid =
+      outcome.status === 'failed' && outcome.failureMessage && !outcome.failureMessage.includes(llm.failure.message)
+        ? ` (the agent then failed: ${outcome.failureMessage})`
+        : ''
     out.status = 'failed'
     out.failureKind = llm.failure.kind
     out.failureMessage = `model gateway: ${llm.failure.message}${agentSaid}`

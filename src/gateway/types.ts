@@ -1,6 +1,8 @@
 import type { LlmCall } from '../core/llm.js'
 import type { FailureKind, Usage } from '../core/schemas.js'
+import type { BackoffOptions } from './backoff.js'
 import type { CacheOptions } from './cache.js'
+import type { Clock } from './clock.js'
 import type { PriceMap } from './prices.js'
 
 /** The wire protocol of one call, read from its path. */
@@ -51,6 +53,27 @@ export interface TrialLedger {
   failure: GatewayFailure | null
 }
 
+/**
+ * How the gateway sends one trial's calls upstream, where it differs from the gateway's defaults: a built-in
+ * agent's own timeout, retries and backoff, and in tests a clock, a jitter source and a log.
+ */
+export interface CallPolicy {
+  /** Per call, until the answer's headers (default 120 s). */
+  timeoutMs?: number
+  /** Retries after HTTP 429 (default 5). */
+  maxRetries?: number
+  /** Retries after 5xx or a connection error (default 2). */
+  maxServerRetries?: number
+  /** A 429 asking for a longer wait fails at once (default 10 minutes). */
+  maxRetryAfterMs?: number
+  backoff?: Partial<BackoffOptions>
+  clock?: Clock
+  /** Jitter source in [0, 1). */
+  random?: () => number
+  /** One line per wait; default stderr. */
+  log?: (line: string) => void
+}
+
 /** What a trial registers with the gateway. */
 export interface TrialSpec {
   caseId: string
@@ -59,4 +82,5 @@ export interface TrialSpec {
   upstream: Upstream
   cache: CacheOptions
   budget?: Budget
+  policy?: CallPolicy
 }

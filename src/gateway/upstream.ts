@@ -42,6 +42,11 @@ export function keyVariablesInUse(): ReadonlySet<string> {
   return keyVariables
 }
 
+/** Notes a variable a built-in agent took its key from (`--api-key-env`), so agent processes never inherit it. */
+export function noteKeyVariable(name: string): void {
+  keyVariables.add(name)
+}
+
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
 
 /**

@@ -69,7 +69,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
         const { task, info } = perTrial[trial]!
         const seed = seeds[trial]!
         if (skipped(agent, info, trial)) continue
-        const { outcome, model, oracle } = await runRepairTrial({
+        const { outcome, model, oracle, llmUpstream } = await runRepairTrial({
           agent,
           task,
           info,
@@ -98,7 +98,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
             generation: plan.generation ?? null,
             datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
             agentProvenance: agent.provenance ?? null,
-            llmUpstream: plan.llm?.upstream.label ?? null,
+            llmUpstream,
           },
           outcome,
           plan.provenance,

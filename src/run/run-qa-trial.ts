@@ -9,6 +9,7 @@ import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { buildRunRecord, type RecordOutcome, type RecordProvenance } from '../core/build-run-record.js'
 import { classifyFailure } from './run-repair-trial.js'
 import { withTimeout } from './with-timeout.js'
+import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { GatewayTrial } from '../gateway/gateway.js'
 import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 
@@ -87,7 +88,8 @@ export class QaTrialSession {
   }
 
   private openLlm(): Promise<GatewayTrial | null> {
-    const config = this.opts.llm
+    // A built-in model agent brings its preset's upstream; any other agent takes the run's.
+    const config = ownUpstreamOf(this.agent) ?? this.opts.llm
     this.llmTrial ??= config
       ? import('../gateway/trial-llm.js').then((gw) => gw.openLlmTrial(config, { caseId: this.qaCase.id, trial: this.opts.trial ?? 0, seed: this.opts.seed }))
       : Promise.resolve(null)
@@ -135,7 +137,7 @@ export interface QaTrialInput {
 export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
   const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal, llm: input.llm ?? null, trial: input.trial })
-  const gw = input.llm ? await import('../gateway/trial-llm.js') : null
+  const gw = input.llm || ownUpstreamOf(agent) ? await import('../gateway/trial-llm.js') : null
   const withLlm = (outcome: RecordOutcome, llm: LlmOutcome | undefined): RecordOutcome => (gw ? gw.applyLlmOutcome(outcome, llm ?? null) : outcome)
   const digest = qaDataDigest(qaCase)
   const records: RunRecord[] = []

@@ -6,6 +6,7 @@ import type { RepairScore } from '../core/repair-score.js'
 import type { AgentTask, FailureKind } from '../core/schemas.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
+import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { Containment } from './contain.js'
 import { invokeRepairAgent } from './invoke-agent.js'
@@ -24,7 +25,10 @@ export interface RepairTrialInput {
   signal?: AbortSignal
   /** In-process agents in the CLI: escaped errors and `process.exit` fail this trial instead of the run. */
   containment?: Containment
-  /** The run's model upstream: the agent gets `ctx.llm` (the gateway) and the record the gateway's count. */
+  /**
+   * The run's model upstream: the agent gets `ctx.llm` (the gateway) and the record the gateway's count. A built-in
+   * model agent's own upstream (its preset) wins over it.
+   */
   llm?: LlmConfig | null
   /** Named in the gateway's messages (cache misses, budgets); default the task's name. */
   caseId?: string
@@ -35,6 +39,8 @@ export interface RepairTrialResult {
   model: string | null
   /** The agent read the truth: record the run as `oracle`, whatever the agent calls itself. */
   oracle: boolean
+  /** The upstream the trial's model calls went to (`Upstream.label`); null without a gateway trial. */
+  llmUpstream: string | null
 }
 
 /**
@@ -42,19 +48,21 @@ export interface RepairTrialResult {
  * an exception or output that is not fixes becomes a failed outcome with its kind and message.
  */
 export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTrialResult> {
-  if (!input.llm) return runRepairTrialWith(input, undefined)
+  // A built-in model agent brings its preset's upstream; any other agent takes the run's.
+  const config = ownUpstreamOf(input.agent) ?? input.llm
+  if (!config) return { ...(await runRepairTrialWith(input, undefined)), llmUpstream: null }
   // Loaded only for runs with an upstream: the test workers import this module and need no HTTP server.
   const gw = await import('../gateway/trial-llm.js')
-  const trial = await gw.openLlmTrial(input.llm, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
+  const trial = await gw.openLlmTrial(config, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
   try {
     const result = await runRepairTrialWith(input, trial?.llm)
-    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null) }
+    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null), llmUpstream: trial?.upstreamLabel ?? null }
   } finally {
     trial?.finish()
   }
 }
 
-async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<RepairTrialResult> {
+async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<Omit<RepairTrialResult, 'llmUpstream'>> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
   const invoke = (signal: AbortSignal) =>

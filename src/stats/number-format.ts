@@ -57,3 +57,9 @@ export function formatSeconds(seconds: number): string {
   if (Number.isInteger(seconds)) return String(seconds)
   return String(Number(seconds.toFixed(seconds < 1 ? 2 : 1)))
 }
+
+/** `1 second`, `2 seconds`, `1.5 seconds`: a duration in words, singular only for exactly one. */
+export function secondsPhrase(seconds: number): string {
+  const text = formatSeconds(seconds)
+  return `${text} ${text === '1' ? 'second' : 'seconds'}`
+}

@@ -126,3 +126,18 @@ describe.skipIf(!canMount)('a hostile machine', () => {
     })
   })
 })
+
+describe('--agent-network none with a model upstream', () => {
+  it('is exit 2 before any agent starts, saying the sandbox cuts the gateway off too (run and qa, flag and environment)', async () => {
+    await withTempDir(async (dir) => {
+      const run = await runCli(['run', '--agent', './absent-agent.mjs', '--dataset', 'synthetic', '--agent-network', 'none', '--llm', 'http://127.0.0.1:9/v1'], dir)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain('--agent-network none cuts an isolated agent off from the model gateway too')
+      expect(run.stderr).toContain('--llm http://127.0.0.1:9/v1')
+      const qa = await runCli(['qa', '--suite', 'bespoke', '--agent', './absent-agent.mjs', '--agent-network', 'none'], dir, { DATAFORGE_LLM: 'http://127.0.0.1:9/v1' })
+      expect(qa.code).toBe(2)
+      expect(qa.stderr).toContain('through DATAFORGE_LLM=http://127.0.0.1:9/v1 could not be made')
+      expect(await readdir(dir)).toEqual([])
+    })
+  })
+})

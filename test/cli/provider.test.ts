@@ -90,7 +90,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       expect(res.stderr).toMatch(/run failed: none of 1 trials scored/)
       const record = JSON.parse(await readFile(join(dir, 'reports/report.json'), 'utf8')).records[0]
       expect(record).toMatchObject({ status: 'failed', failureKind: 'provider_error' })
-      expect(record.failureMessage).toMatch(/the answer is not JSON \(HTTP 200, 27 bytes, content type text\/plain\)$/)
+      expect(record.failureMessage).toMatch(/^model gateway: case "synthetic" trial 0 .*answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)
       const everything = `${res.stdout}${res.stderr}${await allText(dir)}`
       expect(everything).not.toContain(KEY.slice(0, 6))
       expect(everything).not.toContain('Bearer')

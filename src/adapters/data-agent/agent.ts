@@ -1,5 +1,7 @@
 import type { DataAgent } from '../../core/data-agent.js'
 import { InputError } from '../../core/errors.js'
+import type { LlmAccess } from '../../core/llm.js'
+import { withOwnUpstream } from '../../gateway/agent-upstream.js'
 import type { ChatClient } from '../providers/chat-client.js'
 import { type Clock, realClock } from '../../gateway/clock.js'
 import { DataEngine, type EngineOptions, type TableSource } from './engine.js'
@@ -42,8 +44,9 @@ export interface ToolDataAgent extends DataAgent {
   model: string
   provider: string
   /** Tables may also be CSV or Parquet files (`{ csv: path }`, `{ parquet: path }`), typed by DuckDB. */
-  session(tables: Record<string, TableSource>, ctx: { seed: number; trial?: number }): Promise<DataAgentSession>
-  /** Closes the provider client's pooled connections. */
+  /** `ctx.llm`: the harness's gateway trial; the gateway then counts the session's calls and the answers report none. */
+  session(tables: Record<string, TableSource>, ctx: { seed: number; trial?: number; llm?: LlmAccess }): Promise<DataAgentSession>
+  /** Kept for callers that close agents: the client holds no connections of its own. */
   close(): Promise<void>
 }
 
@@ -71,7 +74,7 @@ export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
   const name = opts.name ?? 'data-agent'
   const tools = toolDefinitions(limits)
   const systemPrompt = opts.systemPrompt ?? defaultSystemPrompt(limits)
-  return {
+  const agent: ToolDataAgent = {
     name,
     kind: 'model',
     model: client.model,
@@ -88,10 +91,12 @@ export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
         limits,
         seed: ctx?.seed ?? 0,
         trial: ctx?.trial ?? 0,
+        ...(ctx?.llm ? { llm: ctx.llm } : {}),
       })
     },
     close: () => client.close(),
   }
+  return withOwnUpstream(agent, client.llm)
 }
 
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {

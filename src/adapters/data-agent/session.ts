@@ -1,10 +1,12 @@
 import type { Answer } from '../../core/answer.js'
 import type { DataSession } from '../../core/data-agent.js'
 import { AgentFailure } from '../../core/errors.js'
+import type { LlmAccess } from '../../core/llm.js'
+import { emptyUsage } from '../../core/usage.js'
 import { type Table, TableSchema } from '../../core/schemas.js'
 import type { ChatClient } from '../providers/chat-client.js'
 import type { Clock } from '../../gateway/clock.js'
-import { formatSeconds } from '../../stats/number-format.js'
+import { secondsPhrase } from '../../stats/number-format.js'
 import type { ChatMessage, ChatTool, ToolCall } from '../providers/chat-types.js'
 import { buildChart } from './chart.js'
 import { type DataEngine, ident, type QueryResult, ToolError } from './engine.js'
@@ -38,6 +40,8 @@ export interface SessionSetup {
   limits: SessionLimits
   seed: number
   trial: number
+  /** The harness's gateway trial: the calls count for it, and the answers and failures report no usage of their own. */
+  llm?: LlmAccess
 }
 
 export interface AskContext {
@@ -91,7 +95,7 @@ export class DataAgentSession implements DataSession {
     const timer = new AbortController()
     const answered = new AbortController()
     this.setup.clock.sleep(timeoutMs, answered.signal).then(
-      () => timer.abort(new Error(`no answer within ${formatSeconds(timeoutMs / 1000)} seconds`)),
+      () => timer.abort(new Error(`no answer within ${secondsPhrase(timeoutMs / 1000)}`)),
       () => undefined,
     )
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal
@@ -126,8 +130,9 @@ export class DataAgentSession implements DataSession {
     const extra: { maxTokens: number; temperature?: number } = { maxTokens: limits.maxTokensPerStep }
     if (limits.temperature !== undefined) extra.temperature = limits.temperature
     for (let step = 0; step < limits.maxSteps; step++) {
-      const reply = await client.chatWithTools(this.messages, tools, { trial: this.setup.trial, seed: this.setup.seed, signal, caseId }, extra)
-      addStepUsage(stats, reply.usage)
+      const { llm } = this.setup
+      const reply = await client.chatWithTools(this.messages, tools, { trial: this.setup.trial, seed: this.setup.seed, signal, caseId, ...(llm ? { llm } : {}) }, extra)
+      addStepUsage(stats, llm ? emptyUsage() : reply.usage)
       stats.warnings.push(...reply.warnings)
       if (reply.usage.completionTokens > limits.maxTokensPerStep) {
         stats.warnings.push(`step ${stats.steps}: ${reply.usage.completionTokens} completion tokens, over the cap of ${limits.maxTokensPerStep}`)
@@ -148,7 +153,7 @@ export class DataAgentSession implements DataSession {
         answer ??= outcome.answer
       }
       if (signal.aborted) throw signal.reason
-      if (answer) return { ...answer, usage: stats.usage, steps: stats.steps, model: client.model, metrics: statsMetrics(stats) }
+      if (answer) return { ...answer, ...(this.setup.llm ? {} : { usage: stats.usage }), steps: stats.steps, model: client.model, metrics: statsMetrics(stats) }
     }
     const calls = Object.values(stats.toolCalls).reduce((a, b) => a + b, 0)
     throw new DataAgentFailure(

@@ -1,122 +1,125 @@
 import { createRequire } from 'node:module'
-import type OpenAI from 'openai'
-import { AgentFailure } from '../../core/errors.js'
+import { AgentFailure, InputError } from '../../core/errors.js'
+import type { LlmAccess } from '../../core/llm.js'
 import type { FailureKind } from '../../core/schemas.js'
 import { usageOfCall } from '../../gateway/accounting.js'
-import { formatSeconds } from '../../stats/number-format.js'
-import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayMs } from '../../gateway/backoff.js'
-import { type CacheEntry, type CacheOptions, cacheKey, ResponseCache } from '../../gateway/cache.js'
-import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
-import { type Clock, realClock } from '../../gateway/clock.js'
-import { ANSWER_FACTS_HEADER, createHttp, safeToken, UnreadableAnswer } from './http.js'
-import type { PriceMap } from '../../gateway/prices.js'
-import { type RateLimiter, sharedRateLimiter } from '../../gateway/rate-limiter.js'
 import { redactSecrets } from '../../gateway/redact.js'
+import type { LlmConfig } from '../../gateway/trial-llm.js'
+import { usageOfJson } from '../../gateway/usage.js'
+import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
+import type { ChatClientConfig } from './chat-config.js'
+import { presetLlmConfig } from './preset-upstream.js'
 
-// The SDK loads when the first client is made: the package root exports the providers, and an eval file that
-// imports the root but never calls a model should not pay for the SDK at import.
-const requireSdk = createRequire(import.meta.url)
-let sdkModule: typeof import('openai') | undefined
-function openai(): typeof import('openai') {
-  sdkModule ??= requireSdk('openai') as typeof import('openai')
-  return sdkModule
-}
-
-/** Everything a client needs, resolved: no presets, no environment lookups. */
-export interface ChatClientConfig {
-  /** Agent name used in messages and log lines (`groq-llama-70b`). */
-  agent: string
-  provider: string
-  baseUrl: string
-  model: string
-  apiKey: string
-  /** Requests a day on the free tier; 0 = not metered. */
-  quotaPerDay: number
-  prices?: PriceMap
-  cache?: CacheOptions
-  /** Per call, from the first byte sent; past it the call fails as `timeout`. Default 120 s. */
-  timeoutMs?: number
-  /** Retries after HTTP 429 before the call fails as `rate_limited`. Default 5. */
-  maxRetries?: number
-  /** Retries after 5xx or connection errors before `provider_error`. Default 2. */
-  maxServerRetries?: number
-  /** A 429 asking to wait longer than this fails at once as `rate_limited`. Default 10 minutes. */
-  maxRetryAfterMs?: number
-  backoff?: Partial<BackoffOptions>
-  concurrency?: number
-  rpm?: number
-  /** One line per wait or notice; default stderr. */
-  log?: (line: string) => void
-  clock?: Clock
-  /** Jitter source in [0, 1). */
-  random?: () => number
-}
+export type { ChatClientConfig }
 
 export interface ChatClient {
   readonly agent: string
   readonly provider: string
   readonly baseUrl: string
   readonly model: string
+  /** The upstream the client's calls go to through the gateway (its trials register with it). */
+  readonly llm: LlmConfig
+  /**
+   * One call through the model gateway: on the trial of `call.llm` when the harness gave one, else on a trial of
+   * its own (case, trial and seed from `call`) that ends with the call.
+   */
   chat(request: ChatRequest, call: CallContext): Promise<ChatReply>
   /** One turn of a tool-using conversation; the reply's `toolCalls` are what to run next. */
   chatWithTools(messages: ChatMessage[], tools: ChatTool[], call: CallContext, extra?: Omit<ChatRequest, 'messages' | 'tools'>): Promise<ChatReply>
-  /** Closes pooled connections. */
+  /** Nothing to close: connections to the gateway are pooled per process. Kept for callers that close clients. */
   close(): Promise<void>
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000
-
 export function openChatClient(config: ChatClientConfig): ChatClient {
-  return new OpenAIChatClient(config)
+  return new GatewayChatClient(config)
 }
 
-class TimeoutMarker extends Error {}
+type Undici = typeof import('undici')
+// undici loads with the first call, not when the package root is imported.
+const requireUndici = createRequire(import.meta.url)
+let gatewayPool: { undici: Undici; agent: InstanceType<Undici['Agent']> } | undefined
 
-class OpenAIChatClient implements ChatClient {
+interface GatewayAnswer {
+  status: number
+  header(name: string): string | null
+  text(): Promise<string>
+}
+
+/** One POST to the gateway on a keep-alive pool (undici's `request`: a fraction of `fetch`'s cost per call). */
+async function postToGateway(url: string, token: string, body: string, signal: AbortSignal | undefined): Promise<GatewayAnswer> {
+  if (!gatewayPool) {
+    const undici = requireUndici('undici') as Undici
+    gatewayPool = { undici, agent: new undici.Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 }) }
+  }
+  const { undici, agent } = gatewayPool
+  const answer = await undici.request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+    dispatcher: agent,
+    // The gateway times each upstream call; the run's signal bounds the whole.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    ...(signal ? { signal } : {}),
+  })
+  return {
+    status: answer.statusCode,
+    header: (name) => {
+      const value = answer.headers[name]
+      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null)
+    },
+    text: () => answer.body.text(),
+  }
+}
+
+let trialLlm: Promise<typeof import('../../gateway/trial-llm.js')> | undefined
+
+/**
+ * Loaded on the first call without a harness trial, so importing the package root starts no server; one import
+ * shared by concurrent first calls (a loader that transpiles on the fly can hand a second, concurrent import a
+ * module still being evaluated).
+ */
+function trialLlmModule(): Promise<typeof import('../../gateway/trial-llm.js')> {
+  trialLlm ??= import('../../gateway/trial-llm.js')
+  return trialLlm
+}
+
+/** Gateway error codes that are not a `provider_error`; every other refusal is one. */
+const KIND_OF_CODE: Record<string, FailureKind> = {
+  cache_miss: 'cache_miss',
+  budget_exceeded: 'budget_exceeded',
+  rate_limited: 'rate_limited',
+  upstream_timeout: 'timeout',
+  malformed_body: 'invalid_request',
+  unknown_path: 'invalid_request',
+  body_too_large: 'invalid_request',
+  method_not_allowed: 'invalid_request',
+}
+
+/**
+ * The built-in agents' client. It builds OpenAI-compatible chat requests and reads the replies; the gateway does
+ * the rest (the key, rate limits, 429 backoff, retries, record/replay, accounting, budgets), as for any agent.
+ */
+class GatewayChatClient implements ChatClient {
   readonly agent: string
   readonly provider: string
   readonly baseUrl: string
   readonly model: string
-  private readonly sdk: OpenAI
-  private readonly http: ReturnType<typeof createHttp>
-  private readonly limiter: RateLimiter
-  private readonly cache: ResponseCache | undefined
-  private readonly clock: Clock
-  private readonly random: () => number
-  private readonly log: (line: string) => void
-  private readonly timeoutMs: number
-  private readonly backoff: BackoffOptions
+  // Private fields: printing a client (console.log, util.inspect) never shows the key they hold.
+  readonly #config: ChatClientConfig
+  readonly #llm: LlmConfig
 
-  constructor(private readonly config: ChatClientConfig) {
+  constructor(config: ChatClientConfig) {
     this.agent = config.agent
     this.provider = config.provider
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
     this.model = config.model
-    this.clock = config.clock ?? realClock
-    this.random = config.random ?? Math.random
-    this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`))
-    this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    this.backoff = { ...DEFAULT_BACKOFF, ...config.backoff }
-    this.limiter = sharedRateLimiter(this.baseUrl, {
-      concurrency: config.concurrency ?? 0,
-      rpm: config.rpm ?? 0,
-      clock: this.clock,
-    })
-    this.cache =
-      config.cache && config.cache.mode !== 'off' ? new ResponseCache(config.cache.dir, [config.apiKey]) : undefined
-    this.http = createHttp({ connections: config.concurrency, timeoutMs: this.timeoutMs })
-    this.sdk = new (openai().OpenAI)({
-      apiKey: config.apiKey,
-      // Explicit nulls keep the SDK from picking up OPENAI_* variables meant for another provider.
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      baseURL: this.baseUrl,
-      maxRetries: 0,
-      timeout: this.timeoutMs + 5_000,
-      fetch: this.http.fetch,
-      logLevel: 'off',
-    })
+    this.#config = config
+    this.#llm = presetLlmConfig(config)
+  }
+
+  get llm(): LlmConfig {
+    return this.#llm
   }
 
   chatWithTools(
@@ -130,32 +133,18 @@ class OpenAIChatClient implements ChatClient {
 
   async chat(request: ChatRequest, call: CallContext): Promise<ChatReply> {
     const body = this.bodyOf(request)
-    const parts = { baseUrl: this.baseUrl, model: this.model, body, trial: call.trial, seed: call.seed }
-    const key = cacheKey(parts)
-    const mode = this.config.cache?.mode ?? 'off'
-    if (this.cache && (mode === 'replay' || mode === 'auto')) {
-      const entry = await this.cache.read(key)
-      if (entry) return this.replyOf(entry.response, key, true)
-      if (mode === 'replay') {
-        throw new AgentFailure(
-          'cache_miss',
-          `${this.agent}: no cached answer for case "${call.caseId ?? '(unnamed)'}" trial ${call.trial} ` +
-            `(key ${key}) in ${this.cache.dir}; record it first with cache mode record or auto`,
-        )
-      }
+    if (call.llm) return this.send(body, call.llm, call.signal)
+    const gw = await trialLlmModule()
+    const trial = await gw.openLlmTrial(this.llm, { caseId: call.caseId ?? '(unnamed)', trial: call.trial, seed: call.seed })
+    try {
+      return await this.send(body, trial!.llm, call.signal)
+    } finally {
+      trial!.finish()
     }
-    // A provider could echo the key back; nothing downstream (fixes, reports, cassettes) may carry it.
-    const response = JSON.parse(redactSecrets(JSON.stringify(await this.callWithRetries(body, call.signal)), [this.config.apiKey]))
-    const reply = this.replyOf(response, key, false)
-    if (this.cache && (mode === 'record' || mode === 'auto')) {
-      const entry: CacheEntry = { version: 1, key, request: parts, response }
-      await this.cache.write(entry)
-    }
-    return reply
   }
 
   close(): Promise<void> {
-    return this.http.close()
+    return Promise.resolve()
   }
 
   private bodyOf(request: ChatRequest): Record<string, unknown> {
@@ -168,121 +157,58 @@ class OpenAIChatClient implements ChatClient {
     return body
   }
 
-  private async callWithRetries(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    const maxRateRetries = this.config.maxRetries ?? 5
-    const maxServerRetries = this.config.maxServerRetries ?? 2
-    const maxRetryAfterMs = this.config.maxRetryAfterMs ?? 600_000
-    let rateRetries = 0
-    let serverRetries = 0
-    for (;;) {
-      let error: unknown
-      try {
-        return await this.sendOnce(body, signal)
-      } catch (caught) {
-        error = caught
+  private async send(body: Record<string, unknown>, llm: LlmAccess, signal: AbortSignal | undefined): Promise<ChatReply> {
+    let response: GatewayAnswer
+    let text: string
+    try {
+      response = await postToGateway(`${llm.baseURL}/chat/completions`, llm.apiKey, JSON.stringify(body), signal)
+      text = await response.text()
+    } catch (error) {
+      if (signal?.aborted) {
+        const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason)
+        throw this.failure('timeout', `aborted by the run's signal (${reason})`)
       }
-      if (error instanceof AgentFailure) throw error
-      const unreadable = unreadableAnswerOf(error)
-      if (unreadable) throw this.failure('provider_error', unreadable.message)
-      if (error instanceof openai().APIError && error.status === 429) {
-        const asked = serverRetryDelayMs(error.headers)
-        if (asked !== undefined && asked > maxRetryAfterMs) {
-          throw this.failure(
-            'rate_limited',
-            `HTTP 429: the provider asks to wait ${formatSeconds(asked / 1000)} seconds, over the ${formatSeconds(maxRetryAfterMs / 1000)}-second limit`,
-          )
-        }
-        if (rateRetries >= maxRateRetries) {
-          throw this.failure('rate_limited', `HTTP 429: still rate limited after ${maxRateRetries} retries`)
-        }
-        const wait = asked ?? backoffDelayMs(rateRetries, this.random, this.backoff)
-        rateRetries++
-        this.log(
-          `${this.agent}: HTTP 429 from ${this.provider}; waiting ${formatSeconds(wait / 1000)} seconds for quota reset (retry ${rateRetries} of ${maxRateRetries})`,
-        )
-        await this.pause(wait, signal)
-        continue
-      }
-      if (isRetryableServerError(error)) {
-        const what = error instanceof openai().APIError && error.status !== undefined ? `HTTP ${error.status}` : 'connection error'
-        if (serverRetries >= maxServerRetries) {
-          throw this.failure('provider_error', `${what} after ${maxServerRetries} retries: ${this.describe(error)}`)
-        }
-        const asked = error instanceof openai().APIError ? serverRetryDelayMs(error.headers) : undefined
-        const wait = Math.min(asked ?? backoffDelayMs(serverRetries, this.random, this.backoff), this.backoff.capMs)
-        serverRetries++
-        this.log(
-          `${this.agent}: ${what} from ${this.provider}; retrying in ${formatSeconds(wait / 1000)} seconds (retry ${serverRetries} of ${maxServerRetries})`,
-        )
-        await this.pause(wait, signal)
-        continue
-      }
-      if (error instanceof openai().APIError && error.status !== undefined) {
-        throw this.failure('provider_error', `HTTP ${error.status}: ${this.describe(error)}`)
-      }
-      throw this.failure('provider_error', this.describe(error))
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''
+      throw this.failure('provider_error', `cannot reach the model gateway: ${(error as Error).message}${cause}`)
     }
+    if (response.status < 200 || response.status >= 300) throw this.refusal(response.status, text)
+    let json: Record<string, unknown>
+    try {
+      json = JSON.parse(text) as Record<string, unknown>
+    } catch {
+      throw this.failure('provider_error', `the answer is not JSON (HTTP ${response.status}, ${text.length} characters)`)
+    }
+    if (!Array.isArray(json['choices']) || (json['choices'] as unknown[]).length === 0) {
+      throw this.failure('provider_error', 'the answer is not a chat completion (no choices)')
+    }
+    const cached = response.header('x-dataforge-cache') === 'hit'
+    return this.replyOf(json, response.header('x-dataforge-cache-key') ?? '', cached)
   }
 
-  private async sendOnce(body: Record<string, unknown>, outer: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    let release: () => void
+  /**
+   * A refusal of the gateway (its own message, which names the case and trial), or the upstream's error passed on.
+   * An upstream's body is never quoted: it can echo anything, the key included.
+   */
+  private refusal(status: number, text: string): AgentFailure | InputError {
+    let error: Record<string, unknown> | undefined
     try {
-      release = await this.limiter.acquire(outer)
-    } catch (error) {
-      throw this.abortFailure(outer, error)
+      const parsed = JSON.parse(text) as { error?: unknown }
+      if (parsed.error && typeof parsed.error === 'object') error = parsed.error as Record<string, unknown>
+    } catch {
+      // not JSON: described by its status alone
     }
-    const timer = new AbortController()
-    const handle = setTimeout(() => timer.abort(new TimeoutMarker('timeout')), this.timeoutMs)
-    const signal = outer ? AbortSignal.any([outer, timer.signal]) : timer.signal
-    try {
-      const response: unknown = await this.sdk.chat.completions.create(
-        body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-        { signal, maxRetries: 0, timeout: this.timeoutMs + 5_000 },
-      )
-      if (!isChatCompletion(response)) {
-        throw this.failure('provider_error', 'the answer is not a chat completion (no choices)')
-      }
-      return response
-    } catch (error) {
-      if (outer?.aborted) throw this.abortFailure(outer, error)
-      if (timer.signal.aborted) {
-        throw this.failure('timeout', `no answer within ${formatSeconds(this.timeoutMs / 1000)} seconds`)
-      }
-      throw error
-    } finally {
-      clearTimeout(handle)
-      release()
+    if (error?.['type'] === 'dataforge_gateway_error') {
+      const code = String(error['code'])
+      // A recording that cannot be read is bad input (it names the file), as anywhere else in the harness.
+      if (code === 'cache_corrupt') return new InputError(String(error['message']))
+      return this.failure(KIND_OF_CODE[code] ?? 'provider_error', String(error['message']))
     }
-  }
-
-  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    try {
-      await this.clock.sleep(ms, signal)
-    } catch (error) {
-      throw this.abortFailure(signal, error)
-    }
-  }
-
-  private abortFailure(signal: AbortSignal | undefined, error: unknown): AgentFailure {
-    if (error instanceof AgentFailure) return error
-    const reason = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? error)
-    return this.failure('timeout', `aborted by the run's signal (${reason})`)
+    const code = typeof error?.['code'] === 'string' && /^[\w.-]{1,64}$/.test(error['code']) ? ` (code ${error['code']})` : ''
+    return this.failure('provider_error', `HTTP ${status}: the provider answered with an error${code}`)
   }
 
   private failure(kind: FailureKind, message: string): AgentFailure {
-    return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, [this.config.apiKey]))
-  }
-
-  /** What went wrong, never what the provider said: a response body can echo anything, the key included. */
-  private describe(error: unknown): string {
-    if (error instanceof openai().APIError && error.status !== undefined) {
-      const facts = error.headers?.get(ANSWER_FACTS_HEADER)
-      const code = typeof error.code === 'string' ? safeToken(error.code) : null
-      return redactSecrets(`the provider answered with an error${code ? ` (code ${code})` : ''}${facts ? `; ${facts}` : ''}`, [this.config.apiKey])
-    }
-    const message = error instanceof Error ? error.message : String(error)
-    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''
-    return redactSecrets(`${message}${cause}`, [this.config.apiKey])
+    return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, this.#config.apiKey ? [this.#config.apiKey] : []))
   }
 
   private replyOf(response: Record<string, unknown>, key: string, cached: boolean): ChatReply {
@@ -303,13 +229,13 @@ class OpenAIChatClient implements ChatClient {
       toolCalls.push(call)
       kept.push({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })
     }
-    const usageJson = (response['usage'] ?? {}) as Record<string, unknown>
-    const promptTokens = numberOr0(usageJson['prompt_tokens'])
-    const completionTokens = numberOr0(usageJson['completion_tokens'])
-    if (response['usage'] === undefined) warnings.push(`${this.agent}: the answer reported no token usage`)
-    const model = typeof response['model'] === 'string' && response['model'] ? response['model'] : this.model
-    const price = this.config.prices?.[this.model] ?? this.config.prices?.[model]
-    if (this.config.prices && !price && !cached) warnings.push(`${this.agent}: no price for model ${this.model}; cost counted as 0`)
+    // The gateway counts the same way (usageOfJson, usageOfCall); this copy is the call's figure for agent logic.
+    const tokens = usageOfJson(response)
+    if (!tokens.reported) warnings.push(`${this.agent}: the answer reported no token usage`)
+    const model = tokens.model || this.model
+    const prices = this.llm.upstream.prices
+    const price = prices?.[this.model] ?? prices?.[model]
+    if (prices && !price && !cached) warnings.push(`${this.agent}: no price for model ${this.model}; cost counted as 0`)
     const assistant: ChatReply['message'] = { role: 'assistant', content }
     if (kept.length > 0) assistant.tool_calls = kept
     return {
@@ -318,29 +244,13 @@ class OpenAIChatClient implements ChatClient {
       toolCalls,
       finishReason: typeof choice?.['finish_reason'] === 'string' ? choice['finish_reason'] : null,
       message: assistant,
-      usage: usageOfCall({ promptTokens, completionTokens }, { cached, quotaPerDay: this.config.quotaPerDay, price }),
+      usage: usageOfCall(tokens, { cached, quotaPerDay: this.#config.quotaPerDay, ...(price ? { price } : {}) }),
       cached,
       cacheKey: key,
       model,
       warnings,
     }
   }
-}
-
-function unreadableAnswerOf(error: unknown): UnreadableAnswer | undefined {
-  if (error instanceof UnreadableAnswer) return error
-  const cause = (error as { cause?: unknown } | null)?.cause
-  return cause instanceof UnreadableAnswer ? cause : undefined
-}
-
-function isRetryableServerError(error: unknown): boolean {
-  if (error instanceof openai().APIConnectionError) return true
-  return error instanceof openai().APIError && error.status !== undefined && error.status >= 500
-}
-
-function isChatCompletion(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Array.isArray((value as Record<string, unknown>)['choices']) &&
-    ((value as Record<string, unknown>)['choices'] as unknown[]).length > 0
 }
 
 function toolCallOf(raw: unknown): ToolCall | undefined {
@@ -361,8 +271,4 @@ function toolCallOf(raw: unknown): ToolCall | undefined {
     call.argumentsError = `arguments of ${fn['name']} are not valid JSON: ${(error as Error).message}`
   }
   return call
-}
-
-function numberOr0(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0
 }

@@ -1,3 +1,4 @@
+import type { LlmAccess } from '../../core/llm.js'
 import type { Usage } from '../../core/schemas.js'
 
 /** A tool call as the chat-completions wire format carries it. */
@@ -31,13 +32,15 @@ export interface ChatRequest {
   jsonMode?: boolean
 }
 
-/** Which sample this call belongs to: part of the cache key, so each trial is an independent sample. */
+/** Which sample this call belongs to: part of the cassette key, so each trial is an independent sample. */
 export interface CallContext {
   trial: number
   seed: number
   signal?: AbortSignal
-  /** Named in cache-miss errors. */
+  /** Named in the gateway's messages (cache misses, budgets) when the client registers its own trial. */
   caseId?: string
+  /** The harness's gateway trial (`ctx.llm`): the call counts for it. Without it the client registers a trial of its own. */
+  llm?: LlmAccess
 }
 
 export interface ToolCall {

@@ -22,17 +22,7 @@ export {
   type RepairPromptOptions,
 } from './repair-prompt.js'
 export { parseRepairResponse, type ParsedRepair, type ParseContext } from './repair-parse.js'
-export {
-  resolveCacheOptions,
-  cacheKey,
-  ResponseCache,
-  CACHE_MODES,
-  DEFAULT_CACHE_DIR,
-  type CacheMode,
-  type CacheOptions,
-  type CacheEntry,
-  type CacheKeyParts,
-} from '../../gateway/cache.js'
+export { resolveCacheOptions, CACHE_MODES, DEFAULT_CACHE_DIR, type CacheMode, type CacheOptions } from '../../gateway/cache.js'
 export { usageOfCall } from '../../gateway/accounting.js'
 export {
   parsePriceMap,

@@ -2,6 +2,7 @@ import type { RepairAgent, RunContext } from '../../core/agent.js'
 import { AgentFailure } from '../../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix } from '../../core/schemas.js'
 import { addUsage, emptyUsage } from '../../core/usage.js'
+import { withOwnUpstream } from '../../gateway/agent-upstream.js'
 import { type ChatClient, openChatClient } from './chat-client.js'
 import type { ChatRequest } from './chat-types.js'
 import { ProviderFailure } from './failure.js'
@@ -12,18 +13,21 @@ import { type ProviderAgentOptions, resolveProviderConfig } from './resolve-prov
 /**
  * A repair agent backed by a provider preset. The key, URL and options are checked now, before any call.
  * Large tables go out as row chunks (in parallel, within the provider's limits) and the fixes are merged.
- * Known failures throw a ProviderFailure (an AgentFailure carrying the usage spent so far).
+ * Its calls go through the model gateway: on the trial the harness registered for it (`ctx.llm`, on the preset's
+ * own upstream), which then counts the usage, or on trials of its own when it runs outside the harness. Known
+ * failures throw a ProviderFailure (an AgentFailure carrying the usage spent so far).
  */
 export function createProviderAgent(name: string, opts: ProviderAgentOptions = {}): RepairAgent {
   const config = resolveProviderConfig(name, opts)
   const client = openChatClient(config)
-  return {
+  const agent: RepairAgent = {
     name,
     kind: 'model',
     model: config.model,
     provider: config.provider,
     run: (task, ctx) => runRepair(client, task, ctx, opts),
   }
+  return withOwnUpstream(agent, client.llm)
 }
 
 async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, opts: ProviderAgentOptions): Promise<AgentRunResult> {
@@ -33,7 +37,9 @@ async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, o
   if (opts.temperature !== undefined) request.temperature = opts.temperature
   if (opts.maxTokens !== undefined) request.maxTokens = opts.maxTokens
   if (opts.jsonMode) request.jsonMode = true
-  const call = { trial: ctx.trial, seed: ctx.seed, caseId: opts.caseId ?? task.name }
+  const call = { trial: ctx.trial, seed: ctx.seed, caseId: opts.caseId ?? task.name, ...(ctx.llm ? { llm: ctx.llm } : {}) }
+  // On the harness's trial the gateway counts the calls; the agent reports none, so nothing is counted twice.
+  const counted = (spent: typeof usage) => (ctx.llm ? emptyUsage() : spent)
   // One failed chunk fails the run: the others are aborted instead of spending more quota.
   const stop = new AbortController()
   const onAbort = () => stop.abort(ctx.signal.reason)
@@ -68,8 +74,8 @@ async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, o
   }
   const unique = [...new Set(warnings)]
   if (firstError instanceof AgentFailure) {
-    throw new ProviderFailure(firstError.kind, firstError.message, usage, steps, unique)
+    throw new ProviderFailure(firstError.kind, firstError.message, counted(usage), steps, unique)
   }
   if (firstError !== undefined) throw firstError
-  return { fixes: perChunk.flat(), usage, steps, model: client.model, warnings: unique }
+  return { fixes: perChunk.flat(), usage: counted(usage), steps, model: client.model, warnings: unique }
 }

@@ -2,7 +2,7 @@ import { InputError } from '../../core/errors.js'
 import { resolveCacheOptions } from '../../gateway/cache.js'
 import type { BackoffOptions } from '../../gateway/backoff.js'
 import type { CacheOptions } from '../../gateway/cache.js'
-import type { ChatClientConfig } from './chat-client.js'
+import type { ChatClientConfig } from './chat-config.js'
 import type { Clock } from '../../gateway/clock.js'
 import { loadEnvironment, requireApiKey } from '../../gateway/env-file.js'
 import { PROVIDER_PRESETS, presetNames } from '../../gateway/presets.js'
@@ -60,9 +60,9 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   // Without an explicit choice, DATAFORGE_CACHE / DATAFORGE_CACHE_DIR decide (so `DATAFORGE_CACHE=replay vitest run`
   // replays in eval files that name a provider agent), relative to the working folder.
   const cache = opts.cache ?? resolveCacheOptions(env, {}, opts.cwd ?? process.cwd())
-  // Ollama needs no key, but the SDK wants a non-empty one. Pure replay makes no call, so CI needs no key.
+  // Ollama needs no key. Pure replay makes no call, so CI needs no key.
   const replayOnly = cache.mode === 'replay' && Boolean(keyVariable) && !env[keyVariable as string]?.trim()
-  const apiKey = keyVariable && !replayOnly ? requireApiKey(name, keyVariable, env) : replayOnly ? 'replay-without-key' : 'ollama'
+  const apiKey = keyVariable && !replayOnly ? requireApiKey(name, keyVariable, env) : ''
   for (const field of ['timeoutMs', 'concurrency', 'rpm', 'chunkTokenBudget', 'maxRetryAfterMs'] as const) {
     const value = opts[field]
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
@@ -81,6 +81,7 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
     baseUrl,
     model,
     apiKey,
+    keyEnv: keyVariable ?? null,
     quotaPerDay: preset.quotaPerDay,
     concurrency: opts.concurrency ?? preset.limits.concurrency,
     rpm: opts.rpm ?? preset.limits.rpm,

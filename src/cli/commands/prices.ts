@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { fetch } from 'undici'
-import { safeToken } from '../../adapters/providers/http.js'
+import { safeToken } from '../../adapters/providers/safe-token.js'
 import { priceMapFromOpenRouterModels } from '../../adapters/providers/index.js'
 import { InputError } from '../../core/errors.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'

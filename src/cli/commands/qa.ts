@@ -19,7 +19,7 @@ import { runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
-import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags } from '../isolation-flags.js'
+import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags, refuseNetworkNoneWithUpstream } from '../isolation-flags.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -88,6 +88,7 @@ export const qaCommand: Command = async (argv, io) => {
   if (!QA_SUITES[values.suite]) throw new InputError(`qa: unknown --suite "${values.suite}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
+  refuseNetworkNoneWithUpstream(values, io.env)
   if (values['data-dir'] && values.suite !== 'wtq' && values.suite !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])

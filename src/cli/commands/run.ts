@@ -26,7 +26,7 @@ import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { TruthReveal } from '../../report-builder/reveal-truth.js'
 import { terminalText } from '../../core/escape-text.js'
-import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFlags } from '../isolation-flags.js'
+import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFlags, refuseNetworkNoneWithUpstream } from '../isolation-flags.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -115,6 +115,7 @@ export const runCommand: Command = async (argv, userIO) => {
   if ((dirtyCsv === undefined) !== (cleanCsv === undefined)) throw new InputError('run: --dirty-csv and --clean-csv go together')
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const isolation = parseIsolationFlags(values)
+  refuseNetworkNoneWithUpstream(values, io.env)
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { cassetteKey } from '../../../src/gateway/cassette.js'
 import {
-  cacheKey,
   type CacheMode,
   createProviderAgent,
   type ProviderAgentOptions,
@@ -81,16 +81,18 @@ describe('record / replay cache', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('keys entries by base URL, model, body, trial and seed', async () => {
+  it('keys entries as the gateway does: upstream (loopback port masked), call, body with the model, trial and seed', async () => {
     await run('record', 0)
     await run('record', 1)
     expect(files()).toHaveLength(2)
     const entry = JSON.parse(readFileSync(join(dir, files()[0]!), 'utf8'))
-    const { baseUrl, model, body, trial, seed } = entry.request
-    expect(files()[0]).toBe(`${cacheKey({ baseUrl, model, body, trial, seed })}.json`)
+    expect(entry.kind).toBe('gateway')
+    const { upstream, method, path, body, trial, seed } = entry.request
+    expect(files()[0]).toBe(`${cassetteKey({ upstream, method, path, body, trial, seed })}.json`)
     expect(entry.key).toBe(files()[0]!.replace('.json', ''))
-    expect(baseUrl).toBe(server.baseUrl)
-    expect(model).toBe('llama-3.3-70b-versatile')
+    expect(upstream).toBe('http://127.0.0.1:*/v1')
+    expect([method, path]).toEqual(['POST', '/chat/completions'])
+    expect(body.model).toBe('llama-3.3-70b-versatile')
     expect(seed).toBe(7)
     // The trials are independent samples: each gets its own recorded answer.
     const answers = await Promise.all([run('replay', 0), run('replay', 1)])
@@ -145,7 +147,7 @@ describe('record / replay cache', () => {
     }
     expect(failure).toBeInstanceOf(ProviderFailure)
     expect((failure as ProviderFailure).kind).toBe('cache_miss')
-    expect((failure as ProviderFailure).message).toMatch(/case "hospital-case-3" trial 2 \(key [0-9a-f]{64}\)/)
+    expect((failure as ProviderFailure).message).toMatch(/case "hospital-case-3" trial 2 \(seed 7\) \(POST \/v1\/chat\/completions, key [0-9a-f]{64}\)/)
     expect(server.requests).toHaveLength(0)
   })
 
@@ -179,7 +181,7 @@ describe('record / replay cache', () => {
     writeFileSync(file, '{"version": 1, "key": "tru')
     await expect(run('replay')).rejects.toThrow(InputError)
     await expect(run('replay')).rejects.toThrow(file)
-    writeFileSync(file, JSON.stringify({ version: 1, key: 'other', request: {}, response: { choices: [] } }))
+    writeFileSync(file, JSON.stringify({ version: 1, kind: 'gateway', key: 'other', request: {}, response: { status: 200, json: {} } }))
     await expect(run('auto')).rejects.toThrow(/corrupt \(its key does not match/)
   })
 

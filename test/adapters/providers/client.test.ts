@@ -237,14 +237,14 @@ describe('429, server errors and timeouts', () => {
     server.onChat(() => errorReply(500, 'broken'))
     const failure = await failureOf(runAgent('groq-llama-70b', { maxServerRetries: 2 }))
     expect(failure.kind).toBe('provider_error')
-    expect(failure.message).toMatch(/HTTP 500 after 2 retries/)
+    expect(failure.message).toMatch(/HTTP 500 from \S+ after 2 retries/)
     expect(server.requests).toHaveLength(2 + 3)
   })
 
   it('retries a dropped connection', async () => {
     server.script({ destroy: true }, fixesReply([]))
     expect((await runAgent('groq-llama-70b')).fixes).toEqual([])
-    expect(logs[0]).toMatch(/connection error .*retrying/)
+    expect(logs[0]).toMatch(/cannot reach .*retrying in/)
     expect(server.requests).toHaveLength(2)
   })
 
@@ -252,18 +252,18 @@ describe('429, server errors and timeouts', () => {
     server.script(errorReply(401, `Invalid API key: ${FAKE_KEY}`))
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
-    expect(failure.message).toMatch(/HTTP 401: the provider answered with an error; \d+ bytes, content type application\/json$/)
+    expect(failure.message).toMatch(/HTTP 401: the provider answered with an error$/)
     expect(failure.message).not.toMatch(/Invalid API key/)
     expectNoKey(failure.message, failure.stack, logs)
     expect(server.requests).toHaveLength(1)
   })
 
-  it('never copies a body into a message: a 200 that is not JSON says so, with size and content type', async () => {
+  it('never copies a body into a message: a 200 that is not JSON says so, with its size', async () => {
     // A misbehaving gateway echoes the Authorization header; JSON.parse's error would quote its first characters.
     server.script({ text: `Bearer ${FAKE_KEY}` })
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
-    expect(failure.message).toMatch(/the answer is not JSON \(HTTP 200, \d+ bytes, content type application\/json\)$/)
+    expect(failure.message).toMatch(/answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)
     expect(failure.message).not.toContain('Bearer')
     expect(failure.message).not.toContain(FAKE_KEY.slice(0, 6))
     expect(server.requests).toHaveLength(1)

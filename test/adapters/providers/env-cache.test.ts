@@ -22,7 +22,7 @@ describe('replay without a key', () => {
   it('replay mode needs no API key (no call is made); other modes still name the missing variable', () => {
     const replay = resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'replay' }, cwd: '/srv/project' })
     expect(replay.cache?.mode).toBe('replay')
-    expect(replay.apiKey).toBe('replay-without-key')
+    expect(replay.apiKey).toBe('')
     expect(() => resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'auto' } })).toThrow(/GROQ_API_KEY/)
     expect(resolveProviderConfig('groq-llama-70b', { env: { DATAFORGE_CACHE: 'replay', GROQ_API_KEY: 'k' } }).apiKey).toBe('k')
   })
