@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { RepairAgent, RunContext } from '../../core/agent.js'
 import { AgentFailure } from '../../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix } from '../../core/schemas.js'
@@ -42,6 +43,8 @@ async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, o
   const counted = (spent: typeof usage) => (ctx.llm ? emptyUsage() : spent)
   // One failed chunk fails the run: the others are aborted instead of spending more quota.
   const stop = new AbortController()
+  // Every chunk waits on this signal (in the rate limiter, in its HTTP call): many chunks are many listeners, not a leak.
+  setMaxListeners(prompt.chunks.length * 4 + 10, stop.signal)
   const onAbort = () => stop.abort(ctx.signal.reason)
   if (ctx.signal.aborted) onAbort()
   else ctx.signal.addEventListener('abort', onAbort, { once: true })

@@ -328,6 +328,22 @@ describe('chunks and limits', () => {
     expect(server.maxInFlight).toBeLessThanOrEqual(3)
   })
 
+  it('waits with many chunks on one signal without a listener-leak warning', async () => {
+    const warnings: string[] = []
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`)
+    process.on('warning', onWarning)
+    try {
+      const agent = createProviderAgent('groq-llama-70b', options({ chunkTokenBudget: 300, concurrency: 2, rpm: 0 }))
+      await agent.run(numberedTask(200), ctx())
+      expect(server.requests.length).toBeGreaterThan(20)
+      // Node emits process warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([])
+  })
+
   it('fails the run when one chunk fails, and says which rows', async () => {
     server.onChat((request) =>
       userMessageOf(request).includes('{"row":0,') ? completion('not json at all') : fixesReply([]),
