@@ -150,7 +150,7 @@ describe('agents through the gateway (CLI)', () => {
     const records = res.runs()
     const miss = records.find((r) => r.agent === 'ctx-llm')!
     expect(miss.failureKind).toBe('cache_miss')
-    expect(miss.failureMessage).toContain('no recorded answer for case "synthetic" trial 0')
+    expect(miss.failureMessage).toContain('no recorded answer for case "synthetic" trial 1')
     expect(records.find((r) => r.agent === 'baseline')!.status).toBe('ok')
   }, 60_000)
 

@@ -74,7 +74,7 @@ describe('evalCase and conversation through the gateway', () => {
     expect((error as AgentFailure).kind).toBe('budget_exceeded')
     expect(record.status).toBe('failed')
     expect(record.failureKind).toBe('budget_exceeded')
-    expect(record.failureMessage).toContain('model gateway: case "door case" trial 0 (seed 1): budget exceeded')
+    expect(record.failureMessage).toContain('model gateway: case "door case" trial 1 (seed 1): budget exceeded')
   })
 
   it('without an llm option or DATAFORGE_LLM the agent gets no ctx.llm and records have no gateway fields', async () => {

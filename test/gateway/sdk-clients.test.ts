@@ -184,7 +184,7 @@ describe('record and replay', () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(404)
     const ledger = trial.finish()
     expect(ledger.failure?.kind).toBe('cache_miss')
-    expect(ledger.failure?.message).toContain('case "never recorded" trial 0')
+    expect(ledger.failure?.message).toContain('case "never recorded" trial 1')
   })
 })
 
@@ -262,7 +262,7 @@ describe('bad input', () => {
     trial.finish()
     const error = await openaiOf(trial.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'late' }] }).then(unexpected, apiError)
     expect(error.status).toBe(401)
-    expect(error.message).toContain('the token of case "done case" trial 0 (seed 1) expired when that trial finished')
+    expect(error.message).toContain('the token of case "done case" trial 1 (seed 1) expired when that trial finished')
     const wrong = await raw(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer dfg-t-nope' }, body: '{}' })
     expect(wrong).toMatchObject({ status: 401, retry: 'false', body: { error: { code: 'invalid_token' } } })
     const none = await raw(`${gateway.url}/v1/models`, { method: 'GET' })

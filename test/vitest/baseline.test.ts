@@ -92,7 +92,7 @@ describe('baseline', () => {
     expect(failedTests(run)).toBe(0)
     expect(run.exitCode).toBe(1)
     expect(run.output).toMatch(
-      /✗ baseline .*baseline\.json cannot be used: refusing to compare: dataset "synthetic" differs \(case "drifting", trial 0\): .*; refresh it with DATAFORGE_UPDATE_BASELINE=1/,
+      /✗ baseline .*baseline\.json cannot be used: refusing to compare: dataset "synthetic" differs \(case "drifting", trial 1\): .*; refresh it with DATAFORGE_UPDATE_BASELINE=1/,
     )
   })
 

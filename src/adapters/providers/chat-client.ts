@@ -1,3 +1,4 @@
+import { trialLabel } from '../../core/trial-label.js'
 import { createRequire } from 'node:module'
 import type OpenAI from 'openai'
 import { AgentFailure } from '../../core/errors.js'
@@ -139,7 +140,7 @@ class OpenAIChatClient implements ChatClient {
       if (mode === 'replay') {
         throw new AgentFailure(
           'cache_miss',
-          `${this.agent}: no cached answer for case "${call.caseId ?? '(unnamed)'}" trial ${call.trial} ` +
+          `${this.agent}: no cached answer for case "${call.caseId ?? '(unnamed)'}" ${trialLabel(call.trial)} ` +
             `(key ${key}) in ${this.cache.dir}; record it first with cache mode record or auto`,
         )
       }
