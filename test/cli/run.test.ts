@@ -112,7 +112,7 @@ describe('dataforge-evals run', () => {
       // cannot turn their results into timeouts.
       const timedOut = await runCli(['run', '--agent', './slow.ts', '--dataset', 'synthetic', '--rows', '30', '--timeout-s', '0.3', '--output', 'slow/report.md', '--output-json', 'slow/report.json'], dir)
       expect(timedOut.code).toBe(1)
-      expect(timedOut.stderr).toContain('run failed: none of 1 trials scored')
+      expect(timedOut.stderr).toContain('run failed: the one trial did not score')
       const res = await runCli(['run', '--agent', './throws.js,./garbage.mjs,./sloppy.ts,mock', '--dataset', 'synthetic', '--rows', '30'], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = await readJson(join(dir, 'reports/run/report.json'))

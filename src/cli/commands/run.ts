@@ -261,7 +261,7 @@ export const runCommand: Command = async (argv, userIO) => {
  * crash, an out-of-memory). The reports are written either way.
  */
 function runBroken(records: RunRecord[]): string | null {
-  if (records.length && records.every((r) => r.status !== 'ok')) return `none of ${counted(records.length, 'trial')} scored`
+  if (records.length && records.every((r) => r.status !== 'ok')) return records.length === 1 ? 'the one trial did not score' : `none of ${records.length} trials scored`
   const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
   if (fatal.length) return `${counted(fatal.length, 'trial')} ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null
