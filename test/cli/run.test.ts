@@ -172,7 +172,7 @@ describe('dataforge-evals run', () => {
       const base = ['run', '--dataset', 'synthetic', '--rows', '40', '--trials', '2', '--quiet']
       const oracle = await runCli([...base, '--agent', 'mock', '--min-passes', '2'], dir)
       expect(oracle.code, oracle.stderr).toBe(0)
-      expect(oracle.stderr).toBe('repeat gate passed: all 1 cases correct in at least 2 of their trials\n')
+      expect(oracle.stderr).toBe('repeat gate passed: the one case correct in at least 2 of its trials\n')
       const floor = await runCli([...base, '--agent', 'noop', '--min-passes', '1'], dir)
       expect(floor.code).toBe(1)
       expect(floor.stderr).toBe('gate failed: noop · synthetic · synthetic: passed 0 of 2 trials, the repeat gate needs 1\n')
