@@ -60,6 +60,17 @@ describe('each command writes its own report folder', () => {
       expect((await runCli(RUN, dir)).code).toBe(0)
     })
   })
+
+  it('compare --github without an output puts pr-comment.md in reports/compare/, not in the working directory', async () => {
+    await withTempDir(async (dir) => {
+      expect((await runCli(RUN, dir)).code).toBe(0)
+      const res = await runCli(['compare', 'reports/run', 'reports/run', '--github'], dir)
+      expect(res.code, res.stderr).toBe(0)
+      expect(res.stderr).toBe('github: wrote reports/compare/pr-comment.md\n')
+      expect(await sorted(join(dir, 'reports'))).toEqual(['compare', 'run'])
+      expect(existsSync(join(dir, 'pr-comment.md'))).toBe(false)
+    })
+  })
 })
 
 describe('verify takes report folders only', () => {
