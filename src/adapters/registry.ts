@@ -40,7 +40,7 @@ export function listAgents(): AgentListing[] {
   const providers = Object.values(PROVIDER_PRESETS).map((p): AgentListing => ({
     name: p.id,
     kind: 'model',
-    description: `${p.provider} via its OpenAI-compatible API (${p.baseUrl ?? 'needs --base-url'})`,
+    description: `${p.provider} via its OpenAI-compatible API (${p.baseUrl || 'needs --base-url'})`,
     commands: ['run', 'qa'],
     apiKeyEnv: p.apiKeyEnv ?? undefined,
     defaultModel: p.defaultModel ?? undefined,

@@ -1,3 +1,4 @@
+import { trialLabel } from '../core/trial-label.js'
 import type { RepairAgent } from '../core/agent.js'
 import type { IsolateOption } from '../isolation/wall.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
@@ -86,7 +87,7 @@ export interface EvalTrialContext {
 export const DEFAULT_TRIAL_TIMEOUT_MS = 60_000
 
 export function trialTestName(name: string, trial: number, trials: number, seed: number): string {
-  return `${name} [trial ${trial + 1}/${trials} · seed ${seed}]`
+  return `${name} [${trialLabel(trial, trials)} · seed ${seed}]`
 }
 
 function datasetIdOf(options: EvalCaseOptions): string {

@@ -16,7 +16,8 @@ export function parseMinPasses(raw: string | undefined): number | undefined {
 export function repeatGateExit(report: Pick<EvalReport, 'cases'>, minPasses: number, io: Pick<CliIO, 'stderr'>): number {
   const failures = repeatGateFailures(report, minPasses)
   if (failures.length === 0) {
-    io.stderr(`repeat gate passed: all ${report.cases.length} cases correct in at least ${minPasses} of their trials\n`)
+    const which = report.cases.length === 1 ? 'the one case' : `all ${report.cases.length} cases`
+    io.stderr(`repeat gate passed: ${which} correct in at least ${minPasses} of ${report.cases.length === 1 ? 'its' : 'their'} trials\n`)
     return 0
   }
   for (const failure of failures) io.stderr(`gate failed: ${terminalText(failure)}\n`)

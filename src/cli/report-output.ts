@@ -1,3 +1,5 @@
+import { dirname } from 'node:path'
+import type { ManifestUse } from '../report-builder/manifest.js'
 import type { ReportPaths } from '../files/output-paths.js'
 import type { EvalReport } from '../report-builder/build.js'
 import { renderHtmlReport } from '../report-builder/html/index.js'
@@ -87,4 +89,16 @@ function comparisonDeltas(cmp: Comparison): GroupDelta[] {
     failed: g.failed,
     message: verdictLine(g, settings),
   }))
+}
+
+/**
+ * The tail of `export`'s and `report`'s line after the file they wrote: what became of the folder's manifest.
+ * `; updated out/manifest.json`, `; created out/manifest.json`, or why none was written.
+ */
+export function manifestNote(cwd: string, written: { manifest: ManifestUse; manifestPath: string }): string {
+  const path = shownPath(cwd, written.manifestPath)
+  if (written.manifest === 'updated') return `; updated ${path}`
+  if (written.manifest === 'created') return `; created ${path}`
+  const dir = dirname(written.manifestPath)
+  return `; no manifest written: ${dir === cwd ? '.' : shownPath(cwd, dir)} holds other files and no manifest.json, so it is not a report folder (verify does not cover this file)`
 }

@@ -1,3 +1,4 @@
+import { trialLabel } from '../core/trial-label.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { usageOfCall } from './accounting.js'
@@ -208,7 +209,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   return {
     url,
     openTrial(spec: TrialSpec): GatewayTrial {
-      const label = `case "${spec.caseId}" trial ${spec.trial + 1} (seed ${spec.seed})`
+      const label = `case "${spec.caseId}" ${trialLabel(spec.trial)} (seed ${spec.seed})`
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const state: TrialState = {
         label,

@@ -1,3 +1,4 @@
+import { trialLabel } from '../core/trial-label.js'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { stars } from '../stats/number-format.js'
@@ -541,7 +542,7 @@ function indexSlots(
     const slot = JSON.stringify([key, row.caseId, row.turn, row.trial])
     const seen = slots.get(slot)
     if (seen) {
-      const where = `dataset "${row.dataset}", case "${row.caseId}", turn ${row.turn ?? "-"}, trial ${row.trial + 1}`
+      const where = `dataset "${row.dataset}", case "${row.caseId}", turn ${row.turn ?? '-'}, ${trialLabel(row.trial)}`
       const agents =
         seen.row.agent === row.agent ? `agent "${row.agent}"` : `agents "${seen.row.agent}" and "${row.agent}"`
       const hint = mode === 'cross-arm' ? '; pick one agent per side with --agents A,B' : ''
@@ -557,7 +558,7 @@ function checkSameData(x: ComparableRun, y: ComparableRun, labelA: string, label
   const hb = y.datasetSha256
   if (!ha || !hb || (ha.dirty === hb.dirty && ha.clean === hb.clean)) return
   throw new InputError(
-    `refusing to compare: dataset "${x.dataset}" differs (case "${x.caseId}", trial ${x.trial + 1}): ` +
+    `refusing to compare: dataset "${x.dataset}" differs (case "${x.caseId}", ${trialLabel(x.trial)}): ` +
       `${labelA} dirty ${ha.dirty} clean ${ha.clean}, ${labelB} dirty ${hb.dirty} clean ${hb.clean}`,
   )
 }

@@ -1,4 +1,4 @@
-import { formatNumber, formatP, formatSigned } from '../stats/number-format.js'
+import { formatNumber, formatP, formatPClause, formatSigned } from '../stats/number-format.js'
 import type { PairedGroupComparison, TestMethod } from './compare.js'
 import { unitsText as formatUnits } from '../stats/units.js'
 
@@ -46,13 +46,13 @@ export function testsText(g: PairedGroupComparison): string {
     return `deterministic change on ${units} (every trial identical on each side, ${g.rows.a} vs ${g.rows.b} trials): exact, no p-value`
   }
   if (g.method === 'two-sample') {
-    const f1 = g.f1 ? `F1 ${testName(g.f1.test)} p=${formatP(g.f1.p)}` : 'F1 n/a'
-    return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} p=${formatP(g.p)} · ${f1}`
+    const f1 = g.f1 ? `F1 ${testName(g.f1.test)} ${formatPClause(g.f1.p, true)}` : 'F1 n/a'
+    return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} ${formatPClause(g.p, true)} · ${f1}`
   }
   const counts = g.mcnemar ? ` b=${g.b} c=${g.c}` : ''
-  const f1 = g.f1 ? `F1 ${testName(g.f1.test)} p=${formatP(g.f1.p)}` : 'F1 n/a'
+  const f1 = g.f1 ? `F1 ${testName(g.f1.test)} ${formatPClause(g.f1.p, true)}` : 'F1 n/a'
   const f1Units = g.f1 && g.f1.n !== g.n ? `, F1 on ${g.f1.n}` : ''
-  return `pass/fail ${testName(g.passFailTest)}${counts} p=${formatP(g.p)} · ${f1} (${units}${f1Units})`
+  return `pass/fail ${testName(g.passFailTest)}${counts} ${formatPClause(g.p, true)} · ${f1} (${units}${f1Units})`
 }
 
 /** `17 cases`, `3 conversations`, `1 generated dataset`, `5 units (mixed)`. */

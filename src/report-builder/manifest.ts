@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
@@ -77,6 +77,37 @@ export async function addToManifest(
   }
 }
 
+/** What adding a file to a folder did to its manifest.json: added to it, made it (a new folder), or left none. */
+export type ManifestUse = 'updated' | 'created' | 'none'
+
+/**
+ * Whether a file written into `dir` joins a manifest: a report folder's (it has manifest.json) is updated; a
+ * folder that is new (absent or empty) gets one; any other folder (a project root, a folder of other files) is
+ * no report folder, and none is made there.
+ */
+export async function manifestUseFor(dir: string): Promise<ManifestUse> {
+  if (await stat(join(dir, MANIFEST_FILE)).catch(() => null)) return 'updated'
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : null))
+  return entries !== null && entries.length === 0 ? 'created' : 'none'
+}
+
+/**
+ * Writes one file a command adds to a folder (`export`'s Parquet, `report`'s page) by the rule of
+ * `manifestUseFor`: with its manifest as one unit (see `addToManifest`), or alone. Returns what became of the
+ * manifest and its path.
+ */
+export async function writeAddedFile(
+  path: string,
+  data: string | Uint8Array,
+  extra: Pick<ManifestExtra, 'rowCounts'> = {},
+): Promise<{ manifest: ManifestUse; manifestPath: string }> {
+  const dir = dirname(path)
+  const manifest = await manifestUseFor(dir)
+  if (manifest === 'none') await writeFileAtomic(path, data)
+  else await addToManifest(dir, new Map([[path, data]]), extra)
+  return { manifest, manifestPath: join(dir, MANIFEST_FILE) }
+}
+
 export interface VerifyResult {
   ok: boolean
   /** One line per mismatch, each naming the file. */
@@ -88,8 +119,10 @@ export interface VerifyResult {
 /**
  * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
  * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
- * that the config ids match. A file in the folder (at any depth) that the manifest does not list, and a
- * manifest that lists nothing, are problems too: a verified folder holds exactly what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the result.
+ * that the config ids match. A file in the folder (at any depth, `.git` and `node_modules` not entered) that the
+ * manifest does not list, and a manifest that lists nothing, are problems too: a verified folder holds exactly
+ * what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the
+ * result (the CLI's `verify` refuses a folder without manifest.json before calling this).
  */
 export async function verifyDir(dir: string): Promise<VerifyResult> {
   const info = await stat(dir).catch(() => null)
@@ -246,11 +279,21 @@ function isRecordFileName(name: string): boolean {
   return name.endsWith('.jsonl') || name.endsWith('.json')
 }
 
-/** Every file under `dir`, as '/'-separated paths relative to it, sorted. */
+/** Folders a walk of a report folder never enters: a repository's history and installed packages are no report's files. */
+export const NEVER_WALKED = new Set(['.git', 'node_modules'])
+
+/** Every file under `dir`, as '/'-separated paths relative to it, sorted; `.git` and `node_modules` are not entered. */
 async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  return entries
-    .filter((e) => !e.isDirectory())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort()
+  const found: string[] = []
+  const walk = async (folder: string, prefix: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const name = `${prefix}${entry.name}`
+      if (entry.isDirectory()) {
+        if (!NEVER_WALKED.has(entry.name)) await walk(join(folder, entry.name), `${name}/`)
+      } else found.push(name)
+    }
+  }
+  await walk(dir, '')
+  return found.sort()
 }
+

@@ -2,9 +2,8 @@ import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet
 import { canonicalJson } from '../core/hash.js'
 import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
 import type { Usage } from '../core/schemas.js'
-import { dirname } from 'node:path'
 import { assertWritableTarget } from '../files/write-atomic.js'
-import { addToManifest } from './manifest.js'
+import { type ManifestUse, writeAddedFile } from './manifest.js'
 
 type Value = string | number | bigint | boolean | null
 
@@ -118,12 +117,16 @@ export function runRecordsToParquet(records: readonly RunRecord[]): Uint8Array {
 }
 
 /**
- * Writes the Parquet file and its folder's manifest.json as one unit (see `addToManifest`): a path that
- * already holds an export is replaced together with its manifest entry, or not at all. Returns its size.
+ * Writes the Parquet file, with its folder's manifest.json as one unit when the folder is a report folder or new
+ * (`writeAddedFile`): a path that already holds an export is replaced together with its manifest entry, or not at
+ * all. Returns its size and what became of the manifest.
  */
-export async function writeRunsParquet(path: string, records: readonly RunRecord[]): Promise<{ rows: number; bytes: number }> {
+export async function writeRunsParquet(
+  path: string,
+  records: readonly RunRecord[],
+): Promise<{ rows: number; bytes: number; manifest: ManifestUse; manifestPath: string }> {
   const bytes = runRecordsToParquet(records)
   await assertWritableTarget(path, `--parquet (${path})`)
-  await addToManifest(dirname(path), new Map([[path, bytes]]), { rowCounts: { [path]: records.length } })
-  return { rows: records.length, bytes: bytes.byteLength }
+  const written = await writeAddedFile(path, bytes, { rowCounts: { [path]: records.length } })
+  return { rows: records.length, bytes: bytes.byteLength, ...written }
 }

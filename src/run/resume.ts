@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { counted } from '../stats/number-format.js'
 import { join, resolve } from 'node:path'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
@@ -295,7 +296,7 @@ export class RunJournal {
   }
 
   resumeHint(displayDir: string, total: number | null): string {
-    const of = total === null ? '' : ` of ${total}`
-    return `dataforge-evals: run interrupted: ${this.saved}${of} trials are saved in ${join(displayDir, PARTIAL_RUNS_FILE)}; resume with: dataforge-evals run --resume ${displayDir}\n`
+    const saved = total === null ? counted(this.saved, 'trial') : `${this.saved} of ${counted(total, 'trial')}`
+    return `dataforge-evals: run interrupted: ${saved} ${this.saved === 1 ? 'is' : 'are'} saved in ${join(displayDir, PARTIAL_RUNS_FILE)}; resume with: dataforge-evals run --resume ${displayDir}\n`
   }
 }

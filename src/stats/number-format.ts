@@ -63,3 +63,15 @@ export function secondsPhrase(seconds: number): string {
   const text = formatSeconds(seconds)
   return `${text} ${text === '1' ? 'second' : 'seconds'}`
 }
+
+/** `1 row`, `2 rows`, `0 rows`: a count with its noun in the number it takes (`many` for irregular plurals). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** `p = 0.0123`, `p < 0.001`, never `p = <0.001`; compact: `p=0.0123`, `p<0.001`. */
+export function formatPClause(p: number | null | undefined, compact = false): string {
+  const text = formatP(p)
+  const space = compact ? '' : ' '
+  return text.startsWith('<') ? `p${space}<${space}${text.slice(1)}` : `p${space}=${space}${text}`
+}

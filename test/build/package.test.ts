@@ -91,8 +91,8 @@ describe('the packed package', () => {
     expect(existsSync(join(project, 'evals/__reports__/report.json'))).toBe(true)
 
     const cli = await run(npm, ['exec', '--offline', '--', 'dataforge-evals', 'run', '--dataset', 'hospital', '--agent', 'baseline'], { cwd: project, env: cleanEnv() })
-    expect(cli.stdout).toMatch(/wrote reports\/report\.md, reports\/report\.html, reports\/report\.json, reports\/runs\.jsonl, reports\/manifest\.json/)
-    const report = JSON.parse(await readFile(join(project, 'reports/report.json'), 'utf8'))
+    expect(cli.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
+    const report = JSON.parse(await readFile(join(project, 'reports/run/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ dataset: 'hospital', status: 'ok', tp: 448, fp: 20, fn: 61 })
   }, 120_000)
 

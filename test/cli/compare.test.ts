@@ -69,7 +69,7 @@ describe('compare command', () => {
     const code = await main(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'], io)
     expect(code).toBe(1)
     expect(io.out).toMatch(
-      /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar exact b=12 c=0 p=<0\.001 · F1 n\/a \(20 cases\); Δscore -0\.600, ΔF1 n\/a; failing: baseline · evals\/repair\.eval\.ts · repair \(regression \(pass\/fail\), 20 cases\); wrote /,
+      /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar exact b=12 c=0 p<0\.001 · F1 n\/a \(20 cases\); Δscore -0\.600, ΔF1 n\/a; failing: baseline · evals\/repair\.eval\.ts · repair \(regression \(pass\/fail\), 20 cases\); wrote /,
     )
     const md = await readFile(join(dir, 'out/cmp.md'), 'utf8')
     expect(md).toContain('**B is worse than A**')

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
@@ -100,6 +100,50 @@ describe('dataforge-evals conformance', () => {
         expect(r.code).toBe(2)
         expect(r.stderr).toMatch(/^dataforge-evals: .*OPENAI_API_KEY.*\n$/)
         expect(server.requests).toHaveLength(0)
+      }))
+  })
+
+  describe('a spec of two properties (the docs\' sentiment and topic)', () => {
+    const TWO = {
+      properties: [
+        { name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } },
+        { name: 'topic', distribution: { delivery: 34, quality: 33, price: 33 } },
+      ],
+    }
+    /** 100 samples: sentiment 40/30/30 in `mood`, topic 34/33/33 in `about`, each exactly as requested. */
+    function twoProperties(dir: string): string {
+      const moods = [...Array(40).fill('positive'), ...Array(30).fill('negative'), ...Array(30).fill('neutral')]
+      const topics = [...Array(34).fill('delivery'), ...Array(33).fill('quality'), ...Array(33).fill('price')]
+      const lines = moods.map((mood, i) => JSON.stringify({ mood, about: topics[i] }))
+      writeFileSync(join(dir, 'two.jsonl'), `${lines.join('\n')}\n`)
+      return 'two.jsonl'
+    }
+
+    it('classifies each property by its own --classifier PROPERTY=field:NAME', () =>
+      withTempDir(async (dir) => {
+        const r = await runCli(
+          ['conformance', '--samples', twoProperties(dir), '--spec', writeSpec(dir, TWO), '--classifier', 'topic=field:about', '--classifier', 'sentiment=field:mood', '--output-json', 'c.json'],
+          dir,
+        )
+        expect(r.code, r.stderr).toBe(0)
+        const result = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'))
+        expect(result.conformanceScore).toBe(100)
+        expect(result.distributionAnalysis.map((a: { propertyName: string; totalSamplesAnalyzed: number }) => [a.propertyName, a.totalSamplesAnalyzed])).toEqual([
+          ['sentiment', 100],
+          ['topic', 100],
+        ])
+      }))
+
+    it('refuses a bare field classifier, naming the properties it would label from one field (exit 2, nothing written)', () =>
+      withTempDir(async (dir) => {
+        const r = await runCli(['conformance', '--samples', twoProperties(dir), '--spec', writeSpec(dir, TWO), '--classifier', 'field:mood', '--output-json', 'c.json'], dir)
+        expect(r.code).toBe(2)
+        expect(r.stderr).toBe(
+          'dataforge-evals: --classifier field:mood would label all 2 properties (sentiment, topic) from the one field "mood"; ' +
+            'give one per property (--classifier sentiment=field:… --classifier topic=field:…) or none (each property reads its own field)\n',
+        )
+        expect(r.stdout).toBe('')
+        expect(existsSync(join(dir, 'c.json'))).toBe(false)
       }))
   })
 

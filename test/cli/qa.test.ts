@@ -13,7 +13,7 @@ import { completion, type FakeChatServer, type RecordedRequest, startFakeServer 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
 
 function reportIn(dir: string): EvalReport {
-  return JSON.parse(readFileSync(join(dir, 'reports/qa.json'), 'utf8')) as EvalReport
+  return JSON.parse(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')) as EvalReport
 }
 
 describe('dataforge-evals qa with the oracle and the refusing agent', () => {
@@ -29,7 +29,7 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
         expect(oracle.every((r) => r.status === 'ok' && r.correct === true)).toBe(true)
         expect(refuse).toHaveLength(oracle.length)
         for (const r of refuse) expect(r.correct, `${r.caseId}#${r.turn}`).toBe(r.category === 'refusal')
-        const md = readFileSync(join(dir, 'reports/qa.md'), 'utf8')
+        const md = readFileSync(join(dir, 'reports/qa/qa.md'), 'utf8')
         expect(md).toContain('## Question answering')
         expect(md).toContain('### Category × model')
         expect(md).toContain('| suite · category | mock-qa | refuse |')
@@ -207,11 +207,11 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
       }
       // Every session's system prompt carries the table.
       expect(server.requests.every((r) => JSON.stringify(r.body).includes('order_id,order_date,region'))).toBe(true)
-      const md = readFileSync(join(dir, 'reports/qa.md'), 'utf8')
+      const md = readFileSync(join(dir, 'reports/qa/qa.md'), 'utf8')
       expect(md).toContain('| openai-compatible@m1 | bespoke |')
       expect(md).toContain('| suite · category | openai-compatible@m1 | openai-compatible@m2 |')
       expect(md).not.toContain(KEY)
-      expect(readFileSync(join(dir, 'reports/qa.json'), 'utf8')).not.toContain(KEY)
+      expect(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')).not.toContain(KEY)
       // The preset's limit (openai-compatible: see presets.ts) holds across both models.
       expect(server.maxInFlight).toBeGreaterThanOrEqual(1)
     })

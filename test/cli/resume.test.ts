@@ -65,9 +65,9 @@ describe('resumable runs', () => {
       const resumed = await runCli(['run', '--resume', 'cut', '--trials', '4', '--output-json', './cut/r.json'], dir)
       expect(resumed.code, resumed.stderr).toBe(0)
       // Only the six missing cells ran (stepper trials 3-4, baseline trials 1-4); the dead run's lock was taken over.
-      expect(resumed.stderr).toMatch(/^\[1\/6\] stepper × synthetic trial 3 \(seed 5\)/)
+      expect(resumed.stderr).toMatch(/^\[1\/6\] stepper × synthetic trial 3\/4 \(seed 5\)/)
       expect(resumed.stderr).not.toMatch(/\[7\//)
-      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'report.html', 'runs.jsonl'])
+      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.html', 'r.json', 'r.md', 'runs.jsonl'])
       expect((await runCli(['verify', 'cut'], dir)).code).toBe(0)
 
       const whole = await runCli([...ARGS, '--output', 'whole/r.md', '--output-json', 'whole/r.json', '--quiet'], dir)
@@ -83,44 +83,44 @@ describe('resumable runs', () => {
 
   it('SIGINT stops a run with its journal intact and says how to resume', async () => {
     await withTempDir(async (dir) => {
-      const res = await interruptedRun(dir, 'reports', ARGS, 1, 'SIGINT')
+      const res = await interruptedRun(dir, 'reports/run', ARGS, 1, 'SIGINT')
       expect(res.code).toBe(130)
-      expect(res.stderr).toMatch(/run interrupted: 1 trials are saved in reports\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports/)
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['run.partial.json', 'runs.partial.jsonl'])
+      expect(res.stderr).toMatch(/run interrupted: 1 trial is saved in reports\/run\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports\/run/)
+      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['run.partial.json', 'runs.partial.jsonl'])
     })
   }, 60_000)
 
   it('refuses to resume when options, agents or data differ (exit 2, naming the difference)', async () => {
     await withTempDir(async (dir) => {
-      await interruptedRun(dir, 'reports', ARGS, 1, 'SIGKILL')
+      await interruptedRun(dir, 'reports/run', ARGS, 1, 'SIGKILL')
 
-      const trials = await runCli(['run', '--resume', 'reports', '--trials', '5'], dir)
+      const trials = await runCli(['run', '--resume', 'reports/run', '--trials', '5'], dir)
       expect(trials.code).toBe(2)
       expect(trials.stderr).toMatch(/--trials differs from the recorded run \(recorded "4", given "5"\)/)
-      const cache = await runCli(['run', '--resume', 'reports'], dir, { DATAFORGE_CACHE: 'replay' })
+      const cache = await runCli(['run', '--resume', 'reports/run'], dir, { DATAFORGE_CACHE: 'replay' })
       expect(cache.code).toBe(2)
       expect(cache.stderr).toMatch(/\$DATAFORGE_CACHE differs from the recorded run \(recorded not set, now "replay"\)/)
-      const plan = JSON.parse(await readFile(join(dir, 'reports/run.partial.json'), 'utf8'))
+      const plan = JSON.parse(await readFile(join(dir, 'reports/run/run.partial.json'), 'utf8'))
 
       plan.agents[0].model = 'another-model'
-      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
-      const model = await runCli(['run', '--resume', 'reports'], dir)
+      await writeFile(join(dir, 'reports/run/run.partial.json'), JSON.stringify(plan))
+      const model = await runCli(['run', '--resume', 'reports/run'], dir)
       expect(model.code).toBe(2)
       expect(model.stderr).toMatch(/agent 1 \(stepper\) model was "another-model", now "null"/)
 
       // The agent's module edited since the run started: its code hash differs.
       plan.agents[0].model = null
-      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
+      await writeFile(join(dir, 'reports/run/run.partial.json'), JSON.stringify(plan))
       await writeFile(join(dir, 'stepper.mjs'), `${STEPPER}// edited\n`)
-      const edited = await runCli(['run', '--resume', 'reports'], dir)
+      const edited = await runCli(['run', '--resume', 'reports/run'], dir)
       expect(edited.code).toBe(2)
       expect(edited.stderr).toMatch(/agent 1 \(stepper\) code \(sha256 of its module or script\) was "[0-9a-f]{64}", now "[0-9a-f]{64}"/)
       await writeFile(join(dir, 'stepper.mjs'), STEPPER)
 
       plan.agents[0].model = null
       plan.datasets[0].dirty = 'f'.repeat(64)
-      await writeFile(join(dir, 'reports/run.partial.json'), JSON.stringify(plan))
-      const data = await runCli(['run', '--resume', 'reports'], dir)
+      await writeFile(join(dir, 'reports/run/run.partial.json'), JSON.stringify(plan))
+      const data = await runCli(['run', '--resume', 'reports/run'], dir)
       expect(data.code).toBe(2)
       expect(data.stderr).toMatch(/dataset synthetic \(seed 3\) dirty sha256 changed since the run started/)
 
@@ -139,8 +139,8 @@ describe('a closed stdout or stderr', () => {
       child.stderr!.destroy()
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)))
       expect(code).toBe(0)
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
-      expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
+      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
     })
   }, 60_000)
 })

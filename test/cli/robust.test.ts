@@ -37,10 +37,10 @@ describe('number flags', () => {
 
       const negative = await runCli(['run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '20', '--trials', '2', '--seed', '-5', '--quiet'], dir)
       expect(negative.code, negative.stderr).toBe(0)
-      const report = JSON.parse(await readFile(join(dir, 'reports/report.json'), 'utf8'))
+      const report = JSON.parse(await readFile(join(dir, 'reports/run/report.json'), 'utf8'))
       expect(report.records.map((r: { seed: number }) => r.seed)).toEqual([-5, -4])
       // compare and qa read a negative seed as the value too
-      const compared = await runCli(['compare', 'reports/report.json', 'reports/report.json', '--seed', '-5'], dir)
+      const compared = await runCli(['compare', 'reports/run/report.json', 'reports/run/report.json', '--seed', '-5'], dir)
       expect(compared.stderr).not.toMatch(/ambiguous/)
       expect(compared.code, compared.stderr).toBe(0)
       const qa = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'messy', '--limit', '2', '--seed', '-5', '--quiet', '--output', 'q/qa.md', '--output-json', 'q/qa.json'], dir)

@@ -18,7 +18,7 @@ describe('dataforge-evals run', () => {
       const args = ['run', '--agent', 'mock,noop', '--agent', 'baseline', '--dataset', 'synthetic', '--trials', '2', '--seed', '41', '--rows', '80']
       const first = await runCli([...args, '--output', 'a/r.md', '--output-json', 'a/r.json'], dir)
       expect(first.code, first.stderr).toBe(0)
-      expect(first.stderr).toMatch(/\[1\/6\] mock × synthetic trial 1 \(seed 41\): F1 1\.000/)
+      expect(first.stderr).toMatch(/\[1\/6\] mock × synthetic trial 1\/2 \(seed 41\): F1 1\.000/)
       const report = await readJson(join(dir, 'a/r.json'))
       expect(report.schemaVersion).toBe(1)
       expect(report.config).toMatchObject({ trials: 2, seed: 41, rows: 80 })
@@ -69,7 +69,7 @@ describe('dataforge-evals run', () => {
       const runs = readRuns(join(dir, 'a/runs.jsonl'))
       expect(runs).toHaveLength(6)
       const manifest = await readJson(join(dir, 'a/manifest.json'))
-      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.json', 'r.md', 'report.html', 'runs.jsonl'])
+      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.html', 'r.json', 'r.md', 'runs.jsonl'])
       expect((await runCli(['verify', join(dir, 'a')], dir)).code).toBe(0)
 
       // Same seeds, same scores: everything but timings and dates repeats.
@@ -85,14 +85,14 @@ describe('dataforge-evals run', () => {
     await withTempDir(async (dir) => {
       const res = await runCli(['run', '--agent', 'baseline', '--dataset', 'hospital', '--data-dir', bundledDatasets, '--quiet'], dir)
       expect(res.code, res.stderr).toBe(0)
-      const report = await readJson(join(dir, 'reports/report.json'))
+      const report = await readJson(join(dir, 'reports/run/report.json'))
       const [run] = report.records
       expect([run.precision, run.recall, run.f1].map((x: number) => formatNumber(x))).toEqual(['0.957', '0.880', '0.917'])
       expect(run.tp + run.fn).toBe(509)
       const hospital = report.reproducibility.datasets[0]
       expect(hospital.dirty).toMatchObject({ sha256: 'dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac', bytes: 303306, of: 'file-bytes' })
       expect(hospital.clean).toMatchObject({ sha256: 'ea3ee44998455c0b491750c348509de176c758a3bbf58e4530c0a136bb248b4b', bytes: 303324, of: 'file-bytes' })
-      expect(await readFile(join(dir, 'reports/report.md'), 'utf8')).toContain('| 1000 × 20 | file bytes | `dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac` |')
+      expect(await readFile(join(dir, 'reports/run/report.md'), 'utf8')).toContain('| 1000 × 20 | file bytes | `dbc5575b915fe8b5e0ac6dc6172f38ba91e611fdb76d09a8f4a81cb7ea9925ac` |')
     })
   })
 
@@ -112,10 +112,10 @@ describe('dataforge-evals run', () => {
       // cannot turn their results into timeouts.
       const timedOut = await runCli(['run', '--agent', './slow.ts', '--dataset', 'synthetic', '--rows', '30', '--timeout-s', '0.3', '--output', 'slow/report.md', '--output-json', 'slow/report.json'], dir)
       expect(timedOut.code).toBe(1)
-      expect(timedOut.stderr).toContain('run failed: none of 1 trials scored')
+      expect(timedOut.stderr).toContain('run failed: the one trial did not score')
       const res = await runCli(['run', '--agent', './throws.js,./garbage.mjs,./sloppy.ts,mock', '--dataset', 'synthetic', '--rows', '30'], dir)
       expect(res.code, res.stderr).toBe(0)
-      const report = await readJson(join(dir, 'reports/report.json'))
+      const report = await readJson(join(dir, 'reports/run/report.json'))
       const slowReport = await readJson(join(dir, 'slow/report.json'))
       const byAgent = Object.fromEntries(report.records.concat(slowReport.records).map((r: { agent: string }) => [r.agent, r]))
       expect(byAgent.slow).toMatchObject({ status: 'failed', failureKind: 'timeout', f1: null, correct: null })
@@ -129,7 +129,7 @@ describe('dataforge-evals run', () => {
       expect(byAgent.sloppy.diagnostics.malformed).toHaveLength(2)
       expect(byAgent.mock).toMatchObject({ status: 'ok', f1: 1 })
       expect(await readFile(join(dir, 'slow/report.md'), 'utf8')).toMatch(/\| slow \| synthetic \| 0 \| 1 \| timeout \|/)
-      const md = await readFile(join(dir, 'reports/report.md'), 'utf8')
+      const md = await readFile(join(dir, 'reports/run/report.md'), 'utf8')
       expect(md).toMatch(/\| throws \| synthetic \| 0 \| 1 \| exception \| Error: model exploded \|/)
 
       // Fail closed: a run in which every trial errored scored nothing and exits 1 (the report is still written).
@@ -172,11 +172,11 @@ describe('dataforge-evals run', () => {
       const base = ['run', '--dataset', 'synthetic', '--rows', '40', '--trials', '2', '--quiet']
       const oracle = await runCli([...base, '--agent', 'mock', '--min-passes', '2'], dir)
       expect(oracle.code, oracle.stderr).toBe(0)
-      expect(oracle.stderr).toBe('repeat gate passed: all 1 cases correct in at least 2 of their trials\n')
+      expect(oracle.stderr).toBe('repeat gate passed: the one case correct in at least 2 of its trials\n')
       const floor = await runCli([...base, '--agent', 'noop', '--min-passes', '1'], dir)
       expect(floor.code).toBe(1)
       expect(floor.stderr).toBe('gate failed: noop · synthetic · synthetic: passed 0 of 2 trials, the repeat gate needs 1\n')
-      expect(existsSync(join(dir, 'reports/report.json'))).toBe(true)
+      expect(existsSync(join(dir, 'reports/run/report.json'))).toBe(true)
       const lenient = await runCli([...base, '--agent', 'noop', '--pass-f1', '0', '--min-passes', '2'], dir)
       expect(lenient.code).toBe(0)
     })
@@ -189,7 +189,7 @@ describe('dataforge-evals run', () => {
         dir,
       )
       expect(res.code, res.stderr).toBe(0)
-      const report = await readJson(join(dir, 'reports/report.json'))
+      const report = await readJson(join(dir, 'reports/run/report.json'))
       expect(report.records.map((r: { dataset: string; fn: number; tp: number }) => [r.dataset, r.tp + r.fn])).toEqual([
         ['products', 12],
         ['products', 12],

@@ -52,19 +52,19 @@ describe('output paths are checked before any agent runs', () => {
 
   it('a lock held by a live run refuses a second writer at once; a dead run’s lock and temp files are cleaned up', async () => {
     await withTempDir(async (dir) => {
-      await mkdir(join(dir, 'reports'))
+      await mkdir(join(dir, 'reports/run'), { recursive: true })
       const host = (await import('node:os')).hostname()
-      await writeFile(join(dir, 'reports/.dataforge.lock'), JSON.stringify({ pid: process.pid, host }))
-      await refused(dir, [], /reports\/\.dataforge\.lock: another run \(pid \d+ on .*\) is writing this folder/)
+      await writeFile(join(dir, 'reports/run/.dataforge.lock'), JSON.stringify({ pid: process.pid, host }))
+      await refused(dir, [], /reports\/run\/\.dataforge\.lock: another run \(pid \d+ on .*\) is writing this folder/)
 
       const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
-      await writeFile(join(dir, 'reports/.dataforge.lock'), JSON.stringify({ pid: Number(dead), host }))
-      await writeFile(join(dir, `reports/.report.json.${dead}.1700000000000.tmp`), 'half a report')
+      await writeFile(join(dir, 'reports/run/.dataforge.lock'), JSON.stringify({ pid: Number(dead), host }))
+      await writeFile(join(dir, `reports/run/.report.json.${dead}.1700000000000.tmp`), 'half a report')
       const res = await runCli(RUN, dir)
       expect(res.code, res.stderr).toBe(0)
-      expect(res.stdout).toMatch(/wrote reports\/report\.md, reports\/report\.html, reports\/report\.json, reports\/runs\.jsonl, reports\/manifest\.json/)
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
-      expect((await verifyDir(join(dir, 'reports'))).ok).toBe(true)
+      expect(res.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
+      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect((await verifyDir(join(dir, 'reports/run'))).ok).toBe(true)
     })
   })
 
@@ -105,12 +105,12 @@ describe('verify is strict about what the folder holds', () => {
   it('fails on unlisted files, an empty manifest and a report file the manifest lacks', async () => {
     await withTempDir(async (dir) => {
       expect((await runCli(RUN, dir)).code).toBe(0)
-      const reports = join(dir, 'reports')
-      expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
+      const reports = join(dir, 'reports/run')
+      expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
 
       await mkdir(join(reports, 'sub'))
       await writeFile(join(reports, 'sub/notes.txt'), 'stray')
-      let res = await runCli(['verify', 'reports'], dir)
+      let res = await runCli(['verify', 'reports/run'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/sub\/notes\.txt: in the folder but not listed in the manifest/)
       await writeFile(join(reports, 'sub/notes.txt'), '')
@@ -119,12 +119,12 @@ describe('verify is strict about what the folder holds', () => {
       const manifest = JSON.parse(await readFile(join(reports, 'manifest.json'), 'utf8'))
       const withoutRuns = { ...manifest, files: manifest.files.filter((f: { path: string }) => f.path !== 'runs.jsonl'), rowCounts: { 'report.json': 1 } }
       await writeFile(join(reports, 'manifest.json'), JSON.stringify(withoutRuns))
-      res = await runCli(['verify', 'reports'], dir)
+      res = await runCli(['verify', 'reports/run'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/runs\.jsonl: in the folder but not listed in the manifest/)
 
       await writeFile(join(reports, 'manifest.json'), JSON.stringify({ ...manifest, files: [], rowCounts: {}, configIds: [] }))
-      res = await runCli(['verify', 'reports'], dir)
+      res = await runCli(['verify', 'reports/run'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/manifest\.json: lists no files/)
 

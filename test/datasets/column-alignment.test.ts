@@ -22,7 +22,7 @@ describe('dirty and clean CSVs with columns in different orders', () => {
       const r = await run(dir, DIRTY_SHUFFLED)
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))
+      const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       expect(report.records[0]).toMatchObject({ tp: 0, fp: 0, fn: 2 })
       expect(report.reproducibility.datasets[0]).toMatchObject({ columns: 5 })
       expect(Object.keys(report.aggregates[0].perColumn).sort()).toEqual(['city', 'id', 'name', 'phone', 'zip'])
@@ -35,7 +35,7 @@ describe('dirty and clean CSVs with columns in different orders', () => {
     await withTempDir(async (dir) => {
       const r = await run(dir, 'Phone,City,ID,Zip,Name\n111,Paris,1,75001,Ann\n222,Rme,2,00100,Bob\n334,Oslo,3,0150,Cara\n')
       expect(r.code, r.stderr).toBe(0)
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))
+      const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       expect(report.records[0]).toMatchObject({ fn: 2 })
     })
   })
@@ -44,7 +44,7 @@ describe('dirty and clean CSVs with columns in different orders', () => {
     await withTempDir(async (dir) => {
       const r = await run(dir, 'id,full_name,town,zip,phone_number\n1,Ann,Paris,75001,111\n2,Bob,Rme,00100,222\n3,Cara,Oslo,0150,334\n')
       expect(r.code, r.stderr).toBe(0)
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))
+      const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       expect(report.records[0]).toMatchObject({ fn: 2 })
     })
   })

@@ -326,4 +326,14 @@ describe('bad input', () => {
     expect(await bad([{}], SENTIMENT, { classify: { tone: 'field:x' } })).toBe('classify: unknown property "tone"; the spec has "sentiment"')
     expect(await bad([{}], { ...SENTIMENT, rules: { fields: { n: { min: 'one' } } } })).toMatch(/^spec: rules\.fields\.n\.min: /)
   })
+
+  it('one field classifier for a spec of several properties names them (a function or model is told the property)', async () => {
+    const two = { properties: [SENTIMENT.properties[0]!, { name: 'topic', distribution: { price: 100 } }] }
+    expect(await bad([{ sentiment: 'positive', topic: 'price' }], two, { classify: 'field:sentiment' })).toBe(
+      'classify: field:sentiment would label all 2 properties (sentiment, topic) from the one field "sentiment"; ' +
+        "give one per property ({ sentiment: 'field:…', topic: 'field:…' }) or none (each property reads its own field)",
+    )
+    const byName = await evaluateConformance([{ sentiment: 'positive', topic: 'price' }], two, { classify: (s, p) => s[p.name] as string })
+    expect(byName.distributionAnalysis.map((a) => a.totalSamplesAnalyzed)).toEqual([1, 1])
+  })
 })

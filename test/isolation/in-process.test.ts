@@ -35,7 +35,7 @@ describe('in-process agents (--no-isolate): what JavaScript allows', () => {
     const list = ['noop', 'exits', 'timer-throws', 'rejects', 'timer-chain'].map((n) => join(agents, `${n}.ts`)).join(',')
     const res = await cliProcess(['run', '--no-isolate', '--agent', list, '--dataset', 'hospital', '--quiet', '--timeout-s', '20'])
     expect(res.code, res.stderr).toBe(1)
-    const runs = readRuns(join(dir, 'reports/runs.jsonl'))
+    const runs = readRuns(join(dir, 'reports/run/runs.jsonl'))
     const byAgent = new Map(runs.map((r) => [r.agent, r]))
     expect([...byAgent.keys()].sort()).toEqual(['exits', 'noop-module', 'rejects', 'timer-chain', 'timer-throws'])
     expect(byAgent.get('noop-module')).toMatchObject({ status: 'ok', isolated: false })

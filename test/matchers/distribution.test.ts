@@ -57,7 +57,7 @@ describe('toMatchDistribution', () => {
   it('fails on a significant departure at alpha even without minScore', () => {
     const t = run.tests.byName('significant departure')
     expect(t.state).toBe('failed')
-    expect(t.errors[0]).toMatch(/sentiment departs from the request \(p = <0\.001 < α = 0\.05\)/)
+    expect(t.errors[0]).toMatch(/sentiment departs from the request \(p < 0\.001 < α = 0\.05\)/)
   })
 
   it('a classifier failing on every sample is a failed run, not a wrong answer', () => {

@@ -246,7 +246,7 @@ describe('rendering', () => {
     expect(md).toContain('**B is worse than A**')
     // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere; the sign-flip test (Monte Carlo past 16 pairs) gives p = 1/10001
     expect(md).toContain(
-      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 · F1 sign-flip Monte Carlo p=<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
+      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 · F1 sign-flip Monte Carlo p<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
     )
   })
 

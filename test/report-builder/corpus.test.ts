@@ -99,7 +99,7 @@ describe('corpus merge command', () => {
     const io = capture(dir)
     expect(await main(['corpus', 'merge', 'g1.jsonl', 'g2.jsonl', 'g10.json', '--out', 'merged'], io)).toBe(0)
     expect(io.out).toBe(
-      'merged 3 corpora (generations: gen-1, gen-2, gen-10; target gen-10): history 9, snapshot 5, latest 1 rows; wrote merged/history.jsonl, merged/snapshot.jsonl, merged/latest.jsonl, merged/manifest.json\n',
+      'merged 3 corpora (generations: gen-1, gen-2, gen-10; target gen-10): rows: history 9, snapshot 5, latest 1; wrote merged/history.jsonl, merged/snapshot.jsonl, merged/latest.jsonl, merged/manifest.json\n',
     )
     const lines = async (name: string) => (await readFile(join(dir, 'merged', name), 'utf8')).trim().split('\n')
     expect(await lines('history.jsonl')).toHaveLength(9)

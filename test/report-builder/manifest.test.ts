@@ -132,7 +132,9 @@ describe('verify command', () => {
     const bad = capture(dir)
     expect(await main(['verify', dir], bad)).toBe(1)
     expect(bad.err).toContain('dataforge-evals verify: report.json: sha256')
-    expect(bad.err).toMatch(/problem\(s\)\n$/)
+    const lines = bad.err.trim().split('\n')
+    const n = lines.length - 1
+    expect(lines.at(-1)).toBe(`dataforge-evals verify: ${dir}: ${n} ${n === 1 ? 'problem' : 'problems'}`)
 
     const missing = capture(dir)
     expect(await main(['verify', 'no-such-dir'], missing)).toBe(2)

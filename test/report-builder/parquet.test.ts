@@ -137,7 +137,7 @@ describe('export command', () => {
     await writeFile(join(dir, 'runs.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
     const io = capture(dir)
     expect(await main(['export', 'runs.jsonl', '--parquet', 'reports/runs.parquet'], io)).toBe(0)
-    expect(io.out).toMatch(/^wrote reports\/runs\.parquet: 2 rows, \d+ bytes; updated reports\/manifest\.json\n$/)
+    expect(io.out).toMatch(/^wrote reports\/runs\.parquet: 2 rows, \d+ bytes; created reports\/manifest\.json\n$/)
     const bytes = await readFile(join(reports, 'runs.parquet'))
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
     expect((await parquetReadObjects({ file })).map((r) => r.caseId)).toEqual(['hospital-repair', 'q1'])

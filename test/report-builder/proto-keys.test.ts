@@ -18,21 +18,21 @@ describe('columns named __proto__ and constructor', () => {
       const r = await runCli(['run', '--agent', 'noop', '--dataset', 'protos', '--dirty-csv', 'dirty.csv', '--clean-csv', 'clean.csv'], dir)
       expect(r.stderr).not.toContain('internal error')
       expect(r.code).toBe(0)
-      const report = JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))
+      const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       const perColumn = report.aggregates[0].perColumn
       expect(Object.keys(perColumn)).toEqual(expect.arrayContaining(['__proto__', 'constructor', 'city', 'id']))
       expect(Object.getOwnPropertyDescriptor(perColumn, '__proto__')!.value).toMatchObject({ fn: 1 })
       expect(perColumn.constructor).toMatchObject({ tp: 0, fp: 0, fn: 1 })
       expect(perColumn.city).toMatchObject({ fn: 1 })
-      expect(await readFile(join(dir, 'reports', 'report.md'), 'utf8')).toContain('# dataforge-evals report')
+      expect(await readFile(join(dir, 'reports', 'run', 'report.md'), 'utf8')).toContain('# dataforge-evals report')
       // Read back from runs.jsonl, the column is still there (zod's own record would drop a __proto__ key).
-      const line = (await readFile(join(dir, 'reports', 'runs.jsonl'), 'utf8')).split('\n')[0]!
+      const line = (await readFile(join(dir, 'reports', 'run', 'runs.jsonl'), 'utf8')).split('\n')[0]!
       const parsed = RunRecordSchema.parse(JSON.parse(line))
       expect(Object.keys(parsed.perColumn!)).toContain('__proto__')
       expect(Object.getPrototypeOf(parsed.perColumn)).toBeNull()
-      const html = await runCli(['report', 'reports/runs.jsonl', '--html', 'reports/again.html'], dir)
+      const html = await runCli(['report', 'reports/run/runs.jsonl', '--html', 'reports/run/again.html'], dir)
       expect(html.code).toBe(0)
-      expect(await readFile(join(dir, 'reports', 'again.html'), 'utf8')).toContain('__proto__')
+      expect(await readFile(join(dir, 'reports', 'run', 'again.html'), 'utf8')).toContain('__proto__')
     })
   })
 

@@ -187,14 +187,14 @@ describe('verify checks what a run can have produced', () => {
   it('a forged record written consistently into runs.jsonl, report.json and the manifest fails verify, naming the row', { timeout: 60_000 }, async () => {
     await withTempDir(async (dir) => {
       expect((await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--trials', '2', '--quiet'], dir)).code).toBe(0)
-      const folder = join(dir, 'reports')
+      const folder = join(dir, 'reports', 'run')
       const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8'))
       const forge = (r: Record<string, unknown>, i: number) => (i === 1 ? { ...r, tp: 99999, fp: 0, fn: 0, precision: 1, recall: 1, f1: 1, detection: null, perColumn: null } : r)
       report.records = report.records.map(forge)
       await writeFile(join(folder, 'report.json'), JSON.stringify(report))
       await writeFile(join(folder, 'runs.jsonl'), report.records.map((r: unknown) => `${JSON.stringify(r)}\n`).join(''))
       await writeManifest(folder, (await readdir(folder)).filter((f) => f !== 'manifest.json'))
-      const r = await runCli(['verify', 'reports'], dir)
+      const r = await runCli(['verify', 'reports/run'], dir)
       expect(r.code).toBe(1)
       expect(r.stdout + r.stderr).toMatch(/runs\.jsonl: row 2: fields "tp" \+ "fn" = 99999 errors, but the dataset has \d+ cells/)
       expect(r.stdout + r.stderr).toMatch(/report\.json: records\[1\]: fields "tp" \+ "fn" = 99999/)

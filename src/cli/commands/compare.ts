@@ -33,6 +33,7 @@ Options:
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
   --github             GitHub Actions output: job summary, ::error lines, pr-comment.md beside --output
+                       (else in reports/compare/)
                        (default on when GITHUB_ACTIONS=true)
 
 Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input
@@ -106,7 +107,8 @@ export const compareCommand: Command = async (argv, io) => {
       `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
   const failures = [...cmp.groups, cmp.overall].filter((g) => g.failed).map((g) => verdictLine(g, { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }))
-  const outDir = values.output ? dirname(resolve(io.cwd, values.output)) : values['output-json'] ? dirname(resolve(io.cwd, values['output-json'])) : io.cwd
+  // Without an output the comment goes to compare's own folder, never beside another command's reports.
+  const outDir = values.output ? dirname(resolve(io.cwd, values.output)) : values['output-json'] ? dirname(resolve(io.cwd, values['output-json'])) : resolve(io.cwd, 'reports/compare')
   await writeCliGithubOutput({ command: 'compare', flag: values.github, dir: outDir, failures, comparison: cmp, io })
   return cmp.regression ? 1 : 0
 }

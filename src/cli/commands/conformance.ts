@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { modelClassifier } from '../../adapters/model-classifier.js'
 import { type ChatClient, createChatClient, resolveCacheOptions } from '../../adapters/providers/index.js'
 import { InputError } from '../../core/errors.js'
-import type { Classifier } from '../../grading/conformance/classify.js'
+import { type Classifier, sharedFieldProblem } from '../../grading/conformance/classify.js'
 import { type ConformanceEvaluation, evaluateConformance } from '../../grading/conformance/evaluate.js'
 import { conformanceMetrics } from '../../grading/conformance/metrics.js'
 import { resolveSpec } from '../../grading/conformance/spec.js'
@@ -32,7 +32,9 @@ Options:
   --samples FILE         generated samples: JSONL (one object a line) or CSV (header line)
   --spec FILE            the request (JSON, as above)
   --classifier C         field:NAME (read the label from a field) or agent:ID (a provider agent, e.g. groq-llama-70b);
-                         PROPERTY=C for one property; repeatable. Default: each property's own field
+                         PROPERTY=C for one property, repeatable (--classifier topic=field:topic --classifier
+                         sentiment=field:label). A bare field:NAME serves a spec of one property only; a bare
+                         agent:ID labels every property. Default: each property's own field
   --model M              model id for agent: classifiers
   --base-url URL         base URL for agent:openai-compatible
   --api-key-env VAR      environment variable holding the API key
@@ -171,6 +173,8 @@ function classifierOption(
     if (!m) {
       if (shared !== undefined || given.length > 1) throw new InputError('--classifier: name the property (PROPERTY=field:NAME) when giving more than one')
       shared = open(text)
+      const problem = sharedFieldProblem(shared, properties)
+      if (problem) throw new InputError(`--classifier ${problem}; give one per property (${properties.map((p) => `--classifier ${p}=field:…`).join(' ')}) or none (each property reads its own field)`)
       continue
     }
     const [, property, rest] = m

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { counted } from '../../stats/number-format.js'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
@@ -68,9 +69,9 @@ export const corpusCommand: Command = async (argv, io) => {
   const views = { history: merged.history, snapshot: merged.snapshot, latest: merged.latest }
   await writeCorpusFolder(dir, `--out ${values.out}`, views)
   io.stdout(
-    `merged ${inputs.length} corpora (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
-      `target ${merged.target ?? '(none)'}): history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +
-      `latest ${merged.latest.length} rows; wrote ${[...Object.keys(views).map((n) => `${n}.jsonl`), 'manifest.json'].map((f) => join(values.out!, f)).join(', ')}\n`,
+    `merged ${counted(inputs.length, 'corpus', 'corpora')} (generations: ${merged.generations.map((g) => g ?? '(none)').join(', ') || '(none)'}; ` +
+      `target ${merged.target ?? '(none)'}): rows: history ${merged.history.length}, snapshot ${merged.snapshot.length}, ` +
+      `latest ${merged.latest.length}; wrote ${[...Object.keys(views).map((n) => `${n}.jsonl`), 'manifest.json'].map((f) => join(values.out!, f)).join(', ')}\n`,
   )
   return 0
 }

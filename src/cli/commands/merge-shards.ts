@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { counted } from '../../stats/number-format.js'
 import { InputError } from '../../core/errors.js'
 import { mergeShards, shardPaths } from '../../reporter/jest/shards.js'
 import type { Command } from '../io.js'
@@ -22,6 +23,6 @@ export const mergeShardsCommand: Command = async (argv, io) => {
   }
   if (positionals.length === 0) throw new InputError(`merge-shards needs the shard files or their folder (e.g. evals/__reports__.jest-shards); see merge-shards --help`)
   const merged = await mergeShards(shardPaths(positionals, io.cwd), io.cwd, io.stdout)
-  io.stdout(`merged ${merged.records} runs into ${merged.outputDir}\n`)
+  io.stdout(`merged ${counted(merged.records, 'run')} into ${merged.outputDir}\n`)
   return merged.failures.length ? 1 : 0
 }

@@ -1,3 +1,4 @@
+import { trialLabel } from '../../core/trial-label.js'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adapters/data-agents.js'
@@ -24,7 +25,8 @@ import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags, refuseNetworkNone
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
 Asks every question of a suite (every turn of its conversations) for N trials, grades each answer strictly, and
-writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report).
+writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report) into its own
+folder, reports/qa/. The files take --output's name and folder (--output out/r.md: out/r.json, out/r.html, …).
 
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
@@ -51,9 +53,9 @@ Options:
   --concurrency N        questions in flight per model-backed agent (default: the preset's limit)
   --rpm N                provider requests per minute (default: the preset's limit)
   --generation NAME      comparability epoch recorded on every run
-  --output FILE          Markdown report (default reports/qa.md)
-  --output-json FILE     JSON report (default reports/qa.json)
-  --output-html FILE     self-contained HTML report with charts (default qa.html beside the JSON report)
+  --output FILE          Markdown report (default reports/qa/qa.md)
+  --output-json FILE     JSON report (default NAME.json beside --output, else reports/qa/qa.json)
+  --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
 ${ISOLATION_HELP}
   --quiet                no progress lines
 `
@@ -96,7 +98,7 @@ export const qaCommand: Command = async (argv, io) => {
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
-  const { paths, outputs } = cliReportOutputs(io.cwd, values, 'qa')
+  const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/qa', name: 'qa' })
   await checkReportOutputs(paths.dir, outputs)
 
   // Everything is checked (agents, keys, suite data) before the first question is asked.
@@ -138,7 +140,7 @@ export const qaCommand: Command = async (argv, io) => {
           })
           records.push(...rs)
           done++
-          if (!values.quiet) io.stderr(progressLine(done, total, arm.agent, qaCase, trial, rs, colors))
+          if (!values.quiet) io.stderr(progressLine(done, total, arm.agent, qaCase, { trial, trials }, rs, colors))
         },
       ),
     ),
@@ -210,10 +212,10 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
   await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker))
 }
 
-function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, trial: number, rs: RunRecord[], c: Colors): string {
+function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, at: { trial: number; trials: number }, rs: RunRecord[], c: Colors): string {
   const who = terminalText(armName(agent.name, agent.model ?? null))
   const ok = rs.filter((r) => r.correct === true).length
   const failed = rs.filter((r) => r.status === 'failed')
   const tail = failed.length ? ` ${c.red(`FAILED ${failed.map((r) => r.failureKind).join(', ')}`)}` : ''
-  return `[${index}/${total}] ${who} × ${terminalText(qaCase.id)} trial ${trial + 1}: ${ok}/${rs.length} correct${tail}\n`
+  return `[${index}/${total}] ${who} × ${terminalText(qaCase.id)} ${trialLabel(at.trial, at.trials)}: ${ok}/${rs.length} correct${tail}\n`
 }

@@ -6,11 +6,13 @@ import type { RunRecord } from '../../core/run-record.js'
 import { groupDeltas, readComparableRuns } from '../../report-builder/baseline.js'
 import { buildReport, type EvalReport } from '../../report-builder/build.js'
 import { renderHtmlReport } from '../../report-builder/html/index.js'
-import { addToManifest } from '../../report-builder/manifest.js'
+import { writeAddedFile } from '../../report-builder/manifest.js'
 import { readRunRecords } from '../../files/read-runs.js'
 import type { Reproducibility } from '../../report-builder/reproducibility.js'
 import { assertWritableTarget } from '../../files/write-atomic.js'
-import type { Command } from '../io.js'
+import { type Command, shownPath } from '../io.js'
+import { manifestNote } from '../report-output.js'
+import { counted } from '../../stats/number-format.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 
 export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--min-delta D] [--title T] [--stats-seed N]
@@ -21,7 +23,8 @@ it from disk or a CI artifact. With a report.json beside the records, its reprod
 written; from runs.jsonl alone it is rebuilt from the records (dataset sizes unknown).
 
 Options:
-  --html FILE        where to write the page (required); added to manifest.json in its folder
+  --html FILE        where to write the page (required); added to manifest.json in its folder when that is a
+                     report folder (or new), as export does
   --baseline B       runs to compare against (runs.jsonl, report.json, a folder, or baseline.json): deltas with paired tests on units
   --alpha A          significance level of the baseline comparison (default 0.05)
   --floor F          absolute Score floor marked in the baseline verdicts
@@ -76,8 +79,8 @@ export const reportCommand: Command = async (argv, io) => {
   })
   const out = resolve(io.cwd, values.html)
   await assertWritableTarget(out, `--html (${out})`)
-  await addToManifest(dirname(out), new Map([[out, html]]))
-  io.stdout(`wrote ${values.html}: ${report.records.length} runs in ${report.aggregates.length} groups, ${Buffer.byteLength(html)} bytes\n`)
+  const written = await writeAddedFile(out, html)
+  io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(report.records.length, 'run')} in ${counted(report.aggregates.length, 'group')}, ${counted(Buffer.byteLength(html), 'byte')}${manifestNote(io.cwd, written)}\n`)
   return 0
 }
 

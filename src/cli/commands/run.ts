@@ -1,4 +1,6 @@
+import { trialLabel } from '../../core/trial-label.js'
 import { existsSync } from 'node:fs'
+import { counted } from '../../stats/number-format.js'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RepairAgent } from '../../core/agent.js'
@@ -31,7 +33,9 @@ import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFl
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
 Runs repair agents on datasets for N seeded trials, grades every trial exactly, and writes a Markdown and a
-JSON report (plus runs.jsonl and manifest.json beside the JSON report).
+JSON report (plus runs.jsonl and manifest.json beside the JSON report) into its own folder, reports/run/.
+The files take --output's name and folder: --output out/r.md writes out/r.md, out/r.json, out/r.html,
+out/runs.jsonl and out/manifest.json. A folder holding another report is refused.
 
 Options:
   --agent NAME|PATH      mock, noop, baseline, a provider preset, ./my-agent.ts|js, or 'cmd:python3 agent.py'
@@ -52,9 +56,9 @@ ${ISOLATION_HELP}
   --pass-f1 X            a trial counts as correct when F1 ≥ X (default 1.0)
   --comparator NAME      exact (default; trims trailing whitespace) or raha
   --generation NAME      comparability epoch recorded on every run
-  --output FILE          Markdown report (default reports/report.md)
-  --output-json FILE     JSON report (default reports/report.json)
-  --output-html FILE     self-contained HTML report with charts (default report.html beside the JSON report)
+  --output FILE          Markdown report (default reports/run/report.md)
+  --output-json FILE     JSON report (default NAME.json beside --output, else reports/run/report.json)
+  --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
   --model ID             model id for provider agents
   --base-url URL         base URL for openai-compatible
   --api-key-env VAR      environment variable holding the API key
@@ -124,7 +128,7 @@ export const runCommand: Command = async (argv, userIO) => {
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
-  const { paths, outputs } = cliReportOutputs(io.cwd, values, 'report')
+  const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/run', name: 'report' })
   const reportDir = paths.dir
   if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
@@ -212,7 +216,7 @@ export const runCommand: Command = async (argv, userIO) => {
     skip: (cell) => folder.journal.has(cell),
     onTrialDone: (e) => {
       folder.journal.add(e.record)
-      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, colors))
+      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, trials, colors))
     },
     containment,
     llm,
@@ -258,9 +262,9 @@ export const runCommand: Command = async (argv, userIO) => {
  * crash, an out-of-memory). The reports are written either way.
  */
 function runBroken(records: RunRecord[]): string | null {
-  if (records.length && records.every((r) => r.status !== 'ok')) return `none of ${records.length} trials scored`
+  if (records.length && records.every((r) => r.status !== 'ok')) return records.length === 1 ? 'the one trial did not score' : `none of ${records.length} trials scored`
   const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
-  if (fatal.length) return `${fatal.length} trial(s) ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
+  if (fatal.length) return `${counted(fatal.length, 'trial')} ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null
 }
 
@@ -305,8 +309,8 @@ async function stopAgents(agents: RepairAgent[], containment?: Containment): Pro
   await Promise.all(agents.map((a) => closeAgent(a)))
 }
 
-function progressLine(index: number, total: number, r: RunRecord, c: Colors): string {
-  const head = `[${index}/${total}] ${terminalText(r.agent)} × ${terminalText(r.dataset)} trial ${r.trial + 1} (seed ${r.seed})`
+function progressLine(index: number, total: number, r: RunRecord, trials: number, c: Colors): string {
+  const head = `[${index}/${total}] ${terminalText(r.agent)} × ${terminalText(r.dataset)} ${trialLabel(r.trial, trials)} (seed ${r.seed})`
   if (r.status !== 'ok') return `${head}: ${c.red(`FAILED ${r.failureKind}`)} ${terminalText(r.failureMessage ?? '')}\n`
   // A completed repair run always has its counts.
   const counts = { tp: r.tp!, fp: r.fp!, fn: r.fn!, precision: r.precision!, recall: r.recall!, f1: r.f1! }

@@ -1,5 +1,5 @@
 import { InputError } from '../../core/errors.js'
-import { formatNumber, formatP } from '../../stats/number-format.js'
+import { formatNumber, formatP, formatPClause } from '../../stats/number-format.js'
 import type { ConformanceEvaluation } from './evaluate.js'
 import { worstFirst } from './explanation.js'
 
@@ -50,7 +50,7 @@ export function conformanceVerdict(result: ConformanceEvaluation, bars: Conforma
     }
     if (bars.alpha !== undefined) {
       for (const a of result.distributionAnalysis) {
-        if (a.test && a.test.pValue < bars.alpha) reasons.push(`${a.propertyName} departs from the request (p = ${formatP(a.test.pValue)} < α = ${bars.alpha})`)
+        if (a.test && a.test.pValue < bars.alpha) reasons.push(`${a.propertyName} departs from the request (${formatPClause(a.test.pValue)} < α = ${bars.alpha})`)
       }
     }
   }

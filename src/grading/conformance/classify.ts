@@ -57,11 +57,23 @@ function checkClassifier(value: unknown, where: string): Classifier {
   throw new InputError(`${where}: expected "field:NAME", a function or a model classifier, got ${JSON.stringify(value) ?? String(value)}`)
 }
 
+/**
+ * Why one classifier cannot serve every property, or null when it can: a field holds one property's labels, so
+ * `field:NAME` given for a spec of several properties would label them all from that one field. A function or a
+ * model classifier is told which property it labels, so it can serve them all.
+ */
+export function sharedFieldProblem(classifier: Classifier, properties: readonly string[]): string | null {
+  if (typeof classifier !== 'string' || properties.length < 2) return null
+  return `${classifier} would label all ${properties.length} properties (${properties.join(', ')}) from the one field "${classifier.slice('field:'.length)}"`
+}
+
 /** The classifier of every property; unknown property names in a per-property map are an error. */
 export function resolveClassifiers(spec: ResolvedSpec, option: ClassifyOption | undefined): Classifier[] {
   if (option === undefined) return spec.properties.map((p) => `field:${p.name}` as Classifier)
   if (isClassifier(option)) {
     const one = checkClassifier(option, 'classify')
+    const shared = sharedFieldProblem(one, spec.properties.map((p) => p.name))
+    if (shared) throw new InputError(`classify: ${shared}; give one per property ({ ${spec.properties.map((p) => `${p.name}: 'field:…'`).join(', ')} }) or none (each property reads its own field)`)
     return spec.properties.map(() => one)
   }
   if (typeof option !== 'object' || option === null) return [checkClassifier(option, 'classify')]

@@ -1,4 +1,4 @@
-import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
+import { formatNumber, formatPClause, formatSigned } from '../../stats/number-format.js'
 import type { DistributionAnalysis, LabelDeviation } from './analysis.js'
 
 export interface RulesSummary {
@@ -35,7 +35,7 @@ function testText(a: DistributionAnalysis, alpha: number): string {
   }
   const method = t.method === 'exact-multinomial' ? 'exact multinomial' : `χ²(${t.degreesOfFreedom}) = ${formatNumber(t.statistic, 2)}`
   const verdict = t.pValue < alpha ? `a significant departure at α = ${alpha}` : `within sampling noise at α = ${alpha}`
-  return `${method} p = ${formatP(t.pValue)}, ${verdict}`
+  return `${method} ${formatPClause(t.pValue)}, ${verdict}`
 }
 
 /** Analyzed properties, worst score first (then spec order); unanalyzed ones last. */
@@ -88,7 +88,7 @@ export function areas(analyses: readonly DistributionAnalysis[], rules: RulesSum
       nonConformant.push(`${a.propertyName}: no sample could be classified`)
       continue
     }
-    const p = `p = ${formatP(a.test.pValue)}`
+    const p = formatPClause(a.test.pValue)
     if (a.test.pValue >= alpha) {
       conformant.push(`${a.propertyName}: ${distributionText(a.evaluatedPercentages, '%')} against ${distributionText(a.requestedDistributions, '%')} requested (${p})`)
     } else {

@@ -1,7 +1,7 @@
 import { tokensSpentAndSaved } from '../../core/usage.js'
 import type { DistributionAnalysis } from '../../grading/conformance/analysis.js'
 import type { ConformanceEvaluation } from '../../grading/conformance/evaluate.js'
-import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
+import { formatNumber, formatPClause, formatSigned } from '../../stats/number-format.js'
 import { fixed, seconds, table } from '../figure-text.js'
 import { markdownCell, markdownText } from '../../core/escape-text.js'
 
@@ -27,7 +27,7 @@ function testLine(a: DistributionAnalysis): string {
     return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); p = 0: ${which} observed though requested at 0%, impossible under the request (decided without a test statistic).`
   }
   const method = t.method === 'exact-multinomial' ? `exact multinomial (${t.outcomes} outcomes)` : `χ² approximation, df ${t.degreesOfFreedom}`
-  return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); χ² = ${formatNumber(t.statistic, 3)}, p = ${formatP(t.pValue)} by ${method}.`
+  return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); χ² = ${formatNumber(t.statistic, 3)}, ${formatPClause(t.pValue)} by ${method}.`
 }
 
 /** The Markdown of one conformance evaluation (the CLI's `--output`). Dates and durations sit in their own block. */

@@ -147,7 +147,7 @@ describe('record / replay cache', () => {
     }
     expect(failure).toBeInstanceOf(ProviderFailure)
     expect((failure as ProviderFailure).kind).toBe('cache_miss')
-    expect((failure as ProviderFailure).message).toMatch(/case "hospital-case-3" trial 2 \(seed 7\) \(POST \/v1\/chat\/completions, key [0-9a-f]{64}\)/)
+    expect((failure as ProviderFailure).message).toMatch(/case "hospital-case-3" trial 3 \(seed 7\) \(POST \/v1\/chat\/completions, key [0-9a-f]{64}\)/)
     expect(server.requests).toHaveLength(0)
   })
 

@@ -28,7 +28,7 @@ function firstName(prompt: string): string {
 }
 
 function reportIn(dir: string): EvalReport {
-  return JSON.parse(readFileSync(join(dir, 'reports/qa.json'), 'utf8')) as EvalReport
+  return JSON.parse(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')) as EvalReport
 }
 
 describe('dabench with model-backed agents on a loopback server', () => {
@@ -75,7 +75,7 @@ describe('dabench with model-backed agents on a loopback server', () => {
       expect(server.requests.some((r) => /first \d+ of \d+ rows shown/.test(JSON.stringify(r.body)))).toBe(true)
       expect(records.every((r) => r.status === 'ok' && r.correct !== null && r.metrics.score !== undefined)).toBe(true)
       expect(dabench![0]).toMatchObject({ agent: 'openai-compatible', model: 'm1', overall: { questions: 102 } })
-      expect(readFileSync(join(dir, 'reports/qa.json'), 'utf8')).not.toContain(KEY)
+      expect(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')).not.toContain(KEY)
     })
   }, 120_000)
 

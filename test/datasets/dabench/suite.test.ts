@@ -11,7 +11,7 @@ import type { EvalReport } from '../../../src/report-builder/build.js'
 import { runCli, withTempDir } from '../../helpers/cli-harness.js'
 
 function reportIn(dir: string): EvalReport {
-  return JSON.parse(readFileSync(join(dir, 'reports/qa.json'), 'utf8')) as EvalReport
+  return JSON.parse(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')) as EvalReport
 }
 
 const QUESTION = {
@@ -73,7 +73,7 @@ describe('DABench suite: the bundled slice', () => {
 describe('qa --suite dabench', () => {
   it('mock-qa scores 100% and refuse 0%; the reports show ABQ, PSAQ and UASQ by level and concept', async () => {
     await withTempDir(async (dir) => {
-      const res = await runCli(['qa', '--agent', 'mock-qa,refuse', '--suite', 'dabench', '--quiet', '--output-html', join(dir, 'reports/qa.html')], dir)
+      const res = await runCli(['qa', '--agent', 'mock-qa,refuse', '--suite', 'dabench', '--quiet', '--output-html', join(dir, 'reports/qa/qa.html')], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = reportIn(dir)
       const oracle = report.records.filter((r) => r.agent === 'mock-qa')
@@ -89,12 +89,12 @@ describe('qa --suite dabench', () => {
         ['hard', 35],
       ])
       expect(mock!.byConcept.find((c) => c.concept === 'Summary Statistics')!.questions).toBe(43)
-      const md = readFileSync(join(dir, 'reports/qa.md'), 'utf8')
+      const md = readFileSync(join(dir, 'reports/qa/qa.md'), 'utf8')
       expect(md).toContain('### DABench')
       expect(md).toContain('| mock-qa | dabench | 102 | 179 | 100.0% [100.0, 100.0] | 100.0% [100.0, 100.0] | 100.0% [100.0, 100.0] | 0 |')
       expect(md).toContain('#### DABench by level')
       expect(md).toContain('| refuse | Machine Learning | 8 |')
-      const html = readFileSync(join(dir, 'reports/qa.html'), 'utf8')
+      const html = readFileSync(join(dir, 'reports/qa/qa.html'), 'utf8')
       expect(html).toContain('<section id="dabench"><h2>DABench</h2>')
       expect(html).toContain('id="dabench-concepts"')
     })

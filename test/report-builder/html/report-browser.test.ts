@@ -129,7 +129,7 @@ describe('report.html of a real CLI run in headless Chromium', () => {
     try {
       const run = await runCli(['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '2', '--quiet'], work)
       expect(run.code, run.stderr).toBe(0)
-      const fileUrl = pathToFileURL(join(work, 'reports', 'report.html')).href
+      const fileUrl = pathToFileURL(join(work, 'reports', 'run', 'report.html')).href
       const seen: string[] = []
       const errors: string[] = []
       const p = await browser.context.newPage()
