@@ -90,7 +90,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       expect(res.stderr).toMatch(/run failed: the one trial did not score/)
       const record = JSON.parse(await readFile(join(dir, 'reports/run/report.json'), 'utf8')).records[0]
       expect(record).toMatchObject({ status: 'failed', failureKind: 'provider_error' })
-      expect(record.failureMessage).toMatch(/^model gateway: case "synthetic" trial 0 .*answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)
+      expect(record.failureMessage).toMatch(/^model gateway: case "synthetic" trial 1 .*answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)
       const everything = `${res.stdout}${res.stderr}${await allText(dir)}`
       expect(everything).not.toContain(KEY.slice(0, 6))
       expect(everything).not.toContain('Bearer')

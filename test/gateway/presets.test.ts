@@ -93,9 +93,9 @@ describe('preset agents through the gateway', () => {
       {},
     )
     expect(res.code).toBe(1)
-    const [record] = JSON.parse(readFileSync(join(cwd, 'reports', 'report.json'), 'utf8')).records as RunRecord[]
+    const [record] = JSON.parse(readFileSync(join(cwd, 'reports', 'run', 'report.json'), 'utf8')).records as RunRecord[]
     expect(record).toMatchObject({ status: 'failed', failureKind: 'cache_miss', usageSource: 'gateway', llmUpstream: 'groq https://api.groq.com/openai/v1' })
-    expect(record!.failureMessage).toMatch(/^model gateway: no recorded answer for case "synthetic" trial 0 \(seed \d+\)/)
+    expect(record!.failureMessage).toMatch(/^model gateway: no recorded answer for case "synthetic" trial 1 \(seed \d+\)/)
     expect(record!.llmCalls).toEqual([expect.objectContaining({ cache: 'refused', status: 404 })])
   })
 

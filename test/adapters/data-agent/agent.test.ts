@@ -355,7 +355,7 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(answer.value).toBe(6)
     expect(clock.sleeps).toEqual([7_000])
     expect(logs).toEqual([
-      'gateway: HTTP 429 from http://127.0.0.1:*/v1 for case "question 1: How many orders?" trial 0 (seed 1); waiting 7 seconds for quota reset (retry 1 of 5)',
+      'gateway: HTTP 429 from http://127.0.0.1:*/v1 for case "question 1: How many orders?" trial 1 (seed 1); waiting 7 seconds for quota reset (retry 1 of 5)',
     ])
     expect(server.requests).toHaveLength(3)
     // The retried call is the same request, and the rejected attempt is not a step.

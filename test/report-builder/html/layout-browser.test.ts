@@ -29,7 +29,7 @@ beforeAll(async () => {
   // A real CLI run of one trial per agent: every group has n = 1.
   const run = await runCli(['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '1', '--quiet'], work)
   expect(run.code, run.stderr).toBe(0)
-  urls.cli = pathToFileURL(join(work, 'reports', 'report.html')).href
+  urls.cli = pathToFileURL(join(work, 'reports', 'run', 'report.html')).href
   browser = await launchChromium()
   await mkdir(OUTPUT, { recursive: true })
 }, 90_000)
