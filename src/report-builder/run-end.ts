@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { counted } from '../stats/number-format.js'
 import { relative } from 'node:path'
 import pc from 'picocolors'
 import { InputError } from '../core/errors.js'
@@ -159,9 +160,9 @@ async function updateBaseline(path: string | null, report: EvalReport, existing:
   const { file, kept } = mergeBaseline(existing, baselineFromRecords(report.records))
   await writeFileAtomic(path, renderBaseline(file))
   const lines = [`dataforge-evals: baseline updated: ${path}`]
-  if (kept.length) lines.push(`dataforge-evals: kept ${kept.length} baseline groups this run did not execute: ${kept.join(', ')}`)
+  if (kept.length) lines.push(`dataforge-evals: kept ${counted(kept.length, 'baseline group')} this run did not execute: ${kept.join(', ')}`)
   const skipped = report.records.filter((r) => r.status === 'skipped').length
-  if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${skipped} skipped runs have no result in it and will not be compared`))
+  if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${counted(skipped, 'skipped run has', 'skipped runs have')} no result in it and will not be compared`))
   return lines
 }
 

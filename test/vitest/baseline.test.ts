@@ -126,7 +126,7 @@ describe('baseline', () => {
     const run = (opts: Partial<FixtureRunOptions>) => runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
     await run({ updateBaseline: true })
     const filtered = await run({ updateBaseline: true, files: ['evals/steady.eval.ts'] })
-    expect(filtered.output).toContain('dataforge-evals: kept 1 baseline groups this run did not execute: drifty · synthetic')
+    expect(filtered.output).toContain('dataforge-evals: kept 1 baseline group this run did not execute: drifty · synthetic')
     const groups = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).groups.map((g: { group: string }) => g.group)
     expect(groups).toEqual(['drifty · synthetic', 'steady · synthetic'])
     // and the kept group still gates: losing 7 of 8 drifty trials fails
