@@ -86,8 +86,8 @@ describe('toMatchDistribution', () => {
   it('puts a conformance section in the leaderboard: score, worst property, p-values', () => {
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Synthetic-data conformance')
-    expect(md).toContain('| unspecified | exact mix | 100.0 | sentiment 100.0 | sentiment 1.0000 | — | pass |')
-    expect(md).toContain('| unspecified | worked example below the bar | 95.0 | sentiment 95.0 | sentiment 0.6106 | — | fail |')
-    expect(md).toContain('| unspecified | classifier fails on every sample | FAILED | — | sentiment n/a | — | failed: exception |')
+    expect(md).toContain('| plain test | exact mix | 100.0 | sentiment 100.0 | sentiment 1.0000 | — | pass |')
+    expect(md).toContain('| plain test | worked example below the bar | 95.0 | sentiment 95.0 | sentiment 0.6106 | — | fail |')
+    expect(md).toContain('| plain test | classifier fails on every sample | FAILED | — | sentiment n/a | — | failed: exception |')
   })
 })

@@ -52,9 +52,9 @@ async function expectCutReports(dir: string, agents: number): Promise<void> {
   const cut = report.records.reduce((n: number, r: { warnings: string[] }) => n + r.warnings.filter((w) => w.startsWith('value cut: ')).length, 0)
   const said = `${cut} values in ${4 * agents} runs were cut to their first ${MAX_VALUE_CHARS} characters`
   expect(await readFile(join(dir, 'r', 'r.md'), 'utf8')).toMatch(new RegExp(`## Values cut\n\n> ${said} \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`))
-  expect(await readFile(join(dir, 'r', 'report.html'), 'utf8')).toContain(`<strong>Values cut:</strong> ${said} (<code>diagnostics.`)
+  expect(await readFile(join(dir, 'r', 'r.html'), 'utf8')).toContain(`<strong>Values cut:</strong> ${said} (<code>diagnostics.`)
   // Every format written, small; the folder verifies.
-  expect((await readdir(join(dir, 'r'))).sort()).toEqual(['manifest.json', 'r.json', 'r.md', 'report.html', 'runs.jsonl'])
+  expect((await readdir(join(dir, 'r'))).sort()).toEqual(['manifest.json', 'r.html', 'r.json', 'r.md', 'runs.jsonl'])
   expect(await folderBytes(join(dir, 'r'))).toBeLessThan(8 * 1024 * 1024)
   expect((await runCli(['verify', 'r'], dir)).code).toBe(0)
 }

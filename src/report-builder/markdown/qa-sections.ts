@@ -79,7 +79,7 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
   if (!failed.length) return 'Every question passed.'
   const rows = failed
     .slice(0, MAX_FAILED_LISTED)
-    .map((r) => [markdownCell(armOf(r)), markdownCell(r.suite), markdownCell(caseLabel(r)), String(r.trial), markdownCell(why(r))])
+    .map((r) => [markdownCell(armOf(r)), markdownCell(r.suite), markdownCell(caseLabel(r)), String(r.trial + 1), markdownCell(why(r))])
   const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
   return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
 }

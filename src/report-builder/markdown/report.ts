@@ -124,7 +124,7 @@ function renderFailures(report: EvalReport): string {
   if (!failed.length) return 'No run failures.'
   return table(
     ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
-    failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
+    failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial + 1), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
   )
 }
 

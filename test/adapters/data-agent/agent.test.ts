@@ -444,7 +444,7 @@ describe('data agent: tool calling over DuckDB', () => {
     const miss = await failureOf(other.ask('North revenue?'))
     await other.close()
     expect(miss.kind).toBe('cache_miss')
-    expect(miss.message).toContain('no recorded answer for case "question 1: North revenue?" trial 3')
+    expect(miss.message).toContain('no recorded answer for case "question 1: North revenue?" trial 4')
   })
 })
 
