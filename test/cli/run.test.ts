@@ -128,7 +128,7 @@ describe('dataforge-evals run', () => {
       expect(byAgent.sloppy.fp).toBeGreaterThanOrEqual(3)
       expect(byAgent.sloppy.diagnostics.malformed).toHaveLength(2)
       expect(byAgent.mock).toMatchObject({ status: 'ok', f1: 1 })
-      expect(await readFile(join(dir, 'slow/report.md'), 'utf8')).toMatch(/\| slow \| synthetic \| 0 \| 1 \| timeout \|/)
+      expect(await readFile(join(dir, 'slow/report.md'), 'utf8')).toMatch(/\| slow \| synthetic \| 1 \| 1 \| timeout \|/)
       const md = await readFile(join(dir, 'reports/run/report.md'), 'utf8')
       expect(md).toMatch(/\| throws \| synthetic \| 0 \| 1 \| exception \| Error: model exploded \|/)
 

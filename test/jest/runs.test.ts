@@ -21,6 +21,8 @@ import {
   typecheck,
 } from '../helpers/jest-project.js'
 import { type FixtureRun, repoRoot, reportFolder, runFixture } from '../helpers/vitest-run.js'
+import { describeDabenchUnderJest } from './shared-install/dabench-qa.js'
+import { describeHugeValues } from './shared-install/huge-values.js'
 
 // Real Jest 30 on the parity evals of test/fixtures/vitest/jest-parity (plain matchers, evalCase with
 // .concurrent and .fails, conversation, qaSuite) in three projects: CommonJS through ts-jest, native ESM through
@@ -338,3 +340,7 @@ describe('the Jest setup of docs/jest.md followed literally, in a "type": "commo
     expect(evals).toEqual(documentedEvals)
   }, 120_000)
 })
+
+// More Jest runs on the same install (one install of the packed package and Jest is most of such a test's cost).
+describeHugeValues(() => work)
+describeDabenchUnderJest(() => work)

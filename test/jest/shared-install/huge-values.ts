@@ -1,11 +1,10 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sha256Hex } from '../../src/core/hash.js'
-import { MAX_VALUE_CHARS } from '../../src/core/value-cap.js'
-import { installPackedWithJest, type JestRun, makeJestProject, runJest } from '../helpers/jest-project.js'
-import { repoRoot, reportFolder } from '../helpers/vitest-run.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sha256Hex } from '../../../src/core/hash.js'
+import { MAX_VALUE_CHARS } from '../../../src/core/value-cap.js'
+import { type JestRun, makeJestProject, runJest } from '../../helpers/jest-project.js'
+import { repoRoot, reportFolder } from '../../helpers/vitest-run.js'
 
 // Issue 26 through the Jest door (the packed package, real Jest): agents answering with two fixes of 20 M
 // characters per trial. The matchers cut them on the test before the worker writes its side file.
@@ -37,14 +36,14 @@ evalCase('huge object agent held to F1 1', { dataset, agent: hugeObject, trials:
 })
 `
 
-let work: string
+/** Runs in test/jest/runs.test.ts, on its install of the packed package and Jest (`work`). */
+export function describeHugeValues(workDir: () => string): void {
 let project: string
 let jest: JestRun
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'dataforge-jest-huge-'))
-  await installPackedWithJest(work)
-  project = join(work, 'cjs')
+  const work = workDir()
+  project = join(work, 'huge')
   await makeJestProject(project, 'cjs')
   for (const name of await readdir(join(project, 'evals'))) await rm(join(project, 'evals', name))
   await writeFile(join(project, 'evals', 'huge.eval.ts'), HUGE_EVAL)
@@ -52,10 +51,6 @@ beforeAll(async () => {
   await copyFile(join(repoRoot, 'test/fixtures/agents/huge-fixes.ts'), join(project, 'agents', 'huge-fixes.ts'))
   jest = await runJest(work, project, [])
 }, 600_000)
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
-})
 
 describe('huge agent values in a Jest run', () => {
   it('the run ends with its reports written, small, every record cut and noted, the leaderboard saying so', async () => {
@@ -78,3 +73,4 @@ describe('huge agent values in a Jest run', () => {
     expect(reportFolder(dir).text('leaderboard.md')).toMatch(/## Values cut\n\n> \d+ values in 4 runs were cut to their first 10000 characters/)
   })
 })
+}

@@ -1,14 +1,11 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installPackedWithJest, makeJestProject, runJest } from '../../helpers/jest-project.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { makeJestProject, runJest } from '../../helpers/jest-project.js'
 import { reportFolder } from '../../helpers/vitest-run.js'
 
 // qaSuite('dabench', …) under real Jest 30 (CommonJS through ts-jest), with the package installed from its
 // packed tarball: the bundled slice is read from the installed package's datasets/ folder.
-
-let work: string
 
 const EVAL = `import 'dataforge-evals/jest'
 import { qaSuite } from 'dataforge-evals/jest'
@@ -17,22 +14,19 @@ qaSuite('dabench', { agent: 'mock-qa', limit: 6, seed: 3 })
 qaSuite('dabench', { agent: 'refuse', name: 'dabench-refuse', limit: 6, seed: 3 })
 `
 
+/** Runs in test/jest/runs.test.ts, on its install of the packed package and Jest (`work`). */
+export function describeDabenchUnderJest(workDir: () => string): void {
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'dataforge-jest-dabench-'))
-  await installPackedWithJest(work)
-  const project = join(work, 'cjs')
+  const project = join(workDir(), 'dabench')
   await makeJestProject(project, 'cjs')
   for (const name of await readdir(join(project, 'evals'))) await rm(join(project, 'evals', name))
   await writeFile(join(project, 'evals', 'dabench.eval.ts'), EVAL)
 }, 300_000)
 
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
-})
-
 describe("qaSuite('dabench') under Jest", () => {
   it('the oracle passes every sampled question, the refusing agent none; the report has the DABench metrics', async () => {
-    const project = join(work, 'cjs')
+    const work = workDir()
+    const project = join(work, 'dabench')
     const jest = await runJest(work, project, [])
     // The refusing agent's tests fail, so Jest exits 1.
     expect(jest.code, jest.output).toBe(1)
@@ -49,3 +43,4 @@ describe("qaSuite('dabench') under Jest", () => {
     expect(folder.text('leaderboard.md')).toContain('### DABench')
   }, 120_000)
 })
+}
