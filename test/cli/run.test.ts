@@ -130,7 +130,7 @@ describe('dataforge-evals run', () => {
       expect(byAgent.mock).toMatchObject({ status: 'ok', f1: 1 })
       expect(await readFile(join(dir, 'slow/report.md'), 'utf8')).toMatch(/\| slow \| synthetic \| 1 \| 1 \| timeout \|/)
       const md = await readFile(join(dir, 'reports/run/report.md'), 'utf8')
-      expect(md).toMatch(/\| throws \| synthetic \| 0 \| 1 \| exception \| Error: model exploded \|/)
+      expect(md).toMatch(/\| throws \| synthetic \| 1 \| 1 \| exception \| Error: model exploded \|/)
 
       // Fail closed: a run in which every trial errored scored nothing and exits 1 (the report is still written).
       const closed = await runCli(['run', '--agent', './throws.js', '--dataset', 'synthetic', '--rows', '30', '--trials', '2', '--quiet', '--output', 'c/r.md', '--output-json', 'c/r.json'], dir)
