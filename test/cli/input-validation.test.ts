@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
+import { cliCommand } from '../helpers/cli-child.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
 // Issue 26 item 9: where a one-line input error with exit 2 is promised, hostile run files and a hostile
@@ -88,11 +88,10 @@ describe('corpus merge --out', () => {
 
 // A full disk and a read-only folder, for real: a 64 KiB tmpfs and a read-only bind mount in a private mount
 // namespace (unshare -m, as root), the CLI running inside it from the sources.
-const repo = fileURLToPath(new URL('../../', import.meta.url))
 const canMount = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt'], { stdio: 'ignore' }).status === 0
 
 function cliInNamespace(dir: string, setup: string, argv: string[]): { code: number | null; stderr: string } {
-  const cli = [process.execPath, '--import', join(repo, 'node_modules/jiti/lib/jiti-register.mjs'), join(repo, 'src/cli/bin.ts'), ...argv]
+  const cli = [...cliCommand(), ...argv]
   const quoted = cli.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
   const r = spawnSync('unshare', ['-m', 'sh', '-c', `set -e; cd '${dir}'; ${setup}; exec ${quoted}`], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 })
   return { code: r.status, stderr: r.stderr }

@@ -7,6 +7,7 @@ import type { RepairAgent } from '../../src/core/agent.js'
 import { AgentProcess } from '../../src/isolation/agent-process.js'
 import { runEvaluation } from '../../src/run/run-evaluation.js'
 import { mockAgent } from '../../src/testing/mock-oracle.js'
+import { cliCommand } from '../helpers/cli-child.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 import { readRuns } from '../helpers/runs.js'
 
@@ -20,11 +21,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** The real CLI in its own process (so `process.exit` and escaped errors are real), from the sources. */
+/** The real CLI in its own process (so `process.exit` and escaped errors are real). */
 function cliProcess(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const register = resolve(repoRoot, 'node_modules/jiti/lib/jiti-register.mjs')
+  const [node, ...cli] = cliCommand()
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', register, resolve(repoRoot, 'src/cli/bin.ts'), ...args], { cwd: dir, timeout: 120_000 }, (error, _out, stderr) =>
+    execFile(node!, [...cli, ...args], { cwd: dir, timeout: 120_000 }, (error, _out, stderr) =>
       done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr }),
     )
   })
