@@ -1,5 +1,6 @@
 import type { RunRecord } from '../core/run-record.js'
 import { compareText } from '../core/order.js'
+import { counted } from '../stats/number-format.js'
 import { cutField, MAX_VALUE_CHARS } from '../core/value-cap.js'
 
 /** What the size policy (core/value-cap.ts) cut in a report's records, counted from their cut notes. */
@@ -36,10 +37,8 @@ export function valueCutsOf(records: readonly RunRecord[]): ValueCutsSummary | n
  * full values' length and sha256 are. `code` formats a field name for the output (Markdown code, HTML text).
  */
 export function valueCutsSentence(cuts: ValueCutsSummary, code: (field: string) => string): string {
-  const values = cuts.values === 1 ? '1 value' : `${cuts.values} values`
-  const runs = cuts.runs === 1 ? '1 run' : `${cuts.runs} runs`
   return (
-    `${values} in ${runs} ${cuts.values === 1 ? 'was' : 'were'} cut to their first ${MAX_VALUE_CHARS} characters ` +
+    `${counted(cuts.values, 'value')} in ${counted(cuts.runs, 'run')} ${cuts.values === 1 ? 'was' : 'were'} cut to their first ${MAX_VALUE_CHARS} characters ` +
     `(${cuts.fields.map(code).join(', ')}). The full length and sha256 of each are kept in runs.jsonl and report.json, ` +
     'in the warnings of its record ("value cut: …"); grading saw the full values.'
   )
