@@ -2,7 +2,7 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentTask, Table } from '../core/schemas.js'
 import { tableProblem } from '../core/table-check.js'
 import { InputError } from '../core/errors.js'
-import { csvDigest } from './csv.js'
+import { csvDigest } from './csv-digest.js'
 import { buildPairTask } from './pair.js'
 
 /**

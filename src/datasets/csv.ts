@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Options } from 'csv-parse/sync'
 import type { FileDigest } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
-import { sha256Hex, sha256Incremental } from '../core/hash.js'
+import { sha256Hex } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
 
 const requireCsvParse = createRequire(import.meta.url)
@@ -127,7 +127,8 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
 
 const NEEDS_QUOTES = /[",\r\n]/
 
-function csvField(value: string): string {
+/** One CSV field, quoted (RFC 4180) when it holds a quote, comma or line break. */
+export function csvField(value: string): string {
   return NEEDS_QUOTES.test(value) ? '"' + value.replaceAll('"', '""') + '"' : value
 }
 
@@ -161,65 +162,4 @@ export function toCsv(table: Table): string {
   const parts: string[] = []
   writeCsvChunks(table, (chunk) => parts.push(chunk))
   return parts.join('')
-}
-
-/** sha256 and byte count of CSV lines, encoded as UTF-8 into a reused buffer (no giant strings). */
-class CsvHasher {
-  private readonly hash = sha256Incremental()
-  private readonly buffer = Buffer.allocUnsafe(1 << 20)
-  private used = 0
-  private bytes = 0
-
-  line(text: string): void {
-    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
-    const worst = (text.length + 1) * 3
-    if (this.used + worst > this.buffer.length) this.flush()
-    if (worst > this.buffer.length) {
-      const encoded = Buffer.from(text + '\n', 'utf8')
-      this.hash.update(encoded)
-      this.bytes += encoded.length
-      return
-    }
-    this.used += this.buffer.write(text, this.used, 'utf8')
-    this.buffer[this.used++] = 0x0a
-  }
-
-  digest(): FileDigest {
-    this.flush()
-    return { sha256: this.hash.digest('hex'), bytes: this.bytes, of: 'csv-serialization' }
-  }
-
-  private flush(): void {
-    this.hash.update(this.buffer.subarray(0, this.used))
-    this.bytes += this.used
-    this.used = 0
-  }
-}
-
-/** sha256 and UTF-8 byte size of `toCsv(table)`, computed without building the whole string. */
-export function csvDigest(table: Table): FileDigest {
-  const hasher = new CsvHasher()
-  hasher.line(csvLine(table.columns))
-  for (const row of table.rows) hasher.line(csvLine(row))
-  return hasher.digest()
-}
-
-/**
- * Digests of two same-length tables in one pass. Where both tables hold the very same row array (the
- * synthetic generator shares untouched rows), the CSV line is built once and fed to both hashes.
- */
-export function csvDigestPair(a: Table, b: Table): [FileDigest, FileDigest] {
-  if (a.rows.length !== b.rows.length) return [csvDigest(a), csvDigest(b)]
-  const hashA = new CsvHasher()
-  const hashB = new CsvHasher()
-  hashA.line(csvLine(a.columns))
-  hashB.line(csvLine(b.columns))
-  for (let r = 0; r < a.rows.length; r++) {
-    const rowA = a.rows[r]!
-    const rowB = b.rows[r]!
-    const lineA = csvLine(rowA)
-    hashA.line(lineA)
-    hashB.line(rowA === rowB ? lineA : csvLine(rowB))
-  }
-  return [hashA.digest(), hashB.digest()]
 }

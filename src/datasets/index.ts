@@ -6,7 +6,8 @@ export {
   type CanonicalFile,
   type CanonicalName,
 } from './canonical.js'
-export { csvDigest, csvDigestPair, parseCsvStrict, readCsvTable, toCsv } from './csv.js'
+export { parseCsvStrict, readCsvTable, toCsv } from './csv.js'
+export { csvDigest, csvDigestPair } from './csv-digest.js'
 export { type DatasetListing, listDatasets } from './list.js'
 export { type DatasetRequest, type LoadedDataset, loadDataset } from './load.js'
 export { detectIdColumns } from './pair.js'

@@ -173,4 +173,20 @@ describe('toCsv', () => {
     const short: Table = { columns: ['i', 'v'], rows: shared.slice(0, 10) }
     expect(csvDigestPair(a, short)).toEqual([csvDigest(a), csvDigest(short)])
   })
+
+  it('csvDigestPair equals the sha256 of toCsv for every kind of field, with shared rows across buffer flushes', () => {
+    const kinds = ['plain', '', 'a,b', 'say "hi"', 'two\nlines', 'cr\ronly', 'crlf\r\n', 'café', '€', '😀', '\ud800', 'x'.repeat(5000)]
+    const shared = Array.from({ length: 3000 }, (_, i) => [String(i), kinds[i % kinds.length]!, kinds[(i * 7) % kinds.length]!])
+    const a: Table = { columns: ['i', 'v', 'w,"q"'], rows: shared }
+    const b: Table = { columns: ['i', 'v', 'w,"q"'], rows: shared.map((row, i) => (i % 5 === 0 ? [row[0]!, 'changed', '€'] : row)) }
+    const lone: Table = { columns: ['only'], rows: [[''], ['v'], ['']] }
+    const huge: Table = { columns: ['a', 'b'], rows: [['1', 'y'.repeat(400_000)], ['2', 'é,'.repeat(300_000)], ['3', '']] }
+    for (const [x, y] of [[a, b], [lone, lone], [huge, huge]] as const) {
+      const digests = csvDigestPair(x, y)
+      for (const [table, digest] of [[x, digests[0]], [y, digests[1]]] as const) {
+        const text = toCsv(table)
+        expect(digest).toEqual({ sha256: createHash('sha256').update(text, 'utf8').digest('hex'), bytes: Buffer.byteLength(text, 'utf8'), of: 'csv-serialization' })
+      }
+    }
+  })
 })

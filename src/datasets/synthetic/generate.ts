@@ -3,7 +3,7 @@ import { InputError } from '../../core/errors.js'
 import { type Correction, createTask } from '../../core/ground-truth.js'
 import { Random } from '../../core/random.js'
 import type { AgentTask, Table } from '../../core/schemas.js'
-import { csvDigestPair } from '../csv.js'
+import { csvDigestPair } from '../csv-digest.js'
 import { SYNTHETIC_COLUMNS, type SyntheticColumn, generateCleanTable } from './clean-table.js'
 import { corruptValue } from './corruptions.js'
 
