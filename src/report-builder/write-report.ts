@@ -1,3 +1,4 @@
+import { recordJson } from '../core/record-json.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { EvalReport } from './build.js'
 import { join } from 'node:path'
@@ -6,16 +7,8 @@ import { lockFolder } from '../files/folder-lock.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
 import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
 
-/** Each record's JSON, made once per records array: report.json and runs.jsonl hold the same lines. */
-const linesByRecords = new WeakMap<readonly RunRecord[], string[]>()
-
 function recordLines(records: readonly RunRecord[]): string[] {
-  let lines = linesByRecords.get(records)
-  if (!lines) {
-    lines = records.map((r) => JSON.stringify(r))
-    linesByRecords.set(records, lines)
-  }
-  return lines
+  return records.map(recordJson)
 }
 
 const RECORDS_MARK = '\u0000dataforge-records\u0000'

@@ -5,6 +5,7 @@ import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
+import { recordJson } from '../core/record-json.js'
 import { commitFiles } from '../files/write-atomic.js'
 import { parseRunRecordText } from '../files/read-runs.js'
 import { recordProblems } from '../core/record-checks.js'
@@ -274,7 +275,7 @@ export class RunJournal {
   }
 
   add(record: RunRecord): void {
-    if (this.appender && this.sealer) this.appender.append(this.sealer.line(JSON.stringify(record)))
+    if (this.appender && this.sealer) this.appender.append(this.sealer.line(recordJson(record)))
     this.byCell.set(cellKey(record), record)
   }
 
