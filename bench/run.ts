@@ -7,7 +7,7 @@ import { cpus, totalmem } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** Runs every benchmark and rewrites the generated part of BENCHMARKS.md. */
-const BENCHES = ['grading', 'providers', 'gateway', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
+const BENCHES = ['grading', 'noop-run', 'providers', 'gateway', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
 /**
  * Benches run in a process of their own, through jiti's CLI rather than this process's `--import jiti/register`:
  * playwright-core's bundle `require`s an ES module, which Node 20's loader refuses under jiti's hooks
