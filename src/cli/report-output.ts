@@ -11,6 +11,7 @@ import type { Comparison } from '../report-builder/compare.js'
 import type { GroupDelta } from '../report-builder/baseline.js'
 import { verdictLine } from '../report-builder/comparison-verdict.js'
 import { githubOutputPlan, writeGithubOutput } from '../report-builder/github-output.js'
+import { valueCutsOf } from '../report-builder/value-cuts.js'
 
 export interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
@@ -70,6 +71,7 @@ export async function writeCliGithubOutput(input: CliGithubInput): Promise<void>
     deltas: cmp ? comparisonDeltas(cmp) : [],
     alpha: cmp?.alpha ?? 0.05,
     floor: cmp?.floor ?? null,
+    valueCuts: input.report ? valueCutsOf(input.report.records) : null,
     title: `dataforge-evals ${input.command}`,
   }
   const { annotations, written } = await writeGithubOutput(view, plan, input.dir)

@@ -12,6 +12,7 @@ import type { DataforgeReporterOptions, FinishedRun } from './reporter-options.j
 import { checkThresholds, evaluateGates } from './gates.js'
 import { githubOutputPlan } from './github/plan.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
+import { valueCutsOf } from './value-cuts.js'
 import { writeReportFolder } from './write-folder.js'
 
 /*
@@ -107,6 +108,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       deltas: baseline.deltas,
       alpha: host.alpha,
       floor: host.baselineOptions.floor ?? null,
+      valueCuts: valueCutsOf(report.records),
       title: `dataforge-evals (${run.command})`,
       ...(run.sources ? { files: run.sources } : {}),
     }

@@ -8,8 +8,9 @@ import { scoreRule } from './score-rule.js'
 import { formatInterval } from '../stats/number-format.js'
 import { unitsNote } from './units-note.js'
 import { terminalText } from '../core/escape-text.js'
+import { valueCutsLine, valueCutsOf } from './value-cuts.js'
 
-/** A compact, colored leaderboard for the terminal, with the rule that decided its Score column. */
+/** A compact, colored leaderboard for the terminal, with the rule that decided its Score column and any values cut. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
   const rule = scoreRule(report)
@@ -34,7 +35,9 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
   const units = unitsNote(report.aggregates, terminalText)
   const legend = `${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
-  return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : [])].join('\n') + '\n'
+  const cuts = valueCutsOf(report.records)
+  const cutLine = cuts ? [c.yellow(valueCutsLine(cuts, terminalText))] : []
+  return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : []), ...cutLine].join('\n') + '\n'
 }
 
 /** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */

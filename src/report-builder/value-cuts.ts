@@ -32,14 +32,23 @@ export function valueCutsOf(records: readonly RunRecord[]): ValueCutsSummary | n
   return values ? { values, runs, fields: [...fields].sort(compareText) } : null
 }
 
+/** `3 values in 1 run were cut to their first 10000 characters (a, b)`: what every statement of the cuts starts with. */
+function cutsClause(cuts: ValueCutsSummary, code: (field: string) => string): string {
+  return `${counted(cuts.values, 'value')} in ${counted(cuts.runs, 'run')} ${cuts.values === 1 ? 'was' : 'were'} cut to their first ${MAX_VALUE_CHARS} characters (${cuts.fields.map(code).join(', ')})`
+}
+
 /**
  * The sentence every report states when values were cut: how many, to what size, which fields, and where the
  * full values' length and sha256 are. `code` formats a field name for the output (Markdown code, HTML text).
  */
 export function valueCutsSentence(cuts: ValueCutsSummary, code: (field: string) => string): string {
   return (
-    `${counted(cuts.values, 'value')} in ${counted(cuts.runs, 'run')} ${cuts.values === 1 ? 'was' : 'were'} cut to their first ${MAX_VALUE_CHARS} characters ` +
-    `(${cuts.fields.map(code).join(', ')}). The full length and sha256 of each are kept in runs.jsonl and report.json, ` +
+    `${cutsClause(cuts, code)}. The full length and sha256 of each are kept in runs.jsonl and report.json, ` +
     'in the warnings of its record ("value cut: …"); grading saw the full values.'
   )
+}
+
+/** The one line the summaries (terminal, GitHub job summary) give the cuts, the clause of the report's sentence. */
+export function valueCutsLine(cuts: ValueCutsSummary, code: (field: string) => string): string {
+  return `Values cut: ${cutsClause(cuts, code)}; their full length and sha256 are in runs.jsonl.`
 }

@@ -18,7 +18,7 @@ const run = promisify(execFile)
 
 const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 /** Pages whose every TypeScript and shell block is marked, runnable or not. */
-const FULLY_MARKED = ['README.md', 'docs/evals.md']
+const FULLY_MARKED = ['README.md', 'docs/evals.md', 'docs/agents.md', 'docs/conformance.md', 'docs/reports.md', 'docs/ci.md']
 const blocks = pages.flatMap((page) => docBlocks(page))
 const of = (kind: DocBlock['kind']) => blocks.filter((b) => b.kind === kind)
 const shBlocks = of('sh').map((b) => [blockName(b), b] as const)

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { DatasetInfo } from '../../src/core/dataset-info.js'
 import { ValueCuts } from '../../src/core/value-cap.js'
 import { buildReport } from '../../src/report-builder/build.js'
+import { evaluateGates } from '../../src/report-builder/gates.js'
+import { renderJobSummary } from '../../src/report-builder/github/index.js'
 import { renderHtmlReport } from '../../src/report-builder/html/index.js'
 import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard.js'
 import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
+import { renderTerminalSummary } from '../../src/report-builder/terminal.js'
 import { valueCutsOf } from '../../src/report-builder/value-cuts.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
@@ -69,5 +72,29 @@ describe('reports state the values cut', () => {
     )
     expect(html.indexOf('value-cuts')).toBeLessThan(html.indexOf('<main>'))
     expect(await renderHtmlReport(report([[]]))).not.toContain('value-cuts')
+  })
+
+  it('the terminal summary ends with one line, only when something was cut', () => {
+    const lines = renderTerminalSummary(report([cutNotes(), []], 'vitest'), { color: false }).trimEnd().split('\n')
+    expect(lines.at(-1)).toBe(
+      'Values cut: 3 values in 1 run were cut to their first 10000 characters (diagnostics.wrongValue[].got, fixes[].newValue); their full length and sha256 are in runs.jsonl.',
+    )
+    expect(lines.filter((l) => l.includes('cut'))).toHaveLength(1)
+    expect(renderTerminalSummary(report([[], []], 'vitest'), { color: false })).not.toContain('cut')
+  })
+
+  it('the GitHub job summary says it under the verdict, only when something was cut', () => {
+    const summary = (r: ReturnType<typeof report>) => {
+      const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
+      const view = { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null }
+      return renderJobSummary({ ...view, valueCuts: valueCutsOf(r.records) })
+    }
+    const lines = summary(report([cutNotes(), cutNotes()], 'vitest')).split('\n')
+    expect(lines.slice(2, 5)).toEqual([
+      expect.stringMatching(/^✅ \*\*Gate passed\*\*/),
+      '',
+      '> Values cut: 6 values in 2 runs were cut to their first 10000 characters (`diagnostics.wrongValue[].got`, `fixes[].newValue`); their full length and sha256 are in runs.jsonl.',
+    ])
+    expect(summary(report([[]], 'vitest'))).not.toContain('cut')
   })
 })

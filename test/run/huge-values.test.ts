@@ -68,6 +68,8 @@ describe('huge agent values', () => {
       expect(r.stderr).not.toMatch(/internal error|RangeError/)
       expect([0, 1], r.stderr).toContain(r.code) // the gate may fail: the fixes are wrong; the run itself works
       await expectCutReports(dir, 2)
+      // The terminal summary says it too, in one line.
+      expect(r.stdout).toMatch(/^Values cut: \d+ values in 8 runs were cut to their first 10000 characters \(.*\); their full length and sha256 are in runs\.jsonl\.$/m)
     })
   })
 

@@ -1,6 +1,7 @@
 import type { Aggregate } from '../aggregate.js'
 import type { GroupDelta } from '../baseline.js'
 import type { GateFailure } from '../gates.js'
+import type { ValueCutsSummary } from '../value-cuts.js'
 
 /** What the GitHub renderers read of a finished, gated run: the gate's own results, never re-derived statistics. */
 export interface GithubGateView {
@@ -22,6 +23,8 @@ export interface GithubGateView {
   files?: ReadonlyMap<string, { file: string; line?: number }>
   /** Link to the uploaded HTML report (DATAFORGE_REPORT_URL), if given. */
   reportUrl?: string | null
+  /** What the size policy cut in the run's records (value-cuts.ts's valueCutsOf); null or absent when nothing was. */
+  valueCuts?: ValueCutsSummary | null
   /** Heading of the summary, e.g. `dataforge-evals (vitest)`. */
   title?: string
 }

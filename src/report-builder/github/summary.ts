@@ -4,6 +4,8 @@ import { deltaLabel, powerText, testName, testsText, unitsText } from '../compar
 import type { GateFailure } from '../gates.js'
 import { gfmTable, markdownCell, markdownText } from './escape.js'
 import type { GithubGateView } from './gate-view.js'
+import { valueCutsLine } from '../value-cuts.js'
+import { markdownCode } from '../../core/escape-text.js'
 
 /*
  * The job summary ($GITHUB_STEP_SUMMARY) and the PR comment (pr-comment.md): GitHub-flavoured Markdown built
@@ -77,10 +79,14 @@ function reportLink(view: GithubGateView): string[] {
   return view.reportUrl ? ['', `[Full HTML report](${encodeURI(view.reportUrl).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`] : []
 }
 
-/** The job summary: verdict, the failing groups (metric, value, bar or baseline, Δ, p with its test), the leaderboard. */
+/**
+ * The job summary: verdict, the values the size policy cut (when any), the failing groups (metric, value, bar or
+ * baseline, Δ, p with its test), the leaderboard.
+ */
 export function renderJobSummary(view: GithubGateView): string {
   const parts = [`## ${markdownText(view.title ?? 'dataforge-evals')}`, '', verdictHeadline(view)]
   if (view.failures.length) parts.push('', ...failureList(view))
+  if (view.valueCuts) parts.push('', `> ${valueCutsLine(view.valueCuts, markdownCode)}`)
   const failing = failingGroupsTable(view)
   if (failing) parts.push('', '### Failing groups', '', failing)
   const warnings = underpoweredLines(view)
