@@ -3,7 +3,7 @@ import type { DatasetInfo } from '../../src/core/dataset-info.js'
 import { ValueCuts } from '../../src/core/value-cap.js'
 import { buildReport } from '../../src/report-builder/build.js'
 import { evaluateGates } from '../../src/report-builder/gates.js'
-import { renderJobSummary } from '../../src/report-builder/github/index.js'
+import { renderJobSummary, renderPrComment } from '../../src/report-builder/github/index.js'
 import { renderHtmlReport } from '../../src/report-builder/html/index.js'
 import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard.js'
 import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
@@ -96,5 +96,17 @@ describe('reports state the values cut', () => {
       '> Values cut: 6 values in 2 runs were cut to their first 10000 characters (`diagnostics.wrongValue[].got`, `fixes[].newValue`); their full length and sha256 are in runs.jsonl.',
     ])
     expect(summary(report([[]], 'vitest'))).not.toContain('cut')
+  })
+
+  it('the PR comment says it under the verdict, only when something was cut', () => {
+    const comment = (r: ReturnType<typeof report>) => {
+      const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
+      const view = { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null }
+      return renderPrComment({ ...view, valueCuts: valueCutsOf(r.records) })
+    }
+    expect(comment(report([cutNotes()], 'vitest'))).toContain(
+      '\n\n> Values cut: 3 values in 1 run were cut to their first 10000 characters (`diagnostics.wrongValue[].got`, `fixes[].newValue`); their full length and sha256 are in runs.jsonl.',
+    )
+    expect(comment(report([[]], 'vitest'))).not.toContain('cut')
   })
 })

@@ -4,7 +4,7 @@ import { deltaLabel, powerText, testName, testsText, unitsText } from '../compar
 import type { GateFailure } from '../gates.js'
 import { gfmTable, markdownCell, markdownText } from './escape.js'
 import type { GithubGateView } from './gate-view.js'
-import { valueCutsLine } from '../value-cuts.js'
+import { type ValueCutsSummary, valueCutsLine } from '../value-cuts.js'
 import { markdownCode } from '../../core/escape-text.js'
 
 /*
@@ -86,7 +86,7 @@ function reportLink(view: GithubGateView): string[] {
 export function renderJobSummary(view: GithubGateView): string {
   const parts = [`## ${markdownText(view.title ?? 'dataforge-evals')}`, '', verdictHeadline(view)]
   if (view.failures.length) parts.push('', ...failureList(view))
-  if (view.valueCuts) parts.push('', `> ${valueCutsLine(view.valueCuts, markdownCode)}`)
+  if (view.valueCuts) parts.push('', valueCutsQuote(view.valueCuts))
   const failing = failingGroupsTable(view)
   if (failing) parts.push('', '### Failing groups', '', failing)
   const warnings = underpoweredLines(view)
@@ -111,10 +111,15 @@ function changed(d: GroupDelta): boolean {
   return moved(d.before?.passRate, d.after.passRate) || moved(d.before?.f1, d.after.f1) || Boolean(d.verdict?.significantBetter || d.verdict?.f1?.significantBetter)
 }
 
-/** The PR comment: marker, verdict, the groups that changed against the baseline (before → after, Δ, p, verdict), the report link. */
+function valueCutsQuote(cuts: ValueCutsSummary): string {
+  return `> ${valueCutsLine(cuts, markdownCode)}`
+}
+
+/** The PR comment: marker, verdict, the values the size policy cut (when any), the groups that changed against the baseline (before → after, Δ, p, verdict), the report link. */
 export function renderPrComment(view: GithubGateView): string {
   const parts = [PR_COMMENT_MARKER, `### ${markdownText(view.title ?? 'dataforge-evals')}`, '', verdictHeadline(view)]
   if (view.failures.length) parts.push('', ...failureList(view))
+  if (view.valueCuts) parts.push('', valueCutsQuote(view.valueCuts))
   const rows = view.deltas.filter(changed).map((d) => {
     const v = d.verdict && d.status === 'compared' && d.verdict.n > 0 ? d.verdict : null
     const p = v ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}` : '—'
