@@ -77,6 +77,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     })
   })
   server.keepAliveTimeout = 30_000
+  // Like the listening socket (see listen): an in-process client's idle keep-alive connection held the process
+  // 28 s after its last call. A client waiting on an answer keeps its own end referenced meanwhile.
+  server.on('connection', (socket) => socket.unref())
   await listen(server)
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`

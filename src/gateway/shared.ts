@@ -4,7 +4,8 @@ let shared: Promise<Gateway> | null = null
 
 /**
  * The process's gateway, started on first use: one server for every trial of every front door in this process
- * (each trial registers its own upstream, cache mode and budget). Its socket does not keep the process alive.
+ * (each trial registers its own upstream, cache mode and budget). Its sockets (the listener and
+ * each client's connection) do not keep the process alive.
  */
 export function sharedGateway(options?: GatewayOptions): Promise<Gateway> {
   shared ??= startGateway(options).catch((error) => {
