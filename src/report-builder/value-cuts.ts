@@ -48,7 +48,7 @@ export function valueCutsSentence(cuts: ValueCutsSummary, code: (field: string) 
   )
 }
 
-/** The one line the summaries (terminal, GitHub job summary) give the cuts, the clause of the report's sentence. */
+/** The one line the summaries (terminal, GitHub job summary, PR comment) give the cuts, the clause of the report's sentence. */
 export function valueCutsLine(cuts: ValueCutsSummary, code: (field: string) => string): string {
   return `Values cut: ${cutsClause(cuts, code)}; their full length and sha256 are in runs.jsonl.`
 }

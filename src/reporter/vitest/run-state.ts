@@ -79,10 +79,10 @@ export class EvalRunState {
   private async collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): Promise<RunRecord | null> {
     const early = this.prepared.get(testCase.id)
     if (early && early.testCase === testCase && early.state === testCase.result().state) {
-      // Built while the tests ran; only the run's provenance was not known then.
-      early.record.projectCommit = provenance.projectCommit
-      early.record.runDateUtc = provenance.runDateUtc
-      return this.keep(testCase, moduleId, early.record, early.meta)
+      // Built while the tests ran; only the run's provenance was not known then. A new object, not an edit:
+      // a record's JSON is made once (core/record-json.ts).
+      const record = { ...early.record, projectCommit: provenance.projectCommit, runDateUtc: provenance.runDateUtc }
+      return this.keep(testCase, moduleId, record, early.meta)
     }
     const raw = testCase.meta().dataforge
     if (!raw) return null
