@@ -28,7 +28,7 @@ describe('dataforge-evals conformance', () => {
       const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--classifier', 'field:sentiment', '--output', 'c.md', '--output-json', 'c.json', '--agent', 'review-gen'], dir)
       expect(r.code).toBe(0)
       expect(r.stderr).toBe('conformance: PENDING\nconformance: PROCESSING\nconformance: SUCCEEDED\n')
-      expect(r.stdout).toMatch(/^ok: conformance 95\.0 · worst sentiment 95\.0 · p sentiment 0\.6106; wrote .*c\.md, .*c\.json\n$/)
+      expect(r.stdout).toMatch(/^ok: conformance 95\.0 · worst sentiment 95\.0 · p sentiment 0\.6106; wrote .*c\.md, .*c\.json, .*c\.html\n$/)
       const md = readFileSync(join(dir, 'c.md'), 'utf8')
       expect(md).toContain('- conformance score: 95.0 of 100')
       expect(md).toContain('| positive | 40.0 | 40 | 45 | 45.0 | +5.0 |')
@@ -68,6 +68,62 @@ describe('dataforge-evals conformance', () => {
       expect(failed.stdout).toContain('FAIL: conformance FAILED: the classifier field:sentiment labelled none of the 100 samples for property "sentiment" (sample 0: no value in field "sentiment")')
       expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).runRecord).toMatchObject({ status: 'failed', failureKind: 'exception', correct: null })
     }))
+
+  describe('the HTML report', () => {
+    /** No script, style, font or image is fetched: every src and href is in-page, and no url() leaves it. */
+    function expectSelfContained(html: string): void {
+      expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?!#)[^"'\s>]/i)
+      expect(html).not.toMatch(/url\(\s*["']?(?!#|data:)/i)
+      expect(html).not.toMatch(/@import/i)
+      expect(html).toContain("default-src 'none'")
+    }
+
+    it('--output c.md writes c.html beside it: the conformance section with its score, self-contained', () =>
+      withTempDir(async (dir) => {
+        const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'out/c.md'], dir)
+        expect(r.code, r.stderr).toBe(0)
+        expect(r.stdout).toMatch(/; wrote out\/c\.md, out\/c\.html\n$/)
+        const html = readFileSync(join(dir, 'out', 'c.html'), 'utf8')
+        expect(html).toMatch(/^<!doctype html>/i)
+        const section = /<section id="conformance">([\s\S]*?)<\/section>/.exec(html)?.[1]
+        expect(section).toBeDefined()
+        expect(section).toContain('<h2>Conformance</h2>')
+        expect(section).toMatch(/<td class="num"[^>]*>95\.0<\/td>/)
+        expect(section).toContain('sentiment 95.0')
+        expect(section).toContain('<svg')
+        expect(html).toContain('a conformance run is correct when its evaluation succeeded')
+        expectSelfContained(html)
+      }))
+
+    it('--output-html puts the page elsewhere, with or without --output', () =>
+      withTempDir(async (dir) => {
+        const samples = workedExample(dir)
+        const spec = writeSpec(dir)
+        const moved = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output', 'c.md', '--output-html', 'pages/conf.html'], dir)
+        expect(moved.code, moved.stderr).toBe(0)
+        expect(moved.stdout).toMatch(/; wrote c\.md, pages\/conf\.html\n$/)
+        expect(existsSync(join(dir, 'c.html'))).toBe(false)
+        expect(readFileSync(join(dir, 'pages', 'conf.html'), 'utf8')).toContain('<section id="conformance">')
+
+        const alone = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output-html', 'only.html'], dir)
+        expect(alone.code, alone.stderr).toBe(0)
+        expect(alone.stdout).toContain('- conformance score: 95.0 of 100')
+        expect(alone.stdout).toMatch(/; wrote only\.html\n$/)
+        expectSelfContained(readFileSync(join(dir, 'only.html'), 'utf8'))
+      }))
+
+    it('refuses a page that would overwrite another output, derived or given (exit 2, nothing written)', () =>
+      withTempDir(async (dir) => {
+        const derived = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'c.html'], dir)
+        expect(derived.code).toBe(2)
+        expect(derived.stderr).toMatch(/^dataforge-evals: --output-html and --output are the same file \(.*c\.html\); give each its own path\n$/)
+        const given = await runCli(['conformance', '--samples', 's.jsonl', '--spec', 'spec.json', '--output-json', 'c.json', '--output-html', 'c.json'], dir)
+        expect(given.code).toBe(2)
+        expect(given.stderr).toMatch(/^dataforge-evals: --output-html and --output-json are the same file \(.*c\.json\)/)
+        expect(existsSync(join(dir, 'c.html'))).toBe(false)
+        expect(existsSync(join(dir, 'c.json'))).toBe(false)
+      }))
+  })
 
   describe('with a model classifier on loopback', () => {
     let server: FakeChatServer

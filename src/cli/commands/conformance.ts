@@ -1,5 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises'
-import { basename, dirname, resolve } from 'node:path'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { modelClassifier } from '../../adapters/model-classifier.js'
 import { type ChatClient, createChatClient, resolveCacheOptions } from '../../adapters/providers/index.js'
@@ -11,7 +11,10 @@ import { resolveSpec } from '../../grading/conformance/spec.js'
 import { conformanceVerdict } from '../../grading/conformance/bars.js'
 import { renderConformanceMarkdown } from '../../report-builder/markdown/conformance.js'
 import { buildRunRecord } from '../../core/build-run-record.js'
+import { buildReport, type EvalReport } from '../../report-builder/build.js'
+import { renderHtmlReport } from '../../report-builder/html/index.js'
 import { projectCommit } from '../../report-builder/reproducibility.js'
+import type { RunRecord } from '../../core/run-record.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
@@ -23,7 +26,8 @@ export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.
 Did generated samples follow the requested distributions and rules? Classifies every sample for every
 property of the spec, scores conformance 0-100 (per property 100 × (1 − total variation distance),
 weighted by samples analyzed, times the rules pass rate), tests goodness of fit (exact multinomial up to
-10⁶ outcomes, else χ²) and writes a Markdown and a JSON report.
+10⁶ outcomes, else χ²) and writes a Markdown, a JSON and a self-contained HTML report.
+--output c.md names the HTML too: c.html beside it (--output-html moves it).
 
 Spec: { "properties": [{ "name": "sentiment", "distribution": { "positive": 40, "negative": 30, "neutral": 30 },
         "planField": "requested_sentiment" }], "rules": { "required": ["text"], "fields": { "rating": { "type": "integer", "min": 1, "max": 5 } } } }
@@ -48,6 +52,7 @@ Options:
   --agent NAME           the generator's name on the run record (default unspecified)
   --output FILE          Markdown report (default: printed to stdout)
   --output-json FILE     the evaluation as JSON, with its run record
+  --output-html FILE     self-contained HTML report with the conformance section (default NAME.html beside --output)
 
 Exit codes: 0 evaluated (and the bars met), 1 the evaluation FAILED or a bar was missed, 2 bad input.
 `
@@ -63,6 +68,7 @@ const OPTIONS = {
   agent: { type: 'string' },
   output: { type: 'string' },
   'output-json': { type: 'string' },
+  'output-html': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -84,10 +90,8 @@ export const conformanceCommand: Command = async (argv, io) => {
   if (samples.length === 0) throw new InputError(`${values.samples}: no samples; there is nothing to evaluate`)
 
   // Outputs are checked before the first model call, so a bad path costs no quota.
-  for (const flag of ['output', 'output-json'] as const) {
-    const path = values[flag]
-    if (path !== undefined) await checkOutputPath(resolve(io.cwd, path), `--${flag}`)
-  }
+  const planned = plannedOutputs(io.cwd, values)
+  for (const [flag, path] of planned) await checkOutputPath(path, flag)
   const clients: ChatClient[] = []
   const openClassifier = (text: string): Classifier => {
     if (/^field:.+/.test(text)) return text as Classifier
@@ -114,6 +118,7 @@ export const conformanceCommand: Command = async (argv, io) => {
   const classify = classifierOption(values.classifier ?? [], spec.properties.map((p) => p.name), openClassifier)
 
   const runDateUtc = new Date().toISOString()
+  const project = projectCommit(io.cwd)
   let result: ConformanceEvaluation
   try {
     result = await evaluateConformance(samples, rawSpec, {
@@ -146,12 +151,15 @@ export const conformanceCommand: Command = async (argv, io) => {
       runtimeS: result.durationSeconds,
       ...(result.usage ? { usage: result.usage } : {}),
     },
-    { projectCommit: projectCommit(io.cwd).commit, runDateUtc },
+    { projectCommit: project.commit, runDateUtc },
   )
   const markdown = renderConformanceMarkdown(result)
   const outputs: Array<[string, string]> = []
-  if (values.output) outputs.push([resolve(io.cwd, values.output), markdown])
-  if (values['output-json']) outputs.push([resolve(io.cwd, values['output-json']), `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
+  for (const [flag, path] of planned) {
+    if (flag === '--output') outputs.push([path, markdown])
+    if (flag === '--output-json') outputs.push([path, `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
+    if (flag === '--output-html') outputs.push([path, await renderHtmlReport(htmlReportOf(record, { cwd: io.cwd, runDateUtc, project, spec: values.spec }), { title: `Conformance of ${basename(values.samples)}` })])
+  }
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)
   io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${verdict.reasons.length ? ` (${terminalText(verdict.reasons.join('; '))})` : ''}` +
@@ -184,6 +192,50 @@ function classifierOption(
     perProperty[property!] = open(rest!)
   }
   return shared ?? perProperty
+}
+
+type OutputFlag = '--output' | '--output-json' | '--output-html'
+
+/**
+ * The files the command writes, by flag: `--output c.md` names the page too (c.html beside it), as for run
+ * and qa; `--output-html` puts it elsewhere. Two flags naming one file are an input error.
+ */
+function plannedOutputs(
+  cwd: string,
+  flags: { output?: string | undefined; 'output-json'?: string | undefined; 'output-html'?: string | undefined },
+): Array<[OutputFlag, string]> {
+  const planned: Array<[OutputFlag, string]> = []
+  if (flags.output !== undefined) planned.push(['--output', resolve(cwd, flags.output)])
+  if (flags['output-json'] !== undefined) planned.push(['--output-json', resolve(cwd, flags['output-json'])])
+  if (flags['output-html'] !== undefined) planned.push(['--output-html', resolve(cwd, flags['output-html'])])
+  else if (flags.output !== undefined) {
+    const markdown = resolve(cwd, flags.output)
+    planned.push(['--output-html', join(dirname(markdown), `${basename(markdown, extname(markdown))}.html`)])
+  }
+  for (const [i, [flag, path]] of planned.entries()) {
+    const other = planned.slice(0, i).find(([, p]) => p === path)
+    if (other) throw new InputError(`${flag} and ${other[0]} are the same file (${path}); give each its own path`)
+  }
+  return planned
+}
+
+/** The report model the HTML renderer takes, over the command's one run record. */
+function htmlReportOf(
+  record: RunRecord,
+  context: { cwd: string; runDateUtc: string; project: { commit: string | null; dirty: boolean | null }; spec: string },
+): EvalReport {
+  return buildReport({
+    records: [record],
+    datasets: [],
+    cwd: context.cwd,
+    runDateUtc: context.runDateUtc,
+    project: context.project,
+    config: {
+      command: 'conformance',
+      spec: context.spec,
+      scoreRule: 'a conformance run is correct when its evaluation succeeded and met --min-score and --alpha',
+    },
+  })
 }
 
 async function checkOutputPath(path: string, flag: string): Promise<void> {
