@@ -92,6 +92,8 @@ describe('dataforge-evals conformance', () => {
         expect(section).toContain('sentiment 95.0')
         expect(section).toContain('<svg')
         expect(html).toContain('a conformance run is correct when its evaluation succeeded')
+        // No runs.jsonl here: the footer claims no file it did not write.
+        expect(html).not.toContain('runs.jsonl')
         expectSelfContained(html)
       }))
 
@@ -104,6 +106,9 @@ describe('dataforge-evals conformance', () => {
         expect(moved.stdout).toMatch(/; wrote c\.md, pages\/conf\.html\n$/)
         expect(existsSync(join(dir, 'c.html'))).toBe(false)
         expect(readFileSync(join(dir, 'pages', 'conf.html'), 'utf8')).toContain('<section id="conformance">')
+        const withJson = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output', 'j.md', '--output-json', 'j.json'], dir)
+        expect(withJson.code, withJson.stderr).toBe(0)
+        expect(readFileSync(join(dir, 'j.html'), 'utf8')).toContain('every run is in j.json.</footer>')
 
         const alone = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output-html', 'only.html'], dir)
         expect(alone.code, alone.stderr).toBe(0)

@@ -158,7 +158,12 @@ export const conformanceCommand: Command = async (argv, io) => {
   for (const [flag, path] of planned) {
     if (flag === '--output') outputs.push([path, markdown])
     if (flag === '--output-json') outputs.push([path, `${JSON.stringify({ ...result, runRecord: record }, null, 2)}\n`])
-    if (flag === '--output-html') outputs.push([path, await renderHtmlReport(htmlReportOf(record, { cwd: io.cwd, runDateUtc, project, spec: values.spec }), { title: `Conformance of ${basename(values.samples)}` })])
+    if (flag === '--output-html') {
+      // The run record is kept only in the --output-json file, when there is one.
+      const recordFiles = planned.filter(([f]) => f === '--output-json').map(([, p]) => basename(p))
+      const report = htmlReportOf(record, { cwd: io.cwd, runDateUtc, project, spec: values.spec })
+      outputs.push([path, await renderHtmlReport(report, { title: `Conformance of ${basename(values.samples)}`, recordFiles })])
+    }
   }
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)

@@ -26,6 +26,8 @@ export interface HtmlReportOptions {
   gateFailures?: readonly string[]
   /** Significance level of the baseline comparison. Default 0.05. */
   alpha?: number
+  /** The files that hold every run, named in the footer. Default runs.jsonl and report.json; none, no claim. */
+  recordFiles?: readonly string[]
 }
 
 interface Section {
@@ -82,7 +84,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
     ...sections.map((s) => `<section id="${s.id}"><h2>${esc(s.title)}</h2>${s.body}</section>`),
     '</main>',
     `<footer>Reports compare only when dataset hashes, seeds, model ids and adapter code are identical. ` +
-      `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; every run is in runs.jsonl and report.json.</footer>`,
+      `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}${recordsClause(opts.recordFiles ?? ['runs.jsonl', 'report.json'])}.</footer>`,
   ].join('\n')
   return page(title, body)
 }
@@ -111,4 +113,8 @@ function gateBlock(failures: readonly string[] | undefined): string {
   if (!failures) return ''
   if (!failures.length) return '<div class="gate pass" role="status">Gate passed: every threshold met, every eval scored, no significant regression.</div>'
   return `<div class="gate fail" role="status"><strong>The gate failed:</strong><ul>${failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`
+}
+
+function recordsClause(files: readonly string[]): string {
+  return files.length ? `; every run is in ${files.map(esc).join(' and ')}` : ''
 }
