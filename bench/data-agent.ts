@@ -12,6 +12,7 @@ import { createChatClient } from '../src/adapters/providers/index.js'
 import { Random } from '../src/core/random.js'
 import type { Table } from '../src/core/schemas.js'
 import { completion, startFakeServer } from '../test/helpers/fake-provider.js'
+import { median } from './median.js'
 
 const ROWS = 100_000
 const QUERY_REPEATS = 20
@@ -51,11 +52,6 @@ function eventsTable(seed: number): Table {
   return { columns: ['event_id', 'user_id', 'country', 'device', 'amount', 'status'], rows }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const started = performance.now()

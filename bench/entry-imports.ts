@@ -11,8 +11,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { quantileSorted } from '../src/stats/quantile.js'
 import { builtClosure, DYNAMIC_IMPORT } from '../test/helpers/built-imports.js'
+import { median } from './median.js'
 
 const ROUNDS = 10
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -60,7 +60,6 @@ async function sample(dist: string): Promise<Sample> {
   return { setup: setup!, vitest: vitest!, reporter: reporter!, runStart: runStart! }
 }
 
-const median = (xs: number[]) => quantileSorted([...xs].sort((a, b) => a - b), 0.5)
 
 export default async function run(dists = ['dist']): Promise<string> {
   const dirs = dists.map((d) => resolve(repoRoot, d))

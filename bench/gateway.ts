@@ -13,16 +13,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveUpstream, startGateway } from '../src/gateway/index.js'
 import { FakeProvider } from '../test/helpers/fake-llm-upstream.js'
+import { median } from './median.js'
 
 const WARMUP = 100
 const CALLS = 1_000
 const REPLAYS = 1_000
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 const body = (i: number, stream = false) =>
   JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `question ${i}` }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) })

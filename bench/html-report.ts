@@ -13,14 +13,11 @@ import { pathToFileURL } from 'node:url'
 import { renderHtmlReport } from '../src/report-builder/html/index.js'
 import { launchChromium } from '../test/report-builder/html/browser.js'
 import { manyRecords, reportOf } from '../test/report-builder/html/report.fixture.js'
+import { median } from './median.js'
 
 const RECORDS = 1_000
 const OPENS = 7
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
 
 export default async function run(): Promise<string> {
   return [await measure(10), await measure(100)].join('\n')

@@ -9,14 +9,11 @@ import { commandSpec, type IsolatedSpec, moduleSpec } from '../src/isolation/age
 import { probeSandbox } from '../src/isolation/sandbox/probe.js'
 import { type IsolatedAgent, startIsolatedAgent } from '../src/isolation/isolated-agent.js'
 import { runRepairTrial } from '../src/run/run-repair-trial.js'
+import { median } from './median.js'
 
 const TRIALS = Number(process.env.BENCH_ISOLATION_TRIALS ?? 30)
 const repo = fileURLToPath(new URL('../', import.meta.url))
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
 
 /**
  * Per-trial wall time of agents over TRIALS trials on hospital (agent call + grading, as the CLI runs it). The

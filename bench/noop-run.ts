@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { median } from './median.js'
 
 const ROUNDS = 3
 const ROWS = 1_000_000
@@ -18,10 +19,6 @@ const WALL_GOAL_S = 4
 const RSS_GOAL_BYTES = 1.1e9
 const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 function round(work: string, preload: string, i: number): { wallS: number; rssBytes: number } {
   const dir = join(work, `round-${i}`)

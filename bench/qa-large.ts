@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { LARGE_ROWS, largeEventsTable, largeReadingsTable, largeSuite, READINGS_ROWS } from '../src/datasets/questions/index.js'
+import { median } from './median.js'
 
 /**
  * The large question suite: building each table with its facts (100,000 events, 120,000 readings), and the
@@ -21,7 +22,6 @@ export default async function run(): Promise<string> {
     largeSuite({ seed: 200 + i })
     suite.push(performance.now() - start)
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   return [
     '## Large question suite (tables built in memory)',
     '',

@@ -25,6 +25,7 @@ import type { FinishedRun } from '../src/report-builder/reporter-options.js'
 import type { RunEndHost } from '../src/report-builder/run-end.js'
 import { builtClosure } from '../test/helpers/built-imports.js'
 import type { DigestOf } from '../src/core/digest-of.js'
+import { median } from './median.js'
 
 const ROUNDS = 21
 const WARMUP = 3
@@ -59,11 +60,6 @@ function runEndExports(chunk: Record<string, unknown>): typeof import('../src/re
   return namespace as typeof import('../src/report-builder/run-end.js')
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
 
 /** Runs a fixture once with the dataforge reporter and turns its report.json back into the run the reporter ended. */
 export function finishedRunOf(fixture: string, work: string): FinishedRun {

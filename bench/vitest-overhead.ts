@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { median } from './median.js'
 
 const CASES = 1_000
 const ROUNDS = 7
@@ -64,11 +65,6 @@ function runOnce(variant: Variant, work: string): Promise<Timing> {
   })
 }
 
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 export default async function run(): Promise<string> {
   if (!existsSync(distEntry)) throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
 import { completion, type FakeChatServer, startFakeServer, userMessageOf } from '../helpers/fake-provider.js'
 import { FAKE_KEY } from '../helpers/providers.js'
+import { expectSelfContainedHtml } from '../helpers/html-self-contained.js'
 
 const SPEC = { properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } }] }
 
@@ -70,14 +71,6 @@ describe('dataforge-evals conformance', () => {
     }))
 
   describe('the HTML report', () => {
-    /** No script, style, font or image is fetched: every src and href is in-page, and no url() leaves it. */
-    function expectSelfContained(html: string): void {
-      expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?!#)[^"'\s>]/i)
-      expect(html).not.toMatch(/url\(\s*["']?(?!#|data:)/i)
-      expect(html).not.toMatch(/@import/i)
-      expect(html).toContain("default-src 'none'")
-    }
-
     it('--output c.md writes c.html beside it: the conformance section with its score, self-contained', () =>
       withTempDir(async (dir) => {
         const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'out/c.md'], dir)
@@ -94,7 +87,7 @@ describe('dataforge-evals conformance', () => {
         expect(html).toContain('a conformance run is correct when its evaluation succeeded')
         // No runs.jsonl here: the footer claims no file it did not write.
         expect(html).not.toContain('runs.jsonl')
-        expectSelfContained(html)
+        expectSelfContainedHtml(html)
       }))
 
     it('--output-html puts the page elsewhere, with or without --output', () =>
@@ -114,7 +107,7 @@ describe('dataforge-evals conformance', () => {
         expect(alone.code, alone.stderr).toBe(0)
         expect(alone.stdout).toContain('- conformance score: 95.0 of 100')
         expect(alone.stdout).toMatch(/; wrote only\.html\n$/)
-        expectSelfContained(readFileSync(join(dir, 'only.html'), 'utf8'))
+        expectSelfContainedHtml(readFileSync(join(dir, 'only.html'), 'utf8'))
       }))
 
     it('refuses a page that would overwrite another output, derived or given (exit 2, nothing written)', () =>

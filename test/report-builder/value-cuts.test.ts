@@ -83,12 +83,14 @@ describe('reports state the values cut', () => {
     expect(renderTerminalSummary(report([[], []], 'vitest'), { color: false })).not.toContain('cut')
   })
 
+  /** What the GitHub renderers get of a report gated without thresholds or baseline, with its cuts. */
+  const gateView = (r: ReturnType<typeof report>) => {
+    const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
+    return { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null, valueCuts: valueCutsOf(r.records) }
+  }
+
   it('the GitHub job summary says it under the verdict, only when something was cut', () => {
-    const summary = (r: ReturnType<typeof report>) => {
-      const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
-      const view = { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null }
-      return renderJobSummary({ ...view, valueCuts: valueCutsOf(r.records) })
-    }
+    const summary = (r: ReturnType<typeof report>) => renderJobSummary(gateView(r))
     const lines = summary(report([cutNotes(), cutNotes()], 'vitest')).split('\n')
     expect(lines.slice(2, 5)).toEqual([
       expect.stringMatching(/^✅ \*\*Gate passed\*\*/),
@@ -99,11 +101,7 @@ describe('reports state the values cut', () => {
   })
 
   it('the PR comment says it under the verdict, only when something was cut', () => {
-    const comment = (r: ReturnType<typeof report>) => {
-      const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
-      const view = { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null }
-      return renderPrComment({ ...view, valueCuts: valueCutsOf(r.records) })
-    }
+    const comment = (r: ReturnType<typeof report>) => renderPrComment(gateView(r))
     expect(comment(report([cutNotes()], 'vitest'))).toContain(
       '\n\n> Values cut: 3 values in 1 run were cut to their first 10000 characters (`diagnostics.wrongValue[].got`, `fixes[].newValue`); their full length and sha256 are in runs.jsonl.',
     )
