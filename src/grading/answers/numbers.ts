@@ -19,6 +19,12 @@
  * In prose a number must not be glued to a preceding letter, digit, `_` or `.`: "COVID-19" holds 19
  * (not −19), "A12" holds no number, "2016-2026" holds 2016 and 2026 (a hyphen after a digit is not a sign).
  * Letters right after a number are allowed ("5kg", "3rd" hold 5 and 3).
+ *
+ * A number inside an identifier, a hash, a version or a date is not a number:
+ * - letters or `_` and then a digit right after it: "0ac57a815bc2", "12d3", "5_000", "x86_64" hold none
+ * - a hexadecimal run of 7 or more characters that starts with digits: "12345abcdef" holds none
+ * - a dotted version: "1.2.3" and "v2.0.1" hold none
+ * - a date: "2026-12-03", "2026/12/03" and "12/03/2026" hold none
  */
 
 export interface NumberOptions {
@@ -64,6 +70,24 @@ function numberPattern(groupSpaces: string): string {
     `(?:\\s?(?<cur2>${CURRENCY}))?` +
     `(?<close>\\s*\\))?`
   )
+}
+
+/** What may follow a number in prose without making it part of an identifier or version. */
+const GLUED_IDENTIFIER = /^(?:[\p{L}_]*\p{N}|\.\d)/u
+const HEX_RUN = /^[0-9a-fA-F]{7,}(?![\p{L}\p{N}_])/u
+const DATE = /(?<![\p{L}\p{N}_.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}\/\d{1,2}\/\d{2,4})(?![\p{N}])/gu
+
+/** Where the dates of `text` start and end ([start, end) pairs, in order). */
+function dateSpans(text: string): [number, number][] {
+  return [...text.matchAll(DATE)].map((m) => [m.index, m.index + m[0].length])
+}
+
+/** True when the number at [start, end) is part of an identifier, a hash, a version or a date. */
+function insideToken(text: string, start: number, end: number, dates: readonly [number, number][]): boolean {
+  if (GLUED_IDENTIFIER.test(text.slice(end, end + 64))) return true
+  const hex = HEX_RUN.exec(text.slice(start, start + 256))
+  if (hex && /[a-fA-F]/.test(hex[0])) return true
+  return dates.some(([from, to]) => start >= from && start < to)
 }
 
 const PROSE_NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.])${numberPattern(THIN_SPACES)}`, 'gu')
@@ -132,10 +156,12 @@ export function parseNumber(text: string, opts: NumberOptions = {}): number | nu
 /** Every number in `text`, in order, with where it was found. */
 export function findNumbers(text: string, opts: NumberOptions = {}): NumberMatch[] {
   const found: NumberMatch[] = []
+  const dates = dateSpans(text)
   for (const m of text.matchAll(PROSE_NUMBER)) {
     const p = m.groups as Parts
     let start = m.index
     let source = m[0]
+    if (insideToken(text, start + (p.open?.length ?? 0), start + source.length, dates)) continue
     // A parenthesis counts as accounting notation only when it encloses the number on both sides;
     // "(3 red)" or "total 5)" hold plain positive numbers.
     const accounting = Boolean(p.open && p.close)

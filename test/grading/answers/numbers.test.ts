@@ -117,13 +117,13 @@ describe('findNumbers / extractNumbers', () => {
     expect(extractNumbers('COVID-19')).toEqual([19])
     expect(extractNumbers('2016-2026')).toEqual([2016, 2026])
     expect(extractNumbers('5-3')).toEqual([5, 3])
-    expect(extractNumbers('2024-01-15')).toEqual([2024, 1, 15])
+    expect(extractNumbers('2024-01-15')).toEqual([]) // a date, not three numbers
     expect(extractNumbers('x = -3 and y=-4')).toEqual([-3, -4])
   })
 
-  it('ignores digits glued to a preceding letter, and version tails', () => {
+  it('ignores digits glued to a preceding letter, and versions', () => {
     expect(extractNumbers('row A12 of H2O')).toEqual([])
-    expect(extractNumbers('version 1.2.3')).toEqual([1.2])
+    expect(extractNumbers('version 1.2.3')).toEqual([]) // a version, not 1.2
     expect(extractNumbers('5kg and the 3rd')).toEqual([5, 3])
     expect(extractNumbers('US$5')).toEqual([5])
   })
@@ -156,6 +156,20 @@ describe('findNumbers / extractNumbers', () => {
     expect(extractNumbers('the 90 percentile')).toEqual([90])
     expect(extractNumbers('revenue of $1.2M from 20k users')).toEqual([1200000, 20000])
     expect(extractNumbers('a 5m wall, 5Mbps link, 3km run')).toEqual([5, 5, 3])
+  })
+
+  it('reads no number inside an identifier, a hash, a version or a date', () => {
+    expect(extractNumbers('request n0ac57a815bc2 failed')).toEqual([])
+    expect(extractNumbers('the hash is 0ac57a815bc2')).toEqual([])
+    expect(extractNumbers('commit 12345abcdef, then deadbeef')).toEqual([])
+    expect(extractNumbers('uuid 123e4567-e89b-12d3-a456')).toEqual([])
+    expect(extractNumbers('x86_64 and 5_000')).toEqual([])
+    expect(extractNumbers('version 1.2.3 or v2.0.1')).toEqual([])
+    expect(extractNumbers('on 2026-12-03, 2026/12/03 or 12/03/2026')).toEqual([])
+    // Numbers next to them still count; so do units, ordinals, plain digit runs and number ranges.
+    expect(extractNumbers('0ac57a815bc2 has 3 rows; 5kg, 3rd, 1234567 rows, 2016-2026, 5.2.')).toEqual([
+      3, 5, 3, 1234567, 2016, 2026, 5.2,
+    ])
   })
 
   it('finds nothing in text without digits', () => {

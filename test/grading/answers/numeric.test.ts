@@ -19,6 +19,13 @@ describe('numeric: value first', () => {
     expect(r.detail).toContain('found 4 (value)')
   })
 
+  it('takes no number out of a word: an identifier after the marker is no answer', () => {
+    const r = grade(0, { text: 'The run id: n0ac57a815bc2' })
+    expect(r.passed).toBe(false)
+    expect(grade(0, { text: 'Answer: 0ac57a815bc2' }).passed).toBe(false)
+    expect(grade(3, { text: 'In build 0ac57a815bc2 (v1.2.3, 2026-12-03) the answer is 3' }).passed).toBe(true)
+  })
+
   it('parses a string value that is exactly one number', () => {
     expect(grade(1234.5, { value: '$1,234.50' }).passed).toBe(true)
     expect(grade(-3, { value: '(3)' }).passed).toBe(true)
