@@ -15,7 +15,7 @@ export interface DataforgeReporterOptions {
   thresholds?: Thresholds
   /** Baseline comparison; `false` turns it off. Default: `<outputDir>/baseline.json` when it exists. */
   baseline?: false | (BaselineOptions & { path?: string })
-  /** Which files to write (`REPORT_FORMATS`: markdown, json, jsonl, html). Default all but 'html' (`report.html`, charts). */
+  /** Which files to write (`REPORT_FORMATS`: markdown, json, jsonl, html). Default all: leaderboard.md, report.json, runs.jsonl, report.html. */
   formats?: ReportFormat[]
   /** Seed of the bootstrap intervals. Default 0. */
   statsSeed?: number

@@ -22,15 +22,15 @@ export const REPORT_FILES = {
   markdown: { file: 'leaderboard.md', render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)) },
   json: { file: 'report.json', render: (report: EvalReport) => renderJsonReport(report) },
   jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
-  // Loaded when asked for: the reporter imports this module with the config, and most runs write no HTML.
+  // Loaded at the run's end: the reporter imports this module with the config, and a run may leave HTML out.
   html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
 } as const satisfies Record<ReportFormat, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
 
 const RENDER_ORDER: readonly ReportFormat[] = ['json', 'jsonl', 'html', 'markdown']
 const renderRank = (format: ReportFormat) => (RENDER_ORDER.includes(format) ? RENDER_ORDER.indexOf(format) : RENDER_ORDER.length)
 
-/** Written when no formats are given: all but 'html', whose charts cost loading Vega and rendering them. */
-export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl']
+/** Written when no formats are given: every format, report.html included (the README's promise). */
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl', 'html']
 
 function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
   return {
@@ -44,7 +44,7 @@ function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
 }
 
 /**
- * Writes the asked formats (default all but 'html') and the folder's manifest.json as one unit, under the
+ * Writes the asked formats (default all) and the folder's manifest.json as one unit, under the
  * folder's lock; each file is written while the next renders, and nothing is renamed into place before all are.
  */
 export async function writeReportFolder(dir: string, report: EvalReport, opts: FolderOptions): Promise<string[]> {

@@ -95,7 +95,7 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(vitestRun.exitCode).toBe(1)
     const reports = join(project, 'evals/__reports__')
     expect(reportCore(reports)).toEqual(reportCore(vitestRun.reports.dir))
-    for (const file of ['leaderboard.md', 'report.json', 'runs.jsonl', 'manifest.json']) expect(existsSync(join(reports, file)), file).toBe(true)
+    for (const file of ['leaderboard.md', 'report.json', 'runs.jsonl', 'report.html', 'manifest.json']) expect(existsSync(join(reports, file)), file).toBe(true)
     expect(existsSync(join(reports, '.jest-runs')), 'side files removed').toBe(false)
     const records = reportFolder(reports).runs()
     expect(records.find((r) => r.caseId === 'wrong > scored, then threw')).toMatchObject({ status: 'ok', correct: false, validationError: 'the agent left a mess' })

@@ -226,9 +226,9 @@ describe('matchers on the running test', () => {
 })
 
 describe('the reporter', () => {
-  it('writes leaderboard.md, report.json, runs.jsonl and manifest.json, leaving no temp files', () => {
+  it('writes leaderboard.md, report.json, runs.jsonl, report.html and manifest.json by default, leaving no temp files', () => {
     const files = readdirSync(run.reports.dir).sort()
-    expect(files).toEqual(['leaderboard.md', 'manifest.json', 'report.json', 'runs.jsonl'])
+    expect(files).toEqual(['leaderboard.md', 'manifest.json', 'report.html', 'report.json', 'runs.jsonl'])
   })
 
   it('writes one row per attempted test run: passed, failed, timed-out and skipped', () => {

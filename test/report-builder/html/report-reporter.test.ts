@@ -7,14 +7,14 @@ const temp = new TempDirs()
 afterAll(() => temp.removeAll())
 
 describe("the reporter's 'html' format", () => {
-  it('writes report.html beside the other reports, in the manifest, with the gate result', async () => {
+  it('writes report.html by default, beside the other reports, in the manifest, with the gate result', async () => {
     const outputDir = temp.make()
     const run = await runFixture({
       fixture: 'gates',
       files: ['evals/'],
       outputDir,
       cacheDir: temp.make(),
-      reporterOptions: { thresholds: { 'noop*': { f1: 0.6 } }, formats: ['markdown', 'json', 'jsonl', 'html'] },
+      reporterOptions: { thresholds: { 'noop*': { f1: 0.6 } } },
     })
     expect(run.exitCode).toBe(1)
     expect(readdirSync(outputDir).sort()).toEqual(['leaderboard.md', 'manifest.json', 'report.html', 'report.json', 'runs.jsonl'])
@@ -25,7 +25,7 @@ describe("the reporter's 'html' format", () => {
     expect(readFileSync(join(outputDir, 'manifest.json'), 'utf8')).toContain('report.html')
   }, 60_000)
 
-  it('is written only when asked for', async () => {
+  it('is left out when formats leaves it out', async () => {
     const outputDir = temp.make()
     await runFixture({ fixture: 'gates', files: ['evals/'], outputDir, cacheDir: temp.make(), reporterOptions: { formats: ['json'] } })
     expect(readdirSync(outputDir).sort()).toEqual(['manifest.json', 'report.json'])
