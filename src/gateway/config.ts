@@ -1,5 +1,6 @@
+import { resolve } from 'node:path'
 import { type CacheOptions, resolveCacheOptions } from './cache.js'
-import type { PriceMap } from './prices.js'
+import { loadPriceFile, type PriceMap } from './prices.js'
 import { InputError } from '../core/errors.js'
 import { checkBudget } from './budget.js'
 import type { LlmConfig } from './trial-llm.js'
@@ -17,6 +18,7 @@ export interface LlmConfigInput {
   cwd?: string
   /** Default: `DATAFORGE_CACHE` / `DATAFORGE_CACHE_DIR`. */
   cache?: CacheOptions
+  /** `--prices FILE`, else the file `DATAFORGE_PRICES` names (relative to `cwd`). */
   prices?: PriceMap
   /** What `llm` came from, for messages (`--llm`, `llm option`). */
   source?: string
@@ -38,12 +40,14 @@ export function resolveLlmConfig(input: LlmConfigInput): LlmConfig | null {
     source = 'DATAFORGE_LLM'
   }
   const cache = input.cache ?? resolveCacheOptions(env, {}, cwd)
+  const pricesFile = env['DATAFORGE_PRICES']?.trim()
+  const prices = input.prices ?? (pricesFile ? loadPriceFile(resolve(cwd, pricesFile)) : undefined)
   const upstream = resolveUpstream(option, {
     env,
     cwd,
     replayOnly: cache.mode === 'replay',
     source,
-    ...(input.prices ? { prices: input.prices } : {}),
+    ...(prices ? { prices } : {}),
     ...(input.keyEnv ? { keyEnv: input.keyEnv } : {}),
   })
   const budgetRaw = typeof option === 'object' && option.budget !== undefined ? option.budget : (input.budget ?? env['DATAFORGE_LLM_BUDGET'])

@@ -10,6 +10,12 @@ export interface ModelPrice {
 export type PriceMap = Record<string, ModelPrice>
 
 /**
+ * A price at or above this is no price per token: 0.01 USD per token is 10,000 USD per million tokens, far above any
+ * model's. Such a number is a price per million (or per thousand) tokens, which would inflate every cost a million-fold.
+ */
+export const MAX_USD_PER_TOKEN = 0.01
+
+/**
  * Reads a price map: `{ "<model>": { "prompt": n, "completion": n } }`, optionally wrapped in `{ "models": … }`
  * (the shape `prices fetch` writes). Prices may be numbers or numeric strings, in USD per token.
  */
@@ -55,7 +61,7 @@ export function costUsd(price: ModelPrice | undefined, promptTokens: number, com
 
 /**
  * OpenRouter's `/models` answer → price map. `pricing.prompt` and `pricing.completion` are USD per token as
- * strings; models without a usable, non-negative price (routers report -1) are left out.
+ * strings; models without a usable price (routers report -1; none may reach `MAX_USD_PER_TOKEN`) are left out.
  */
 export function priceMapFromOpenRouterModels(body: unknown, source: string): PriceMap {
   const data = isPlainObject(body) ? body['data'] : undefined
@@ -65,7 +71,8 @@ export function priceMapFromOpenRouterModels(body: unknown, source: string): Pri
     if (!isPlainObject(model) || typeof model['id'] !== 'string' || !isPlainObject(model['pricing'])) continue
     const prompt = Number(model['pricing']['prompt'])
     const completion = Number(model['pricing']['completion'])
-    if (!Number.isFinite(prompt) || !Number.isFinite(completion) || prompt < 0 || completion < 0) continue
+    const usable = (price: number) => Number.isFinite(price) && price >= 0 && price < MAX_USD_PER_TOKEN
+    if (!usable(prompt) || !usable(completion)) continue
     out[model['id']] = { prompt, completion }
   }
   const sorted: PriceMap = {}
@@ -77,6 +84,9 @@ function priceField(value: unknown, where: string): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
     throw new InputError(`${where}: expected a non-negative number of USD per token`)
+  }
+  if (n >= MAX_USD_PER_TOKEN) {
+    throw new InputError(`${where}: ${n} is not a price per token (${MAX_USD_PER_TOKEN} or more); prices are USD per token; divide per-million prices by 1,000,000`)
   }
   return n
 }

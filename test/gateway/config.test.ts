@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseBudget, resolveLlmConfig, upstreamIdentity } from '../../src/gateway/index.js'
 
@@ -16,6 +19,20 @@ describe('llm configuration (flags, options, DATAFORGE_LLM)', () => {
     const explicit = resolveLlmConfig({ llm: { preset: 'groq', budget: { tokens: 100 } }, env: { ...env, GROQ_API_KEY: 'gsk-1234' }, cache: off })!
     expect(explicit.upstream).toMatchObject({ id: 'groq', label: 'groq https://api.groq.com/openai/v1', provider: 'groq', apiKey: 'gsk-1234', quotaPerDay: 14_400 })
     expect(explicit.budget).toEqual({ tokens: 100 })
+  })
+
+  it('DATAFORGE_PRICES names a price file (relative to cwd) for every front door; --prices wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dataforge-prices-'))
+    try {
+      writeFileSync(join(dir, 'prices.json'), JSON.stringify({ 'local-model': { prompt: 0.0000002, completion: 0.0000006 } }))
+      const env = { DATAFORGE_LLM: 'http://127.0.0.1:8080/v1', DATAFORGE_PRICES: 'prices.json' }
+      expect(resolveLlmConfig({ env, cwd: dir, cache: off })!.upstream.prices).toEqual({ 'local-model': { prompt: 0.0000002, completion: 0.0000006 } })
+      const flag = { other: { prompt: 0.000001, completion: 0.000001 } }
+      expect(resolveLlmConfig({ env, cwd: dir, cache: off, prices: flag })!.upstream.prices).toEqual(flag)
+      expect(() => resolveLlmConfig({ env: { ...env, DATAFORGE_PRICES: 'missing.json' }, cwd: dir, cache: off })).toThrow(/price file .*missing\.json cannot be read/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a preset needs its key, named by its variable, except for a pure replay', () => {

@@ -44,7 +44,7 @@ Options:
   --api-key-env VAR      environment variable holding the API key
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
-  --prices FILE          USD price map for cost accounting
+  --prices FILE          price map for cost: USD per token by model id (docs/gateway.md#prices)
   --concurrency N        model classifications in flight at once (default 4)
   --text-field F         show the model only this field of each sample (default the whole sample minus plan fields)
   --min-score X          exit 1 when the score is below X (0-100)

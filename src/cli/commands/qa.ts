@@ -46,7 +46,7 @@ Options:
   --api-key-env VAR      environment variable holding the API key
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
-  --prices FILE          USD price map for cost accounting
+  --prices FILE          price map for cost: USD per token by model id (docs/gateway.md#prices)
   --llm PRESET|URL       send agents' model calls through the harness's gateway (see run --help; default $DATAFORGE_LLM)
   --llm-key-env VAR      variable holding a URL upstream's key (default OPENAI_API_KEY)
   --llm-budget B         per-trial limit enforced by the gateway, e.g. tokens=20000,usd=0.05,calls=30

@@ -64,7 +64,7 @@ ${ISOLATION_HELP}
   --api-key-env VAR      environment variable holding the API key
   --cache MODE           off | record | replay | auto (default $DATAFORGE_CACHE or off)
   --cache-dir DIR        record/replay folder (default $DATAFORGE_CACHE_DIR or .dataforge-cache)
-  --prices FILE          USD price map for cost accounting
+  --prices FILE          price map for cost: USD per token by model id (docs/gateway.md#prices)
   --llm PRESET|URL       send agents' model calls through the harness's gateway to this upstream (groq, openrouter,
                          gemini, cerebras, ollama, openai, anthropic, or a base URL; default $DATAFORGE_LLM)
   --llm-key-env VAR      variable holding a URL upstream's key (default $DATAFORGE_LLM_KEY_ENV or OPENAI_API_KEY)

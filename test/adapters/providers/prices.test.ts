@@ -14,6 +14,7 @@ const MODELS = {
     { id: 'google/gemini-2.0-flash-001', pricing: { prompt: '0.0000001', completion: '0.0000004' } },
     { id: 'meta-llama/llama-3.3-70b-instruct:free', pricing: { prompt: '0', completion: '0' } },
     { id: 'openrouter/auto', pricing: { prompt: '-1', completion: '-1' } },
+    { id: 'per-million/typo', pricing: { prompt: '0.5', completion: '1.5' } },
     { id: 'broken' },
   ],
 }
@@ -92,12 +93,33 @@ describe('dataforge-evals prices fetch', () => {
 
 describe('price maps', () => {
   it('accepts numbers or numeric strings, flat or under "models"', () => {
-    expect(parsePriceMap({ m: { prompt: '0.1', completion: 0.2 } }, 'x')).toEqual({ m: { prompt: 0.1, completion: 0.2 } })
-    expect(parsePriceMap({ source: 'y', models: { m: { prompt: 1, completion: 2 } } }, 'x')).toEqual({ m: { prompt: 1, completion: 2 } })
+    expect(parsePriceMap({ m: { prompt: '0.0000001', completion: 0.0000002 } }, 'x')).toEqual({ m: { prompt: 0.0000001, completion: 0.0000002 } })
+    expect(parsePriceMap({ source: 'y', models: { m: { prompt: 0.000001, completion: 0.000002 } } }, 'x')).toEqual({ m: { prompt: 0.000001, completion: 0.000002 } })
+  })
+
+  it('refuses a price per million tokens, naming the model and the field; 0.01 USD per token is the bound', () => {
+    const perMillion = { 'llama-3.3-70b-versatile': { prompt: 0.59, completion: 0.79 } }
+    expect(() => parsePriceMap(perMillion, 'prices.json')).toThrow(
+      'prices.json: model "llama-3.3-70b-versatile" field prompt: 0.59 is not a price per token (0.01 or more); prices are USD per token; divide per-million prices by 1,000,000',
+    )
+    expect(() => parsePriceMap({ m: { prompt: 0.0000001, completion: '0.01' } }, 'x')).toThrow(/model "m" field completion: 0.01 is not a price per token/)
+    expect(parsePriceMap({ m: { prompt: 0.00059, completion: 0.0099 } }, 'x')).toEqual({ m: { prompt: 0.00059, completion: 0.0099 } })
+  })
+
+  it('a per-million price file stops `run --prices` before any trial: exit 2, one line', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'prices.json'), JSON.stringify({ 'gpt-4o-mini': { prompt: 0.15, completion: 0.6 } }))
+    const { cli, out, err } = io(dir)
+    const code = await main(['run', '--agent', 'noop', '--dataset', 'synthetic', '--llm', 'http://127.0.0.1:9/v1', '--prices', 'prices.json', '--quiet'], cli)
+    expect(err.join('').trim().split('\n')).toEqual([
+      expect.stringMatching(/prices\.json: model "gpt-4o-mini" field prompt: 0\.15 is not a price per token .*; prices are USD per token; divide per-million prices by 1,000,000$/),
+    ])
+    expect(code).toBe(2)
+    expect(out.join('')).not.toMatch(/wrote/)
   })
 
   it('names the file, model and field at fault', () => {
-    expect(() => parsePriceMap({ m: { prompt: 'cheap', completion: 1 } }, 'prices.json')).toThrow(
+    expect(() => parsePriceMap({ m: { prompt: 'cheap', completion: 0 } }, 'prices.json')).toThrow(
       /prices.json: model "m" field prompt/,
     )
     const dir = tempDir()
