@@ -55,20 +55,23 @@ export async function makeJestProject(dir: string, kind: JestProjectKind): Promi
   }
 }
 
-export type DocumentedJestKind = 'ts-jest' | 'ts-jest-tsconfig' | 'babel'
+export type DocumentedJestKind = 'ts-jest' | 'ts-jest-tsconfig' | 'babel' | 'ts-jest-esm'
 
 /**
  * The documented Jest setup (docs/jest.md) as a user copies it into an `npm init -y` project ("type":
  * "commonjs"): `ts-jest` with no tsconfig.json, `ts-jest-tsconfig` with a usual CommonJS one, `babel` with the
- * page's Babel config and without the `transform` line. Beside the page's eval: one shared with Vitest (a named
- * import of the package, a `./shared.js` import of a TypeScript file) and, under ts-jest, one that must not
- * type-check.
+ * page's Babel config and without the `transform` line; or into a `"type": "module"` project, `ts-jest-esm` with
+ * the page's native-ESM config and tsconfig.json. Beside the page's eval: one shared with Vitest (a named
+ * import of the package, a `./shared.js` import of a TypeScript file) and, under ts-jest's CommonJS, one that
+ * must not type-check.
  */
 export async function makeDocumentedJestProject(dir: string, kind: DocumentedJestKind): Promise<void> {
   const block = (lang: string, marker: string) => docExample('docs/jest.md', lang, marker)
   await mkdir(join(dir, 'evals'), { recursive: true })
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `${kind}-project`, version: '1.0.0', main: 'index.js', type: 'commonjs' }))
-  const config = await block('js', '// jest.config.js')
+  const esm = kind === 'ts-jest-esm'
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `${kind}-project`, version: '1.0.0', main: 'index.js', type: esm ? 'module' : 'commonjs' }))
+  const config = await block('js', esm ? 'useESM: true' : '// jest.config.js')
+  if (esm) await writeFile(join(dir, 'tsconfig.json'), await block('jsonc', '// tsconfig.json'))
   if (kind === 'babel') {
     const withoutTransform = config.replace(/^ *transform: .*\n/m, '')
     if (withoutTransform === config) throw new Error('docs/jest.md: the Jest config has no transform line to leave out')
@@ -84,7 +87,7 @@ export async function makeDocumentedJestProject(dir: string, kind: DocumentedJes
   await writeFile(join(dir, 'evals/answers.eval.ts'), await block('ts', '// evals/answers.eval.ts'))
   await writeFile(join(dir, 'evals/shared.ts'), 'export const minF1: number = 0.1\n')
   await writeFile(join(dir, 'evals/shared.eval.ts'), SHARED_EVAL)
-  if (kind !== 'babel') await writeFile(join(dir, 'evals/mistyped.eval.ts'), MISTYPED_EVAL)
+  if (kind === 'ts-jest' || kind === 'ts-jest-tsconfig') await writeFile(join(dir, 'evals/mistyped.eval.ts'), MISTYPED_EVAL)
 }
 
 /** An eval shared with Vitest: a named import of the package and a `.js`-suffixed import of a TypeScript file. */

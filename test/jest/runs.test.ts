@@ -32,7 +32,7 @@ import { describeHugeValues } from './shared-install/huge-values.js'
 let work: string
 let vitestRun: FixtureRun
 
-const DOCUMENTED: DocumentedJestKind[] = ['ts-jest', 'ts-jest-tsconfig', 'babel']
+const DOCUMENTED: DocumentedJestKind[] = ['ts-jest', 'ts-jest-tsconfig', 'babel', 'ts-jest-esm']
 
 /** Reporter options of the CommonJS runs: a threshold that fails, beside the fail-closed gate of the errored run. */
 const GATED = JSON.stringify({ thresholds: { 'refuse*': { passRate: 0.5 } } })
@@ -308,11 +308,11 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
   }, 120_000)
 })
 
-describe('the Jest setup of docs/jest.md followed literally, in a "type": "commonjs" project', () => {
-  /** Runs Jest in the documented project of `kind`; returns its output without colours and its records. */
+describe('the Jest setup of docs/jest.md followed literally, in a "type": "commonjs" project (and in a "type": "module" one)', () => {
+  /** Runs Jest in the documented project of `kind` (as the page says, with --experimental-vm-modules for ESM); returns its output without colours and its records. */
   async function runDocumented(kind: DocumentedJestKind) {
     const project = join(work, `documented-${kind}`)
-    const jest = await runJest(work, project, [])
+    const jest = await runJest(work, project, [], kind === 'ts-jest-esm' ? { NODE_OPTIONS: '--experimental-vm-modules' } : {})
     const records = reportFolder(join(project, 'evals/__reports__')).runs()
     return { code: jest.code, output: stripVTControlCharacters(jest.output), evals: records.map((r) => [r.suite, r.caseId, r.status, r.correct]).sort() }
   }
@@ -338,6 +338,17 @@ describe('the Jest setup of docs/jest.md followed literally, in a "type": "commo
     expect(output).toMatch(/Tests:\s+2 passed, 2 total/)
     expect(code, output).toBe(0)
     expect(evals).toEqual(documentedEvals)
+  }, 120_000)
+
+  it('native ESM with the page’s `export default` config and tsconfig.json: the same evals pass, and tsc type-checks them', async () => {
+    const { code, output, evals } = await runDocumented('ts-jest-esm')
+    expect(output).not.toMatch(/exports is not defined|TS151001|TS151002/)
+    expect(output).toMatch(/Tests:\s+2 passed, 2 total/)
+    expect(code, output).toBe(0)
+    expect(evals).toEqual(documentedEvals)
+    const tsc = await typecheck(work, join(work, 'documented-ts-jest-esm'))
+    expect(tsc.output).toBe('')
+    expect(tsc.code).toBe(0)
   }, 120_000)
 })
 
