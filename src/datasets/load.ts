@@ -47,7 +47,12 @@ function rejectSyntheticOptions(req: DatasetRequest): void {
 
 /** Resolves a request to a task (ground truth filed behind the label wall) and what reports say about it. */
 export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
-  if (typeof req.id !== 'string' || req.id.length === 0) throw new InputError('dataset id must be a non-empty string')
+  if (typeof req.id !== 'string' || req.id.length === 0) {
+    if (req.dirtyCsv !== undefined || req.cleanCsv !== undefined) {
+      throw new InputError("a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }")
+    }
+    throw new InputError('dataset id must be a non-empty string')
+  }
   if (!Number.isSafeInteger(req.seed)) throw new InputError(`seed must be an integer, got ${req.seed}`)
   const hasDirty = req.dirtyCsv !== undefined
   const hasClean = req.cleanCsv !== undefined

@@ -153,6 +153,7 @@ describe('dataforge-evals run', () => {
         [['run', '--agent', 'mock', '--dataset', 'nowhere'], /nowhere/],
         [['run', '--agent', 'mock', '--dataset', 'pair', '--dirty-csv', 'd.csv', '--clean-csv', 'c.csv'], /d\.csv is 2 rows × 2 columns but .*c\.csv is 1 rows × 2 columns/],
         [['run', '--agent', 'mock', '--dataset', 'pair', '--dirty-csv', 'd.csv'], /go together/],
+        [['run', '--agent', 'mock', '--dirty-csv', 'd.csv', '--clean-csv', 'c.csv'], /dataforge-evals: run: a CSV pair needs a name, the dataset its reports group by: add --dataset NAME \(e\.g\. --dataset products\)/],
         [['run', '--agent', './missing-agent.ts', '--dataset', 'synthetic'], /missing-agent\.ts not found/],
         [['frobnicate'], /unknown command "frobnicate"/],
       ]

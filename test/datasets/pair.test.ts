@@ -139,7 +139,7 @@ describe('CSV pair', () => {
     expect(groundTruthOf(task).corrections).toEqual([{ row: 1, column: 'id', dirty: '2', clean: '3' }])
   })
 
-  it('rejects half a pair, synthetic options on a pair, the reserved id and bad seeds', async () => {
+  it('rejects half a pair, a pair without a name, synthetic options on a pair, the reserved id and bad seeds', async () => {
     await expect(loadDataset({ id: 'p', seed: 0, dirtyCsv: contactsDirty })).rejects.toThrow(
       new InputError('dataset "p": give both dirtyCsv and cleanCsv, or neither (got only dirtyCsv)'),
     )
@@ -154,6 +154,9 @@ describe('CSV pair', () => {
       new InputError('seed must be an integer, got 1.5'),
     )
     await expect(loadDataset({ id: '', seed: 0 })).rejects.toThrow(InputError)
+    await expect(loadDataset({ id: '', seed: 0, dirtyCsv: contactsDirty, cleanCsv: contactsClean })).rejects.toThrow(
+      new InputError("a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }"),
+    )
   })
 
   it('says which file of a pair is missing', async () => {

@@ -113,9 +113,12 @@ export const runCommand: Command = async (argv, userIO) => {
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
   if (!agentSpecs.length) throw new InputError('run: --agent is required (try --agent baseline)')
-  if (!datasetIds.length) throw new InputError('run: --dataset is required (try --dataset synthetic)')
   const dirtyCsv = values['dirty-csv']
   const cleanCsv = values['clean-csv']
+  if (!datasetIds.length && (dirtyCsv !== undefined || cleanCsv !== undefined)) {
+    throw new InputError('run: a CSV pair needs a name, the dataset its reports group by: add --dataset NAME (e.g. --dataset products)')
+  }
+  if (!datasetIds.length) throw new InputError('run: --dataset is required (try --dataset synthetic)')
   if ((dirtyCsv === undefined) !== (cleanCsv === undefined)) throw new InputError('run: --dirty-csv and --clean-csv go together')
   if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const isolation = parseIsolationFlags(values)
