@@ -18,7 +18,7 @@ const run = promisify(execFile)
 
 const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 /** Pages whose every TypeScript and shell block is marked, runnable or not. */
-const FULLY_MARKED = ['README.md', 'docs/evals.md', 'docs/agents.md', 'docs/conformance.md', 'docs/reports.md', 'docs/ci.md']
+const FULLY_MARKED = ['README.md', 'docs/first-hour.md', 'docs/own-agent.md', 'docs/evals.md', 'docs/agents.md', 'docs/conformance.md', 'docs/reports.md', 'docs/ci.md']
 const blocks = pages.flatMap((page) => docBlocks(page))
 const of = (kind: DocBlock['kind']) => blocks.filter((b) => b.kind === kind)
 const shBlocks = of('sh').map((b) => [blockName(b), b] as const)
@@ -35,7 +35,7 @@ declare global {
 `
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
   include: ['**/*.ts'],
   exclude: ['node_modules'],
 }
@@ -130,7 +130,8 @@ describe('the runnable blocks of README.md and docs/', () => {
     work = await mkdtemp(join(tmpdir(), 'dataforge-docblocks-'))
     project = join(work, 'project')
     await mkdir(project)
-    await installPacked(work, project, { beside: ['vitest'] })
+    // @types/node as docs/first-hour.md installs it: its agent reads process.env.
+    await installPacked(work, project, { beside: ['vitest', '@types/node'] })
     await writeBlocks()
     typecheck = inProject(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project])
   }, 240_000)
