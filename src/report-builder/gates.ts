@@ -68,7 +68,7 @@ export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Th
           metric,
           value,
           threshold,
-          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
+          message: `${a.group}: ${metric} ${value === null ? `n/a (${a.trialsCompleted ? `no completed run has ${metric}` : 'no completed run'})` : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
         })
       }
     }

@@ -128,6 +128,9 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const res = await runCli(['compare', 'a/r.json', 'b/r.json'], dir)
       expect(res.code).toBe(1)
       expect(res.stdout).toContain('| **overall** | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
+      // A built-in suite is one group, as the reporter's gate pairs it; its categories (2 to 4 cases) are not.
+      expect(res.stdout).toContain('| hard | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
+      expect(res.stdout).not.toMatch(/join-2|multi-step|underpowered/)
     })
   })
 
