@@ -96,7 +96,7 @@ export function renderJobSummary(view: GithubGateView): string {
   if (failing) parts.push('', '### Failing groups', '', failing)
   const warnings = underpoweredLines(view)
   const all = [...view.notes.map((n) => `- ${markdownText(n)}`), ...warnings]
-  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups and unchecked patterns</summary>`, '', ...all, '', '</details>')
+  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups, groups not run, unchecked patterns</summary>`, '', ...all, '', '</details>')
   if (view.aggregates.length) parts.push('', '### Leaderboard', '', leaderboardTable(view))
   parts.push(...reportLink(view), '')
   return parts.join('\n')
