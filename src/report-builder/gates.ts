@@ -163,10 +163,8 @@ export function nothingScored(records: readonly RunRecord[], noun: { one: string
   const attempted = records.filter((r) => r.status !== 'skipped')
   if (attempted.some((r) => r.status === 'ok')) return null
   if (attempted.length === 0) return `no ${noun.one} scored: none ran`
-  const byKind = new Map<string, number>()
-  for (const r of attempted) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
-  const kinds = sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
   const first = attempted[0]!
+  const kinds = failureKinds(attempted)
   const which = attempted.length === 1 ? `the one ${noun.one} errored` : `all ${attempted.length} ${noun.many} errored`
   return `no ${noun.one} scored: ${which} (${kinds}; first: ${caseLabel(first)} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind})`
 }
@@ -186,11 +184,16 @@ export function failClosed(report: EvalReport): string[] {
   const errored = executed.filter((r) => r.status === 'failed')
   if (errored.length === 0) return []
   if (errored.length === executed.length) return [`${nothingScored(executed, { one: 'eval run', many: 'eval runs' })}; the gate fails closed`]
-  const byKind = new Map<string, number>()
-  for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
-  const kinds = sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
+  const kinds = failureKinds(errored)
   const first = errored[0]!
   return [
     `${errored.length} of ${executed.length} eval runs errored rather than scored (${kinds}); first: ${first.caseId} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind}`,
   ]
+}
+
+/** `exception 1, timeout 2`: errored runs counted by failure kind, in a stable order. */
+function failureKinds(errored: readonly RunRecord[]): string {
+  const byKind = new Map<string, number>()
+  for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
+  return sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
 }

@@ -17,8 +17,6 @@ import { writeReportFolder } from './write-folder.js'
 import { asGateRow, gateGroupName, gatesPerSuite } from './gate-groups.js'
 import { aggregate } from './aggregate.js'
 
-const c = (color: boolean) => pc.createColors(color)
-
 /*
  * The end of a run for every runner's eval reporter: report, gates, baseline, report folder, printout and exit
  * code. Kept apart from EvalReporterBase, which the reporters import with the config: this graph (report
@@ -205,7 +203,7 @@ async function sincePrevious(host: RunEndHost, previous: EvalReport, report: Eva
     const ran = new Set(report.aggregates.filter((a) => touched.has(a.group)).map(gateGroupName))
     const before = previous.records.filter((r) => r.status !== 'skipped').map(asGateRow)
     const deltas = groupDeltas(before, current, { ...host.baselineOptions, against: 'previous run' }).filter((d) => ran.has(d.group) && d.status === 'compared')
-    const why = c(color).dim('  (informational: never fails the run; a look after every rerun adds false alarms, so only the baseline gates)')
+    const why = pc.createColors(color).dim('  (informational: never fails the run; a look after every rerun adds false alarms, so only the baseline gates)')
     return deltas.length ? [pc.bold('since the previous run'), why, ...deltas.map((d) => renderDeltaLine({ ...d, failed: false }, { color }))] : []
   } catch (error) {
     if (!(error instanceof InputError)) throw error
