@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runFixture, TempDirs } from '../helpers/vitest-run.js'
 
@@ -12,11 +14,17 @@ describe('a built-in question suite gates per suite', () => {
     const outputDir = temp.make()
     const cacheDir = temp.make()
     const run = (drop: boolean, updateBaseline = false) =>
-      runFixture({ fixture: 'suite-gate', outputDir, cacheDir, env: { DF_DROP: drop ? '1' : '0' }, updateBaseline })
+      runFixture({ fixture: 'suite-gate', outputDir, cacheDir, env: { DF_DROP: drop ? '1' : '0' }, updateBaseline, reporterOptions: { github: true } })
 
     expect((await run(false, true)).exitCode).toBeFalsy()
-    const same = await run(false)
+    // The job summary goes to $GITHUB_STEP_SUMMARY of the reporter's process (this one).
+    const summaryFile = join(temp.make(), 'summary.md')
+    process.env.GITHUB_STEP_SUMMARY = summaryFile
+    const same = await run(false).finally(() => delete process.env.GITHUB_STEP_SUMMARY)
     expect(same.exitCode).toBeFalsy()
+    // No warning annotation: the suite's 17 cases can reach α. Each category row shows the suite's verdict.
+    expect(same.output).not.toContain('::warning')
+    expect(readFileSync(summaryFile, 'utf8')).toContain('| steady-qa · bespoke · aggregation | 4 cases | 4/4 | 1.000 | — | no significant change (whole suite, 17 cases) |')
     // The report keeps a row per category, each naming its cases.
     expect(same.output).toMatch(/^steady-qa · bespoke · aggregation +4 cases /m)
     expect(same.output).toMatch(/^steady-qa · bespoke · refusal +2 cases /m)

@@ -66,15 +66,16 @@ function failingGroupsTable(view: GithubGateView): string {
 function leaderboardTable(view: GithubGateView): string {
   const deltas = new Map(view.deltas.map((d) => [d.group, d]))
   const rows = view.aggregates.map((a) => {
-    // A built-in question suite gates as one group: its category rows show the suite's verdict.
-    const d = deltas.get(a.group) ?? deltas.get(gateGroupName(a))
+    // A built-in question suite gates as one group: its category rows show the suite's verdict, marked so.
+    const own = deltas.get(a.group)
+    const d = own ?? deltas.get(gateGroupName(a))
     return [
       markdownCell(a.group),
       formatUnits(a.units),
       `${a.trialsCompleted}/${a.trialsRequested - a.trialsSkipped}`,
       num(a.passRate),
       num(a.f1Mean),
-      d ? markdownCell(deltaLabel(d)) : '—',
+      d ? markdownCell(own ? deltaLabel(d) : `${deltaLabel(d)} (whole suite, ${d.verdict ? unitsText(d.verdict) : 'no pairs'})`) : '—',
     ]
   })
   return gfmTable(['group', 'units', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
