@@ -2,10 +2,11 @@ import type { ThresholdSpec, Thresholds } from './thresholds.js'
 import { type Aggregate, armName } from './aggregate.js'
 import type { EvalReport } from './build.js'
 import { repeatGate } from '../stats/case-trials.js'
-import { formatNumber } from '../stats/number-format.js'
+import { counted, formatNumber } from '../stats/number-format.js'
 import type { GroupDelta } from './baseline.js'
 import { sortedEntries } from '../core/order.js'
 import { caseLabel } from '../core/case-label.js'
+import type { RunRecord } from '../core/run-record.js'
 
 export interface GateFailure {
   group: string
@@ -44,10 +45,19 @@ function metricValue(a: Aggregate, metric: keyof ThresholdSpec): number | null {
   }
 }
 
-/** Every group below a matching threshold. A metric that cannot be computed (no run completed) fails too. */
+/** Whether any run of the group was attempted (not every one skipped by a filter, a shard, `.skip` or `.todo`). */
+export function groupRan(a: Pick<Aggregate, 'trialsRequested' | 'trialsSkipped'>): boolean {
+  return a.trialsRequested > a.trialsSkipped
+}
+
+/**
+ * Every group that ran and is below a matching threshold. A metric that cannot be computed although runs were
+ * attempted (every one errored) fails too; a group without attempted runs is not run, never below a bar.
+ */
 export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Thresholds): GateFailure[] {
   const failures: GateFailure[] = []
   for (const a of aggregates) {
+    if (!groupRan(a)) continue
     for (const [pattern, spec] of Object.entries(thresholds)) {
       if (!patternMatches(pattern, a)) continue
       for (const [metric, threshold] of Object.entries(spec) as [keyof ThresholdSpec, number][]) {
@@ -58,7 +68,7 @@ export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Th
           metric,
           value,
           threshold,
-          message: `${a.group}: ${metric} ${value === null ? 'n/a (no completed run)' : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
+          message: `${a.group}: ${metric} ${value === null ? `n/a (${a.trialsCompleted ? `no completed run has ${metric}` : 'no completed run'})` : formatNumber(value)} is below the threshold ${threshold} (pattern "${pattern}")`,
         })
       }
     }
@@ -71,7 +81,8 @@ export function checkThresholds(aggregates: readonly Aggregate[], thresholds: Th
  * silently; the message names the pattern and the groups that exist.
  */
 export function unmatchedThresholds(aggregates: readonly Aggregate[], thresholds: Thresholds): string[] {
-  const groups = aggregates.map((a) => a.group)
+  const groups = aggregates.filter(groupRan).map((a) => a.group)
+  // A pattern that matches only groups left without runs is covered by the one "not run" note.
   return Object.keys(thresholds)
     .filter((pattern) => !aggregates.some((a) => patternMatches(pattern, a)))
     .map(
@@ -113,6 +124,8 @@ export function evaluateGates(input: GateInput): GateResult {
   const unmatched = unmatchedThresholds(report.aggregates, thresholds)
   if (input.filtered) notes.push(...unmatched.map((m) => `${m} (not checked: this run was filtered)`))
   else failures.push(...unmatched)
+  const notRun = notRunNote(report.aggregates)
+  if (notRun && closed.length === 0) notes.push(notRun)
   for (const f of checkThresholds(report.aggregates, thresholds)) failures.push(f.message)
   if (input.minPassesPerCase !== undefined) failures.push(...repeatGateFailures(report, input.minPassesPerCase))
   if (input.baseline?.problem) failures.push(input.baseline.problem)
@@ -132,6 +145,31 @@ export function repeatGateFailures(report: Pick<EvalReport, 'cases'>, atLeast: n
 }
 
 /**
+ * One line naming the groups a filter (`-t`, a file filter, `--shard`) or `.skip`/`.todo` left without runs:
+ * they are not run, so no threshold and no baseline is checked for them. Null when every group ran.
+ */
+export function notRunNote(aggregates: readonly Aggregate[]): string | null {
+  const idle = aggregates.filter((a) => !groupRan(a)).map((a) => a.group)
+  if (!idle.length) return null
+  return `not run: ${counted(idle.length, 'group')} had no attempted run (a -t or file filter, a shard, .skip or .todo left them out), so their thresholds and baseline are not checked: ${idle.join(', ')}`
+}
+
+/**
+ * The fail-closed rule every door shares (`run`, `qa`, `conformance`, the Vitest and Jest reporters): when no
+ * run scored, the run fails with one line that says so: `no question scored: all 40 errored (timeout 40; first:
+ * q1 trial 1: timed out after 120 s)`. Null when at least one run scored (status ok). Skipped runs do not count.
+ */
+export function nothingScored(records: readonly RunRecord[], noun: { one: string; many: string }): string | null {
+  const attempted = records.filter((r) => r.status !== 'skipped')
+  if (attempted.some((r) => r.status === 'ok')) return null
+  if (attempted.length === 0) return `no ${noun.one} scored: none ran`
+  const first = attempted[0]!
+  const kinds = failureKinds(attempted)
+  const which = attempted.length === 1 ? `the one ${noun.one} errored` : `all ${attempted.length} ${noun.many} errored`
+  return `no ${noun.one} scored: ${which} (${kinds}; first: ${caseLabel(first)} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind})`
+}
+
+/**
  * Fail closed: a run in which no eval executed, or in which evals errored instead of scoring, cannot pass a gate.
  */
 export function failClosed(report: EvalReport): string[] {
@@ -145,11 +183,17 @@ export function failClosed(report: EvalReport): string[] {
   }
   const errored = executed.filter((r) => r.status === 'failed')
   if (errored.length === 0) return []
-  const byKind = new Map<string, number>()
-  for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
-  const kinds = sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
+  if (errored.length === executed.length) return [`${nothingScored(executed, { one: 'eval run', many: 'eval runs' })}; the gate fails closed`]
+  const kinds = failureKinds(errored)
   const first = errored[0]!
   return [
     `${errored.length} of ${executed.length} eval runs errored rather than scored (${kinds}); first: ${first.caseId} trial ${first.trial + 1}: ${first.failureMessage ?? first.failureKind}`,
   ]
+}
+
+/** `exception 1, timeout 2`: errored runs counted by failure kind, in a stable order. */
+function failureKinds(errored: readonly RunRecord[]): string {
+  const byKind = new Map<string, number>()
+  for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
+  return sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
 }

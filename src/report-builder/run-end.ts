@@ -14,6 +14,8 @@ import { githubOutputPlan } from './github/plan.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
 import { valueCutsOf } from './value-cuts.js'
 import { writeReportFolder } from './write-folder.js'
+import { asGateRow, gateGroupName, gatesPerSuite } from './gate-groups.js'
+import { aggregate } from './aggregate.js'
 
 /*
  * The end of a run for every runner's eval reporter: report, gates, baseline, report folder, printout and exit
@@ -91,6 +93,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       report,
       gate,
       baselineDeltas: baseline.deltas,
+      alpha: host.alpha,
       sincePrevious: host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : [],
       baselineUpdate,
       outputDir: host.outputDir,
@@ -110,7 +113,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       floor: host.baselineOptions.floor ?? null,
       valueCuts: valueCutsOf(report.records),
       title: `dataforge-evals (${run.command})`,
-      ...(run.sources ? { files: run.sources } : {}),
+      ...(run.sources ? { files: withGateGroups(run.sources, report) } : {}),
     }
     // Loaded only when GitHub output is on: most runs write none.
     const { writeGithubOutput } = await import('./github-output.js')
@@ -118,6 +121,17 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     host.print(annotations.join('\n'))
   }
   return { report, failures: gate.failures }
+}
+
+/** The eval files by group, with each gate group (a built-in suite) at the file of its first row. */
+function withGateGroups(sources: ReadonlyMap<string, { file: string; line?: number }>, report: EvalReport): Map<string, { file: string; line?: number }> {
+  const files = new Map(sources)
+  for (const a of report.aggregates) {
+    const at = sources.get(a.group)
+    const name = gateGroupName(a)
+    if (at && !files.has(name)) files.set(name, at)
+  }
+  return files
 }
 
 /** The baseline file, or why it cannot be used (which fails the gate unless the run updates it). */
@@ -136,7 +150,7 @@ async function compare(host: RunEndHost, file: BaselineFile | null, report: Eval
   if (!file) return { deltas: [], problem: null }
   const { baselineRuns, groupDeltas } = await baselineModule()
   try {
-    return { deltas: groupDeltas(baselineRuns(file), report, host.baselineOptions), problem: null }
+    return { deltas: groupDeltas(baselineRuns(file).map(asGateRow), gateView(report, host), host.baselineOptions), problem: null }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     return { deltas: [], problem: `baseline ${host.baselinePath} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
@@ -168,14 +182,29 @@ async function updateBaseline(path: string | null, report: EvalReport, existing:
   return lines
 }
 
-/** Watch mode: per-group deltas of the groups this rerun ran, against the previous run. */
+/**
+ * The report as the baseline gate groups it (gate-groups.ts): a built-in question suite is one group. The
+ * report itself keeps its rows; only the comparison's groups change.
+ */
+function gateView(report: EvalReport, host: Pick<RunEndHost, 'options'>): Pick<EvalReport, 'aggregates' | 'records'> {
+  if (!report.records.some(gatesPerSuite)) return report
+  const records = report.records.map(asGateRow)
+  return { records, aggregates: aggregate(records, { seed: host.options.statsSeed ?? 0 }) }
+}
+
+/**
+ * Watch mode: per-group deltas of the groups this rerun ran, against the previous run. They inform and never
+ * fail the run: a look after every save is many looks at one change, and each look at α adds false alarms.
+ */
 async function sincePrevious(host: RunEndHost, previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): Promise<string[]> {
   const { groupDeltas } = await baselineModule()
   try {
-    const deltas = groupDeltas(previous.records.filter((r) => r.status !== 'skipped'), report, { ...host.baselineOptions, against: 'previous run' }).filter(
-      (d) => touched.has(d.group) && d.status === 'compared',
-    )
-    return deltas.length ? [pc.bold('since the previous run'), ...deltas.map((d) => renderDeltaLine(d, { color }))] : []
+    const current = gateView(report, host)
+    const ran = new Set(report.aggregates.filter((a) => touched.has(a.group)).map(gateGroupName))
+    const before = previous.records.filter((r) => r.status !== 'skipped').map(asGateRow)
+    const deltas = groupDeltas(before, current, { ...host.baselineOptions, against: 'previous run' }).filter((d) => ran.has(d.group) && d.status === 'compared')
+    const why = pc.createColors(color).dim('  (informational: never fails the run; a look after every rerun adds false alarms, so only the baseline gates)')
+    return deltas.length ? [pc.bold('since the previous run'), why, ...deltas.map((d) => renderDeltaLine({ ...d, failed: false }, { color }))] : []
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     return [pc.bold('since the previous run'), `  not comparable: ${error.message}`]

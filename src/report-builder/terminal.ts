@@ -7,20 +7,23 @@ import type { GateResult } from './gates.js'
 import { scoreRule } from './score-rule.js'
 import { formatInterval } from '../stats/number-format.js'
 import { unitsNote } from './units-note.js'
+import { unitsText } from '../stats/units.js'
 import { terminalText } from '../core/escape-text.js'
 import { valueCutsLine, valueCutsOf } from './value-cuts.js'
+import { underpoweredLine, withoutPowerClause } from './power-note.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column and any values cut. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
   const rule = scoreRule(report)
-  const header = ['group', 'F1 (mean ± std)', 'P', 'R', rule.short, 'Score [95% CI]', 'trials done/asked', 'failures']
+  const header = ['group', 'units', 'F1 (mean ± std)', 'P', 'R', rule.short, 'Score [95% CI]', 'trials done/asked', 'failures']
   const rows = report.aggregates.map((a) => {
     const failures = failedRuns(a)
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
     const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
     return [
       terminalText(a.group),
+      unitsText(a.units),
       f1Colored,
       fixed(a.precisionMean),
       fixed(a.recallMean),
@@ -40,12 +43,16 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : []), ...cutLine].join('\n') + '\n'
 }
 
-/** `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. */
-export function renderDeltaLine(d: GroupDelta, opts: { color: boolean }): string {
+/**
+ * `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. With
+ * `alpha`, the power clause is left out: the run says it once for every such group (power-note.ts).
+ */
+export function renderDeltaLine(d: GroupDelta, opts: { color: boolean; alpha?: number }): string {
   const c = pc.createColors(opts.color)
   if (d.status === 'new') return `  ${terminalText(d.message)}`
   const change = `F1 ${fixed(d.before?.f1)} → ${fixed(d.after.f1)}, pass rate ${fixed(d.before?.passRate)} → ${fixed(d.after.passRate)}`
-  const verdict = terminalText(d.message.slice(d.group.length + 2))
+  const message = opts.alpha === undefined ? d.message : withoutPowerClause(d, opts.alpha)
+  const verdict = terminalText(message.slice(d.group.length + 2))
   return `  ${terminalText(d.group)}: ${change} · ${d.failed ? c.red(verdict) : verdict}`
 }
 
@@ -53,6 +60,8 @@ export interface RunEndView {
   report: EvalReport
   gate: GateResult
   baselineDeltas: readonly GroupDelta[]
+  /** Significance level of the baseline comparison (default 0.05). */
+  alpha?: number
   /** Watch mode: deltas against the previous run (or why they cannot be computed). */
   sincePrevious: readonly string[]
   /** Lines about a baseline update. */
@@ -68,7 +77,12 @@ export function renderRunEnd(view: RunEndView): string {
   const lines: string[] = []
   if (view.print) {
     lines.push(`\n${c.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(view.report, { color: view.color })}`)
-    if (view.baselineDeltas.length) lines.push(c.bold('against the baseline'), ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color })))
+    if (view.baselineDeltas.length) {
+      const alpha = view.alpha ?? 0.05
+      const power = underpoweredLine(view.baselineDeltas, alpha, terminalText)
+      lines.push(c.bold('against the baseline'), ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color, alpha })))
+      if (power) lines.push(c.yellow(`  ${power}`))
+    }
     lines.push(...view.sincePrevious)
   }
   lines.push(...view.baselineUpdate)

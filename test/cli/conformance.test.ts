@@ -66,7 +66,10 @@ describe('dataforge-evals conformance', () => {
       expect(ok.code).toBe(0)
       const failed = await runCli(['conformance', '--samples', samples, '--spec', writeSpec(dir), '--output-json', 'c.json'], dir)
       expect(failed.code).toBe(1)
-      expect(failed.stdout).toContain('FAIL: conformance FAILED: the classifier field:sentiment labelled none of the 100 samples for property "sentiment" (sample 0: no value in field "sentiment")')
+      // Fail closed with one line that says why, once; the reports are written.
+      expect(failed.stdout.trimEnd().split('\n').at(-1)).toBe(
+        'FAIL: conformance FAILED: the classifier field:sentiment labelled none of the 100 samples for property "sentiment" (sample 0: no value in field "sentiment"); wrote c.json',
+      )
       expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).runRecord).toMatchObject({ status: 'failed', failureKind: 'exception', correct: null })
     }))
 

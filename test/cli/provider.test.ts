@@ -72,7 +72,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       const res = await runCli(['run', '--agent', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'm', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir, { OPENAI_API_KEY: KEY })
       // Nothing scored: the run fails, and its reports are still written.
       expect(res.code, res.stderr).toBe(1)
-      expect(res.stderr).toMatch(/run failed: the one trial did not score/)
+      expect(res.stderr).toMatch(/run failed: no trial scored: the one trial errored/)
       const record = JSON.parse(await readFile(join(dir, 'reports/run/report.json'), 'utf8')).records[0]
       expect(record).toMatchObject({ status: 'failed', failureKind: 'parse_failure', f1: null })
       expect(record.usage.calls).toBe(1)
@@ -87,7 +87,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       const res = await runCli(['run', '--agent', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'm', '--dataset', 'synthetic', '--rows', '20'], dir, { OPENAI_API_KEY: KEY })
       // No trial scored, so the run fails (exit 1) with its reports written.
       expect(res.code, res.stderr).toBe(1)
-      expect(res.stderr).toMatch(/run failed: the one trial did not score/)
+      expect(res.stderr).toMatch(/run failed: no trial scored: the one trial errored/)
       const record = JSON.parse(await readFile(join(dir, 'reports/run/report.json'), 'utf8')).records[0]
       expect(record).toMatchObject({ status: 'failed', failureKind: 'provider_error' })
       expect(record.failureMessage).toMatch(/^model gateway: case "synthetic" trial 1 .*answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)

@@ -128,6 +128,9 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const res = await runCli(['compare', 'a/r.json', 'b/r.json'], dir)
       expect(res.code).toBe(1)
       expect(res.stdout).toContain('| **overall** | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
+      // A built-in suite is one group, as the reporter's gate pairs it; its categories (2 to 4 cases) are not.
+      expect(res.stdout).toContain('| hard | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
+      expect(res.stdout).not.toMatch(/join-2|multi-step|underpowered/)
     })
   })
 
@@ -189,6 +192,28 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     })
   })
   afterAll(async () => server.close())
+
+  it('fails closed: replay without cassettes errors every question; qa exits 1 with one line saying why, reports written', async () => {
+    await withTempDir(async (dir) => {
+      const summaryFile = join(dir, 'step-summary.md')
+      const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'bespoke', '--limit', '4']
+      const res = await runCli([...args, '--cache', 'replay', '--cache-dir', 'no-cassettes', '--quiet', '--github'], dir, { QA_KEY: KEY, GITHUB_STEP_SUMMARY: summaryFile })
+      expect(res.code).toBe(1)
+      const why = res.stderr.split('\n').filter((l) => l.startsWith('qa failed: '))
+      expect(why).toHaveLength(1)
+      expect(why[0]).toMatch(/^qa failed: no question scored: all 4 questions errored \(\w+ 4; first: bespoke-[\w-]+ trial 1: .+\)$/)
+      const { records } = reportIn(dir)
+      expect(records).toHaveLength(4)
+      expect(records.every((r) => r.status === 'failed')).toBe(true)
+      // The job summary fails with the same line and names the groups' units.
+      const summary = readFileSync(summaryFile, 'utf8')
+      expect(summary).toContain('❌ **Gate failed**: 1 failure')
+      expect(summary).toContain('- qa failed: no question scored: all 4 questions errored')
+      expect(summary).toMatch(/\| openai-compatible@m1 · bespoke · [\w-]+ \| \d (case|cases) \|/)
+      // The terminal summary names the unit and its count too.
+      expect(res.stdout).toMatch(/openai-compatible@m1 · bespoke · [\w-]+ +\d cases? /)
+    })
+  })
 
   it('--models runs one agent per model; records carry model, tokens and the grader detail', async () => {
     await withTempDir(async (dir) => {

@@ -19,6 +19,9 @@ describe('dataforge-evals run', () => {
       const first = await runCli([...args, '--output', 'a/r.md', '--output-json', 'a/r.json'], dir)
       expect(first.code, first.stderr).toBe(0)
       expect(first.stderr).toMatch(/\[1\/6\] mock × synthetic trial 1\/2 \(seed 41\): F1 1\.000/)
+      // The terminal summary names each group's unit and count (two seeds made two datasets).
+      expect(first.stdout).toMatch(/^group +units +F1 \(mean ± std\)/m)
+      expect(first.stdout).toMatch(/^mock · synthetic +2 generated datasets +1\.000 ± 0\.000/m)
       const report = await readJson(join(dir, 'a/r.json'))
       expect(report.schemaVersion).toBe(1)
       expect(report.config).toMatchObject({ trials: 2, seed: 41, rows: 80 })
@@ -58,9 +61,9 @@ describe('dataforge-evals run', () => {
       expect(new Date(repro.runDateUtc).toISOString()).toBe(repro.runDateUtc)
 
       const md = await readFile(join(dir, 'a/r.md'), 'utf8')
-      expect(md).toContain('| agent | kind | dataset | F1 (mean ± std) | F1 [95% CI] | F1 pooled | P | R | Score: F1 ≥ 1 [95% CI] | trials done/asked |')
+      expect(md).toContain('| agent | kind | dataset | units | F1 (mean ± std) | F1 [95% CI] | F1 pooled | P | R | Score: F1 ≥ 1 [95% CI] | trials done/asked |')
       expect(md).toContain("Score is the share of attempted runs whose F1 reached `--pass-f1` (1).")
-      expect(md).toMatch(/\| baseline \| baseline \| synthetic \| \d\.\d{3} ± \d\.\d{3} \| .* \| 2\/2 \|/)
+      expect(md).toMatch(/\| baseline \| baseline \| synthetic \| 2 generated datasets \| \d\.\d{3} ± \d\.\d{3} \| .* \| 2\/2 \|/)
       // the generator's options are in the config and the reproducibility block: the report regenerates its data
       expect(md).toMatch(/\| synthetic \| synthetic \| \d+ \| errorRate 0\.05, rows 80 \| 80 × 11 \| CSV serialization \| `[0-9a-f]{64}` \|/)
       for (const d of repro.datasets) expect([d.dirty.of, d.clean.of]).toEqual(['csv-serialization', 'csv-serialization'])
@@ -112,7 +115,7 @@ describe('dataforge-evals run', () => {
       // cannot turn their results into timeouts.
       const timedOut = await runCli(['run', '--agent', './slow.ts', '--dataset', 'synthetic', '--rows', '30', '--timeout-s', '0.3', '--output', 'slow/report.md', '--output-json', 'slow/report.json'], dir)
       expect(timedOut.code).toBe(1)
-      expect(timedOut.stderr).toContain('run failed: the one trial did not score')
+      expect(timedOut.stderr).toContain('run failed: no trial scored: the one trial errored (timeout 1; first: ')
       const res = await runCli(['run', '--agent', './throws.js,./garbage.mjs,./sloppy.ts,mock', '--dataset', 'synthetic', '--rows', '30'], dir)
       expect(res.code, res.stderr).toBe(0)
       const report = await readJson(join(dir, 'reports/run/report.json'))
@@ -135,7 +138,7 @@ describe('dataforge-evals run', () => {
       // Fail closed: a run in which every trial errored scored nothing and exits 1 (the report is still written).
       const closed = await runCli(['run', '--agent', './throws.js', '--dataset', 'synthetic', '--rows', '30', '--trials', '2', '--quiet', '--output', 'c/r.md', '--output-json', 'c/r.json'], dir)
       expect(closed.code).toBe(1)
-      expect(closed.stderr).toBe('run failed: none of 2 trials scored\n')
+      expect(closed.stderr).toMatch(/^run failed: no trial scored: all 2 trials errored \(exception 2; first: [^\n]+ trial 1: Error: model exploded\)\n$/)
       expect((await readJson(join(dir, 'c/r.json'))).records).toHaveLength(2)
     })
   })

@@ -177,6 +177,13 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const filtered = reportFolder(join(project, 'evals/__reports__')).runs()
     expect(filtered.filter((r) => r.status === 'skipped')).toHaveLength(19)
     expect(withoutKind(filtered)).toEqual(withoutKind(vitestFiltered.reports.runs()))
+    // Jest's -t leaves whole groups without runs: they are "not run" (one note), never below a threshold.
+    const thresholds = { 'mock-qa*': { passRate: 1 }, '*': { completionRate: 1 } }
+    const notRun = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ thresholds }) })
+    expect(notRun.code, notRun.output).toBe(0)
+    expect(notRun.output.match(/dataforge-evals note: not run: \d+ groups had no attempted run/g)).toHaveLength(1)
+    expect(notRun.output).toMatch(/not checked: [^\n]*mock-qa · bespoke/)
+    expect(notRun.output).not.toContain('no completed run')
     const gated = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ minPassesPerCase: 2 }) })
     expect(gated.output).toMatch(/Tests:\s+22 skipped, 3 passed/)
     expect(gated.output).toMatch(/dataforge-evals gate failed:[\s\S]*passed 1 of 1 trials, the repeat gate needs 2/)

@@ -84,7 +84,9 @@ describe('baseline', () => {
     expect(run.tests.tests.filter((t) => t.state === 'skipped')).toHaveLength(8)
     expect(run.exitCode).toBeFalsy()
     expect(run.output).not.toContain('gate failed')
-    expect(run.output).toMatch(/against the baseline\n {2}steady · synthetic: F1 1\.000 → 1\.000, pass rate 1\.000 → 1\.000 · no significant change .*\nreports:/)
+    expect(run.output).toMatch(
+      /against the baseline\n {2}steady · synthetic: F1 1\.000 → 1\.000, pass rate 1\.000 → 1\.000 · no significant change .*\ndataforge-evals note: not run: 1 group had no attempted run .*: drifty · synthetic\nreports:/,
+    )
   })
 
   it('fails the gate with a clear message when the data changed since the baseline', async () => {
@@ -151,7 +153,12 @@ describe('baseline', () => {
     const run = await runWith({ failTrials: [0, 1, 2, 3, 4, 5, 6, 7] }, { reporterOptions: { baseline: { alpha: 0.001 } } })
     // 8 units (each trial's seed makes new data): the smallest p is 2/2^8 = 0.0078 > 0.001; 11 units reach 2/2^11 = 0.00098
     const power = 'underpowered: with 8 generated datasets no paired test reaches α=0.001 (smallest possible p 0.0078); 11 generated datasets are needed'
-    expect(run.output).toContain(power)
+    // The terminal says it once for the run, naming every such group with its units; not once per group.
+    expect(run.output).toContain(
+      '  underpowered: 2 groups have too few units for a paired test to reach α=0.001 (11 are needed), so they fail only through a threshold or the floor: ' +
+        'drifty · synthetic (8 generated datasets), steady · synthetic (8 generated datasets)',
+    )
+    expect(run.output.match(/underpowered/g)).toHaveLength(1)
     expect(run.output).not.toContain('gate failed')
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:')

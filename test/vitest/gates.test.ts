@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { EvalReport } from '../../src/report-builder/build.js'
-import { runFixture, TempDirs } from '../helpers/vitest-run.js'
+import { type FixtureRun, runFixture, TempDirs } from '../helpers/vitest-run.js'
 import { markdownText } from '../../src/core/escape-text.js'
 
 // Real Vitest runs of test/fixtures/vitest/{gates,filters}: group thresholds, fail-closed, -t filters,
@@ -57,8 +57,8 @@ describe('group thresholds', () => {
     // Fixed number formatting: every number in the summary table has three decimals or is a count.
     const summary = md.slice(md.indexOf('| agent |'), md.indexOf('\n\n', md.indexOf('| agent |')))
     expect(summary.split('\n').slice(2)).toEqual([
-      '| mock | oracle | synthetic | 1.000 ± 0.000 | 1.000 [1.000, 1.000] | 1.000 | 1.000 | 1.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
-      '| noop | baseline | synthetic | 0.000 ± 0.000 | 0.000 [0.000, 0.000] | 0.000 | 1.000 | 0.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
+      '| mock | oracle | synthetic | 2 generated datasets | 1.000 ± 0.000 | 1.000 [1.000, 1.000] | 1.000 | 1.000 | 1.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
+      '| noop | baseline | synthetic | 2 generated datasets | 0.000 ± 0.000 | 0.000 [0.000, 0.000] | 0.000 | 1.000 | 0.000 | 1.000 [0.342, 1.000] (2/2) | 2/2 | 1.0 | 0 | 0 | 0 |',
     ])
   })
 
@@ -96,6 +96,45 @@ describe('fail closed', () => {
     expect(readdirSync(run.reports.dir).sort()).toEqual(['leaderboard.md', 'manifest.json'])
   })
 })
+
+describe('groups left without runs (a -t filter, .skip)', () => {
+  const notRunRun = (thresholds: Record<string, Record<string, number>>, testNamePattern?: string) =>
+    runFixture({ fixture: 'not-run', outputDir: temp.make(), cacheDir: temp.make(), reporterOptions: { thresholds }, ...(testNamePattern ? { testNamePattern } : {}) })
+  /** Each test's name without its trial label, and its state. */
+  const states = (run: FixtureRun) => run.tests.tests.map((t) => `${t.name.split(' [')[0]}: ${t.state}`)
+
+  it('.skip: the parked group is "not run" once, never below its threshold; the run passes when the groups that ran pass', async () => {
+    const run = await notRunRun({ parked: { passRate: 1 }, '*': { completionRate: 1 } })
+    expect(states(run)).toEqual(['kept: passed', 'parked: skipped', 'other: passed'])
+    expect(run.exitCode).toBeFalsy()
+    expect(run.output).not.toContain('no completed run')
+    expect(run.output).not.toContain('gate failed')
+    const note =
+      'not run: 1 group had no attempted run (a -t or file filter, a shard, .skip or .todo left them out), so their thresholds and baseline are not checked: noop · synthetic · parked'
+    expect(run.output).toContain(`dataforge-evals note: ${note}`)
+    expect(run.output.match(/not run: /g)).toHaveLength(1)
+    expect(run.reports.text('leaderboard.md')).toContain(`- note: ${markdownText(note)}`)
+  })
+
+  it('-t: the groups it left out are "not run" in one note; exit 0 when the group that ran passes; a threshold on the ran group still gates', async () => {
+    const run = await notRunRun({ '*': { f1: 0.9, completionRate: 1 } }, '^kept')
+    expect(states(run)).toEqual(['kept: passed', 'parked: skipped', 'other: skipped'])
+    expect(run.exitCode).toBeFalsy()
+    expect(run.output).not.toContain('no completed run')
+    expect(run.output).toContain('not run: 2 groups had no attempted run')
+    expect(run.output).toContain('are not checked: noop · synthetic · other, noop · synthetic · parked')
+    // The same filter with a bar the group that ran misses: the gate still fails, on that group alone.
+    const failing = await notRunRun({ '*': { f1: 0.9 } }, '^other')
+    expect(failing.exitCode).toBe(1)
+    expect(gateFailures(failing.output)).toEqual(['noop · synthetic · other: f1 0.000 is below the threshold 0.9 (pattern "*")'])
+  })
+})
+
+/** The ✗ lines under "dataforge-evals gate failed:". */
+function gateFailures(output: string): string[] {
+  const at = output.indexOf('dataforge-evals gate failed:')
+  return at < 0 ? [] : [...output.slice(at).matchAll(/^ {2}✗ (.*)$/gm)].map((m) => m[1]!)
+}
 
 describe('an eval file that does not load', () => {
   it('is named by the reporter; the files that loaded are reported', async () => {

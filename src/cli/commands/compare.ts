@@ -7,6 +7,7 @@ import { readComparableRuns } from '../../report-builder/baseline.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { deltasText, testsText, verdictLabel, unitsText, verdictLine } from '../../report-builder/comparison-verdict.js'
 import { writeCliGithubOutput } from '../report-output.js'
+import { asGateRow } from '../../report-builder/gate-groups.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 
@@ -88,6 +89,9 @@ export const compareCommand: Command = async (argv, io) => {
     labelA = `${labelA} (${agents[0]})`
     labelB = `${labelB} (${agents[1]})`
   }
+  // A built-in question suite is one group, as the reporter's baseline gate pairs it (gate-groups.ts).
+  a = a.map(asGateRow)
+  b = b.map(asGateRow)
   const cmp = compareRuns(a, b, { alpha, seed, minDelta, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
   if (cmp.overall.n === 0) {
     throw new InputError(`nothing to compare: no unit of ${labelB} pairs with a unit of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)

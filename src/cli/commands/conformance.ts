@@ -167,7 +167,9 @@ export const conformanceCommand: Command = async (argv, io) => {
   }
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)
-  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${verdict.reasons.length ? ` (${terminalText(verdict.reasons.join('; '))})` : ''}` +
+  // A FAILED evaluation scored nothing (fail closed, as every door): its summary already says why, once.
+  const reasons = result.status === 'FAILED' ? [] : verdict.reasons
+  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${reasons.length ? ` (${terminalText(reasons.join('; '))})` : ''}` +
     `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`)
   return verdict.passed ? 0 : 1
 }

@@ -14,7 +14,7 @@ import { projectCommit } from '../../report-builder/reproducibility.js'
 import { runQaTrial } from '../../run/run-qa-trial.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
-import { repeatGateFailures } from '../../report-builder/gates.js'
+import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
 import { runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -58,6 +58,9 @@ Options:
   --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
 ${ISOLATION_HELP}
   --quiet                no progress lines
+
+Exit codes: 0 the suite ran and at least one question scored (and the repeat gate held), 1 no question scored
+(every one errored: no cassette, no key, a dead agent) or the repeat gate failed, 2 bad input.
 `
 
 const OPTIONS = {
@@ -157,8 +160,14 @@ export const qaCommand: Command = async (argv, io) => {
     config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
   await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
-  const failures = minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
+  // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.
+  const none = nothingScored(records, { one: 'question', many: 'questions' })
+  const failures = none ? [`qa failed: ${none}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
   await writeCliGithubOutput({ command: 'qa', flag: values.github, dir: paths.dir, failures, report, io })
+  if (none) {
+    io.stderr(`qa failed: ${terminalText(none)}\n`)
+    return 1
+  }
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
 }
 

@@ -15,7 +15,7 @@ import { projectCommit } from '../../report-builder/reproducibility.js'
 import { seconds } from '../../report-builder/figure-text.js'
 import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
-import { repeatGateFailures } from '../../report-builder/gates.js'
+import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js'
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
@@ -77,6 +77,9 @@ ${ISOLATION_HELP}
   --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
                          with the recorded configuration (flags given again must agree), then write the reports
   --quiet                no progress lines
+
+Exit codes: 0 at least one trial scored (and the repeat gate held), 1 no trial scored (every one errored), an
+agent's process died, or the repeat gate failed, 2 bad input.
 `
 
 const OPTIONS = {
@@ -261,11 +264,12 @@ export const runCommand: Command = async (argv, userIO) => {
 }
 
 /**
- * Why the run as a whole failed, if it did: no trial scored, or an agent took down what it ran in (an exit, a
- * crash, an out-of-memory). The reports are written either way.
+ * Why the run as a whole failed, if it did: no trial scored (fail closed, as every door), or an agent took down
+ * what it ran in (an exit, a crash, an out-of-memory). The reports are written either way.
  */
 function runBroken(records: RunRecord[]): string | null {
-  if (records.length && records.every((r) => r.status !== 'ok')) return records.length === 1 ? 'the one trial did not score' : `none of ${records.length} trials scored`
+  const none = nothingScored(records, { one: 'trial', many: 'trials' })
+  if (none) return none
   const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
   if (fatal.length) return `${counted(fatal.length, 'trial')} ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null

@@ -6,7 +6,7 @@ import { hardSuite } from './hard.js'
 import { largeSuite } from './large.js'
 import { messySuite } from './messy.js'
 import { seededSample } from './sample.js'
-import type { QaCase, QaSuite, QaSuiteOptions } from './types.js'
+import type { BuiltInQaSuite, QaCase, QaSuite, QaSuiteOptions } from './types.js'
 
 export * from './types.js'
 export { expectNumber, expectText, expectList, expectTable, expectRefusal, expectChart, turn, singleCase, conversationCase, type Expectation } from './build.js'
@@ -26,7 +26,7 @@ export const QA_SUITES: Record<string, { suite: QaSuite; description: string }> 
   messy: { suite: messySuite, description: 'currency strings, mixed dates, inconsistent labels, missing values, duplicates' },
   wtq: { suite: wtqSuite, description: 'WikiTableQuestions (bundled 200-question slice or --data-dir release), official evaluator rules' },
   dabench: { suite: dabenchSuite, description: 'InfiAgent-DABench data analysis (bundled slice or --data-dir validation set), official @name[value] grading' },
-}
+} satisfies Record<BuiltInQaSuite, { suite: QaSuite; description: string }>
 
 /** The cases of a built-in suite; an unknown name is an InputError listing the known ones. */
 export async function loadQaSuite(name: string, opts: QaSuiteOptions): Promise<QaCase[]> {

@@ -2,6 +2,13 @@ import type { Grader } from '../../core/answer.js'
 import type { Table } from '../../core/schemas.js'
 import { caseLabel } from '../../core/case-label.js'
 
+/**
+ * The names of the built-in question suites (`QA_SUITES` is keyed by exactly these). Apart from the suites
+ * themselves so a report can recognise their records without loading them.
+ */
+export const BUILT_IN_QA_SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq', 'dabench'] as const
+export type BuiltInQaSuite = (typeof BUILT_IN_QA_SUITES)[number]
+
 /** One question and the grader of its answer. */
 export interface QaTurn {
   question: string

@@ -1,11 +1,14 @@
 import { formatDelta, formatNumber, formatP } from '../../stats/number-format.js'
 import type { GroupDelta } from '../baseline.js'
-import { deltaLabel, powerText, testName, testsText, unitsText } from '../comparison-verdict.js'
+import { deltaLabel, testName, testsText, unitsText } from '../comparison-verdict.js'
+import { underpoweredLine } from '../power-note.js'
+import { gateGroupName } from '../gate-groups.js'
 import type { GateFailure } from '../gates.js'
 import { gfmTable, markdownCell, markdownText } from './escape.js'
 import type { GithubGateView } from './gate-view.js'
 import { type ValueCutsSummary, valueCutsLine } from '../value-cuts.js'
 import { markdownCode } from '../../core/escape-text.js'
+import { unitsText as formatUnits } from '../../stats/units.js'
 
 /*
  * The job summary ($GITHUB_STEP_SUMMARY) and the PR comment (pr-comment.md): GitHub-flavoured Markdown built
@@ -63,16 +66,19 @@ function failingGroupsTable(view: GithubGateView): string {
 function leaderboardTable(view: GithubGateView): string {
   const deltas = new Map(view.deltas.map((d) => [d.group, d]))
   const rows = view.aggregates.map((a) => {
-    const d = deltas.get(a.group)
+    // A built-in question suite gates as one group: its category rows show the suite's verdict, marked so.
+    const own = deltas.get(a.group)
+    const d = own ?? deltas.get(gateGroupName(a))
     return [
       markdownCell(a.group),
+      formatUnits(a.units),
       `${a.trialsCompleted}/${a.trialsRequested - a.trialsSkipped}`,
       num(a.passRate),
       num(a.f1Mean),
-      d ? markdownCell(deltaLabel(d)) : '—',
+      d ? markdownCell(own ? deltaLabel(d) : `${deltaLabel(d)} (whole suite, ${d.verdict ? unitsText(d.verdict) : 'no pairs'})`) : '—',
     ]
   })
-  return gfmTable(['group', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
+  return gfmTable(['group', 'units', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
 }
 
 function reportLink(view: GithubGateView): string[] {
@@ -91,17 +97,16 @@ export function renderJobSummary(view: GithubGateView): string {
   if (failing) parts.push('', '### Failing groups', '', failing)
   const warnings = underpoweredLines(view)
   const all = [...view.notes.map((n) => `- ${markdownText(n)}`), ...warnings]
-  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups and unchecked patterns</summary>`, '', ...all, '', '</details>')
+  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups, groups not run, unchecked patterns</summary>`, '', ...all, '', '</details>')
   if (view.aggregates.length) parts.push('', '### Leaderboard', '', leaderboardTable(view))
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }
 
+/** The underpowered groups in one line (power-note.ts), not a warning per group. */
 function underpoweredLines(view: GithubGateView): string[] {
-  return view.deltas.flatMap((d) => {
-    const power = d.status === 'compared' && d.verdict ? powerText(d.verdict, view.alpha) : ''
-    return power ? [`- ${markdownText(`${d.group}: ${power}`)}`] : []
-  })
+  const line = underpoweredLine(view.deltas, view.alpha)
+  return line ? [`- ${markdownText(line)}`] : []
 }
 
 /** A group changed against the baseline: new, failed, or any of its before → after values moved. */
@@ -122,7 +127,7 @@ export function renderPrComment(view: GithubGateView): string {
   if (view.valueCuts) parts.push('', valueCutsQuote(view.valueCuts))
   const rows = view.deltas.filter(changed).map((d) => {
     const v = d.verdict && d.status === 'compared' && d.verdict.n > 0 ? d.verdict : null
-    const p = v ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}` : '—'
+    const p = v ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}, ${unitsText(v)}` : '—'
     const label = markdownCell(deltaLabel(d))
     return [
       markdownCell(d.group),

@@ -1,4 +1,4 @@
-import { powerText } from '../comparison-verdict.js'
+import { underpoweredLine } from '../power-note.js'
 import { escapeCommandData, escapeCommandProperty } from './escape.js'
 import { failureGroup, type GithubGateView } from './gate-view.js'
 
@@ -25,18 +25,16 @@ function where(view: GithubGateView, group: string | null): Pick<WorkflowCommand
 
 /**
  * The run's annotations: one `::error` per gate failure (title = its group, or `dataforge-evals gate` for a
- * failure of the whole run), one `::warning` per underpowered group and per note (patterns not checked in a
- * filtered run).
+ * failure of the whole run), one `::warning` naming every underpowered group, and one per note (groups not run,
+ * patterns not checked in a filtered run).
  */
 export function gateAnnotations(view: GithubGateView): string[] {
   const lines = view.failures.map((failure) => {
     const group = failureGroup(view, failure)
     return workflowCommand('error', failure, { title: group ?? 'dataforge-evals gate', ...where(view, group) })
   })
-  for (const d of view.deltas) {
-    const power = d.status === 'compared' && d.verdict ? powerText(d.verdict, view.alpha) : ''
-    if (power) lines.push(workflowCommand('warning', `${d.group}: ${power}`, { title: `${d.group} (underpowered)`, ...where(view, d.group) }))
-  }
+  const power = underpoweredLine(view.deltas, view.alpha)
+  if (power) lines.push(workflowCommand('warning', power, { title: 'dataforge-evals gate (underpowered groups)' }))
   for (const note of view.notes) lines.push(workflowCommand('warning', note, { title: 'dataforge-evals gate (not checked)' }))
   return lines
 }

@@ -17,6 +17,7 @@ import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
 import { scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
+import { type UnitKind, unitsText } from '../../stats/units.js'
 
 export interface HtmlReportOptions {
   title?: string
@@ -98,15 +99,29 @@ function leaderboardNote(report: EvalReport): string {
   )
 }
 
+/**
+ * `40 runs in 12 groups (units: 17 cases, 3 conversations), 0 run failures · run … · commit …`. Run failures
+ * (errored runs, the leaderboard's "failures" column) are not the gate's failures, which the gate box names.
+ */
 function summaryLine(report: EvalReport): string {
   const attempted = report.records.filter((r) => r.status !== 'skipped').length
   const skipped = report.records.length - attempted
   const failed = report.records.filter((r) => r.status === 'failed').length
+  const units = unitsInGroups(report)
   return (
-    `${attempted} runs in ${report.aggregates.length} groups` +
+    `${attempted} runs in ${report.aggregates.length} groups${units ? ` (units: ${units})` : ''}` +
     (skipped ? `, ${skipped} skipped` : '') +
-    `, ${failed} failed · run ${report.reproducibility.runDateUtc} · commit ${report.reproducibility.projectCommit ?? 'unknown'}`
+    `, ${failed} run failure${failed === 1 ? '' : 's'} · run ${report.reproducibility.runDateUtc} · commit ${report.reproducibility.projectCommit ?? 'unknown'}`
   )
+}
+
+/** The groups' units summed by kind: `17 cases, 3 conversations` (a case two agents ran counts in each group). */
+function unitsInGroups(report: EvalReport): string {
+  const byKind = new Map<UnitKind, number>()
+  for (const a of report.aggregates) {
+    for (const [kind, n] of Object.entries(a.units.byKind) as Array<[UnitKind, number]>) byKind.set(kind, (byKind.get(kind) ?? 0) + n)
+  }
+  return [...byKind].sort(([x], [y]) => (x < y ? -1 : 1)).map(([unit, units]) => unitsText({ unit, units })).join(', ')
 }
 
 function gateBlock(failures: readonly string[] | undefined): string {

@@ -2,6 +2,7 @@ import { type Aggregate, armName, failedRuns } from '../aggregate.js'
 import { fixed, meanIntervalText, meanStd, units, usd } from '../figure-text.js'
 import type { ScoreRule } from '../score-rule.js'
 import { esc, sortValue } from './escape.js'
+import { unitsText } from '../../stats/units.js'
 
 /**
  * A number cell. A figure with an interval may wrap, but only before its `[`, so a narrow column shows
@@ -66,7 +67,9 @@ export function leaderboardTable(aggregates: readonly Aggregate[], labels: Reado
       `<tr data-group="${esc(labels.get(a) ?? a.group)}">` +
       `<th scope="row">${esc(armName(a.agent, a.model))}</th>` +
       `<td>${esc(a.agentKind)}</td>` +
-      `<td>${esc(a.suite === a.dataset ? a.suite : `${a.suite} · ${a.dataset}`)}${a.category ? ` · ${esc(a.category)}` : ''}</td>` +
+      `<td>${esc(a.suite === a.dataset ? a.suite : `${a.suite} · ${a.dataset}`)}${a.category ? ` · ${esc(a.category)}` : ''}` +
+      // The group's units under its name (a second line, so the table keeps its width).
+      `<br><span class="muted">${esc(unitsText(a.units))}</span></td>` +
       shown.map((c) => c.cell(a)).join('') +
       `</tr>`,
   )

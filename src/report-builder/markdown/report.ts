@@ -4,6 +4,7 @@ import type { EvalReport } from '../build.js'
 import { fixed, meanIntervalText, meanStd, seconds, table, units, usd } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
 import { unitsNote } from '../units-note.js'
+import { unitsText } from '../../stats/units.js'
 import { renderQaSections } from './qa-sections.js' // QA sections (issue 12)
 import { isDabenchFact } from '../../datasets/dabench/scores.js'
 import { compareText } from '../../core/order.js'
@@ -39,7 +40,7 @@ function failuresText(a: Aggregate): string {
 }
 
 export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
-  const header = ['agent', 'kind', 'dataset', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'P', 'R', scoreRule(report).header, 'trials done/asked', 'steps/trial', 'quota/trial', 'quota total']
+  const header = ['agent', 'kind', 'dataset', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'P', 'R', scoreRule(report).header, 'trials done/asked', 'steps/trial', 'quota/trial', 'quota total']
   if (opts.runtimeInSummary) header.push('runtime total')
   header.push('failures')
   const rows = report.aggregates.map((a) => {
@@ -47,6 +48,7 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
       markdownCell(a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent),
       markdownCell(a.agentKind),
       markdownCell(a.category ? `${a.suite} · ${a.category}` : a.suite),
+      unitsText(a.units),
       meanStd(a.f1Mean, a.f1Std, a.repairRuns),
       meanIntervalText(a.f1Interval),
       fixed(a.pooled?.f1),

@@ -73,6 +73,9 @@ describe('job summary and PR comment', () => {
     expect(row.slice(1, 5)).toEqual(['pass rate', '0.167', 'baseline 1.000', '-0.833'])
     expect(row[5]).toMatch(/^0\.0020 \(pass\/fail McNemar exact, 12 cases\)$/)
     expect(board!.rows).toHaveLength(1)
+    // The leaderboard names each group's unit and count.
+    expect(board!.header.map(cellText).slice(0, 3)).toEqual(['group', 'units', 'runs completed'])
+    expect(cellText(board!.rows[0]![1]!)).toBe('12 cases')
     expect(summary).toContain('[Full HTML report](https://example.test/artifacts/1)')
 
     const comment = renderPrComment(v)
@@ -83,6 +86,7 @@ describe('job summary and PR comment', () => {
     expect(cells[1]).toBe('1.000 → 0.167')
     expect(cells[2]).toBe('-0.833')
     expect(cells[6]).toContain('regression (pass/fail)')
+    expect(cells[5]).toMatch(/, 12 cases$/)
 
     const annotations = gateAnnotations(v)
     const error = annotations.find((a) => a.startsWith('::error'))!
@@ -105,10 +109,14 @@ describe('job summary and PR comment', () => {
     const [failing] = tables(renderJobSummary(v))
     expect(failing!.rows[0]!.map(cellText).slice(1, 4)).toEqual(['passRate', '1.000', 'threshold ≥ 1.5'])
     const annotations = gateAnnotations({ ...v, notes: ['threshold pattern "typo" matches no group (not checked: this run was filtered)'] })
-    expect(annotations.filter((a) => a.startsWith('::warning')).map((a) => a.split('::')[1])).toEqual([
-      'warning title=baseline · hospital · repair (underpowered),file=evals/repair.eval.ts,line=7',
-      'warning title=dataforge-evals gate (not checked)',
-    ])
+    // The underpowered groups in one warning for the run (not one per group), naming each with its units.
+    const warnings = annotations.filter((a) => a.startsWith('::warning'))
+    expect(warnings.map((a) => a.split('::')[1])).toEqual(['warning title=dataforge-evals gate (underpowered groups)', 'warning title=dataforge-evals gate (not checked)'])
+    expect(warnings[0]).toContain(
+      '::underpowered: 1 group has too few units for a paired test to reach α=0.05 (6 are needed), so it fails only through a threshold or the floor: baseline · hospital · repair (3 cases)',
+    )
+    const summary = renderJobSummary(v)
+    expect(summary.match(/underpowered: /g)).toHaveLength(1)
   })
 
   it('a hostile group name is escaped in both documents', () => {

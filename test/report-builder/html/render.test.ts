@@ -141,6 +141,8 @@ describe('renderHtmlReport', () => {
     const html = await renderHtmlReport(reportOf(questionRecords(), { command: 'qa' }))
     const head = [...html.match(/<table id="leaderboard-table".*?<\/thead>/s)![0].matchAll(/<th scope="col">([^<]+)<\/th>/g)].map((m) => m[1])
     expect(head).toEqual(['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score: correct [95% CI]', 'steps', 'tokens', 'cost', 'failures'])
+    // Each group names its unit and count under its name.
+    expect(html).toMatch(/<td>[^<]*<br><span class="muted">\d+ (cases?|conversations?)<\/span><\/td>/)
     expect(html).toContain('Not shown, as no group has a value in them: P, R, F1, F1 [95% CI], F1 pooled, quota/trial.')
   })
 
