@@ -10,7 +10,7 @@ import { addUsageInPlace, emptyUsage } from '../core/usage.js'
 import { checkBeforeCall } from './budget.js'
 import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
 import { errorBody, GatewayError } from './errors.js'
-import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, type UpstreamAnswer } from './forward.js'
+import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, outgoingHeaders, type UpstreamAnswer } from './forward.js'
 import { type ParsedCall, parseCall } from './protocol.js'
 import { eventData, SseSplitter } from './sse.js'
 import { tokenOf, TokenRegistry } from './tokens.js'
@@ -110,7 +110,17 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   async function serve(trial: TrialState, call: ParsedCall, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
     const { spec, ledger } = trial
     const mode = spec.cache.mode
-    const parts: CassetteKeyParts = { upstream: spec.upstream.id, method: call.method, path: call.path, body: call.body, trial: spec.trial, seed: spec.seed }
+    const headers = outgoingHeaders(spec.upstream, call, req.headers)
+    const parts: CassetteKeyParts = {
+      upstream: spec.upstream.id,
+      method: call.method,
+      path: call.path,
+      body: call.body,
+      trial: spec.trial,
+      seed: spec.seed,
+      // Left out when empty, so a call sent with the defaults keeps the key it had before headers were keyed.
+      ...(Object.keys(headers.keyed).length > 0 ? { headers: headers.keyed } : {}),
+    }
     const key = trial.store ? cassetteKey(parts) : null
     checkBeforeCall(spec.budget, ledger.usage, trial.label)
     // The built-in agents name the recording their answer came from.
@@ -138,7 +148,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
     })
-    const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, trial.forward, trial.label)
+    const { response, release } = await forwardCall(spec.upstream, call, headers.sent, abort.signal, trial.forward, trial.label)
     try {
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const contentType = response.header('content-type') ?? ''
