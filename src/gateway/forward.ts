@@ -4,6 +4,7 @@ import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayM
 import type { Clock } from './clock.js'
 import { sharedRateLimiter } from './rate-limiter.js'
 import { GatewayError } from './errors.js'
+import { redactSecrets } from './redact.js'
 import type { ParsedCall } from './protocol.js'
 import type { Upstream } from './types.js'
 
@@ -205,5 +206,5 @@ async function pause(clock: Clock, ms: number, signal: AbortSignal, label: strin
 }
 
 function redactUrl(text: string, upstream: Upstream): string {
-  return upstream.apiKey ? text.split(upstream.apiKey).join('[redacted]') : text
+  return upstream.apiKey ? redactSecrets(text, [upstream.apiKey]) : text
 }

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { usageOfCall } from './accounting.js'
 import { realClock } from './clock.js'
-import { redactSecrets } from './redact.js'
+import { redactSecrets, secretMatcher } from './redact.js'
+import { StreamRedactor } from './stream-redact.js'
 import { InputError } from '../core/errors.js'
 import type { LlmAccess } from '../core/llm.js'
 import { addUsageInPlace, emptyUsage } from '../core/usage.js'
@@ -328,18 +329,23 @@ async function relayStream(
   const usage = new StreamUsage(call.protocol)
   const events: string[] = []
   const decoder = new TextDecoder()
-  const onEvent = (raw: string) => {
-    const event = secrets.length ? redactSecrets(raw, secrets) : raw
+  const redactor = secrets.length > 0 ? new StreamRedactor(secretMatcher(secrets)) : null
+  const send = (event: string) => {
     events.push(event)
     res.write(event)
     const data = eventData(event)
     if (data !== null) usage.onData(data)
+  }
+  const onEvent = (raw: string) => {
+    if (!redactor) send(raw)
+    else for (const event of redactor.push(raw)) send(event)
   }
   for await (const value of response.chunks()) {
     for (const event of splitter.push(decoder.decode(value, { stream: true }))) onEvent(event)
   }
   const rest = splitter.flush()
   if (rest !== null) onEvent(rest)
+  if (redactor) for (const event of redactor.flush()) send(event)
   return { events, usage: usage.result(), unreadable: usage.unreadable }
 }
 

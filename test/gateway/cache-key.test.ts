@@ -1,50 +1,30 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
-import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { describe, expect, it } from 'vitest'
+import type { TrialSpec } from '../../src/gateway/index.js'
+import { gatewayFixture } from '../helpers/gateway-fixture.js'
 
 // Issue 36, item 13: a replay must answer only a request that was sent upstream the same way, headers included.
 
 const SECRET = 'sk-cache-key-SECRET-5566778899'
-let fake: FakeProvider
-let gateway: Gateway
-let upstream: Upstream
-let dir: string
-
-beforeAll(async () => {
-  fake = await new FakeProvider().start()
-  gateway = await startGateway({ log: () => undefined })
-  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'GW_KEY' }, { env: { GW_KEY: SECRET } })
-  dir = await mkdtemp(join(tmpdir(), 'dfg-gw-key-'))
-})
-afterEach(() => {
-  fake.handler = undefined
-})
-afterAll(async () => {
-  await gateway.close()
-  await fake.stop()
-  await rm(dir, { recursive: true, force: true })
-})
-
-const spec = (mode: 'record' | 'replay', over: Partial<TrialSpec> = {}): TrialSpec => ({ caseId: 'hdr', trial: 0, seed: 1, upstream, cache: { mode, dir }, ...over })
+const fx = gatewayFixture(SECRET, {}, 'hdr')
+const spec = (mode: 'record' | 'replay', over: Partial<TrialSpec> = {}): TrialSpec => fx.spec({ cache: { mode, dir: fx.dir }, ...over })
 const openai = (apiKey: string, baseURL: string, headers: Record<string, string> = {}) => new OpenAI({ baseURL, apiKey, maxRetries: 0, defaultHeaders: headers })
 const ask = (client: OpenAI) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'same body' }] })
 
 describe('the cache key covers every forwarded header', () => {
   it('a recording made with one openai-beta does not answer a request with another (or none)', async () => {
-    fake.handler = (request) => ({ json: { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `beta=${String(request.headers['openai-beta'])}` }, finish_reason: 'stop' }] } })
-    const recorded = gateway.openTrial(spec('record'))
+    fx.fake.handler = (request) => ({ json: { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `beta=${String(request.headers['openai-beta'])}` }, finish_reason: 'stop' }] } })
+    const recorded = fx.gateway.openTrial(spec('record'))
     const live = await ask(openai(recorded.llm.apiKey, recorded.llm.baseURL, { 'openai-beta': 'assistants=v2' }))
     expect(live.choices[0]!.message.content).toBe('beta=assistants=v2')
-    expect(fake.requests.at(-1)!.headers['openai-beta']).toBe('assistants=v2')
+    expect(fx.fake.requests.at(-1)!.headers['openai-beta']).toBe('assistants=v2')
     recorded.finish()
 
     for (const headers of [{ 'openai-beta': 'assistants=v1' }, {}] as Record<string, string>[]) {
-      const poisoned = gateway.openTrial(spec('replay'))
+      const poisoned = fx.gateway.openTrial(spec('replay'))
       const error = await ask(openai(poisoned.llm.apiKey, poisoned.llm.baseURL, headers)).then(
         () => null,
         (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
@@ -52,23 +32,23 @@ describe('the cache key covers every forwarded header', () => {
       expect(error?.status).toBe(404)
       expect(poisoned.finish().failure?.kind).toBe('cache_miss')
     }
-    const same = gateway.openTrial(spec('replay'))
+    const same = fx.gateway.openTrial(spec('replay'))
     expect((await ask(openai(same.llm.apiKey, same.llm.baseURL, { 'openai-beta': 'assistants=v2' }))).choices[0]!.message.content).toBe('beta=assistants=v2')
     expect(same.finish().usage.cachedCalls).toBe(1)
   })
 
   it("anthropic-beta and the SDK's anthropic-version are keyed; accept: application/json is not; the token never enters it", async () => {
-    const record = gateway.openTrial(spec('record', { caseId: 'anth' }))
+    const record = fx.gateway.openTrial(spec('record', { caseId: 'anth' }))
     const client = (apiKey: string, headers: Record<string, string> = {}) => new Anthropic({ baseURL: record.llm.anthropicBaseURL, apiKey, maxRetries: 0, defaultHeaders: headers })
     const params = { model: 'c', max_tokens: 5, messages: [{ role: 'user' as const, content: 'q' }] }
     await client(record.llm.apiKey, { 'anthropic-beta': 'tools-2024' }).messages.create(params)
-    expect(fake.requests.at(-1)!.headers['anthropic-beta']).toBe('tools-2024')
+    expect(fx.fake.requests.at(-1)!.headers['anthropic-beta']).toBe('tools-2024')
     await client(record.llm.apiKey).messages.create(params)
     record.finish()
-    const files = await readdir(dir)
-    const entries = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as { request: { caseId?: string; headers?: Record<string, string> } }))
+    const files = await readdir(fx.dir)
+    const entries = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(fx.dir, f), 'utf8')) as { request: { caseId?: string; headers?: Record<string, string> } }))
     const anthropic = entries.filter((e) => (e.request as { body?: { model?: string } }).body?.model === 'c')
-    const version = String(fake.requests.at(-1)!.headers['anthropic-version'])
+    const version = String(fx.fake.requests.at(-1)!.headers['anthropic-version'])
     expect(anthropic.map((e) => e.request.headers).sort((a, b) => Object.keys(b!).length - Object.keys(a!).length)).toEqual([
       { 'anthropic-beta': 'tools-2024', 'anthropic-version': version },
       { 'anthropic-version': version },
@@ -76,12 +56,12 @@ describe('the cache key covers every forwarded header', () => {
     // The OpenAI SDK sends accept: application/json, the default: its call is keyed by openai-beta alone.
     expect(entries.filter((e) => !anthropic.includes(e)).map((e) => e.request.headers)).toEqual([{ 'openai-beta': 'assistants=v2' }])
     for (const file of files) {
-      const text = await readFile(join(dir, file), 'utf8')
+      const text = await readFile(join(fx.dir, file), 'utf8')
       expect(text).not.toContain(SECRET)
       expect(text).not.toContain(record.llm.apiKey)
     }
     // Another token (another trial of the same case and seed) replays both.
-    const replay = gateway.openTrial(spec('replay', { caseId: 'anth' }))
+    const replay = fx.gateway.openTrial(spec('replay', { caseId: 'anth' }))
     const again = (headers: Record<string, string> = {}) => new Anthropic({ baseURL: replay.llm.anthropicBaseURL, apiKey: replay.llm.apiKey, maxRetries: 0, defaultHeaders: headers })
     await again({ 'anthropic-beta': 'tools-2024' }).messages.create(params)
     await again().messages.create(params)
