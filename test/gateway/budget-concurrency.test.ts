@@ -1,7 +1,7 @@
 import OpenAI from 'openai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayTrial } from '../../src/gateway/index.js'
-import { gate, until } from '../helpers/gate.js'
+import { gate, startCalls, until } from '../helpers/gate.js'
 import { gatewayFixture } from '../helpers/gateway-fixture.js'
 
 // Issue 36, item 6 and the per-trial concurrency: a budget holds however many calls arrive at once.
@@ -22,21 +22,7 @@ const slowProvider = () => {
 }
 const openai = (trial: GatewayTrial) => new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
 
-/** Starts `n` calls at once; each gives 'ok' or the HTTP status it failed with. */
-function callsAtOnce(trial: GatewayTrial, n: number, extra: Record<string, unknown> = {}) {
-  const client = openai(trial)
-  let settled = 0
-  const outcomes = Array.from({ length: n }, (_, i) =>
-    client.chat.completions
-      .create({ model: 'm', messages: [{ role: 'user', content: `q${i}` }], ...extra })
-      .then(
-        () => 'ok' as const,
-        (e: unknown) => (e as InstanceType<typeof OpenAI.APIError>).status ?? 'no status',
-      )
-      .finally(() => settled++),
-  )
-  return { outcomes, settled: () => settled }
-}
+const callsAtOnce = (trial: GatewayTrial, n: number, extra: Record<string, unknown> = {}) => startCalls(openai(trial), n, extra)
 
 describe('budgets are enforced before forwarding, with the calls in flight reserved', () => {
   it('calls=1 with 60 slow calls at once: one reaches the upstream, 59 are refused, the trial is budget_exceeded', { timeout: 60_000 }, async () => {

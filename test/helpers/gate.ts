@@ -16,3 +16,25 @@ export async function until(condition: () => boolean, ms = 10_000): Promise<bool
   }
   return true
 }
+
+/** What `startCalls` needs of an OpenAI client. */
+interface ChatClient {
+  chat: { completions: { create(body: { model: string; messages: Array<{ role: 'user'; content: string }> }): PromiseLike<unknown> } }
+}
+
+/**
+ * Starts `n` chat calls at once without waiting for them; each outcome is 'ok', the HTTP status it failed with, or
+ * null (the connection was cut). `settled()` says how many have ended so far.
+ */
+export function startCalls(client: ChatClient, n: number, extra: Record<string, unknown> = {}) {
+  let settled = 0
+  const outcomes = Array.from({ length: n }, (_, i) =>
+    Promise.resolve(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `q${i}` }], ...extra }))
+      .then(
+        () => 'ok' as const,
+        (e: unknown) => (e as { status?: number }).status ?? null,
+      )
+      .finally(() => settled++),
+  )
+  return { outcomes, settled: () => settled }
+}
