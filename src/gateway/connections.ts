@@ -1,14 +1,31 @@
+import { readFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { GatewayError } from './errors.js'
 
 export interface ConnectionLimits {
-  /** Connections open to the gateway at once, all trials together (default 1,024). */
+  /** Connections open to the gateway at once, all trials together (default 1,024, lower under a low open-file limit). */
   maxConnections: number
   /** Connections one trial's calls may hold open at once (default 64). */
   trialConnections: number
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 1024, trialConnections: 64 }
+/**
+ * 1,024 connections, or a quarter of the process's open-file limit when that is lower (read where the system says
+ * it: /proc/self/limits on Linux), so a flood leaves the harness most of its file descriptors; 64 per trial.
+ */
+export function defaultConnectionLimits(): ConnectionLimits {
+  const files = openFileLimit()
+  return { maxConnections: files ? Math.max(16, Math.min(1024, Math.floor(files / 4))) : 1024, trialConnections: 64 }
+}
+
+function openFileLimit(): number | null {
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))
+    return line ? Number(line[1]) : null
+  } catch {
+    return null
+  }
+}
 
 interface SocketState<T> {
   /** The trial of the last request on it; null until its first request. */
@@ -51,6 +68,11 @@ export class ConnectionGuard<T extends { label: string }> {
   onRequest(socket: Socket, trial: T, done: (listener: () => void) => void): void {
     const state = this.sockets.get(socket)
     if (!state) return
+    // Busy from now on: the trial's idle connections may be closed below, never this one.
+    state.active++
+    done(() => {
+      state.active--
+    })
     if (state.trial !== trial) {
       if (state.trial) this.byTrial.get(state.trial)?.delete(socket)
       state.trial = trial
@@ -78,10 +100,6 @@ export class ConnectionGuard<T extends { label: string }> {
         )
       }
     }
-    state.active++
-    done(() => {
-      state.active--
-    })
   }
 
   /** The trial is over: its connections are no longer its own (an agent process keeps its connection for the next trial). */

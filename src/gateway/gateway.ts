@@ -9,7 +9,7 @@ import { InputError } from '../core/errors.js'
 import type { FailureKind } from '../core/schemas.js'
 import type { LlmAccess } from '../core/llm.js'
 import { addUsageInPlace, emptyUsage } from '../core/usage.js'
-import { ConnectionGuard, type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connections.js'
+import { ConnectionGuard, type ConnectionLimits, defaultConnectionLimits } from './connections.js'
 import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
 import { errorBody, GatewayError } from './errors.js'
 import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, outgoingHeaders, type UpstreamAnswer } from './forward.js'
@@ -84,9 +84,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     log: (line) => process.stderr.write(`${line}\n`),
     ...forward,
   }
+  const defaults = defaultConnectionLimits()
   const connections = new ConnectionGuard<TrialState>({
-    maxConnections: maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
-    trialConnections: trialConnections ?? DEFAULT_CONNECTION_LIMITS.trialConnections,
+    maxConnections: maxConnections ?? defaults.maxConnections,
+    trialConnections: trialConnections ?? defaults.trialConnections,
   })
   const registry = new TokenRegistry<TrialState>()
   const byToken = new Map<string, TrialState>()
@@ -115,8 +116,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     let releaseSlot: (() => void) | undefined
     try {
       trial = registry.resolve(tokenOf(req.headers))
-      connections.onRequest(req.socket, trial, (listener) => res.once('close', listener))
       const text = await readBody(req)
+      // After the body: a refused client reads its 429 instead of a reset while it is still sending.
+      connections.onRequest(req.socket, trial, (listener) => res.once('close', listener))
       if (!trial.open) throw new GatewayError(401, 'trial_finished', `${trial.label} finished while its call was being sent`, null)
       call = parseCall(req.method ?? 'GET', req.url ?? '/', text)
       entry = trial.calls.admit(trial.spec.budget, trial.ledger.usage, call, text.length, priceOf(trial.spec.upstream, call.model), trial.label, started)
