@@ -1,7 +1,13 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import OpenAI from 'openai'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { RunRecord } from '../../src/core/run-record.js'
 import type { GatewayTrial } from '../../src/gateway/index.js'
+import { cliCommand, finished } from '../helpers/cli-child.js'
 import { gate, startCalls, until } from '../helpers/gate.js'
 import { gatewayFixture } from '../helpers/gateway-fixture.js'
 
@@ -74,5 +80,53 @@ describe('a connection flood', () => {
     expect(ledger.failure).toMatchObject({ kind: 'invalid_request', message: expect.stringContaining('more than 4 connections to the model gateway at once') })
     expect(ledger.usage.calls).toBe(4)
     expect(polite.finish().failure).toBeNull()
+  })
+})
+
+const hasPython = spawnSync('python3', ['--version']).status === 0
+
+describe.skipIf(!hasPython)('a connection flood from a cmd: agent (CLI, open files limited to 256)', () => {
+  it('the harness keeps its file descriptors: the run goes on, the record and reports are written', { timeout: 180_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dfg-gw-flood-'))
+    try {
+      const [node, ...args] = cliCommand()
+      const argv = [
+        ...args,
+        'run',
+        '--dataset',
+        'synthetic',
+        '--rows',
+        '4',
+        '--agent',
+        'cmd:python3 py_flood_agent.py',
+        '--llm',
+        `${fx.fake.url}/v1`,
+        '--llm-key-env',
+        'GW_FLOOD_KEY',
+        '--quiet',
+        '--output',
+        join(out, 'report.md'),
+        '--output-json',
+        join(out, 'report.json'),
+      ]
+      // The limit is the child's own (a shell sets it, then runs the CLI): this process keeps its descriptors.
+      const child = spawn('sh', ['-c', 'ulimit -n 256 && exec "$@"', 'sh', node!, ...argv], {
+        cwd: resolve(import.meta.dirname, 'fixtures'),
+        env: { ...process.env, NO_COLOR: '1', GW_FLOOD_KEY: SECRET },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      const result = await finished(child)
+      expect(result.stderr).toMatch(/FLOOD (2[0-4]\d)/)
+      expect(result.code).toBe(0)
+      const [record] = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as RunRecord)
+      expect(record).toMatchObject({ agent: 'py-flood', status: 'ok', usageSource: 'gateway' })
+      expect(record!.usage.calls).toBe(1)
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('py-flood')
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
   })
 })
