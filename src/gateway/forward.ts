@@ -49,7 +49,8 @@ const DEFAULT_ANTHROPIC_VERSION = '2023-06-01'
 
 /**
  * The headers of one call as forwarded: `content-type: application/json` when it has a body (the gateway sends
- * the body it parsed as JSON), `accept` (default `application/json`), and the protocol headers the agent sent;
+ * the body it parsed as JSON), `accept` (default `application/json`, also in place of `accept` anything), and the protocol headers the
+ * agent sent;
  * Anthropic calls get a default `anthropic-version`. The key's header is added by `forwardCall`.
  */
 export function outgoingHeaders(upstream: Upstream, call: ParsedCall, incoming: Record<string, string | string[] | undefined>): OutgoingHeaders {
@@ -59,7 +60,9 @@ export function outgoingHeaders(upstream: Upstream, call: ParsedCall, incoming: 
   const keyed: Record<string, string> = {}
   for (const name of PASSED_ON) {
     const raw = incoming[name]
-    const value = typeof raw === 'string' ? raw.trim() : defaults[name]
+    let value = typeof raw === 'string' ? raw.trim() : defaults[name]
+    // What fetch and most clients send when they name nothing: sent as the default, so their keys agree.
+    if (name === 'accept' && value === '*/*') value = defaults[name]
     if (value === undefined) continue
     sent[name] = value
     if (value !== defaults[name]) keyed[name] = value

@@ -68,4 +68,22 @@ describe('the cache key covers every forwarded header', () => {
     await expect(again({ 'anthropic-beta': 'other' }).messages.create(params)).rejects.toThrow(/no recorded answer/)
     expect(replay.finish().usage.cachedCalls).toBe(2)
   })
+
+  it('accept: */* (what fetch sends), none and application/json are one default; another accept is keyed', async () => {
+    const send = (token: string, accept: string | null) =>
+      fetch(`${fx.gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(accept ? { accept } : {}) },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'accept' }] }),
+      }).then((r) => r.status)
+    const record = fx.gateway.openTrial(spec('record', { caseId: 'accept' }))
+    expect(await send(record.llm.apiKey, null)).toBe(200)
+    expect(fx.fake.requests.at(-1)!.headers['accept']).toBe('application/json')
+    record.finish()
+    const replay = fx.gateway.openTrial(spec('replay', { caseId: 'accept' }))
+    expect(await send(replay.llm.apiKey, '*/*')).toBe(200)
+    expect(await send(replay.llm.apiKey, 'application/json')).toBe(200)
+    expect(await send(replay.llm.apiKey, 'text/plain')).toBe(404)
+    expect(replay.finish().usage.cachedCalls).toBe(2)
+  })
 })
