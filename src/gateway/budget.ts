@@ -29,8 +29,8 @@ export interface Reservation {
 export const noReservation = (): Reservation => ({ calls: 0, tokens: 0, usd: 0 })
 
 /**
- * A call's reservation: one call, its prompt estimated at one token per 4 characters of its request body (an
- * overestimate for English text and JSON), plus the completion it may ask for (`max_tokens`,
+ * A call's reservation: one call, its prompt estimated at one token per 4 characters of its request body (about
+ * what English text and JSON take), plus the completion it may ask for (`max_tokens`,
  * `max_completion_tokens` or `max_output_tokens`; none given: 0), and their cost at the model's price.
  */
 export function estimateCall(body: Record<string, unknown> | null, bodyChars: number, price: ModelPrice | undefined): Reservation {
