@@ -126,7 +126,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       res.once('close', () => {
         if (!res.writableFinished) abort.abort()
       })
-      releaseSlot = await trial.calls.slot(entry, trial.label)
+      const slot = trial.calls.slot(entry, trial.label)
+      releaseSlot = typeof slot === 'function' ? slot : await slot
       await serve(trial, call, entry, req, res, started)
     } catch (caught) {
       const error = caught instanceof GatewayError ? caught : caught instanceof InputError ? new GatewayError(500, 'cache_corrupt', caught.message, 'exception') : caught
@@ -287,7 +288,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         forward: withPolicy(opts, spec.policy),
         ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
         store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
-        calls: new TrialCalls(trialConcurrency, opts.clock),
+        calls: new TrialCalls(trialConcurrency),
         open: true,
       }
       const token = registry.issueTrial(state)

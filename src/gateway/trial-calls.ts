@@ -1,10 +1,8 @@
 import type { Usage } from '../core/schemas.js'
 import { checkBeforeCall, estimateCall, noReservation, type Reservation } from './budget.js'
-import type { Clock } from './clock.js'
 import { GatewayError } from './errors.js'
 import type { ModelPrice } from './prices.js'
 import type { ParsedCall } from './protocol.js'
-import { RateLimiter } from './rate-limiter.js'
 import type { Budget } from './types.js'
 import type { StreamUsage } from './usage.js'
 
@@ -34,11 +32,10 @@ export class TrialCalls {
   /** What the calls in flight hold against the budget. */
   readonly reserved: Reservation = noReservation()
   private readonly inFlight = new Set<CallInFlight>()
-  private readonly slots: RateLimiter
+  private running = 0
+  private readonly waiting: Array<() => void> = []
 
-  constructor(concurrency: number, clock: Clock) {
-    this.slots = new RateLimiter({ concurrency, rpm: 0, clock })
-  }
+  constructor(private readonly concurrency: number) {}
 
   /** Checks the budget with the calls in flight counted, then reserves this call's estimate; throws the budget's refusal. */
   admit(budget: Budget | undefined, spent: Usage, call: ParsedCall, bodyChars: number, price: ModelPrice | undefined, label: string, started: number): CallInFlight {
@@ -50,12 +47,41 @@ export class TrialCalls {
     return entry
   }
 
-  /** Waits for one of the trial's slots; returns the function that frees it. */
-  async slot(entry: CallInFlight, label: string): Promise<() => void> {
-    try {
-      return await this.slots.acquire(entry.abort.signal)
-    } catch {
-      throw new GatewayError(499, 'aborted', `${label}: the call was given up while it waited for a slot`, null)
+  /**
+   * One of the trial's slots: at once when one is free (no promise, so a call under the cap pays nothing), else
+   * the promise of one, in order. Either way, the function that frees it.
+   */
+  slot(entry: CallInFlight, label: string): (() => void) | Promise<() => void> {
+    if (this.running < this.concurrency && this.waiting.length === 0) {
+      this.running++
+      return this.freer()
+    }
+    const { signal } = entry.abort
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(this.freer())
+      }
+      const onAbort = () => {
+        const at = this.waiting.indexOf(grant)
+        if (at >= 0) this.waiting.splice(at, 1)
+        reject(new GatewayError(499, 'aborted', `${label}: the call was given up while it waited for a slot`, null))
+      }
+      if (signal.aborted) return onAbort()
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.waiting.push(grant)
+    })
+  }
+
+  private freer(): () => void {
+    let freed = false
+    return () => {
+      if (freed) return
+      freed = true
+      const next = this.waiting.shift()
+      // The slot passes straight to the next call waiting, so `running` stays the same.
+      if (next) next()
+      else this.running--
     }
   }
 
