@@ -27,6 +27,8 @@ export interface CaseTrial {
   readonly llm: LlmAccess
   /** Marks where the next turn's calls start. */
   mark(): number
+  /** A turn is answered: its calls still in flight are cancelled and counted to it. */
+  endTurn(): void
   /** Puts calls `from` … `to` (all when omitted) on `meta`: usage, whose usage counts, traces, a gateway failure. */
   put(meta: DataforgeMeta, from?: number, to?: number): void
   finish(): void
@@ -40,6 +42,7 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
   return {
     llm: trial.llm,
     mark: () => trial.ledger.calls.length,
+    endTurn: () => void trial.cancelInFlight(),
     put(meta, from, to) {
       putLlmOutcome(meta, gw.outcomeSince(trial, from, to))
     },
@@ -56,5 +59,6 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
     usageSource = 'gateway'
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls }
+  if (llm.cancelled) meta.warnings = [...(meta.warnings ?? []), llm.cancelled]
   if (llm.failure) meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
 }

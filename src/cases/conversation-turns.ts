@@ -118,6 +118,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
     try {
       return await ask()
     } finally {
+      trial?.endTurn()
       turnMarks[index] = [from, trial?.mark() ?? 0]
     }
   }

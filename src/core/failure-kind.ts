@@ -19,7 +19,7 @@ export const FAILURE_KINDS = [
   'no_answer',
   /** The model gateway refused a call that would pass the trial's budget (tokens, USD or calls). */
   'budget_exceeded',
-  /** The agent sent the model gateway a request it cannot serve (malformed body, unknown path). */
+  /** The agent sent the model gateway a request it cannot serve (malformed body, unknown path, too many connections). */
   'invalid_request',
 ] as const
 export type FailureKind = (typeof FAILURE_KINDS)[number]

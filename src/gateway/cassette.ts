@@ -5,7 +5,10 @@ import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
 import { redactSecrets } from './redact.js'
 
-/** What identifies one recorded answer: the upstream's identity (never its port on loopback), the call, the trial and seed. */
+/**
+ * What identifies one recorded answer: the upstream's identity (never its port on loopback), the call (with the
+ * headers forwarded with it, never the key), the trial and seed.
+ */
 export interface CassetteKeyParts {
   upstream: string
   method: string
@@ -13,6 +16,8 @@ export interface CassetteKeyParts {
   body: unknown
   trial: number
   seed: number
+  /** Forwarded headers that differ from the gateway's defaults (`OutgoingHeaders.keyed`); absent when none do. */
+  headers?: Record<string, string>
 }
 
 /** One recorded answer: JSON as received, or a stream as its events, in order. */

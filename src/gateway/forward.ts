@@ -4,6 +4,7 @@ import { type BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, serverRetryDelayM
 import type { Clock } from './clock.js'
 import { sharedRateLimiter } from './rate-limiter.js'
 import { GatewayError } from './errors.js'
+import { redactSecrets } from './redact.js'
 import type { ParsedCall } from './protocol.js'
 import type { Upstream } from './types.js'
 
@@ -29,8 +30,45 @@ export const DEFAULT_FORWARD: Omit<ForwardOptions, 'clock' | 'random' | 'log'> =
   backoff: DEFAULT_BACKOFF,
 }
 
-/** Request headers passed on to the upstream; authorization and everything else the agent sent stay behind. */
-const FORWARDED = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta']
+/** Request headers the agent chooses and the gateway passes on; authorization and everything else stay behind. */
+const PASSED_ON = ['accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'] as const
+
+/** What the gateway sends upstream (besides the key), and the part of it the cache key must cover. */
+export interface OutgoingHeaders {
+  /** Every header sent upstream except the key's. */
+  sent: Record<string, string>
+  /**
+   * The sent headers that differ from what the gateway sends anyway for this call (`accept: application/json`,
+   * Anthropic's default `anthropic-version`): with the call's upstream, method, path and body they fix every
+   * header sent, so a recording answers only requests that were sent the same way.
+   */
+  keyed: Record<string, string>
+}
+
+const DEFAULT_ANTHROPIC_VERSION = '2023-06-01'
+
+/**
+ * The headers of one call as forwarded: `content-type: application/json` when it has a body (the gateway sends
+ * the body it parsed as JSON), `accept` (default `application/json`, also in place of `accept` anything), and the protocol headers the
+ * agent sent;
+ * Anthropic calls get a default `anthropic-version`. The key's header is added by `forwardCall`.
+ */
+export function outgoingHeaders(upstream: Upstream, call: ParsedCall, incoming: Record<string, string | string[] | undefined>): OutgoingHeaders {
+  const defaults: Record<string, string> = { accept: 'application/json' }
+  if (call.protocol === 'anthropic-messages' || upstream.provider === 'anthropic') defaults['anthropic-version'] = DEFAULT_ANTHROPIC_VERSION
+  const sent: Record<string, string> = call.body ? { 'content-type': 'application/json' } : {}
+  const keyed: Record<string, string> = {}
+  for (const name of PASSED_ON) {
+    const raw = incoming[name]
+    let value = typeof raw === 'string' ? raw.trim() : defaults[name]
+    // What fetch and most clients send when they name nothing: sent as the default, so their keys agree.
+    if (name === 'accept' && value === '*/*') value = defaults[name]
+    if (value === undefined) continue
+    sent[name] = value
+    if (value !== defaults[name]) keyed[name] = value
+  }
+  return { sent, keyed }
+}
 
 /** The upstream's answer as the gateway reads it. */
 export interface UpstreamAnswer {
@@ -93,24 +131,17 @@ async function send(target: string, method: string, headers: Record<string, stri
 export async function forwardCall(
   upstream: Upstream,
   call: ParsedCall,
-  headers: Record<string, string | string[] | undefined>,
+  headers: Record<string, string>,
   signal: AbortSignal,
   opts: ForwardOptions,
   label: string,
 ): Promise<Forwarded> {
   const limiter = sharedRateLimiter(upstream.baseUrl, { concurrency: upstream.limits.concurrency, rpm: upstream.limits.rpm, clock: opts.clock })
   const target = upstream.baseUrl + call.path
-  const out: Record<string, string> = {}
-  for (const name of FORWARDED) {
-    const value = headers[name]
-    if (typeof value === 'string') out[name] = value
-  }
-  if (call.body && !out['content-type']) out['content-type'] = 'application/json'
+  const out: Record<string, string> = { ...headers }
   if (upstream.apiKey) {
-    if (call.protocol === 'anthropic-messages' || upstream.provider === 'anthropic') {
-      out['x-api-key'] = upstream.apiKey
-      out['anthropic-version'] ??= '2023-06-01'
-    } else out['authorization'] = `Bearer ${upstream.apiKey}`
+    if (call.protocol === 'anthropic-messages' || upstream.provider === 'anthropic') out['x-api-key'] = upstream.apiKey
+    else out['authorization'] = `Bearer ${upstream.apiKey}`
   }
   const body = call.body ? JSON.stringify(call.body) : undefined
   let rateRetries = 0
@@ -178,5 +209,5 @@ async function pause(clock: Clock, ms: number, signal: AbortSignal, label: strin
 }
 
 function redactUrl(text: string, upstream: Upstream): string {
-  return upstream.apiKey ? text.split(upstream.apiKey).join('[redacted]') : text
+  return upstream.apiKey ? redactSecrets(text, [upstream.apiKey]) : text
 }

@@ -3,23 +3,32 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { usageOfCall } from './accounting.js'
 import { realClock } from './clock.js'
-import { redactSecrets } from './redact.js'
+import { redactSecrets, secretMatcher } from './redact.js'
+import { StreamRedactor } from './stream-redact.js'
 import { InputError } from '../core/errors.js'
+import type { FailureKind } from '../core/schemas.js'
 import type { LlmAccess } from '../core/llm.js'
 import { addUsageInPlace, emptyUsage } from '../core/usage.js'
-import { checkBeforeCall } from './budget.js'
+import { ConnectionGuard, type ConnectionLimits, defaultConnectionLimits } from './connections.js'
 import { type CassetteEntry, type CassetteKeyParts, CassetteStore, cassetteKey } from './cassette.js'
 import { errorBody, GatewayError } from './errors.js'
-import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, type UpstreamAnswer } from './forward.js'
+import { DEFAULT_FORWARD, type ForwardOptions, forwardCall, outgoingHeaders, type UpstreamAnswer } from './forward.js'
+import type { ModelPrice } from './prices.js'
 import { type ParsedCall, parseCall } from './protocol.js'
 import { eventData, SseSplitter } from './sse.js'
 import { tokenOf, TokenRegistry } from './tokens.js'
-import type { CallTrace, TrialLedger, TrialSpec } from './types.js'
+import { type CallInFlight, DEFAULT_TRIAL_CONCURRENCY, TrialCalls } from './trial-calls.js'
+import type { CallTrace, TrialLedger, TrialSpec, Upstream } from './types.js'
 import { type CallUsage, StreamUsage, usageOfJson } from './usage.js'
 
 export type { LlmAccess }
 
-export type GatewayOptions = Partial<ForwardOptions>
+export interface GatewayLimits extends ConnectionLimits {
+  /** Calls one trial may have going upstream (or replaying) at once; more wait their turn (default 8). */
+  trialConcurrency: number
+}
+
+export type GatewayOptions = Partial<ForwardOptions> & Partial<GatewayLimits>
 
 interface TrialState {
   label: string
@@ -28,6 +37,7 @@ interface TrialState {
   forward: ForwardOptions
   ledger: TrialLedger
   store: CassetteStore | null
+  calls: TrialCalls
   open: boolean
 }
 
@@ -37,7 +47,12 @@ export interface GatewayTrial {
   /** The upstream as records show it (`Upstream.label`). */
   readonly upstreamLabel: string
   readonly ledger: TrialLedger
-  /** Retires the token (later calls get 401) and returns what the gateway saw. Idempotent. */
+  /**
+   * Cancels the calls still in flight (their upstream requests are aborted) and puts them on the ledger: a call
+   * already sent counts as a call, with the tokens its stream reported so far. Returns how many were cancelled.
+   */
+  cancelInFlight(): number
+  /** Cancels the calls in flight, retires the token (later calls get 401) and returns what the gateway saw. Idempotent. */
   finish(): TrialLedger
 }
 
@@ -61,13 +76,19 @@ const MAX_BODY_BYTES = 32 * 2 ** 20
 
 /** Starts a gateway on 127.0.0.1, on a port the system picks. */
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const { trialConcurrency = DEFAULT_TRIAL_CONCURRENCY, maxConnections, trialConnections, ...forward } = options
   const opts: ForwardOptions = {
     ...DEFAULT_FORWARD,
     clock: realClock,
     random: Math.random,
     log: (line) => process.stderr.write(`${line}\n`),
-    ...options,
+    ...forward,
   }
+  const defaults = defaultConnectionLimits()
+  const connections = new ConnectionGuard<TrialState>({
+    maxConnections: maxConnections ?? defaults.maxConnections,
+    trialConnections: trialConnections ?? defaults.trialConnections,
+  })
   const registry = new TokenRegistry<TrialState>()
   const byToken = new Map<string, TrialState>()
   const server = createServer((req, res) => {
@@ -79,7 +100,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   server.keepAliveTimeout = 30_000
   // Like the listening socket (see listen): an in-process client's idle keep-alive connection held the process
   // 28 s after its last call. A client waiting on an answer keeps its own end referenced meanwhile.
-  server.on('connection', (socket) => socket.unref())
+  server.on('connection', (socket) => {
+    socket.unref()
+    connections.onConnection(socket)
+  })
   await listen(server)
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
@@ -88,38 +112,64 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const started = performance.now()
     let trial: TrialState | null = null
     let call: ParsedCall | null = null
+    let entry: CallInFlight | null = null
+    let releaseSlot: (() => void) | undefined
     try {
       trial = registry.resolve(tokenOf(req.headers))
       const text = await readBody(req)
+      // After the body: a refused client reads its 429 instead of a reset while it is still sending.
+      connections.onRequest(req.socket, trial, (listener) => res.once('close', listener))
+      if (!trial.open) throw new GatewayError(401, 'trial_finished', `${trial.label} finished while its call was being sent`, null)
       call = parseCall(req.method ?? 'GET', req.url ?? '/', text)
-      await serve(trial, call, req, res, started)
+      entry = trial.calls.admit(trial.spec.budget, trial.ledger.usage, call, text.length, priceOf(trial.spec.upstream, call.model), trial.label, started)
+      const { abort } = entry
+      res.once('close', () => {
+        if (!res.writableFinished) abort.abort()
+      })
+      const slot = trial.calls.slot(entry, trial.label)
+      releaseSlot = typeof slot === 'function' ? slot : await slot
+      await serve(trial, call, entry, req, res, started)
     } catch (caught) {
       const error = caught instanceof GatewayError ? caught : caught instanceof InputError ? new GatewayError(500, 'cache_corrupt', caught.message, 'exception') : caught
       if (!(error instanceof GatewayError)) throw error
-      if (trial && error.kind && trial.open) {
-        trial.ledger.failure ??= { kind: error.kind, message: error.message }
-        trial.ledger.calls.push(traceOf(call, 'refused', error.status, null, started, error.message))
-        trial.ledger.callUsage.push(emptyUsage())
+      // A call its trial's end cancelled is on the ledger already: the agent gets a closed connection.
+      if (entry?.settled) {
+        res.destroy()
+        return
       }
+      if (trial && error.kind && trial.open) record(trial, entry, traceOf(call, 'refused', error.status, null, started, error.message), emptyUsage(), error)
       if (error.status === 499) res.destroy()
       else if (!res.headersSent) sendError(res, error)
       else res.destroy()
+    } finally {
+      releaseSlot?.()
+      if (trial && entry) trial.calls.end(entry)
     }
   }
 
-  async function serve(trial: TrialState, call: ParsedCall, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
-    const { spec, ledger } = trial
+  async function serve(trial: TrialState, call: ParsedCall, entry: CallInFlight, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
+    const { spec } = trial
     const mode = spec.cache.mode
-    const parts: CassetteKeyParts = { upstream: spec.upstream.id, method: call.method, path: call.path, body: call.body, trial: spec.trial, seed: spec.seed }
+    const headers = outgoingHeaders(spec.upstream, call, req.headers)
+    const parts: CassetteKeyParts = {
+      upstream: spec.upstream.id,
+      method: call.method,
+      path: call.path,
+      body: call.body,
+      trial: spec.trial,
+      seed: spec.seed,
+      // Left out when empty, so a call sent with the defaults keeps the key it had before headers were keyed.
+      ...(Object.keys(headers.keyed).length > 0 ? { headers: headers.keyed } : {}),
+    }
     const key = trial.store ? cassetteKey(parts) : null
-    checkBeforeCall(spec.budget, ledger.usage, trial.label)
     // The built-in agents name the recording their answer came from.
     if (key) res.setHeader('x-dataforge-cache-key', key)
     if (trial.store && key && (mode === 'replay' || mode === 'auto')) {
-      const entry = await trial.store.read(key)
-      if (entry) {
-        const usage = replay(entry, res)
-        account(trial, call, usage, true, entry.response.status, started)
+      const recorded = await trial.store.read(key)
+      if (recorded) {
+        entry.sent = true
+        const usage = replay(recorded, res)
+        account(trial, entry, usage, true, recorded.response.status)
         return
       }
       if (mode === 'replay') {
@@ -134,28 +184,26 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     if (!spec.upstream.apiKey && spec.upstream.keyEnv && spec.upstream.provider !== 'openai-compatible') {
       throw new GatewayError(500, 'no_key', `${trial.label}: no key for ${spec.upstream.id} (set ${spec.upstream.keyEnv}); a pure replay needs none`, 'provider_error')
     }
-    const abort = new AbortController()
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort()
-    })
-    const { response, release } = await forwardCall(spec.upstream, call, req.headers, abort.signal, trial.forward, trial.label)
+    const { abort } = entry
+    entry.sent = true
+    const { response, release } = await forwardCall(spec.upstream, call, headers.sent, abort.signal, trial.forward, trial.label)
     try {
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const contentType = response.header('content-type') ?? ''
       if (response.ok && contentType.includes('text/event-stream')) {
         let relayed: Awaited<ReturnType<typeof relayStream>>
         try {
-          relayed = await relayStream(response, res, call, secrets)
+          relayed = await relayStream(response, res, entry, secrets)
         } catch (error) {
           // Headers are sent: the agent sees a cut stream; the trial records why.
           if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
           throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
         }
         const { events, usage, unreadable } = relayed
-        account(trial, call, usage, false, response.status, started)
+        if (!account(trial, entry, usage, false, response.status)) return
         if (unreadable > 0) {
           const message = `${trial.label}: ${spec.upstream.id} streamed ${unreadable} event(s) whose data is not JSON`
-          ledger.failure ??= { kind: 'provider_error', message }
+          trial.ledger.failure ??= { kind: 'provider_error', message }
         } else if (trial.store && key && (mode === 'record' || mode === 'auto')) {
           // The stream ends only once it is recorded (see the JSON case below).
           await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'text/event-stream', events } })
@@ -176,9 +224,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         const message = `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status}${errorCodeOf(json)}`
         res.writeHead(response.status, { 'content-type': 'application/json', 'x-should-retry': 'false' })
         res.end(json === undefined ? errorBody(new GatewayError(response.status, 'upstream_error', message, null)) : raw)
-        ledger.failure ??= { kind: 'provider_error', message }
-        ledger.calls.push(traceOf(call, 'live', response.status, null, started, message))
-        ledger.callUsage.push(emptyUsage())
+        record(trial, entry, traceOf(call, 'live', response.status, null, started, message), emptyUsage(), { kind: 'provider_error', message })
         return
       }
       if (call.protocol !== 'other' && !isChatAnswer(call, json)) {
@@ -188,7 +234,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (trial.store && key && (mode === 'record' || mode === 'auto')) {
         await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'application/json', json } })
       }
-      account(trial, call, usageOfJson(json), false, response.status, started)
+      if (!account(trial, entry, usageOfJson(json), false, response.status)) return
       res.writeHead(response.status, { 'content-type': 'application/json', 'x-dataforge-cache': 'live' })
       res.end(raw)
     } finally {
@@ -196,17 +242,39 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     }
   }
 
-  function account(trial: TrialState, call: ParsedCall, usage: CallUsage, cached: boolean, status: number, started: number): void {
+  /** Puts an answered (or cancelled) call on the ledger, once; false when it was accounted already (cancelled). */
+  function account(trial: TrialState, entry: CallInFlight, usage: CallUsage, cached: boolean, status: number, error: string | null = null): boolean {
+    if (entry.settled) return false
+    const { call } = entry
     const { upstream } = trial.spec
     const model = usage.model ?? call.model
-    const price = model ? (upstream.prices?.[model] ?? (call.model ? upstream.prices?.[call.model] : undefined)) : undefined
+    const price = priceOf(upstream, model) ?? priceOf(upstream, call.model)
     const callUsage = usageOfCall(
       { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
       { cached, quotaPerDay: upstream.quotaPerDay, ...(price ? { price } : {}) },
     )
-    addUsageInPlace(trial.ledger.usage, callUsage)
-    trial.ledger.callUsage.push(callUsage)
-    trial.ledger.calls.push(traceOf(call, cached ? 'hit' : 'live', status, usage, started, null, model))
+    record(trial, entry, traceOf(call, cached ? 'hit' : 'live', status, usage, entry.started, error, model), callUsage)
+    return true
+  }
+
+  function record(trial: TrialState, entry: CallInFlight | null, trace: CallTrace, usage: ReturnType<typeof emptyUsage>, failure?: { kind: FailureKind | null; message: string }): void {
+    if (entry) entry.settled = true
+    addUsageInPlace(trial.ledger.usage, usage)
+    trial.ledger.callUsage.push(usage)
+    trial.ledger.calls.push(trace)
+    if (failure?.kind) trial.ledger.failure ??= { kind: failure.kind, message: failure.message }
+  }
+
+  function cancelInFlight(trial: TrialState): number {
+    return trial.calls.cancelAll((entry) => {
+      if (entry.sent) {
+        const message = `cancelled: ${trial.label} ended while this call was in flight; the gateway aborted it upstream`
+        account(trial, entry, entry.partial?.result() ?? { model: null, promptTokens: 0, completionTokens: 0, reported: false }, false, 499, message)
+      } else {
+        const message = `cancelled: ${trial.label} ended while this call waited for a slot; it was not sent`
+        record(trial, entry, traceOf(entry.call, 'refused', 499, null, entry.started, message), emptyUsage())
+      }
+    })
   }
 
   return {
@@ -220,6 +288,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         forward: withPolicy(opts, spec.policy),
         ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
         store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
+        calls: new TrialCalls(trialConcurrency),
         open: true,
       }
       const token = registry.issueTrial(state)
@@ -235,11 +304,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         llm,
         upstreamLabel: spec.upstream.label,
         ledger: state.ledger,
+        cancelInFlight: () => cancelInFlight(state),
         finish() {
           if (state.open) {
+            cancelInFlight(state)
             state.open = false
             registry.retire(token)
             byToken.delete(token)
+            connections.forget(state)
           }
           return state.ledger
         },
@@ -262,6 +334,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         server.closeAllConnections()
       }),
   }
+}
+
+function priceOf(upstream: Upstream, model: string | null): ModelPrice | undefined {
+  return model ? upstream.prices?.[model] : undefined
 }
 
 function withPolicy(opts: ForwardOptions, policy: TrialSpec['policy']): ForwardOptions {
@@ -309,27 +385,33 @@ function sendError(res: ServerResponse, error: GatewayError): void {
 async function relayStream(
   response: UpstreamAnswer,
   res: ServerResponse,
-  call: ParsedCall,
+  entry: CallInFlight,
   secrets: readonly string[],
 ): Promise<{ events: string[]; usage: CallUsage; unreadable: number }> {
   res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'live' })
   res.flushHeaders()
   const splitter = new SseSplitter()
-  const usage = new StreamUsage(call.protocol)
+  const usage = new StreamUsage(entry.call.protocol)
+  entry.partial = usage
   const events: string[] = []
   const decoder = new TextDecoder()
-  const onEvent = (raw: string) => {
-    const event = secrets.length ? redactSecrets(raw, secrets) : raw
+  const redactor = secrets.length > 0 ? new StreamRedactor(secretMatcher(secrets)) : null
+  const send = (event: string) => {
     events.push(event)
     res.write(event)
     const data = eventData(event)
     if (data !== null) usage.onData(data)
+  }
+  const onEvent = (raw: string) => {
+    if (!redactor) send(raw)
+    else for (const event of redactor.push(raw)) send(event)
   }
   for await (const value of response.chunks()) {
     for (const event of splitter.push(decoder.decode(value, { stream: true }))) onEvent(event)
   }
   const rest = splitter.flush()
   if (rest !== null) onEvent(rest)
+  if (redactor) for (const event of redactor.flush()) send(event)
   return { events, usage: usage.result(), unreadable: usage.unreadable }
 }
 

@@ -23,6 +23,8 @@ export interface LlmOutcome {
   usage: Usage
   calls: LlmCall[]
   failure: GatewayFailure | null
+  /** The record's note on calls cancelled because the trial (or turn) ended with them in flight; null when none were. */
+  cancelled: string | null
 }
 
 /** Registers a trial with the process's gateway; null when the run has no upstream. */
@@ -50,7 +52,18 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
   const usage = emptyUsage()
   for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
   const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
-  return { upstream: trial.upstreamLabel, usage, calls, failure }
+  return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls) }
+}
+
+/**
+ * The record's note when calls were still in flight as the trial (or turn) ended: the gateway cancelled them
+ * (HTTP 499 in `llmCalls`, error `cancelled: …`) and counted those it had sent. Null when there were none.
+ */
+function cancelledCallsWarning(calls: readonly LlmCall[]): string | null {
+  const count = calls.filter((c) => c.status === 499 && c.error?.startsWith('cancelled:')).length
+  return count === 0
+    ? null
+    : `${count} model call(s) were still in flight when the agent answered; the gateway cancelled them (HTTP 499 in llmCalls) and counted those it had sent upstream`
 }
 
 /**
@@ -63,12 +76,13 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
 export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null): RecordOutcome {
   if (!llm) return outcome
   const out: RecordOutcome = { ...outcome, llmCalls: llm.calls }
+  if (llm.cancelled) out.warnings = [...(outcome.warnings ?? []), llm.cancelled]
   const agentUsage = outcome.usage
   if (llm.calls.length > 0) {
     out.usage = llm.usage
     out.usageSource = 'gateway'
     if (agentUsage && !isZeroUsage(agentUsage)) {
-      out.warnings = [...(outcome.warnings ?? []), 'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded']
+      out.warnings = [...(out.warnings ?? []), 'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded']
     }
   } else out.usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   if (llm.failure) {

@@ -52,6 +52,8 @@ export class QaTrialSession {
     const outcome = await this.askOnce(question)
     const trial = await this.llmTrial?.catch(() => null)
     if (!trial) return outcome
+    // The turn is answered: its calls still in flight are cancelled and counted to it.
+    trial.cancelInFlight()
     const gw = await import('../gateway/trial-llm.js')
     return { ...outcome, llm: gw.outcomeSince(trial, this.callsBefore, trial.ledger.calls.length) }
   }

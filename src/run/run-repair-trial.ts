@@ -56,6 +56,8 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
   const trial = await gw.openLlmTrial(config, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
   try {
     const result = await runRepairTrialWith(input, trial?.llm)
+    // Ends the trial before its count is read: calls still in flight are cancelled and counted.
+    trial?.finish()
     return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null), llmUpstream: trial?.upstreamLabel ?? null }
   } finally {
     trial?.finish()

@@ -6,6 +6,8 @@ export interface ProviderRequest {
   url: string
   headers: IncomingHttpHeaders
   body: Record<string, unknown> | null
+  /** The gateway closed the request before the answer was complete (it cancelled the call). */
+  closedEarly?: boolean
 }
 
 export interface ProviderReply {
@@ -17,7 +19,8 @@ export interface ProviderReply {
   text?: string
 }
 
-export type ProviderHandler = (request: ProviderRequest, index: number) => ProviderReply | undefined
+/** Returns the answer, or a promise of it (a slow provider), or undefined for the default answer. */
+export type ProviderHandler = (request: ProviderRequest, index: number) => ProviderReply | undefined | Promise<ProviderReply | undefined>
 
 /** The text a fake answer carries: the last user message, reversed, so each request has its own answer. */
 export function answerText(body: Record<string, unknown> | null): string {
@@ -101,6 +104,9 @@ export function defaultReply(request: ProviderRequest): ProviderReply {
 /** A provider on 127.0.0.1 speaking both protocols; a handler may script answers (return undefined for the default). */
 export class FakeProvider {
   readonly requests: ProviderRequest[] = []
+  /** Requests being answered now, and the most there were at once. */
+  inFlight = 0
+  maxInFlight = 0
   url = ''
   handler: ProviderHandler | undefined
   private server: Server | undefined
@@ -119,7 +125,14 @@ export class FakeProvider {
         }
         const request: ProviderRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }
         const index = this.requests.push(request) - 1
-        const reply = this.handler?.(request, index) ?? defaultReply(request)
+        this.inFlight++
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+        res.once('close', () => {
+          this.inFlight--
+          if (!res.writableFinished) request.closedEarly = true
+        })
+        const reply = (await this.handler?.(request, index)) ?? defaultReply(request)
+        if (res.destroyed) return
         if (reply.events) {
           res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers })
           for (const event of reply.events) {
