@@ -130,7 +130,8 @@ describe('the runnable blocks of README.md and docs/', () => {
     work = await mkdtemp(join(tmpdir(), 'dataforge-docblocks-'))
     project = join(work, 'project')
     await mkdir(project)
-    await installPacked(work, project, { beside: ['vitest'] })
+    // openai: the own-agent blocks use its SDK, which a user installs beside (it is no dependency of the package).
+    await installPacked(work, project, { beside: ['vitest', 'openai'] })
     await writeBlocks()
     typecheck = inProject(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project])
   }, 240_000)
