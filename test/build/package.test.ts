@@ -81,6 +81,17 @@ describe('the packed package', () => {
     expect(map.sourcesContent.every((s: unknown) => typeof s === 'string' && s.length > 0)).toBe(true)
   })
 
+  it('leaves DuckDB and the openai SDK out of the install; the data agent names the install command when DuckDB is missing', async () => {
+    expect(existsSync(join(project, 'node_modules/@duckdb/node-api'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules/openai'))).toBe(false)
+    const range = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).peerDependencies['@duckdb/node-api']
+    const open = "DataEngine.open({ t: { columns: ['a'], rows: [['1']] } }).then(() => console.log('opened'), (e) => console.log(e.name + ': ' + e.message))"
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `import { DataEngine } from 'dataforge-evals'; ${open}`], { cwd: project, env: cleanEnv() })
+    expect(esm.stdout).toBe(`InputError: data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${range}\n`)
+    const cjs = await run(process.execPath, ['-e', `const { DataEngine } = require('dataforge-evals'); ${open}`], { cwd: project, env: cleanEnv() })
+    expect(cjs.stdout).toBe(esm.stdout)
+  })
+
   it('runs the README’s Vitest example and the README’s CLI command offline', async () => {
     await writeReadmeProject(project)
     const vitest = await runVitest(project)
