@@ -58,11 +58,17 @@ describe('the packed package', () => {
     expect(paths).toContain('LICENSE')
     expect(paths).toContain('datasets/NOTICE')
     expect(paths).toContain('datasets/hospital/dirty.csv')
+    // The complete command agent docs/agent-protocol.md points to.
+    expect(paths).toContain('fixtures/agents/example_agent.py')
+    expect(paths.filter((p) => p.startsWith('fixtures/'))).toEqual(['fixtures/agents/example_agent.py'])
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
     const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l))
     expect(links).toContain('docs/run-record.md')
     for (const link of links) expect(paths, link).toContain(link)
     const manifest = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/package.json'), 'utf8'))
+    expect(manifest.repository.url).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/)
+    expect(manifest.homepage).toMatch(/^https:\/\//)
+    expect(manifest.bugs.url).toMatch(/^https:\/\/.+\/issues$/)
     // The tarball's entry itself: npm install makes a bin executable anyway, other unpackers keep the packed mode.
     const bin = files.find((f) => f.path === manifest.bin['dataforge-evals'])
     expect(bin?.mode.toString(8)).toBe('755')
@@ -105,6 +111,15 @@ describe('the packed package', () => {
     expect(cli.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
     const report = JSON.parse(await readFile(join(project, 'reports/run/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ dataset: 'hospital', status: 'ok', tp: 448, fp: 20, fn: 61 })
+  }, 120_000)
+
+  it('runs the shipped example command agent from the installed package', async () => {
+    const agent = 'cmd:python3 node_modules/dataforge-evals/fixtures/agents/example_agent.py'
+    const bin = join(project, 'node_modules/.bin/dataforge-evals')
+    const cli = await run(bin, ['run', '--dataset', 'synthetic', '--agent', agent, '--output', 'reports/example/report.md'], { cwd: project, env: cleanEnv() })
+    expect(cli.stdout).toMatch(/wrote reports\/example\/report\.md/)
+    const report = JSON.parse(await readFile(join(project, 'reports/example/report.json'), 'utf8'))
+    expect(report.records[0]).toMatchObject({ agentSource: agent, status: 'ok', isolated: true })
   }, 120_000)
 
   it('runs the README’s example in a "type": "commonjs" project (as npm init writes it), vitest.config.ts as the README names it', async () => {
