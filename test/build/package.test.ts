@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docExample } from '../helpers/doc-examples.js'
-import { installPacked } from '../helpers/packed-project.js'
+import { installPacked, pinnedDevVersions } from '../helpers/packed-project.js'
 
 // The published package, as a user gets it: `npm pack`, then `npm install ./x.tgz` into a new project.
 
@@ -75,8 +75,11 @@ describe('the packed package', () => {
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack']) expect(manifest.scripts?.[script], script).toBeUndefined()
   })
 
-  it('installs without warnings, and its source maps carry their sources', async () => {
+  it('installs without warnings beside the Vitest asked for, and its source maps carry their sources', async () => {
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/warn|script/i)
+    // The pinned Vitest, or the one a cross-stack run names (DATAFORGE_TEST_VITEST).
+    const vitest = JSON.parse(await readFile(join(project, 'node_modules/vitest/package.json'), 'utf8')).version
+    expect(vitest).toBe((await pinnedDevVersions()).vitest)
     // The built file that holds evalCase (an entry or a shared chunk).
     const dist = join(project, 'node_modules/dataforge-evals/dist')
     const built = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))
