@@ -1,4 +1,4 @@
-import type { Test } from '@vitest/runner'
+import type { RunnerTestCase as Test } from 'vitest'
 import { inject } from 'vitest'
 import { ANNOTATE_KEY, type AnnotateMode, parseAnnotateMode } from './annotate-mode.js'
 import { terminalLines } from '../core/escape-text.js'

@@ -1,4 +1,4 @@
-import type { Test, TestContext } from '@vitest/runner'
+import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, test as vitestTest } from 'vitest'
 import { type ConversationOptions, conversationSession, turnTestName } from '../cases/conversation-turns.js'
 import type { Answer } from '../core/answer.js'

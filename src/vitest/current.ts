@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
-import type { Test } from '@vitest/runner'
+import type { RunnerTestCase as Test } from 'vitest'
 import { TestRunner } from 'vitest'
 import type { Usage } from '../core/schemas.js'
 import { putCounters, putFailure, putMetric, putUsage } from '../test-meta/put.js'

@@ -1,4 +1,4 @@
-import type { Test, TestContext } from '@vitest/runner'
+import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, test as vitestTest } from 'vitest'
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
 import { checkTimeoutMs } from '../run/with-timeout.js'

@@ -1,4 +1,4 @@
-import type { Test } from '@vitest/runner'
+import type { RunnerTestCase as Test } from 'vitest'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
 import { currentTest, metaOf, recordMatcher } from './current.js'
 

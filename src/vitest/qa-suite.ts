@@ -1,4 +1,4 @@
-import type { Test, TestContext } from '@vitest/runner'
+import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, describe, test as vitestTest } from 'vitest'
 import { turnId, turnsOf } from '../datasets/questions/types.js'
 import type { QaTrialSession } from '../run/run-qa-trial.js'

@@ -5,4 +5,4 @@ import './install-recorder.js'
 /** `setupFiles: ['dataforge-evals/vitest/setup']` registers every dataforge matcher. */
 expect.extend(dataforgeMatchers)
 
-export type { DataforgeAssertion } from './augment.js'
+export type { DataforgeAssertion, VitestAssertion } from './augment.js'

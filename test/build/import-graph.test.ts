@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cycles, folderGraph, importGraph } from '../helpers/source-graph.js'
+import { cycles, folderGraph, importGraph, sourceFiles } from '../helpers/source-graph.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 
 // What each entry loads at import. Every Vitest worker imports the setup entry (and eval files the vitest
@@ -85,6 +85,30 @@ describe('import graphs', () => {
         expect(reached.get(runner), `${entry} reaches ${runner} through ${reached.get(runner)?.join(' → ')}`).toBeUndefined()
       }
     }
+  })
+})
+
+/** Any import of a bare package in TypeScript source: static, type-only, dynamic `import('x')` and `typeof import('x')`. */
+const ANY_BARE_IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'".][^'"]*)['"]|^\s*import\s+['"]([^'".][^'"]*)['"]|\bimport\(\s*['"]([^'".][^'"]*)['"]\s*\)/gm
+
+describe('the declared dependencies', () => {
+  it('cover every package a source file imports: a dependency, or a peer the user installs (optional ones loaded on first use)', () => {
+    const manifest = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+    // `expect` is Jest's, installed with the jest peer (the Jest entries augment its matchers).
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), 'expect'])
+    const used = new Map<string, string>()
+    for (const file of sourceFiles(resolve(repoRoot, 'src'))) {
+      for (const m of readFileSync(file, 'utf8').matchAll(ANY_BARE_IMPORT)) {
+        const spec = (m[1] ?? m[2] ?? m[3])!
+        if (spec.startsWith('node:')) continue
+        used.set(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!, relative(repoRoot, file))
+      }
+    }
+    expect(used.get('@duckdb/node-api')).toBe('src/adapters/data-agent/engine.ts')
+    for (const [name, file] of used) expect(declared.has(name), `${file} imports ${name}, which package.json does not declare`).toBe(true)
+    // The model SDK is the user's choice: no source file imports it, so it is only a devDependency (for the tests).
+    expect(used.has('openai')).toBe(false)
+    expect(Object.keys(manifest.dependencies ?? {})).not.toContain('openai')
   })
 })
 

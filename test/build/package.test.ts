@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docExample } from '../helpers/doc-examples.js'
-import { installPacked } from '../helpers/packed-project.js'
+import { installPacked, pinnedDevVersions } from '../helpers/packed-project.js'
 
 // The published package, as a user gets it: `npm pack`, then `npm install ./x.tgz` into a new project.
 
@@ -58,19 +58,28 @@ describe('the packed package', () => {
     expect(paths).toContain('LICENSE')
     expect(paths).toContain('datasets/NOTICE')
     expect(paths).toContain('datasets/hospital/dirty.csv')
+    // The complete command agent docs/agent-protocol.md points to.
+    expect(paths).toContain('fixtures/agents/example_agent.py')
+    expect(paths.filter((p) => p.startsWith('fixtures/'))).toEqual(['fixtures/agents/example_agent.py'])
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
     const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l))
     expect(links).toContain('docs/run-record.md')
     for (const link of links) expect(paths, link).toContain(link)
     const manifest = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/package.json'), 'utf8'))
+    expect(manifest.repository.url).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/)
+    expect(manifest.homepage).toMatch(/^https:\/\//)
+    expect(manifest.bugs.url).toMatch(/^https:\/\/.+\/issues$/)
     // The tarball's entry itself: npm install makes a bin executable anyway, other unpackers keep the packed mode.
     const bin = files.find((f) => f.path === manifest.bin['dataforge-evals'])
     expect(bin?.mode.toString(8)).toBe('755')
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack']) expect(manifest.scripts?.[script], script).toBeUndefined()
   })
 
-  it('installs without warnings, and its source maps carry their sources', async () => {
+  it('installs without warnings beside the Vitest asked for, and its source maps carry their sources', async () => {
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/warn|script/i)
+    // The pinned Vitest, or the one a cross-stack run names (DATAFORGE_TEST_VITEST).
+    const vitest = JSON.parse(await readFile(join(project, 'node_modules/vitest/package.json'), 'utf8')).version
+    expect(vitest).toBe((await pinnedDevVersions()).vitest)
     // The built file that holds evalCase (an entry or a shared chunk).
     const dist = join(project, 'node_modules/dataforge-evals/dist')
     const built = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))
@@ -79,6 +88,17 @@ describe('the packed package', () => {
     const map = JSON.parse(await readFile(join(dist, `${file}.map`), 'utf8'))
     expect(map.sourcesContent?.length).toBe(map.sources.length)
     expect(map.sourcesContent.every((s: unknown) => typeof s === 'string' && s.length > 0)).toBe(true)
+  })
+
+  it('leaves DuckDB and the openai SDK out of the install; the data agent names the install command when DuckDB is missing', async () => {
+    expect(existsSync(join(project, 'node_modules/@duckdb/node-api'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules/openai'))).toBe(false)
+    const range = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).peerDependencies['@duckdb/node-api']
+    const open = "DataEngine.open({ t: { columns: ['a'], rows: [['1']] } }).then(() => console.log('opened'), (e) => console.log(e.name + ': ' + e.message))"
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `import { DataEngine } from 'dataforge-evals'; ${open}`], { cwd: project, env: cleanEnv() })
+    expect(esm.stdout).toBe(`InputError: data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${range}\n`)
+    const cjs = await run(process.execPath, ['-e', `const { DataEngine } = require('dataforge-evals'); ${open}`], { cwd: project, env: cleanEnv() })
+    expect(cjs.stdout).toBe(esm.stdout)
   })
 
   it('runs the README’s Vitest example and the README’s CLI command offline', async () => {
@@ -94,6 +114,15 @@ describe('the packed package', () => {
     expect(cli.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
     const report = JSON.parse(await readFile(join(project, 'reports/run/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ dataset: 'hospital', status: 'ok', tp: 448, fp: 20, fn: 61 })
+  }, 120_000)
+
+  it('runs the shipped example command agent from the installed package', async () => {
+    const agent = 'cmd:python3 node_modules/dataforge-evals/fixtures/agents/example_agent.py'
+    const bin = join(project, 'node_modules/.bin/dataforge-evals')
+    const cli = await run(bin, ['run', '--dataset', 'synthetic', '--agent', agent, '--output', 'reports/example/report.md'], { cwd: project, env: cleanEnv() })
+    expect(cli.stdout).toMatch(/wrote reports\/example\/report\.md/)
+    const report = JSON.parse(await readFile(join(project, 'reports/example/report.json'), 'utf8'))
+    expect(report.records[0]).toMatchObject({ agentSource: agent, status: 'ok', isolated: true })
   }, 120_000)
 
   it('runs the README’s example in a "type": "commonjs" project (as npm init writes it), vitest.config.ts as the README names it', async () => {

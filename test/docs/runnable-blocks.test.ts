@@ -130,8 +130,9 @@ describe('the runnable blocks of README.md and docs/', () => {
     work = await mkdtemp(join(tmpdir(), 'dataforge-docblocks-'))
     project = join(work, 'project')
     await mkdir(project)
-    // @types/node as docs/first-hour.md installs it: its agent reads process.env.
-    await installPacked(work, project, { beside: ['vitest', '@types/node'] })
+    // @types/node as docs/first-hour.md installs it: its agent reads process.env. openai: README's own-agent block
+    // uses its SDK, which a user installs beside (it is no dependency of the package).
+    await installPacked(work, project, { beside: ['vitest', '@types/node', 'openai'] })
     await writeBlocks()
     typecheck = inProject(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project])
   }, 240_000)

@@ -8,9 +8,14 @@ import { repoRoot } from './vitest-run.js'
 const run = promisify(execFile)
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-/** The versions this repository pins in its devDependencies (what a consumer installs beside the package). */
+/**
+ * The versions a consumer installs beside the package: the ones this repository pins in its devDependencies, but
+ * for Vitest when `DATAFORGE_TEST_VITEST` names another version (the cross-stack run, test/cross-stack/run.sh).
+ */
 export async function pinnedDevVersions(): Promise<Record<string, string>> {
-  return JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<string, string>
+  const pinned = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<string, string>
+  const vitest = process.env.DATAFORGE_TEST_VITEST
+  return vitest ? { ...pinned, vitest } : pinned
 }
 
 export interface PackedInstall {

@@ -52,10 +52,25 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 type DuckDb = typeof import('@duckdb/node-api')
 let duckDbModule: Promise<DuckDb> | undefined
 
-/** The native engine loads on the first session, so importing the package stays cheap where no data agent runs. */
+/** The DuckDB versions this package works with: its optional peer dependency (package.json says the same). */
+export const DUCKDB_RANGE = '^1.5.6-r.1'
+
+/**
+ * The native engine (a 68 MB binding, an optional peer) loads on the first session, so importing the package
+ * stays cheap where no data agent runs, and a project without one need not install it.
+ */
 function loadDuckDb(): Promise<DuckDb> {
-  duckDbModule ??= import('@duckdb/node-api')
+  duckDbModule ??= import('@duckdb/node-api').catch((error: unknown) => {
+    duckDbModule = undefined
+    throw isMissing(error) ? new InputError(`data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${DUCKDB_RANGE}`) : error
+  })
   return duckDbModule
+}
+
+/** The package itself is absent (ESM's or CommonJS's not-found error naming it), not a broken install of it. */
+function isMissing(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && /['"]@duckdb\/node-api['"]/.test(message)
 }
 
 /**

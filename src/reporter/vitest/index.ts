@@ -9,6 +9,9 @@ import { terminalOutput } from '../../core/escape-text.js'
 import { brokenFilesNote } from '../broken-files-note.js'
 
 export type { DataforgeReporterOptions, ReportFormat }
+// The config that imports the reporter brings the matchers' types to every file of its TypeScript project:
+// `setupFiles` names the setup entry by a string, which carries no types.
+export type { DataforgeAssertion, VitestAssertion } from '../../vitest/augment.js'
 
 /**
  * The Vitest eval reporter: gathers what the tests recorded into a run state and ends the run through the
