@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { closeSync, ftruncateSync, readFileSync, rmSync } from 'node:fs'
 import { counted } from '../stats/number-format.js'
 import { join, resolve } from 'node:path'
 import type { RepairAgent } from '../core/agent.js'
@@ -7,6 +7,7 @@ import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { recordJson } from '../core/record-json.js'
 import { commitFiles } from '../files/write-atomic.js'
+import { checkOwnFile, openOwnFile } from '../files/own-file.js'
 import { parseRunRecordText } from '../files/read-runs.js'
 import { recordProblems } from '../core/record-checks.js'
 import {
@@ -86,7 +87,7 @@ export interface ReadRun {
  */
 export function readRecordedRun(dir: string, keyDir = journalKeyDir(process.env)): ReadRun {
   const planPath = join(dir, RECORDED_RUN_FILE)
-  if (!existsSync(planPath)) {
+  if (!checkOwnFile(planPath)) {
     throw new InputError(`${dir}: nothing to resume: no ${RECORDED_RUN_FILE} (the run finished, or this is not a report folder)`)
   }
   let recorded: RecordedRun
@@ -101,12 +102,21 @@ export function readRecordedRun(dir: string, keyDir = journalKeyDir(process.env)
   if (typeof recorded.planMac !== 'string') throw new InputError(`${planPath}: field "planMac": missing`)
   const key = readJournalKey(keyDir, recorded.journalKey, planPath)
   const runsPath = join(dir, PARTIAL_RUNS_FILE)
-  let text = existsSync(runsPath) ? readFileSync(runsPath, 'utf8') : ''
-  // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
-  const end = text.lastIndexOf('\n') + 1
-  if (end < text.length) {
-    truncateSync(runsPath, Buffer.byteLength(text.slice(0, end)))
-    text = text.slice(0, end)
+  // Read and cut through one descriptor opened without following links: the journal is the folder's own file.
+  let text = ''
+  if (checkOwnFile(runsPath)) {
+    const fd = openOwnFile(runsPath, 'read-write', 'cannot open the journal')
+    try {
+      text = readFileSync(fd, 'utf8')
+      // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
+      const end = text.lastIndexOf('\n') + 1
+      if (end < text.length) {
+        ftruncateSync(fd, Buffer.byteLength(text.slice(0, end)))
+        text = text.slice(0, end)
+      }
+    } finally {
+      closeSync(fd)
+    }
   }
   const { lines, last } = openSealedJournal(text, runsPath, key, recorded.planMac)
   const records = lines.map(({ json, line }) => parseRunRecordText(json, `${runsPath}: line ${line}`))

@@ -1,10 +1,11 @@
-import { existsSync, rmdirSync } from 'node:fs'
+import { rmdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { type FolderLock, lockFolder } from '../files/folder-lock.js'
 import { checkReportOutputs, type PlannedOutput } from '../files/output-paths.js'
 import { removeStaleTemps } from '../files/write-atomic.js'
-import { RECORDED_RUN_FILE, type ReadRun, RunJournal, type RunOptions } from './resume.js'
+import { checkOwnFile } from '../files/own-file.js'
+import { PARTIAL_RUNS_FILE, RECORDED_RUN_FILE, type ReadRun, RunJournal, type RunOptions } from './resume.js'
 
 /**
  * The process's own exit, taken before anything can wrap `process.exit` (in-process agent containment turns it
@@ -56,7 +57,9 @@ export async function openRunFolder(opts: {
   }
   try {
     for (const dir of new Set([opts.dir, ...opts.outputs.map((o) => dirname(o.path))])) await removeStaleTemps(dir)
-    if (!opts.resume && existsSync(join(opts.dir, RECORDED_RUN_FILE))) {
+    // The journal is written in place: a link put where it goes is refused before any agent runs.
+    checkOwnFile(join(opts.dir, PARTIAL_RUNS_FILE))
+    if (!opts.resume && checkOwnFile(join(opts.dir, RECORDED_RUN_FILE))) {
       throw new InputError(
         `${opts.displayDir} holds an interrupted run (${RECORDED_RUN_FILE}); finish it with dataforge-evals run --resume ${opts.displayDir}, or delete ${RECORDED_RUN_FILE} to start over`,
       )

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { link, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { finished, spawnCli } from '../helpers/cli-child.js'
@@ -127,6 +127,42 @@ describe('resumable runs', () => {
       const nothing = await runCli(['run', '--resume', 'elsewhere'], dir)
       expect(nothing.code).toBe(2)
       expect(nothing.stderr).toMatch(/nothing to resume/)
+    })
+  }, 60_000)
+})
+
+describe('the journal is the folder’s own file', () => {
+  it('a fresh run refuses a symlink or a hard link where its journal goes (exit 2, naming it) and leaves the target as it was', async () => {
+    await withTempDir(async (dir) => {
+      const journal = join(dir, 'reports/run/runs.partial.jsonl')
+      await mkdir(join(dir, 'reports/run'), { recursive: true })
+      await writeFile(join(dir, 'victim.txt'), 'keep me\n')
+      await symlink(join(dir, 'victim.txt'), journal)
+      const viaSymlink = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir)
+      expect(viaSymlink.code, viaSymlink.stderr).toBe(2)
+      expect(viaSymlink.stderr).toMatch(/reports\/run\/runs\.partial\.jsonl: is a symlink; refusing to write through it/)
+      await rename(journal, join(dir, 'gone'))
+      await link(join(dir, 'victim.txt'), journal)
+      const viaHardLink = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir)
+      expect(viaHardLink.code, viaHardLink.stderr).toBe(2)
+      expect(viaHardLink.stderr).toMatch(/reports\/run\/runs\.partial\.jsonl: is a hard link \(2 names for one file\); refusing to write through it/)
+      expect(await readFile(join(dir, 'victim.txt'), 'utf8')).toBe('keep me\n')
+    })
+  })
+
+  it('--resume refuses a journal replaced by a symlink (it would cut or append to the target): exit 2, the target unchanged', async () => {
+    await withTempDir(async (dir) => {
+      await interruptedRun(dir, 'reports/run', ARGS, 1, 'SIGKILL')
+      const journal = join(dir, 'reports/run/runs.partial.jsonl')
+      // The sealed line and half a line: a resume that followed the link would cut the target at its last newline.
+      const victim = `${await readFile(journal, 'utf8')}half a line`
+      await writeFile(join(dir, 'victim.jsonl'), victim)
+      await rename(journal, join(dir, 'journal.bak'))
+      await symlink(join(dir, 'victim.jsonl'), journal)
+      const res = await runCli(['run', '--resume', 'reports/run'], dir)
+      expect(res.code, res.stderr).toBe(2)
+      expect(res.stderr).toMatch(/runs\.partial\.jsonl: is a symlink; refusing to write through it/)
+      expect(await readFile(join(dir, 'victim.jsonl'), 'utf8')).toBe(victim)
     })
   }, 60_000)
 })
