@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { type RunRecord, RunRecordSchema } from '../core/run-record.js'
 import { runRowsOf } from './run-rows.js'
 
@@ -32,6 +33,7 @@ export function parseRunRecords(text: string, file: string): RunRecord[] {
 /** One record's JSON text (a journal line's record), parsed and validated; errors start with `where`. */
 export function parseRunRecordText(json: string, where: string): RunRecord {
   let row: unknown
+  checkJsonDepth(json, () => where)
   try {
     row = JSON.parse(json)
   } catch (error) {

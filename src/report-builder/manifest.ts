@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
@@ -227,6 +228,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
     throw new Error(`${MANIFEST_FILE}: missing from ${dir}`)
   }
   let parsed: unknown
+  checkJsonDepth(text, (line) => `${MANIFEST_FILE}: line ${line}`)
   try {
     parsed = JSON.parse(text)
   } catch (error) {

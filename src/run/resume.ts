@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import type { RunRecord } from '../core/run-record.js'
 import { recordJson } from '../core/record-json.js'
 import { commitFiles } from '../files/write-atomic.js'
@@ -91,8 +92,10 @@ export function readRecordedRun(dir: string, keyDir = journalKeyDir(process.env)
     throw new InputError(`${dir}: nothing to resume: no ${RECORDED_RUN_FILE} (the run finished, or this is not a report folder)`)
   }
   let recorded: RecordedRun
+  const planText = readFileSync(planPath, 'utf8')
+  checkJsonDepth(planText, (line) => `${planPath}: line ${line}`)
   try {
-    recorded = JSON.parse(readFileSync(planPath, 'utf8')) as RecordedRun
+    recorded = JSON.parse(planText) as RecordedRun
   } catch (error) {
     throw new InputError(`${planPath}: not valid JSON (${(error as Error).message})`)
   }

@@ -7,6 +7,7 @@ import { seededSample } from '../questions/sample.js'
 import { BUNDLED_DATA_DIR } from '../raha.js'
 import { parseDabenchCsv } from './table-csv.js'
 import { realPathInside } from '../../files/inside-folder.js'
+import { checkJsonDepth } from '../../core/json-depth.js'
 
 /** The bundled slice, in the official layout: the questions whose CSV file is at most 50,000 bytes. */
 export const BUNDLED_DABENCH_DIR = join(BUNDLED_DATA_DIR, 'dabench')
@@ -98,6 +99,7 @@ function readJsonl(file: string): Line[] {
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return
     let value: unknown
+    checkJsonDepth(raw, () => `${file}:${i + 1}`)
     try {
       value = JSON.parse(raw)
     } catch (error) {

@@ -162,6 +162,11 @@ describe('DABench loader: malformed files exit 2 naming the file and line', () =
     { what: 'labels of no question', files: { labels: `${JSON.stringify({ id: 7, common_answers: [['mean_x', '2']] })}\n${JSON.stringify({ id: 9, common_answers: [['z', '1']] })}` }, message: /da-dev-labels\.jsonl:2: labels for question 9/ },
     { what: 'a label that is not a pair of strings', files: { labels: JSON.stringify({ id: 7, common_answers: [['mean_x', 2]] }) }, message: /da-dev-labels\.jsonl:1: common_answers\[0\] must be a \[name, value\] pair of strings/ },
     { what: 'an answer name that is not a word', files: { labels: JSON.stringify({ id: 7, common_answers: [['mean x', '2']] }) }, message: /da-dev-labels\.jsonl:1: common_answers\[0\]: answer name "mean x" is not a word/ },
+    {
+      what: 'a 100,000-deep array in a labels line (was an internal error)',
+      files: { labels: `{"id": 7, "common_answers": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n` },
+      message: /da-dev-labels\.jsonl:1: arrays or objects nested more than 256 levels deep/,
+    },
     { what: 'a missing table', files: { tables: {} }, message: /da-dev-questions\.jsonl:1: table small\.csv not found in / },
     { what: 'a table row longer than the header', files: { tables: { 'small.csv': 'x\n1\n2,3\n' } }, message: /small\.csv: line 3 has 2 fields but the header has 1/ },
   ]
