@@ -16,7 +16,7 @@ import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
 import { repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
-import { runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
@@ -98,6 +98,8 @@ export const qaCommand: Command = async (argv, io) => {
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  if (values.rpm !== undefined) parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
+  await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/qa', name: 'qa' })
   await checkReportOutputs(paths.dir, outputs)
 

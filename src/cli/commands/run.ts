@@ -22,7 +22,7 @@ import { runEvaluation } from '../../run/run-evaluation.js'
 import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { journalKeyDir } from '../../run/journal-integrity.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import { runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -128,6 +128,11 @@ export const runCommand: Command = async (argv, userIO) => {
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
+  const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  const rpm = values.rpm === undefined ? undefined : parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
+  const chunkTokenBudget = values['chunk-token-budget'] === undefined ? undefined : parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 })
+  const maxOldSpaceMb = values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 })
+  await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/run', name: 'report' })
   const reportDir = paths.dir
   if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
@@ -166,11 +171,9 @@ export const runCommand: Command = async (argv, userIO) => {
     env: io.env,
     envFile: resolve(io.cwd, '.env'),
     cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
-    ...(values.concurrency !== undefined ? { concurrency: parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 }) } : {}),
-    ...(values.rpm !== undefined ? { rpm: parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true }) } : {}),
-    ...(values['chunk-token-budget'] !== undefined
-      ? { chunkTokenBudget: parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 }) }
-      : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(rpm !== undefined ? { rpm } : {}),
+    ...(chunkTokenBudget !== undefined ? { chunkTokenBudget } : {}),
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
@@ -186,7 +189,7 @@ export const runCommand: Command = async (argv, userIO) => {
     provider: providerOptions,
     isolation,
     protectedPaths,
-    maxOldSpaceMb: values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 }),
+    maxOldSpaceMb,
   })
   const names = agents.map((a) => a.name)
   const reveal = values['reveal-truth'] ? new TruthReveal() : null
