@@ -5,7 +5,7 @@ import type { EvalReport } from '../report-builder/build.js'
 import { renderHtmlReport } from '../report-builder/html/index.js'
 import { renderMarkdownReport } from '../report-builder/markdown/report.js'
 import { renderTerminalSummary } from '../report-builder/terminal.js'
-import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report-builder/write-report.js'
+import { commitReportFolder, commitReportFolderLocked, legacyRunsOf, renderReportFiles } from '../report-builder/write-report.js'
 import { type CliIO, colorOn, shownPath } from './io.js'
 import type { Comparison } from '../report-builder/compare.js'
 import type { GroupDelta } from '../report-builder/baseline.js'
@@ -36,7 +36,8 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
     jsonPath: paths.json,
     runsPath: paths.runs,
   })
-  const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs] }
+  const replaces = await legacyRunsOf(paths.dir, paths.stem)
+  const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs], replaces }
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)

@@ -9,6 +9,7 @@ import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
 import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
 import { lockFolder } from '../files/folder-lock.js'
+import { stemFiles, stemOf } from '../files/output-paths.js'
 import { makeFolder } from '../files/fs-errors.js'
 
 const ManifestSchema: z.ZodType<Manifest> = z.object({
@@ -119,7 +120,8 @@ export interface VerifyResult {
 
 /**
  * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
- * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
+ * files, that every row is a valid RunRecord, that each report's JSON records equal its runs file's rows
+ * (smoke.json and smoke.runs.jsonl; report.json and runs.jsonl) and
  * that the config ids match. A file in the folder (at any depth, `.git` and `node_modules` not entered) that the
  * manifest does not list, and a manifest that lists nothing, are problems too: a verified folder holds exactly
  * what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the
@@ -245,8 +247,10 @@ export async function readManifest(dir: string): Promise<Manifest> {
 function checkReportMatchesRuns(recordsByFile: Map<string, unknown[]>): string[] {
   const problems: string[] = []
   for (const [name, rows] of recordsByFile) {
-    if (!name.endsWith('report.json')) continue
-    const runsName = name.slice(0, -'report.json'.length) + 'runs.jsonl'
+    if (!name.endsWith('.json')) continue
+    // A report's runs file carries its stem (smoke.json: smoke.runs.jsonl; report.json: runs.jsonl).
+    const slash = name.lastIndexOf('/') + 1
+    const runsName = name.slice(0, slash) + stemFiles(stemOf(name.slice(slash))).runs
     const runs = recordsByFile.get(runsName)
     if (!runs) continue
     const left = rows.map(canonicalJson).sort()

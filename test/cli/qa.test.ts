@@ -64,7 +64,7 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const cases = JSON.parse(readFileSync(join(dir, 'ok/qa.json'), 'utf8')).cases.length as number
       expect(cases).toBeGreaterThan(10)
       expect(oracle.stderr).toBe(`repeat gate passed: all ${cases} cases correct in at least 2 of their trials\n`)
-      expect(oracle.stdout).toContain('\nwrote ok/qa.md, ok/qa.html, ok/qa.json, ok/runs.jsonl, ok/manifest.json\n')
+      expect(oracle.stdout).toContain('\nwrote ok/qa.md, ok/qa.html, ok/qa.json, ok/qa.runs.jsonl, ok/manifest.json\n')
 
       // A bar above the trials run fails every case, the oracle's too; conversation turns are cases of their own.
       const over = await runCli(['qa', '--suite', 'hard', '--agent', 'mock-qa', '--min-passes', '2', '--quiet', '--output', 'over/qa.md', '--output-json', 'over/qa.json'], dir)

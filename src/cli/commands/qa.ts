@@ -25,8 +25,9 @@ import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags, refuseNetworkNone
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
 Asks every question of a suite (every turn of its conversations) for N trials, grades each answer strictly, and
-writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report) into its own
-folder, reports/qa/. The files take --output's name and folder (--output out/r.md: out/r.json, out/r.html, …).
+writes a Markdown and a JSON report, its runs and the folder's manifest.json into its own folder, reports/qa/
+(qa.md, qa.json, qa.html, qa.runs.jsonl). Every file carries --output's name (--output out/r.md: out/r.json,
+out/r.html, out/r.runs.jsonl); a folder holds many reports.
 
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
