@@ -31,7 +31,8 @@ out/r.html, out/r.runs.jsonl); a folder holds many reports.
 
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
-  --suite NAME           ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
+  --suite NAME[,NAME…]   one suite, or several in one report (--suite bespoke,hard):
+                         ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
   --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/);
                          dabench: a clone's examples/DA-Agent/data (the full 257-question validation set)
   --limit N              a seeded sample of N cases (seed --seed)
@@ -87,12 +88,19 @@ export const qaCommand: Command = async (argv, io) => {
   }
   const specs = splitList(values.agent)
   const models = splitList(values.models)
-  if (!values.suite) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')})`)
-  if (!QA_SUITES[values.suite]) throw new InputError(`qa: unknown --suite "${values.suite}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  const suites = splitList(values.suite === undefined ? undefined : [values.suite])
+  if (!suites.length) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')}, or several: --suite bespoke,hard)`)
+  const unknown = suites.find((suite) => !QA_SUITES[suite])
+  if (unknown !== undefined) throw new InputError(`qa: unknown --suite "${unknown}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  const repeated = suites.find((suite, i) => suites.indexOf(suite) !== i)
+  if (repeated !== undefined) throw new InputError(`qa: --suite names ${repeated} twice`)
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   refuseNetworkNoneWithUpstream(values, io.env)
-  if (values['data-dir'] && values.suite !== 'wtq' && values.suite !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
+  const withData = suites.filter((suite) => suite === 'wtq' || suite === 'dabench')
+  if (values['data-dir'] && (withData.length !== 1 || suites.length !== 1)) {
+    throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
+  }
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
@@ -111,15 +119,20 @@ export const qaCommand: Command = async (argv, io) => {
     io,
     resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
   )
-  const cases = await loadQaSuite(values.suite, {
-    seed,
-    ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-  })
+  // Several suites make one report: each suite's cases (a --limit sample of each), its records under its name.
+  const cases: Array<{ suite: string; qaCase: QaCase }> = []
+  for (const suite of suites) {
+    const loaded = await loadQaSuite(suite, {
+      seed,
+      ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    })
+    cases.push(...loaded.map((qaCase) => ({ suite, qaCase })))
+  }
 
   const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
-  const units = arms.flatMap((arm) => cases.flatMap((qaCase) => Array.from({ length: trials }, (_, trial) => ({ arm, qaCase, trial }))))
+  const units = arms.flatMap((arm) => cases.flatMap(({ suite, qaCase }) => Array.from({ length: trials }, (_, trial) => ({ arm, suite, qaCase, trial }))))
   const total = units.length
   const colors = colorsFor(io)
   let done = 0
@@ -129,11 +142,11 @@ export const qaCommand: Command = async (argv, io) => {
       inPool(
         units.filter((u) => u.arm === arm),
         arm.concurrency,
-        async ({ qaCase, trial }) => {
+        async ({ suite, qaCase, trial }) => {
           const rs = await runQaTrial({
             agent: arm.agent,
             qaCase,
-            suite: values.suite!,
+            suite,
             trial,
             seed: seed + trial,
             timeoutMs: timeoutS * 1000,
@@ -157,9 +170,9 @@ export const qaCommand: Command = async (argv, io) => {
     cwd: io.cwd,
     runDateUtc,
     project,
-    config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
+    config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd })
   const failures = minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
   await writeCliGithubOutput({ command: 'qa', flag: values.github, dir: paths.dir, failures, report, io })
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
