@@ -35,6 +35,15 @@ export function stemFiles(stem: string): { markdown: string; json: string; html:
   }
 }
 
+/**
+ * The stem of a report's dated copy (`--timestamp`): `smoke` and a run started 2026-12-03T07:12:05.123Z →
+ * `smoke.2026-12-03T071205Z`. UTC to the second, so copies sort by time and never replace one another.
+ */
+export function timestampedStem(stem: string, runDateUtc: string): string {
+  const stamp = runDateUtc.replace(/\.\d+Z$/, 'Z').replace(/:/g, '')
+  return `${stem}.${stamp}`
+}
+
 /** The stem of a report file's name: `smoke.md`, `smoke.json`, `smoke.runs.jsonl` → `smoke`; `runs.jsonl` → `report`. */
 export function stemOf(fileName: string): string {
   if (fileName === LEGACY_RUNS_FILE) return LEGACY_STEM

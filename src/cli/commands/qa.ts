@@ -58,6 +58,7 @@ Options:
   --output FILE          Markdown report (default reports/qa/qa.md)
   --output-json FILE     JSON report (default NAME.json beside --output, else reports/qa/qa.json)
   --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
+  --timestamp            also write dated, diffable copies: NAME.2026-12-03T071205Z.md and .json (UTC start of the run)
 ${ISOLATION_HELP}
   --quiet                no progress lines
 `
@@ -172,7 +173,7 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd })
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true })
   const failures = minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
   await writeCliGithubOutput({ command: 'qa', flag: values.github, dir: paths.dir, failures, report, io })
   return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)

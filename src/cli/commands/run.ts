@@ -60,6 +60,7 @@ ${ISOLATION_HELP}
   --output FILE          Markdown report (default reports/run/report.md)
   --output-json FILE     JSON report (default NAME.json beside --output, else reports/run/report.json)
   --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
+  --timestamp            also write dated, diffable copies: NAME.2026-12-03T071205Z.md and .json (UTC start of the run)
   --model ID             model id for provider agents
   --base-url URL         base URL for openai-compatible
   --api-key-env VAR      environment variable holding the API key
@@ -252,7 +253,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true })
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
