@@ -54,6 +54,30 @@ export async function listedEntries(dir: string): Promise<Array<{ path: string; 
   }
 }
 
+/**
+ * The files `dir/manifest.json` lists that this write leaves as they are, with their bytes, each checked against
+ * its listed sha256. Keys are paths inside `dir` as the manifest gives them; `rewritten` are left out.
+ */
+export async function keptFiles(dir: string, rewritten: ReadonlySet<string>): Promise<Map<string, Uint8Array>> {
+  const kept = new Map<string, Uint8Array>()
+  for (const entry of await listedEntries(dir)) {
+    if (entry.path === MANIFEST_FILE || rewritten.has(entry.path) || !isSafeRelative(entry.path)) continue
+    const path = join(dir, entry.path)
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null
+      throw new InputError(`${path}: cannot read (${error.code ?? error.message})`)
+    })
+    if (!bytes) continue
+    if (sha256Hex(bytes) !== entry.sha256) {
+      throw new InputError(
+        `${path}: changed since ${join(dir, MANIFEST_FILE)} listed it; listing it again would hide the change (see dataforge-evals verify ${dir}: restore or remove the file)`,
+      )
+    }
+    kept.set(entry.path, new Uint8Array(bytes))
+  }
+  return kept
+}
+
 export function renderManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`
 }

@@ -7,7 +7,7 @@ import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
+import { buildManifest, isSafeRelative, keptFiles, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { stemFiles, stemOf } from '../files/output-paths.js'
 import { makeFolder } from '../files/fs-errors.js'
@@ -63,14 +63,16 @@ export async function addToManifest(
       }
     }
     const added = new Set([...contents.keys()].map((file) => relativeInside(dir, file)))
-    const previous = (existing?.files.map((f) => f.path) ?? []).filter((name) => !added.has(name))
+    // The files listed already, each checked against its listed sha256 (a changed one is never listed again).
+    const kept = await keptFiles(dir, added)
+    const previous = [...kept.keys()]
     // Counts the manifest cannot re-derive (Parquet) carry over, except for the files being replaced now.
     const keptCounts = Object.fromEntries(
       Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name)),
     )
     const manifest = await buildManifest(dir, [...previous, ...contents.keys()], {
       rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) },
-      contents,
+      contents: new Map<string, string | Uint8Array>([...kept, ...contents]),
     })
     await commitFiles(new Map([...contents, [join(dir, MANIFEST_FILE), renderManifest(manifest)]]))
     return manifest

@@ -6,10 +6,8 @@ import { makeFolder } from '../files/fs-errors.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { LEGACY_RUNS_FILE, LEGACY_STEM, stemFiles } from '../files/output-paths.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, listedEntries, MANIFEST_FILE, relativeInside, renderManifest } from './manifest-build.js'
-import { readFile, rm } from 'node:fs/promises'
-import { InputError } from '../core/errors.js'
-import { sha256Hex } from '../core/hash.js'
+import { buildManifest, keptFiles, listedEntries, MANIFEST_FILE, relativeInside, renderManifest } from './manifest-build.js'
+import { rm } from 'node:fs/promises'
 
 function recordLines(records: readonly RunRecord[]): string[] {
   return records.map(recordJson)
@@ -104,30 +102,6 @@ export async function commitReportFolder(folder: ReportFolderContents): Promise<
   await staged.commit()
   for (const path of replaces) await rm(path, { force: true })
   return [...contents.keys(), manifestPath]
-}
-
-/**
- * The files `dir/manifest.json` lists that this write leaves as they are, with their bytes, each checked against
- * its listed sha256. Keys are paths inside `dir` as the manifest gives them; `rewritten` are left out.
- */
-async function keptFiles(dir: string, rewritten: ReadonlySet<string>): Promise<Map<string, Uint8Array>> {
-  const kept = new Map<string, Uint8Array>()
-  for (const entry of await listedEntries(dir)) {
-    if (entry.path === MANIFEST_FILE || rewritten.has(entry.path) || !isSafeRelative(entry.path)) continue
-    const path = join(dir, entry.path)
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null
-      throw new InputError(`${path}: cannot read (${error.code ?? error.message})`)
-    })
-    if (!bytes) continue
-    if (sha256Hex(bytes) !== entry.sha256) {
-      throw new InputError(
-        `${path}: changed since ${join(dir, MANIFEST_FILE)} listed it; listing it again would hide the change (see dataforge-evals verify ${dir}: restore or remove the file)`,
-      )
-    }
-    kept.set(entry.path, new Uint8Array(bytes))
-  }
-  return kept
 }
 
 /**
