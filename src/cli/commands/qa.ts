@@ -98,10 +98,8 @@ export const qaCommand: Command = async (argv, io) => {
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   refuseNetworkNoneWithUpstream(values, io.env)
-  const withData = suites.filter((suite) => suite === 'wtq' || suite === 'dabench')
-  if (values['data-dir'] && (withData.length !== 1 || suites.length !== 1)) {
-    throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
-  }
+  if (values['data-dir'] && suites.length > 1) throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
+  if (values['data-dir'] && suites[0] !== 'wtq' && suites[0] !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
