@@ -62,6 +62,7 @@ export const EVALUATION_FLAGS = {
   output: { type: 'string' },
   'output-json': { type: 'string' },
   'output-html': { type: 'string' },
+  timestamp: { type: 'boolean' },
   quiet: { type: 'boolean' },
   github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

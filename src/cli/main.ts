@@ -12,6 +12,7 @@ import { pricesCommand } from './commands/prices.js'
 import { qaCommand } from './commands/qa.js'
 import { reportCommand } from './commands/report.js'
 import { runCommand } from './commands/run.js'
+import { summaryCommand } from './commands/summary.js'
 import { verifyCommand } from './commands/verify.js'
 import { withInputErrors } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   conformance: conformanceCommand,
   report: reportCommand,
   'merge-shards': mergeShardsCommand,
+  summary: summaryCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -49,6 +51,7 @@ Commands:
   corpus merge     merge run corpora into latest/snapshot/history views
   verify DIR       re-derive a report folder's manifest and fail on any mismatch
   merge-shards S   one report (same gates, exit code) from the shards of a sharded Jest run
+  summary DIR      DIR/SUMMARY.md: one table per suite or dataset from the newest report of each
   prices fetch     fetch per-token prices from OpenRouter's models endpoint
   conformance      did generated samples follow the requested distributions and rules? (conformance --help)
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { parseCsvStrict } from '../datasets/csv.js'
 import type { Sample } from '../grading/conformance/classify.js'
 
@@ -17,6 +18,7 @@ export async function readSamples(path: string, label: string): Promise<Sample[]
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return
     let value: unknown
+    checkJsonDepth(line, () => `${label} line ${i + 1}`)
     try {
       value = JSON.parse(line)
     } catch (error) {
@@ -30,6 +32,7 @@ export async function readSamples(path: string, label: string): Promise<Sample[]
 
 export async function readJsonFile(path: string, label: string): Promise<unknown> {
   const text = await readText(path, label)
+  checkJsonDepth(text, (line) => `${label} line ${line}`)
   try {
     return JSON.parse(text)
   } catch (error) {

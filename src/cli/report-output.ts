@@ -1,11 +1,11 @@
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { ManifestUse } from '../report-builder/manifest.js'
-import type { ReportPaths } from '../files/output-paths.js'
+import { type ReportPaths, stemFiles, timestampedStem } from '../files/output-paths.js'
 import type { EvalReport } from '../report-builder/build.js'
 import { renderHtmlReport } from '../report-builder/html/index.js'
 import { renderMarkdownReport } from '../report-builder/markdown/report.js'
 import { renderTerminalSummary } from '../report-builder/terminal.js'
-import { commitReportFolder, commitReportFolderLocked, renderReportFiles } from '../report-builder/write-report.js'
+import { commitReportFolder, commitReportFolderLocked, legacyRunsOf, renderReportFiles } from '../report-builder/write-report.js'
 import { type CliIO, colorOn, shownPath } from './io.js'
 import type { Comparison } from '../report-builder/compare.js'
 import type { GroupDelta } from '../report-builder/baseline.js'
@@ -21,6 +21,8 @@ export interface CliReportOptions {
   io: CliIO
   /** Printed paths are relative to this folder (the user's working directory). */
   shownFrom: string
+  /** `--timestamp`: also write dated copies of the Markdown and JSON report (`timestampedStem`). */
+  timestamp?: boolean
 }
 
 /**
@@ -29,14 +31,22 @@ export interface CliReportOptions {
  */
 export async function writeCliReports(report: EvalReport, paths: ReportPaths, opts: CliReportOptions): Promise<void> {
   const titled = opts.title ? { title: opts.title } : {}
+  const markdown = renderMarkdownReport(report, { ...titled, runtimeInSummary: true })
   const contents = renderReportFiles({
     report,
-    markdown: { path: paths.markdown, text: renderMarkdownReport(report, { ...titled, runtimeInSummary: true }) },
+    markdown: { path: paths.markdown, text: markdown },
     html: { path: paths.html, text: await renderHtmlReport(report, titled) },
     jsonPath: paths.json,
     runsPath: paths.runs,
   })
-  const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs] }
+  if (opts.timestamp) {
+    // Dated, diffable copies beside the latest: the Markdown and the JSON report (which holds the records).
+    const dated = stemFiles(timestampedStem(paths.stem, report.reproducibility.runDateUtc))
+    contents.set(join(paths.dir, dated.markdown), markdown)
+    contents.set(join(paths.dir, dated.json), contents.get(paths.json)!)
+  }
+  const replaces = await legacyRunsOf(paths.dir, paths.stem)
+  const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs], replaces }
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)

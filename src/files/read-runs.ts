@@ -1,13 +1,16 @@
-import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { basename, dirname, extname, join } from 'node:path'
 import type { z } from 'zod'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { type RunRecord, RunRecordSchema } from '../core/run-record.js'
 import { runRowsOf } from './run-rows.js'
+import { LEGACY_RUNS_FILE, stemFiles, stemOf } from './output-paths.js'
 
 /**
- * Reads RunRecords from a `runs.jsonl` (one record per line, blank lines ignored), a `report.json`
- * (its `records` array) or a folder holding either (runs.jsonl preferred). Every row is validated;
+ * Reads RunRecords from a runs file (`smoke.runs.jsonl`, `runs.jsonl`: one record per line, blank lines
+ * ignored), a JSON report (its `records` array), a report's stem or a folder holding one report
+ * (`resolveRunsFile`). Every row is validated;
  * errors name the file, the line or record index and the field.
  */
 export async function readRunRecords(path: string): Promise<RunRecord[]> {
@@ -32,6 +35,7 @@ export function parseRunRecords(text: string, file: string): RunRecord[] {
 /** One record's JSON text (a journal line's record), parsed and validated; errors start with `where`. */
 export function parseRunRecordText(json: string, where: string): RunRecord {
   let row: unknown
+  checkJsonDepth(json, () => where)
   try {
     row = JSON.parse(json)
   } catch (error) {
@@ -40,21 +44,46 @@ export function parseRunRecordText(json: string, where: string): RunRecord {
   return validate(row, where)
 }
 
-async function resolveRunsFile(path: string): Promise<string> {
-  let info: Awaited<ReturnType<typeof stat>>
-  try {
-    info = await stat(path)
-  } catch (error) {
-    throw new InputError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+/**
+ * The file RUNS names: a file as given (a report's .md or .html stands for its runs file); a folder's one runs
+ * file (STEM.runs.jsonl or runs.jsonl), else its report.json; a stem (`reports/smoke`: smoke.runs.jsonl, else
+ * smoke.json). A folder holding several reports is an InputError naming them: give one.
+ */
+export async function resolveRunsFile(path: string): Promise<string> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null
+    throw new InputError(`${path}: cannot read (${error.code ?? String(error)})`)
+  })
+  if (!info) {
+    const asStem = await stemFile(dirname(path), basename(path))
+    if (asStem) return asStem
+    throw new InputError(`${path}: cannot read (ENOENT)`)
   }
-  if (info.isFile()) return path
+  if (info.isFile()) {
+    const ext = extname(path)
+    if (ext === '.md' || ext === '.html') return (await stemFile(dirname(path), basename(path, ext))) ?? path
+    return path
+  }
   if (!info.isDirectory()) throw new InputError(`${path}: not a regular file (a FIFO, device or socket); give a runs.jsonl, report.json or folder`)
-  for (const name of ['runs.jsonl', 'report.json']) {
+  const runsFiles = (await readdir(path)).filter((name) => name === LEGACY_RUNS_FILE || name.endsWith('.runs.jsonl')).sort()
+  if (runsFiles.length > 1) {
+    throw new InputError(`${path} holds ${runsFiles.length} reports (${runsFiles.join(', ')}); give one of them, or its stem (${join(path, stemOf(runsFiles[0]!))})`)
+  }
+  for (const name of [...runsFiles, 'report.json']) {
     const candidate = join(path, name)
-    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate
+    if (await isFile(candidate)) return candidate
   }
   throw new InputError(`${path}: folder holds neither runs.jsonl nor report.json`)
 }
+
+/** The runs file of the report `stem` in `dir`, else its JSON report; null when it has neither. */
+async function stemFile(dir: string, stem: string): Promise<string | null> {
+  const files = stemFiles(stem)
+  for (const name of [files.runs, files.json]) if (await isFile(join(dir, name))) return join(dir, name)
+  return null
+}
+
+const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false)
 
 function looksLikeReport(file: string, text: string): boolean {
   if (file.endsWith('.jsonl')) return false

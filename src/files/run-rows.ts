@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 
 // Apart from read-runs.ts (which validates every row with the RunRecord schema) so that writers counting the
 // rows they wrote, like the report folder's manifest, load no zod.
@@ -11,6 +12,7 @@ import { InputError } from '../core/errors.js'
 export function runRowsOf(text: string, file: string, format: 'jsonl' | 'report'): Array<{ row: unknown; where: string }> | null {
   if (format === 'report') {
     let parsed: unknown
+    checkJsonDepth(text, (line) => `${file}: line ${line}`)
     try {
       parsed = JSON.parse(text)
     } catch (error) {
@@ -23,6 +25,7 @@ export function runRowsOf(text: string, file: string, format: 'jsonl' | 'report'
   const out: Array<{ row: unknown; where: string }> = []
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return
+    checkJsonDepth(line, () => `${file}: line ${i + 1}`)
     try {
       out.push({ row: JSON.parse(line), where: `${file}: line ${i + 1}` })
     } catch (error) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { isPlainObject } from '../core/is-plain-object.js'
 
 /** USD per token, by model id. */
@@ -41,6 +42,7 @@ export function loadPriceFile(file: string): PriceMap {
     throw new InputError(`price file ${file} cannot be read`)
   }
   let json: unknown
+  checkJsonDepth(text, (line) => `price file ${file}: line ${line}`)
   try {
     json = JSON.parse(text)
   } catch (error) {

@@ -2,6 +2,7 @@ import { groupBy } from '../core/group-by.js'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import type { RunRecord } from '../core/run-record.js'
 import { meanOrNull } from '../stats/quantile.js'
 import { type Aggregate, groupName } from './aggregate.js'
@@ -117,6 +118,7 @@ export async function readBaseline(path: string): Promise<BaselineFile | null> {
   if (!existsSync(path)) return null
   const text = await readFile(path, 'utf8')
   let parsed: unknown
+  checkJsonDepth(text, (line) => `${path}: line ${line}`)
   try {
     parsed = JSON.parse(text)
   } catch (error) {

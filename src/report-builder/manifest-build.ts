@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { sortedRecord } from '../core/order.js'
 import { runRowsOf } from '../files/run-rows.js'
@@ -34,6 +35,47 @@ export interface ManifestExtra {
   contents?: ReadonlyMap<string, string | Uint8Array>
   /** The RunRecords the caller serialized into files of `contents`, by path: counted without parsing them back. */
   rows?: ReadonlyMap<string, readonly unknown[]>
+}
+
+/**
+ * The files a folder's manifest.json lists, read without its schema (the end of a run loads no zod); none when
+ * there is no readable manifest (nothing to keep: the new manifest replaces it).
+ */
+export async function listedEntries(dir: string): Promise<Array<{ path: string; sha256: string }>> {
+  const text = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch(() => null)
+  if (text === null) return []
+  try {
+    checkJsonDepth(text, (line) => `${MANIFEST_FILE}: line ${line}`)
+    const files = (JSON.parse(text) as { files?: unknown }).files
+    if (!Array.isArray(files)) return []
+    return files.flatMap((f: { path?: unknown; sha256?: unknown } | null) => (typeof f?.path === 'string' && typeof f.sha256 === 'string' ? [{ path: f.path, sha256: f.sha256 }] : []))
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The files `dir/manifest.json` lists that this write leaves as they are, with their bytes, each checked against
+ * its listed sha256. Keys are paths inside `dir` as the manifest gives them; `rewritten` are left out.
+ */
+export async function keptFiles(dir: string, rewritten: ReadonlySet<string>): Promise<Map<string, Uint8Array>> {
+  const kept = new Map<string, Uint8Array>()
+  for (const entry of await listedEntries(dir)) {
+    if (entry.path === MANIFEST_FILE || rewritten.has(entry.path) || !isSafeRelative(entry.path)) continue
+    const path = join(dir, entry.path)
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null
+      throw new InputError(`${path}: cannot read (${error.code ?? error.message})`)
+    })
+    if (!bytes) continue
+    if (sha256Hex(bytes) !== entry.sha256) {
+      throw new InputError(
+        `${path}: changed since ${join(dir, MANIFEST_FILE)} listed it; listing it again would hide the change (see dataforge-evals verify ${dir}: restore or remove the file)`,
+      )
+    }
+    kept.set(entry.path, new Uint8Array(bytes))
+  }
+  return kept
 }
 
 export function renderManifest(manifest: Manifest): string {

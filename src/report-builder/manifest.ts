@@ -2,12 +2,14 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
+import { buildManifest, isSafeRelative, keptFiles, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
 import { lockFolder } from '../files/folder-lock.js'
+import { stemFiles, stemOf } from '../files/output-paths.js'
 import { makeFolder } from '../files/fs-errors.js'
 
 const ManifestSchema: z.ZodType<Manifest> = z.object({
@@ -61,14 +63,16 @@ export async function addToManifest(
       }
     }
     const added = new Set([...contents.keys()].map((file) => relativeInside(dir, file)))
-    const previous = (existing?.files.map((f) => f.path) ?? []).filter((name) => !added.has(name))
+    // The files listed already, each checked against its listed sha256 (a changed one is never listed again).
+    const kept = await keptFiles(dir, added)
+    const previous = [...kept.keys()]
     // Counts the manifest cannot re-derive (Parquet) carry over, except for the files being replaced now.
     const keptCounts = Object.fromEntries(
       Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name)),
     )
     const manifest = await buildManifest(dir, [...previous, ...contents.keys()], {
       rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) },
-      contents,
+      contents: new Map<string, string | Uint8Array>([...kept, ...contents]),
     })
     await commitFiles(new Map([...contents, [join(dir, MANIFEST_FILE), renderManifest(manifest)]]))
     return manifest
@@ -118,7 +122,8 @@ export interface VerifyResult {
 
 /**
  * Re-derives everything `manifest.json` claims: each file's size and sha256, the row counts of RunRecord
- * files, that every row is a valid RunRecord, that report.json's records equal runs.jsonl's rows and
+ * files, that every row is a valid RunRecord, that each report's JSON records equal its runs file's rows
+ * (smoke.json and smoke.runs.jsonl; report.json and runs.jsonl) and
  * that the config ids match. A file in the folder (at any depth, `.git` and `node_modules` not entered) that the
  * manifest does not list, and a manifest that lists nothing, are problems too: a verified folder holds exactly
  * what its writer wrote. Throws InputError only when `dir` is not a folder; everything else is a problem in the
@@ -227,6 +232,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
     throw new Error(`${MANIFEST_FILE}: missing from ${dir}`)
   }
   let parsed: unknown
+  checkJsonDepth(text, (line) => `${MANIFEST_FILE}: line ${line}`)
   try {
     parsed = JSON.parse(text)
   } catch (error) {
@@ -243,8 +249,10 @@ export async function readManifest(dir: string): Promise<Manifest> {
 function checkReportMatchesRuns(recordsByFile: Map<string, unknown[]>): string[] {
   const problems: string[] = []
   for (const [name, rows] of recordsByFile) {
-    if (!name.endsWith('report.json')) continue
-    const runsName = name.slice(0, -'report.json'.length) + 'runs.jsonl'
+    if (!name.endsWith('.json')) continue
+    // A report's runs file carries its stem (smoke.json: smoke.runs.jsonl; report.json: runs.jsonl).
+    const slash = name.lastIndexOf('/') + 1
+    const runsName = name.slice(0, slash) + stemFiles(stemOf(name.slice(slash))).runs
     const runs = recordsByFile.get(runsName)
     if (!runs) continue
     const left = rows.map(canonicalJson).sort()

@@ -4,8 +4,10 @@ import type { EvalReport } from './build.js'
 import { join } from 'node:path'
 import { makeFolder } from '../files/fs-errors.js'
 import { lockFolder } from '../files/folder-lock.js'
+import { LEGACY_RUNS_FILE, LEGACY_STEM, stemFiles } from '../files/output-paths.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
-import { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
+import { buildManifest, keptFiles, listedEntries, MANIFEST_FILE, relativeInside, renderManifest } from './manifest-build.js'
+import { rm } from 'node:fs/promises'
 
 function recordLines(records: readonly RunRecord[]): string[] {
   return records.map(recordJson)
@@ -62,21 +64,26 @@ export interface ReportFolderContents {
   recordFiles?: readonly string[]
   /** Files already in the folder that belong to it and are not rewritten (the reporter's baseline.json). */
   alsoList?: readonly string[]
+  /** Files of this report under an older name, removed once the folder is written (a legacy runs.jsonl). */
+  replaces?: readonly string[]
 }
 
 /**
  * Writes a report folder as one unit: the files and `dir/manifest.json` listing them are all staged as temp
- * files first and renamed into place only when every one is on disk, the manifest last. Each file is encoded
+ * files first and renamed into place only when every one is on disk, the manifest last. A folder holds many
+ * reports: the files its manifest listed already and this write does not replace (other reports, an export,
+ * pr-comment.md) stay listed, each checked against the sha256 the manifest has for it (a changed one is an
+ * InputError: listing it again would hide the change from `verify`; a removed one is left out). Each file is encoded
  * once (the bytes hashed for the manifest are the bytes written) and staged as soon as it is rendered, so its
  * write overlaps the rendering of the next. A failure while rendering or staging leaves nothing new. Returns
  * the paths written, the manifest last.
  */
 export async function commitReportFolder(folder: ReportFolderContents): Promise<string[]> {
-  const { dir, contents, records, recordFiles = [], alsoList = [] } = folder
+  const { dir, contents, records, recordFiles = [], alsoList = [], replaces = [] } = folder
   const staged = stageFiles()
   const manifestPath = join(dir, MANIFEST_FILE)
   try {
-    const bytes = new Map<string, Uint8Array>()
+    const bytes = await keptFiles(dir, new Set([...contents.keys(), ...alsoList, ...replaces].map((path) => relativeInside(dir, path))))
     for (const [path, file] of contents) {
       const content = typeof file === 'function' ? await file() : file
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
@@ -86,14 +93,27 @@ export async function commitReportFolder(folder: ReportFolderContents): Promise<
     const rows = new Map<string, readonly unknown[]>(recordFiles.map((path) => [path, records]))
     // With record files listed the manifest takes the config ids from their rows (the same records); without, as given.
     const configIds = rows.size ? {} : { configIds: [...new Set(records.map((r) => r.configId))].sort() }
-    const manifest = await buildManifest(dir, [...contents.keys(), ...alsoList], { contents: bytes, rows, ...configIds })
+    const manifest = await buildManifest(dir, [...bytes.keys(), ...alsoList], { contents: bytes, rows, ...configIds })
     staged.add(manifestPath, Buffer.from(renderManifest(manifest), 'utf8'))
   } catch (error) {
     await staged.abort()
     throw error
   }
   await staged.commit()
+  for (const path of replaces) await rm(path, { force: true })
   return [...contents.keys(), manifestPath]
+}
+
+/**
+ * The runs.jsonl of a folder written before reports were named per stem, when it is the runs file of the
+ * report `stem` being written now: its manifest lists runs.jsonl and STEM.json and no report.json (whose runs
+ * file runs.jsonl still is). The new STEM.runs.jsonl replaces it.
+ */
+export async function legacyRunsOf(dir: string, stem: string): Promise<string[]> {
+  if (stem === LEGACY_STEM) return []
+  const listed = new Set((await listedEntries(dir)).map((e) => e.path))
+  const own = stemFiles(stem)
+  return listed.has(LEGACY_RUNS_FILE) && listed.has(own.json) && !listed.has(stemFiles(LEGACY_STEM).json) ? [join(dir, LEGACY_RUNS_FILE)] : []
 }
 
 /**

@@ -1,12 +1,15 @@
-import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { closeSync, existsSync, ftruncateSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { counted } from '../stats/number-format.js'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
+import { checkJsonDepth } from '../core/json-depth.js'
 import type { RunRecord } from '../core/run-record.js'
 import { recordJson } from '../core/record-json.js'
 import { commitFiles } from '../files/write-atomic.js'
+import { checkOwnFile, openOwnFile } from '../files/own-file.js'
+import { LEGACY_STEM, stemFiles, stemOf } from '../files/output-paths.js'
 import { parseRunRecordText } from '../files/read-runs.js'
 import { recordProblems } from '../core/record-checks.js'
 import {
@@ -21,9 +24,50 @@ import {
 } from './journal-integrity.js'
 import { openRunsAppender, type RunsAppender } from './runs-appender.js'
 
-/** The journal of a run in progress, in its report folder; both go when the run's reports are written. */
-export const PARTIAL_RUNS_FILE = 'runs.partial.jsonl'
-export const RECORDED_RUN_FILE = 'run.partial.json'
+/**
+ * Where the journal of a run in progress is: its report's folder and stem. The plan is STEM.run.partial.json and
+ * the finished trials STEM.runs.partial.jsonl (run.partial.json and runs.partial.jsonl for the stem `report`);
+ * both go when the run's reports are written. One folder holds the journals of several reports.
+ */
+export interface JournalPlace {
+  dir: string
+  stem: string
+}
+
+export function journalFiles(place: JournalPlace): { plan: string; journal: string; planName: string; journalName: string } {
+  const files = stemFiles(place.stem)
+  return { plan: join(place.dir, files.plan), journal: join(place.dir, files.journal), planName: files.plan, journalName: files.journal }
+}
+
+const PLAN_SUFFIX = stemFiles('x').plan.slice(1)
+const LEGACY_PLAN = stemFiles(LEGACY_STEM).plan
+
+/** What to give `--resume` for a report's run: its folder for the stem `report`, else the folder and stem (`reports/smoke`). */
+export function resumeTarget(displayDir: string, stem: string): string {
+  return stem === LEGACY_STEM ? displayDir : join(displayDir, stem)
+}
+
+/**
+ * The interrupted run `--resume PATH` names: PATH is the report's folder (which must hold exactly one interrupted
+ * run), its stem inside the folder (`reports/smoke`), or one of its files (`reports/smoke.md`).
+ */
+export function findInterruptedRun(path: string): JournalPlace {
+  const info = statSync(path, { throwIfNoEntry: false })
+  if (info?.isDirectory()) {
+    const stems = readdirSync(path)
+      .filter((name) => name === LEGACY_PLAN || name.endsWith(PLAN_SUFFIX))
+      .map((name) => (name === LEGACY_PLAN ? LEGACY_STEM : name.slice(0, -PLAN_SUFFIX.length)))
+      .sort()
+    if (stems.length > 1) {
+      throw new InputError(`${path} holds ${stems.length} interrupted runs (${stems.join(', ')}); name one: dataforge-evals run --resume ${join(path, stems[0]!)}`)
+    }
+    return { dir: path, stem: stems[0] ?? LEGACY_STEM }
+  }
+  const dir = dirname(path)
+  const name = basename(path)
+  const asStem = existsSync(journalFiles({ dir, stem: name }).plan)
+  return { dir, stem: asStem ? name : stemOf(name) }
+}
 
 export type RunOptions = Record<string, string | string[] | boolean | undefined>
 
@@ -68,6 +112,7 @@ export function cellKey(cell: TrialCell): string {
 }
 
 export interface ReadRun {
+  place: JournalPlace
   recorded: RecordedRun
   records: RunRecord[]
   /** The journal line of each record. */
@@ -84,33 +129,44 @@ export interface ReadRun {
  * data, or contradicting itself or the dataset (more errors than it has, ratios that do not follow from the
  * counts: core/record-checks.ts).
  */
-export function readRecordedRun(dir: string, keyDir = journalKeyDir(process.env)): ReadRun {
-  const planPath = join(dir, RECORDED_RUN_FILE)
-  if (!existsSync(planPath)) {
-    throw new InputError(`${dir}: nothing to resume: no ${RECORDED_RUN_FILE} (the run finished, or this is not a report folder)`)
+export function readRecordedRun(place: JournalPlace, keyDir = journalKeyDir(process.env)): ReadRun {
+  const { plan: planPath, planName, journal: runsPath } = journalFiles(place)
+  const { dir } = place
+  if (!checkOwnFile(planPath)) {
+    throw new InputError(`${dir}: nothing to resume: no ${planName} (the run finished, or this is not a report folder)`)
   }
   let recorded: RecordedRun
+  const planText = readFileSync(planPath, 'utf8')
+  checkJsonDepth(planText, (line) => `${planPath}: line ${line}`)
   try {
-    recorded = JSON.parse(readFileSync(planPath, 'utf8')) as RecordedRun
+    recorded = JSON.parse(planText) as RecordedRun
   } catch (error) {
     throw new InputError(`${planPath}: not valid JSON (${(error as Error).message})`)
   }
   if (recorded?.journalVersion !== 2 || typeof recorded.options !== 'object') {
-    throw new InputError(`${planPath}: not a recorded run of this version (start over: delete ${RECORDED_RUN_FILE})`)
+    throw new InputError(`${planPath}: not a recorded run of this version (start over: delete ${planName})`)
   }
   if (typeof recorded.planMac !== 'string') throw new InputError(`${planPath}: field "planMac": missing`)
   const key = readJournalKey(keyDir, recorded.journalKey, planPath)
-  const runsPath = join(dir, PARTIAL_RUNS_FILE)
-  let text = existsSync(runsPath) ? readFileSync(runsPath, 'utf8') : ''
-  // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
-  const end = text.lastIndexOf('\n') + 1
-  if (end < text.length) {
-    truncateSync(runsPath, Buffer.byteLength(text.slice(0, end)))
-    text = text.slice(0, end)
+  // Read and cut through one descriptor opened without following links: the journal is the folder's own file.
+  let text = ''
+  if (checkOwnFile(runsPath)) {
+    const fd = openOwnFile(runsPath, 'read-write', 'cannot open the journal')
+    try {
+      text = readFileSync(fd, 'utf8')
+      // A kill -9 in the middle of a write can leave a last line without its newline: that trial is run again.
+      const end = text.lastIndexOf('\n') + 1
+      if (end < text.length) {
+        ftruncateSync(fd, Buffer.byteLength(text.slice(0, end)))
+        text = text.slice(0, end)
+      }
+    } finally {
+      closeSync(fd)
+    }
   }
   const { lines, last } = openSealedJournal(text, runsPath, key, recorded.planMac)
   const records = lines.map(({ json, line }) => parseRunRecordText(json, `${runsPath}: line ${line}`))
-  return { recorded, records, lines: lines.map((l) => l.line), key, lastMac: last }
+  return { place, recorded, records, lines: lines.map((l) => l.line), key, lastMac: last }
 }
 
 /** Refuses a journal record that the recorded run cannot have produced (checked once the plan is known good). */
@@ -118,7 +174,7 @@ function checkJournalRecords(read: ReadRun, runsPath: string): void {
   read.records.forEach((record, i) => {
     const problem = outsideTheRun(record, read.recorded)[0]
     if (problem) {
-      throw new InputError(`${runsPath}: line ${read.lines[i]}: ${problem}; this run cannot have produced it (start over: delete ${RECORDED_RUN_FILE})`)
+      throw new InputError(`${runsPath}: line ${read.lines[i]}: ${problem}; this run cannot have produced it (start over: delete ${journalFiles(read.place).planName})`)
     }
   })
 }
@@ -213,24 +269,27 @@ export class RunJournal {
   private key: JournalKey | null = null
   private readonly byCell = new Map<string, RunRecord>()
 
+  private readonly files: ReturnType<typeof journalFiles>
+
   private constructor(
-    readonly dir: string,
+    readonly place: JournalPlace,
     private readonly recorded: RecordedRun,
     private readonly resumed: ReadRun | null,
     private readonly keyDir: string,
     previous: readonly RunRecord[],
   ) {
     for (const record of previous) this.byCell.set(cellKey(record), record)
+    this.files = journalFiles(place)
   }
 
   /** `keyDir`: the state folder's run-keys (journal-integrity.ts), where the run's journal key is kept. */
-  static fresh(dir: string, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>, keyDir = journalKeyDir(process.env)): RunJournal {
+  static fresh(place: JournalPlace, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>, keyDir = journalKeyDir(process.env)): RunJournal {
     const options = Object.fromEntries(Object.entries(recorded.options).filter(([k, v]) => !NOT_RECORDED.has(k) && v !== undefined))
-    return new RunJournal(dir, { journalVersion: 2, ...recorded, options, agents: [], datasets: [] }, null, keyDir, [])
+    return new RunJournal(place, { journalVersion: 2, ...recorded, options, agents: [], datasets: [] }, null, keyDir, [])
   }
 
-  static resume(dir: string, read: ReadRun): RunJournal {
-    return new RunJournal(dir, read.recorded, read, read.key.dir, read.records)
+  static resume(read: ReadRun): RunJournal {
+    return new RunJournal(read.place, read.recorded, read, read.key.dir, read.records)
   }
 
   get runDateUtc(): string {
@@ -253,19 +312,19 @@ export class RunJournal {
       // Checked after the agents and data (whose differences have their own messages): the rest of the plan
       // (flags, environment) must be as the run wrote it, since the missing trials run with it.
       if (planMac(this.resumed.key, this.recorded as unknown as Record<string, unknown>) !== this.recorded.planMac) {
-        throw new InputError(`${join(this.dir, RECORDED_RUN_FILE)}: the plan's seal does not match: it was changed after the run wrote it (start over: delete it)`)
+        throw new InputError(`${this.files.plan}: the plan's seal does not match: it was changed after the run wrote it (start over: delete it)`)
       }
-      checkJournalRecords(this.resumed, join(this.dir, PARTIAL_RUNS_FILE))
+      checkJournalRecords(this.resumed, this.files.journal)
       this.sealer = new JournalSealer(this.resumed.key, this.resumed.lastMac)
     } else {
       const key = createJournalKey(this.keyDir)
       const plan: RecordedRun = { ...this.recorded, agents: agents.map(agentIdentity), datasets: datasets.map(datasetIdentity), journalKey: key.id }
       plan.planMac = planMac(key, plan as unknown as Record<string, unknown>)
       this.key = key
-      await commitFiles(new Map([[join(this.dir, RECORDED_RUN_FILE), `${JSON.stringify(plan, null, 2)}\n`]]))
+      await commitFiles(new Map([[this.files.plan, `${JSON.stringify(plan, null, 2)}\n`]]))
       this.sealer = new JournalSealer(key, plan.planMac)
     }
-    this.appender = openRunsAppender(join(this.dir, PARTIAL_RUNS_FILE), { truncate: !this.resumed })
+    this.appender = openRunsAppender(this.files.journal, { truncate: !this.resumed })
   }
 
   /** Whether a cell is already done. A rate-limited trial never reached the model: it runs again. */
@@ -286,8 +345,8 @@ export class RunJournal {
   /** The reports are written: the journal has done its job. */
   finish(): void {
     this.appender?.close()
-    rmSync(join(this.dir, PARTIAL_RUNS_FILE), { force: true })
-    rmSync(join(this.dir, RECORDED_RUN_FILE), { force: true })
+    rmSync(this.files.journal, { force: true })
+    rmSync(this.files.plan, { force: true })
     const key = this.resumed?.key ?? this.key
     if (key) removeJournalKey(key)
   }
@@ -298,6 +357,6 @@ export class RunJournal {
 
   resumeHint(displayDir: string, total: number | null): string {
     const saved = total === null ? counted(this.saved, 'trial') : `${this.saved} of ${counted(total, 'trial')}`
-    return `dataforge-evals: run interrupted: ${saved} ${this.saved === 1 ? 'is' : 'are'} saved in ${join(displayDir, PARTIAL_RUNS_FILE)}; resume with: dataforge-evals run --resume ${displayDir}\n`
+    return `dataforge-evals: run interrupted: ${saved} ${this.saved === 1 ? 'is' : 'are'} saved in ${join(displayDir, this.files.journalName)}; resume with: dataforge-evals run --resume ${resumeTarget(displayDir, this.place.stem)}\n`
   }
 }

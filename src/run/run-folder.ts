@@ -1,10 +1,11 @@
-import { existsSync, rmdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { rmdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { InputError } from '../core/errors.js'
 import { type FolderLock, lockFolder } from '../files/folder-lock.js'
 import { checkReportOutputs, type PlannedOutput } from '../files/output-paths.js'
 import { removeStaleTemps } from '../files/write-atomic.js'
-import { RECORDED_RUN_FILE, type ReadRun, RunJournal, type RunOptions } from './resume.js'
+import { checkOwnFile } from '../files/own-file.js'
+import { journalFiles, type ReadRun, resumeTarget, RunJournal, type RunOptions } from './resume.js'
 
 /**
  * The process's own exit, taken before anything can wrap `process.exit` (in-process agent containment turns it
@@ -27,6 +28,8 @@ export interface RunFolder {
  */
 export async function openRunFolder(opts: {
   dir: string
+  /** The report's stem: its journal is the stem's (resume.ts, `journalFiles`). */
+  stem: string
   /** The folder as the user should type it in `--resume`. */
   displayDir: string
   outputs: readonly PlannedOutput[]
@@ -36,6 +39,7 @@ export async function openRunFolder(opts: {
   keyDir: string
   stderr: (text: string) => void
 }): Promise<RunFolder> {
+  const place = { dir: opts.dir, stem: opts.stem }
   const created = await checkReportOutputs(opts.dir, opts.outputs)
   // A run that stops before its first trial (bad input found while loading) leaves no folder behind.
   const takeBackFolders = () => {
@@ -56,9 +60,13 @@ export async function openRunFolder(opts: {
   }
   try {
     for (const dir of new Set([opts.dir, ...opts.outputs.map((o) => dirname(o.path))])) await removeStaleTemps(dir)
-    if (!opts.resume && existsSync(join(opts.dir, RECORDED_RUN_FILE))) {
+    // The journal is written in place: a link put where it goes is refused before any agent runs.
+    const files = journalFiles(place)
+    checkOwnFile(files.journal)
+    if (!opts.resume && checkOwnFile(files.plan)) {
+      const resume = resumeTarget(opts.displayDir, opts.stem)
       throw new InputError(
-        `${opts.displayDir} holds an interrupted run (${RECORDED_RUN_FILE}); finish it with dataforge-evals run --resume ${opts.displayDir}, or delete ${RECORDED_RUN_FILE} to start over`,
+        `${opts.displayDir} holds an interrupted run (${files.planName}); finish it with dataforge-evals run --resume ${resume}, or delete ${files.planName} to start over`,
       )
     }
   } catch (error) {
@@ -66,7 +74,7 @@ export async function openRunFolder(opts: {
     takeBackFolders()
     throw error
   }
-  const journal = opts.resume ? RunJournal.resume(opts.dir, opts.resume) : RunJournal.fresh(opts.dir, opts.fresh, opts.keyDir)
+  const journal = opts.resume ? RunJournal.resume(opts.resume) : RunJournal.fresh(place, opts.fresh, opts.keyDir)
   const onSignal = (signal: NodeJS.Signals) => {
     journal.close()
     lock.release()

@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, writeSync } from 'node:fs'
 import { writeFailure } from '../files/fs-errors.js'
+import { openOwnFile } from '../files/own-file.js'
 
 export interface RunsAppender {
   readonly path: string
@@ -11,15 +12,11 @@ export interface RunsAppender {
 /**
  * A run's journal: every finished trial is written and fsynced at once (synchronously, so a SIGINT or kill -9
  * right after a trial finished still finds it on disk). `truncate` starts a fresh journal; otherwise lines are
- * added to what a resumed run already holds.
+ * added to what a resumed run already holds. A journal that is a symlink, a hard link or a special file is
+ * refused (an InputError naming it): the run never writes through a link.
  */
 export function openRunsAppender(path: string, opts: { truncate: boolean }): RunsAppender {
-  let fd: number
-  try {
-    fd = openSync(path, opts.truncate ? 'w' : 'a')
-  } catch (error) {
-    throw writeFailure(error, path, 'cannot open the journal')
-  }
+  const fd = openOwnFile(path, opts.truncate ? 'truncate' : 'append', 'cannot open the journal')
   let open = true
   return {
     path,

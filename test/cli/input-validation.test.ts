@@ -140,3 +140,36 @@ describe('--agent-network none with a model upstream', () => {
     })
   })
 })
+
+describe('every bad flag is exit 2 up front, whether or not --llm is given', () => {
+  it('--prices, --llm-budget, --llm-key-env and --cache are checked for run, qa and conformance without --llm: nothing made, nothing run', async () => {
+    await withTempDir(async (dir) => {
+      await writeFile(join(dir, 'samples.jsonl'), '{"a": "x"}\n')
+      await writeFile(join(dir, 'spec.json'), JSON.stringify({ properties: [{ name: 'a', field: 'a', distribution: { x: 1 } }] }))
+      const commands = [
+        ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'],
+        ['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--quiet'],
+        ['conformance', '--samples', 'samples.jsonl', '--spec', 'spec.json'],
+      ]
+      const bad: Array<[string[], RegExp]> = [
+        [['--prices', '/nonexistent.json'], /price file \/nonexistent\.json cannot be read/],
+        [['--llm-budget', 'tokens=-1'], /--llm-budget/],
+        [['--llm-budget', 'seconds=3'], /--llm-budget: "seconds=3" is not FIELD=NUMBER/],
+        [['--llm-key-env', 'MY KEY'], /--llm-key-env: "MY KEY" is not an environment variable's name/],
+        [['--cache', 'sometimes'], /--cache: "sometimes" is not a cache mode/],
+      ]
+      for (const argv of commands) {
+        for (const [flags, message] of bad) {
+          const r = await runCli([...argv, ...flags], dir)
+          expect(r.code, `${argv[0]} ${flags.join(' ')}: ${r.stderr}`).toBe(2)
+          expect(r.stderr).toMatch(message)
+          expect(r.stderr.trim().split('\n')).toHaveLength(1)
+        }
+      }
+      const prices = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--concurrency', '0'], dir)
+      expect(prices.code).toBe(2)
+      expect(prices.stderr).toMatch(/--concurrency must be ≥ 1/)
+      expect((await readdir(dir)).sort()).toEqual(['samples.jsonl', 'spec.json'])
+    })
+  })
+})

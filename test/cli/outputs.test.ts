@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
@@ -18,7 +18,7 @@ describe('each command writes its own report folder', () => {
       expect((await runCli(RUN, dir)).code).toBe(0)
       const qa = await runCli(QA, dir)
       expect(qa.code, qa.stderr).toBe(0)
-      expect(qa.stdout).toContain('\nwrote reports/qa/qa.md, reports/qa/qa.html, reports/qa/qa.json, reports/qa/runs.jsonl, reports/qa/manifest.json\n')
+      expect(qa.stdout).toContain('\nwrote reports/qa/qa.md, reports/qa/qa.html, reports/qa/qa.json, reports/qa/qa.runs.jsonl, reports/qa/manifest.json\n')
       expect(await sorted(join(dir, 'reports'))).toEqual(['qa', 'run'])
       expect(await sorted(join(dir, 'reports/run'))).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
       expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
@@ -34,30 +34,86 @@ describe('each command writes its own report folder', () => {
     await withTempDir(async (dir) => {
       const res = await runCli([...QA, '--output', 'out/r.md'], dir)
       expect(res.code, res.stderr).toBe(0)
-      expect(res.stdout).toContain('\nwrote out/r.md, out/r.html, out/r.json, out/runs.jsonl, out/manifest.json\n')
+      expect(res.stdout).toContain('\nwrote out/r.md, out/r.html, out/r.json, out/r.runs.jsonl, out/manifest.json\n')
       expect(await sorted(dir)).toEqual(['out'])
       expect((await runCli(['verify', 'out'], dir)).code).toBe(0)
 
       // --output-json alone names them too.
       expect((await runCli([...RUN, '--output-json', 'j/nightly.json'], dir)).code).toBe(0)
-      expect(await sorted(join(dir, 'j'))).toEqual(['manifest.json', 'nightly.html', 'nightly.json', 'nightly.md', 'runs.jsonl'])
+      expect(await sorted(join(dir, 'j'))).toEqual(['manifest.json', 'nightly.html', 'nightly.json', 'nightly.md', 'nightly.runs.jsonl'])
     })
   })
 
-  it('a report into a folder holding another report is refused (exit 2, nothing run), and the other report still verifies', async () => {
+  it('one folder holds many reports, each named by its stem: the seed’s two commands, then verify, report and compare by stem', async () => {
+    await withTempDir(async (dir) => {
+      // The seed's README: two reports into one reports/ folder, the second with its JSON named too.
+      const hospital = await runCli([...RUN, '--output', 'reports/groq-hospital.md'], dir)
+      expect(hospital.code, hospital.stderr).toBe(0)
+      const smoke = await runCli([...QA, '--output', 'reports/groq-synthetic-smoke.md', '--output-json', 'reports/groq-synthetic-smoke.json'], dir)
+      expect(smoke.code, smoke.stderr).toBe(0)
+      expect(smoke.stdout).toContain(
+        '\nwrote reports/groq-synthetic-smoke.md, reports/groq-synthetic-smoke.html, reports/groq-synthetic-smoke.json, reports/groq-synthetic-smoke.runs.jsonl, reports/manifest.json\n',
+      )
+      const files = ['groq-hospital.html', 'groq-hospital.json', 'groq-hospital.md', 'groq-hospital.runs.jsonl']
+      const smokeFiles = files.map((f) => f.replace('groq-hospital', 'groq-synthetic-smoke'))
+      expect(await sorted(join(dir, 'reports'))).toEqual([...files, ...smokeFiles, 'manifest.json'])
+      const manifest = JSON.parse(await readFile(join(dir, 'reports/manifest.json'), 'utf8'))
+      expect(manifest.files.map((f: { path: string }) => f.path)).toEqual([...files, ...smokeFiles])
+      expect(manifest.rowCounts).toEqual({ 'groq-hospital.json': 1, 'groq-hospital.runs.jsonl': 1, 'groq-synthetic-smoke.json': 2, 'groq-synthetic-smoke.runs.jsonl': 2 })
+      const verified = await runCli(['verify', 'reports'], dir)
+      expect(verified.code, verified.stderr).toBe(0)
+      expect(verified.stdout).toBe('verified reports: 8 files match manifest.json\n')
+
+      // verify checks each report's JSON against its own runs file.
+      const runs = join(dir, 'reports/groq-hospital.runs.jsonl')
+      const before = await readFile(runs, 'utf8')
+      await writeFile(runs, '')
+      const broken = await runCli(['verify', 'reports'], dir)
+      expect(broken.code).toBe(1)
+      expect(broken.stderr).toContain('groq-hospital.json: 1 records but groq-hospital.runs.jsonl has 0 rows')
+      await writeFile(runs, before)
+
+      // A report again replaces its own files and keeps the other's.
+      expect((await runCli([...RUN, '--output', 'reports/groq-hospital.md'], dir)).code).toBe(0)
+      expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
+      expect(JSON.parse(await readFile(join(dir, 'reports/manifest.json'), 'utf8')).files).toHaveLength(8)
+
+      // Readers take a stem, a report's file or its runs file; the folder alone is ambiguous.
+      const html = await runCli(['report', 'reports/groq-synthetic-smoke', '--html', 'pages/smoke.html'], dir)
+      expect(html.code, html.stderr).toBe(0)
+      expect(html.stdout).toMatch(/^wrote pages\/smoke\.html: 2 runs in /)
+      expect((await runCli(['compare', 'reports/groq-hospital.md', 'reports/groq-hospital.runs.jsonl'], dir)).code).toBe(0)
+      const ambiguous = await runCli(['report', 'reports', '--html', 'pages/x.html'], dir)
+      expect(ambiguous.code).toBe(2)
+      expect(ambiguous.stderr).toMatch(/reports holds 2 reports \(groq-hospital\.runs\.jsonl, groq-synthetic-smoke\.runs\.jsonl\); give one of them, or its stem/)
+    })
+  })
+
+  it('a report file changed by hand since the manifest listed it is not listed again by the next report (exit 2, naming it)', async () => {
+    await withTempDir(async (dir) => {
+      expect((await runCli([...RUN, '--output', 'reports/a.md'], dir)).code).toBe(0)
+      await writeFile(join(dir, 'reports/a.md'), 'edited by hand\n')
+      const res = await runCli([...QA, '--output', 'reports/b.md'], dir)
+      expect(res.code).toBe(2)
+      expect(res.stderr).toMatch(/reports\/a\.md: changed since .*reports\/manifest\.json listed it; listing it again would hide the change/)
+      expect(await sorted(join(dir, 'reports'))).toEqual(['a.html', 'a.json', 'a.md', 'a.runs.jsonl', 'manifest.json'])
+    })
+  })
+
+  it('folders written before stems keep working: run’s report stem keeps runs.jsonl; a qa report replaces its old runs.jsonl', async () => {
     await withTempDir(async (dir) => {
       expect((await runCli(RUN, dir)).code).toBe(0)
-      const before = await readFile(join(dir, 'reports/run/runs.jsonl'), 'utf8')
-      const res = await runCli([...QA, '--output', 'reports/run/qa.md'], dir)
-      expect(res.code).toBe(2)
-      expect(res.stderr).toMatch(
-        /^dataforge-evals: .*reports\/run holds another report: its manifest\.json lists report\.html, report\.json, report\.md, which this report would not rewrite; give it a folder of its own .*\n$/,
-      )
-      expect(res.stdout).toBe('')
-      expect(await readFile(join(dir, 'reports/run/runs.jsonl'), 'utf8')).toBe(before)
-      expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
-      // The same report again into its own folder is no conflict.
-      expect((await runCli(RUN, dir)).code).toBe(0)
+      expect(await sorted(join(dir, 'reports/run'))).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      // reports/qa as the version before stems left it: qa.* beside runs.jsonl.
+      expect((await runCli(QA, dir)).code).toBe(0)
+      await rename(join(dir, 'reports/qa/qa.runs.jsonl'), join(dir, 'reports/qa/runs.jsonl'))
+      const manifestPath = join(dir, 'reports/qa/manifest.json')
+      await writeFile(manifestPath, (await readFile(manifestPath, 'utf8')).replaceAll('qa.runs.jsonl', 'runs.jsonl'))
+      expect((await runCli(['verify', 'reports/qa'], dir)).code).toBe(0)
+      expect((await runCli(['compare', 'reports/qa', 'reports/qa'], dir)).code).toBe(0)
+      expect((await runCli(QA, dir)).code).toBe(0)
+      expect(await sorted(join(dir, 'reports/qa'))).toEqual(['manifest.json', 'qa.html', 'qa.json', 'qa.md', 'qa.runs.jsonl'])
+      expect((await runCli(['verify', 'reports/qa'], dir)).code).toBe(0)
     })
   })
 

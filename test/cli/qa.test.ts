@@ -16,6 +16,30 @@ function reportIn(dir: string): EvalReport {
   return JSON.parse(readFileSync(join(dir, 'reports/qa/qa.json'), 'utf8')) as EvalReport
 }
 
+describe('qa --suite a,b', () => {
+  it('runs several suites in one report: each suite’s cases under its own name, one group per suite', async () => {
+    await withTempDir(async (dir) => {
+      const res = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke,hard', '--limit', '3', '--quiet'], dir)
+      expect(res.code, res.stderr).toBe(0)
+      const report = reportIn(dir)
+      expect(report.config).toMatchObject({ command: 'qa', suite: 'bespoke,hard' })
+      const bySuite = (suite: string) => report.records.filter((r) => r.suite === suite)
+      expect(bySuite('bespoke')).toHaveLength(3)
+      expect(bySuite('hard').length).toBeGreaterThanOrEqual(3)
+      expect(report.records.every((r) => r.correct === true)).toBe(true)
+      expect([...new Set(report.aggregates.map((a) => a.suite))].sort()).toEqual(['bespoke', 'hard'])
+      expect(readFileSync(join(dir, 'reports/qa/qa.md'), 'utf8')).toContain('dataforge-evals qa: bespoke, hard')
+
+      const unknown = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke,nope'], dir)
+      expect(unknown.code).toBe(2)
+      expect(unknown.stderr).toMatch(/unknown --suite "nope"/)
+      const dataDir = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'wtq,dabench', '--data-dir', '.'], dir)
+      expect(dataDir.code).toBe(2)
+      expect(dataDir.stderr).toMatch(/--data-dir applies to one --suite, wtq or dabench, alone \(got wtq,dabench\)/)
+    })
+  })
+})
+
 describe('dataforge-evals qa with the oracle and the refusing agent', () => {
   for (const suite of SUITES) {
     it(`${suite}: mock-qa scores 100%, refuse passes exactly the refusal cases`, async () => {
@@ -64,7 +88,7 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const cases = JSON.parse(readFileSync(join(dir, 'ok/qa.json'), 'utf8')).cases.length as number
       expect(cases).toBeGreaterThan(10)
       expect(oracle.stderr).toBe(`repeat gate passed: all ${cases} cases correct in at least 2 of their trials\n`)
-      expect(oracle.stdout).toContain('\nwrote ok/qa.md, ok/qa.html, ok/qa.json, ok/runs.jsonl, ok/manifest.json\n')
+      expect(oracle.stdout).toContain('\nwrote ok/qa.md, ok/qa.html, ok/qa.json, ok/qa.runs.jsonl, ok/manifest.json\n')
 
       // A bar above the trials run fails every case, the oracle's too; conversation turns are cases of their own.
       const over = await runCli(['qa', '--suite', 'hard', '--agent', 'mock-qa', '--min-passes', '2', '--quiet', '--output', 'over/qa.md', '--output-json', 'over/qa.json'], dir)

@@ -69,10 +69,10 @@ describe('dataforge-evals run', () => {
       for (const d of repro.datasets) expect([d.dirty.of, d.clean.of]).toEqual(['csv-serialization', 'csv-serialization'])
       expect(md).toContain('## Reproducibility')
       expect(md).toMatch(/compare only when dataset hashes, seeds, model ids and adapter code are identical/)
-      const runs = readRuns(join(dir, 'a/runs.jsonl'))
+      const runs = readRuns(join(dir, 'a/r.runs.jsonl'))
       expect(runs).toHaveLength(6)
       const manifest = await readJson(join(dir, 'a/manifest.json'))
-      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.html', 'r.json', 'r.md', 'runs.jsonl'])
+      expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(['r.html', 'r.json', 'r.md', 'r.runs.jsonl'])
       expect((await runCli(['verify', join(dir, 'a')], dir)).code).toBe(0)
 
       // Same seeds, same scores: everything but timings and dates repeats.

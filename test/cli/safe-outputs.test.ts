@@ -22,8 +22,11 @@ async function refused(dir: string, extra: string[], pattern: RegExp): Promise<v
 describe('output paths are checked before any agent runs', () => {
   it('refuses two outputs on one path, an output outside the report folder, folders and uncreatable folders', async () => {
     await withTempDir(async (dir) => {
-      await refused(dir, ['--output', 'out/x.json', '--output-json', 'out/x.json'], /--output-json and --output are the same file/)
-      await refused(dir, ['--output', 'out/runs.jsonl', '--output-json', 'out/r.json'], /runs\.jsonl \(beside --output-json\) and --output are the same file/)
+      await refused(dir, ['--output', 'out/x.md', '--output-json', 'out/x.json', '--output-html', 'out/x.md'], /--output-html and --output are the same file/)
+      // A manifest reads .json files as reports and .jsonl files as run records: no other output takes those names.
+      await refused(dir, ['--output', 'out/x.json', '--output-json', 'out/x.json'], /--output out\/x\.json: a report folder reads \.json files as JSON reports; give this file another name \(NAME\.md\)/)
+      await refused(dir, ['--output', 'out/runs.jsonl', '--output-json', 'out/r.json'], /--output out\/runs\.jsonl: a report folder reads \.jsonl files as run records/)
+      await refused(dir, ['--output-json', 'out/r.jsonl'], /--output-json out\/r\.jsonl: a report folder reads \.jsonl files as run records; give this file another name \(NAME\.json\)/)
       await refused(dir, ['--output', 'out/r.md', '--output-json', 'out/manifest.json'], /manifest\.json \(beside --output-json\) and --output-json are the same file/)
       await refused(dir, ['--output', 'md/r.md', '--output-json', 'json/r.json'], /--output .*md\/r\.md\) is outside the report folder .*json; put it there so its manifest\.json can cover it/)
       await mkdir(join(dir, 'out/r.md'), { recursive: true })

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../src/core/errors.js'
@@ -50,6 +50,26 @@ describe('strict WikiTableQuestions parsing', () => {
       expect(r.code).toBe(2)
       expect(r.stderr).toMatch(/pristine-unseen-tables\.tsv:4: id "x-1" repeats line 2; question ids must be unique/)
       expect(() => loadWtqSync({ dataDir: join(dir, 'wtq') })).toThrow(InputError)
+    })
+  })
+
+  it('a table or a TSV that is a symlink out of the data folder is never read: exit 2 naming it', async () => {
+    await withTempDir(async (dir) => {
+      await release(join(dir, 'wtq'), `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\n`)
+      await writeFile(join(dir, 'clean.csv'), 'a,b\n9,9\n')
+      await rename(join(dir, 'wtq/csv/1-csv/1.csv'), join(dir, 'gone.csv'))
+      await symlink(join(dir, 'clean.csv'), join(dir, 'wtq/csv/1-csv/1.csv'))
+      const table = await qa(dir)
+      expect(table.code).toBe(2)
+      expect(table.stderr).toMatch(/csv\/1-csv\/1\.csv: leads out of the data folder .*wtq \(a link to .*clean\.csv\)/)
+      expect(table.stdout).toBe('')
+
+      await writeFile(join(dir, 'q.tsv'), `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\n`)
+      await rename(join(dir, 'wtq/data/pristine-unseen-tables.tsv'), join(dir, 'gone.tsv'))
+      await symlink(join(dir, 'q.tsv'), join(dir, 'wtq/data/pristine-unseen-tables.tsv'))
+      const tsv = await qa(dir)
+      expect(tsv.code).toBe(2)
+      expect(tsv.stderr).toMatch(/pristine-unseen-tables\.tsv: leads out of the data folder/)
     })
   })
 

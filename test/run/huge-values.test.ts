@@ -54,7 +54,7 @@ async function expectCutReports(dir: string, agents: number): Promise<void> {
   expect(await readFile(join(dir, 'r', 'r.md'), 'utf8')).toMatch(new RegExp(`## Values cut\n\n> ${said} \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`))
   expect(await readFile(join(dir, 'r', 'r.html'), 'utf8')).toContain(`<strong>Values cut:</strong> ${said} (<code>diagnostics.`)
   // Every format written, small; the folder verifies.
-  expect((await readdir(join(dir, 'r'))).sort()).toEqual(['manifest.json', 'r.html', 'r.json', 'r.md', 'runs.jsonl'])
+  expect((await readdir(join(dir, 'r'))).sort()).toEqual(['manifest.json', 'r.html', 'r.json', 'r.md', 'r.runs.jsonl'])
   expect(await folderBytes(join(dir, 'r'))).toBeLessThan(8 * 1024 * 1024)
   expect((await runCli(['verify', 'r'], dir)).code).toBe(0)
 }
@@ -79,7 +79,7 @@ describe('huge agent values', () => {
       const state = join(dir, 'state')
       const child = spawnCli(['run', '--agent', `cmd:${process.execPath} huge.cjs`, ...ARGS], dir, { HANG: '1', DATAFORGE_STATE_DIR: state })
       const done = finished(child)
-      const journal = join(dir, 'r', 'runs.partial.jsonl')
+      const journal = join(dir, 'r', 'r.runs.partial.jsonl')
       for (let i = 0; i < 6000; i++) {
         const lines = await readFile(journal, 'utf8').then((t) => t.split('\n').filter(Boolean).length, () => 0)
         if (lines >= 2) break

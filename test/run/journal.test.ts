@@ -65,7 +65,7 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string): P
 
 /** Starts a run whose agent forges (or tries to) on trial 1, waits for its attempt, and kills the run. */
 async function forgedRun(dir: string, agent: string, env: Record<string, string>, extra: string[] = []) {
-  const journal = join(dir, 'r', 'runs.partial.jsonl')
+  const journal = join(dir, 'r', 'r.runs.partial.jsonl')
   const child = spawnCli(['run', '--agent', agent, ...ARGS, ...extra], dir, { ...env, HANG: '1', JOURNAL: journal })
   let stderr = ''
   child.stderr!.on('data', (d) => {
@@ -120,7 +120,7 @@ describe('the run journal is sealed', () => {
       const state = join(dir, 'state')
       await writeFile(join(dir, 'forger.mjs'), FORGER_MODULE.replace('ctx.trial === 1', 'ctx.trial === 2'))
       // Kill at trial 2: trials 0 and 1 are journaled.
-      const journalPath = join(dir, 'r', 'runs.partial.jsonl')
+      const journalPath = join(dir, 'r', 'r.runs.partial.jsonl')
       const child = spawnCli(['run', '--agent', './forger.mjs', ...ARGS], dir, { DATAFORGE_STATE_DIR: state, HANG: '1', JOURNAL: journalPath })
       let err = ''
       child.stderr!.on('data', (d) => {
@@ -132,7 +132,7 @@ describe('the run journal is sealed', () => {
       await done
       const lines = await sealedLines(journalPath)
       expect(lines).toHaveLength(2)
-      const planPath = join(dir, 'r', 'run.partial.json')
+      const planPath = join(dir, 'r', 'r.run.partial.json')
       const plan = await readFile(planPath, 'utf8')
       const resume = () => runCli(['run', '--resume', 'r', '--quiet'], dir, { DATAFORGE_STATE_DIR: state })
       const attempt = async (journal: string, planText = plan) => {

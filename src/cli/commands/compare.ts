@@ -14,8 +14,9 @@ import { type Command, shownPath } from '../io.js'
 export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
 
-Paired comparison of B against A (A is the baseline). A and B are report.json, runs.jsonl or baseline.json
-files, or folders holding a report. Groups are agent/model × suite × dataset × category; when A and B share no
+Paired comparison of B against A (A is the baseline). A and B are a report's JSON or runs file (NAME.json,
+NAME.runs.jsonl, report.json, runs.jsonl), its stem (reports/smoke) or one of its files, baseline.json, or a
+folder holding one report. Groups are agent/model × suite × dataset × category; when A and B share no
 agent, they are two arms and pair across agents. The unit is the case (a question, a conversation, a repair
 task with its own data; trials whose seed made new data are units of their own): each unit's trials are
 averaged, then units are paired. Pass/fail: McNemar on units when every unit's outcome is binary (exact

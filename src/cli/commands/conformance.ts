@@ -18,6 +18,7 @@ import type { RunRecord } from '../../core/run-record.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
+import { checkProviderFlags } from '../llm-flags.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
 import { terminalText } from '../../core/escape-text.js'
 
@@ -84,6 +85,7 @@ export const conformanceCommand: Command = async (argv, io) => {
   const alpha = values.alpha === undefined ? undefined : parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
   if (alpha !== undefined && alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
   const concurrency = parseIntegerFlag('concurrency', values.concurrency, 4, { min: 1 })
+  await checkProviderFlags(values, io)
   const rawSpec = await readJsonFile(resolve(io.cwd, values.spec), values.spec)
   const spec = resolveSpec(rawSpec, values.spec)
   const samples = await readSamples(resolve(io.cwd, values.samples), values.samples)

@@ -16,7 +16,7 @@ import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
 import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
-import { runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
@@ -25,12 +25,14 @@ import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags, refuseNetworkNone
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
 Asks every question of a suite (every turn of its conversations) for N trials, grades each answer strictly, and
-writes a Markdown and a JSON report (plus runs.jsonl and manifest.json beside the JSON report) into its own
-folder, reports/qa/. The files take --output's name and folder (--output out/r.md: out/r.json, out/r.html, …).
+writes a Markdown and a JSON report, its runs and the folder's manifest.json into its own folder, reports/qa/
+(qa.md, qa.json, qa.html, qa.runs.jsonl). Every file carries --output's name (--output out/r.md: out/r.json,
+out/r.html, out/r.runs.jsonl); a folder holds many reports.
 
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
-  --suite NAME           ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
+  --suite NAME[,NAME…]   one suite, or several in one report (--suite bespoke,hard):
+                         ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
   --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/);
                          dabench: a clone's examples/DA-Agent/data (the full 257-question validation set)
   --limit N              a seeded sample of N cases (seed --seed)
@@ -56,6 +58,7 @@ Options:
   --output FILE          Markdown report (default reports/qa/qa.md)
   --output-json FILE     JSON report (default NAME.json beside --output, else reports/qa/qa.json)
   --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
+  --timestamp            also write dated, diffable copies: NAME.2026-12-03T071205Z.md and .json (UTC start of the run)
 ${ISOLATION_HELP}
   --quiet                no progress lines
 
@@ -89,18 +92,25 @@ export const qaCommand: Command = async (argv, io) => {
   }
   const specs = splitList(values.agent)
   const models = splitList(values.models)
-  if (!values.suite) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')})`)
-  if (!QA_SUITES[values.suite]) throw new InputError(`qa: unknown --suite "${values.suite}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  const suites = splitList(values.suite === undefined ? undefined : [values.suite])
+  if (!suites.length) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')}, or several: --suite bespoke,hard)`)
+  const unknown = suites.find((suite) => !QA_SUITES[suite])
+  if (unknown !== undefined) throw new InputError(`qa: unknown --suite "${unknown}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  const repeated = suites.find((suite, i) => suites.indexOf(suite) !== i)
+  if (repeated !== undefined) throw new InputError(`qa: --suite names ${repeated} twice`)
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   refuseNetworkNoneWithUpstream(values, io.env)
-  if (values['data-dir'] && values.suite !== 'wtq' && values.suite !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
+  if (values['data-dir'] && suites.length > 1) throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
+  if (values['data-dir'] && suites[0] !== 'wtq' && suites[0] !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
   const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  if (values.rpm !== undefined) parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
+  await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/qa', name: 'qa' })
   await checkReportOutputs(paths.dir, outputs)
 
@@ -111,15 +121,20 @@ export const qaCommand: Command = async (argv, io) => {
     io,
     resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
   )
-  const cases = await loadQaSuite(values.suite, {
-    seed,
-    ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-  })
+  // Several suites make one report: each suite's cases (a --limit sample of each), its records under its name.
+  const cases: Array<{ suite: string; qaCase: QaCase }> = []
+  for (const suite of suites) {
+    const loaded = await loadQaSuite(suite, {
+      seed,
+      ...(values['data-dir'] ? { dataDir: resolve(io.cwd, values['data-dir']) } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    })
+    cases.push(...loaded.map((qaCase) => ({ suite, qaCase })))
+  }
 
   const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
-  const units = arms.flatMap((arm) => cases.flatMap((qaCase) => Array.from({ length: trials }, (_, trial) => ({ arm, qaCase, trial }))))
+  const units = arms.flatMap((arm) => cases.flatMap(({ suite, qaCase }) => Array.from({ length: trials }, (_, trial) => ({ arm, suite, qaCase, trial }))))
   const total = units.length
   const colors = colorsFor(io)
   let done = 0
@@ -129,11 +144,11 @@ export const qaCommand: Command = async (argv, io) => {
       inPool(
         units.filter((u) => u.arm === arm),
         arm.concurrency,
-        async ({ qaCase, trial }) => {
+        async ({ suite, qaCase, trial }) => {
           const rs = await runQaTrial({
             agent: arm.agent,
             qaCase,
-            suite: values.suite!,
+            suite,
             trial,
             seed: seed + trial,
             timeoutMs: timeoutS * 1000,
@@ -157,9 +172,9 @@ export const qaCommand: Command = async (argv, io) => {
     cwd: io.cwd,
     runDateUtc,
     project,
-    config: { command: 'qa', suite: values.suite, agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
+    config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${values.suite}`, lock: true, io, shownFrom: io.cwd })
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true })
   // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.
   const none = nothingScored(records, { one: 'question', many: 'questions' })
   const failures = none ? [`qa failed: ${none}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import type { RunRecord } from '../../core/run-record.js'
@@ -7,7 +7,8 @@ import { groupDeltas, readComparableRuns } from '../../report-builder/baseline.j
 import { buildReport, type EvalReport } from '../../report-builder/build.js'
 import { renderHtmlReport } from '../../report-builder/html/index.js'
 import { writeAddedFile } from '../../report-builder/manifest.js'
-import { readRunRecords } from '../../files/read-runs.js'
+import { readRunRecords, resolveRunsFile } from '../../files/read-runs.js'
+import { stemFiles, stemOf } from '../../files/output-paths.js'
 import type { Reproducibility } from '../../report-builder/reproducibility.js'
 import { assertWritableTarget } from '../../files/write-atomic.js'
 import { type Command, shownPath } from '../io.js'
@@ -18,7 +19,8 @@ import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--min-delta D] [--title T] [--stats-seed N]
 
 Builds the self-contained HTML report (leaderboard, charts rendered to inline SVG, failures, reproducibility)
-from the RunRecords of RUNS: a runs.jsonl, a report.json, or a report folder. The page needs no network: open
+from the RunRecords of RUNS: a report's runs file or JSON (NAME.runs.jsonl, runs.jsonl, NAME.json), its stem
+(reports/smoke) or one of its files, or a folder holding one report. The page needs no network: open
 it from disk or a CI artifact. With a report.json beside the records, its reproducibility block is used as
 written; from runs.jsonl alone it is rebuilt from the records (dataset sizes unknown).
 
@@ -105,8 +107,8 @@ async function reportFromRecords(records: RunRecord[], input: string, cwd: strin
  * another run next to it is not described by it), when there is one with a reproducibility block.
  */
 async function storedReport(input: string, recordCount: number): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
-  const isDir = await stat(input).then((s) => s.isDirectory(), () => false)
-  const candidate = isDir ? join(input, 'report.json') : input.endsWith('.json') ? input : join(dirname(input), 'report.json')
+  const runs = await resolveRunsFile(input)
+  const candidate = runs.endsWith('.json') ? runs : join(dirname(runs), stemFiles(stemOf(basename(runs))).json)
   let parsed: unknown
   try {
     parsed = JSON.parse(await readFile(candidate, 'utf8'))
@@ -114,7 +116,7 @@ async function storedReport(input: string, recordCount: number): Promise<{ confi
     return null
   }
   const p = parsed as { config?: unknown; records?: unknown; reproducibility?: Partial<Reproducibility> } | null
-  if (candidate !== input && !(Array.isArray(p?.records) && p.records.length === recordCount)) return null
+  if (candidate !== runs && !(Array.isArray(p?.records) && p.records.length === recordCount)) return null
   const r = p?.reproducibility
   const usable = r && Array.isArray(r.datasets) && Array.isArray(r.seeds) && Array.isArray(r.agents) && Array.isArray(r.models) && typeof r.nondeterminismNote === 'string' && r.cache && r.dependencyVersions
   return {

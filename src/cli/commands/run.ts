@@ -1,7 +1,7 @@
 import { trialLabel } from '../../core/trial-label.js'
 import { existsSync } from 'node:fs'
 import { counted } from '../../stats/number-format.js'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RepairAgent } from '../../core/agent.js'
 import { InputError } from '../../core/errors.js'
@@ -19,10 +19,10 @@ import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js
 import { cliReportOutputs } from '../../files/output-paths.js'
 import { Containment } from '../../run/contain.js'
 import { runEvaluation } from '../../run/run-evaluation.js'
-import { readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
+import { findInterruptedRun, readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { journalKeyDir } from '../../run/journal-integrity.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import { runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -33,9 +33,10 @@ import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFl
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
 Runs repair agents on datasets for N seeded trials, grades every trial exactly, and writes a Markdown and a
-JSON report (plus runs.jsonl and manifest.json beside the JSON report) into its own folder, reports/run/.
-The files take --output's name and folder: --output out/r.md writes out/r.md, out/r.json, out/r.html,
-out/runs.jsonl and out/manifest.json. A folder holding another report is refused.
+JSON report, its runs and the folder's manifest.json into its own folder, reports/run/ (report.md,
+report.json, report.html, runs.jsonl). Every file carries the report's name, --output's: --output out/r.md
+writes out/r.md, out/r.json, out/r.html, out/r.runs.jsonl and out/manifest.json. A folder holds many reports;
+its manifest.json lists them all.
 
 Options:
   --agent NAME|PATH      mock, noop, baseline, a provider preset, ./my-agent.ts|js, or 'cmd:python3 agent.py'
@@ -59,6 +60,7 @@ ${ISOLATION_HELP}
   --output FILE          Markdown report (default reports/run/report.md)
   --output-json FILE     JSON report (default NAME.json beside --output, else reports/run/report.json)
   --output-html FILE     self-contained HTML report with charts (default NAME.html beside the JSON report)
+  --timestamp            also write dated, diffable copies: NAME.2026-12-03T071205Z.md and .json (UTC start of the run)
   --model ID             model id for provider agents
   --base-url URL         base URL for openai-compatible
   --api-key-env VAR      environment variable holding the API key
@@ -74,8 +76,9 @@ ${ISOLATION_HELP}
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
   --github               GitHub Actions output: job summary, ::error lines, pr-comment.md (default on when GITHUB_ACTIONS=true)
-  --resume DIR           finish an interrupted run: run only the trials missing from DIR/runs.partial.jsonl
-                         with the recorded configuration (flags given again must agree), then write the reports
+  --resume DIR[/NAME]    finish an interrupted run: run only the trials missing from its journal (NAME.runs.partial.jsonl;
+                         runs.partial.jsonl for reports/run) with the recorded configuration (flags given again must
+                         agree), then write the reports. DIR alone when it holds one interrupted run
   --quiet                no progress lines
 
 Exit codes: 0 at least one trial scored (and the repeat gate held), 1 no trial scored (every one errored), an
@@ -107,9 +110,9 @@ export const runCommand: Command = async (argv, userIO) => {
     userIO.stdout(RUN_HELP)
     return 0
   }
-  const resumeDir = parsed.values.resume === undefined ? null : resolve(userIO.cwd, parsed.values.resume)
+  const resumePlace = parsed.values.resume === undefined ? null : findInterruptedRun(resolve(userIO.cwd, parsed.values.resume))
   const keyDir = journalKeyDir(userIO.env)
-  const resumed = resumeDir === null ? null : readRecordedRun(resumeDir, keyDir)
+  const resumed = resumePlace === null ? null : readRecordedRun(resumePlace, keyDir)
   // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
   const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
   const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
@@ -134,12 +137,20 @@ export const runCommand: Command = async (argv, userIO) => {
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
   const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
+  const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  const rpm = values.rpm === undefined ? undefined : parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
+  const chunkTokenBudget = values['chunk-token-budget'] === undefined ? undefined : parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 })
+  const maxOldSpaceMb = values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 })
+  await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/run', name: 'report' })
   const reportDir = paths.dir
-  if (resumeDir !== null && resumeDir !== reportDir) throw new InputError(`run --resume ${resumeDir}: the recorded run writes its reports to ${reportDir}`)
+  if (resumePlace !== null && (resumePlace.dir !== reportDir || resumePlace.stem !== paths.stem)) {
+    throw new InputError(`run --resume ${parsed.values.resume}: the recorded run writes its reports to ${join(reportDir, paths.stem)}.*`)
+  }
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
   const folder = await openRunFolder({
     dir: reportDir,
+    stem: paths.stem,
     displayDir: shownPath(userIO.cwd, reportDir),
     outputs,
     resume: resumed,
@@ -172,11 +183,9 @@ export const runCommand: Command = async (argv, userIO) => {
     env: io.env,
     envFile: resolve(io.cwd, '.env'),
     cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
-    ...(values.concurrency !== undefined ? { concurrency: parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 }) } : {}),
-    ...(values.rpm !== undefined ? { rpm: parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true }) } : {}),
-    ...(values['chunk-token-budget'] !== undefined
-      ? { chunkTokenBudget: parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 }) }
-      : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(rpm !== undefined ? { rpm } : {}),
+    ...(chunkTokenBudget !== undefined ? { chunkTokenBudget } : {}),
     prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
     log: (line: string) => io.stderr(`${line}\n`),
   }
@@ -192,7 +201,7 @@ export const runCommand: Command = async (argv, userIO) => {
     provider: providerOptions,
     isolation,
     protectedPaths,
-    maxOldSpaceMb: values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 }),
+    maxOldSpaceMb,
   })
   const names = agents.map((a) => a.name)
   const reveal = values['reveal-truth'] ? new TruthReveal() : null
@@ -250,7 +259,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true })
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

@@ -10,8 +10,9 @@ import { terminalText } from '../../core/escape-text.js'
 
 export const VERIFY_HELP = `Usage: dataforge-evals verify DIR
 
-Re-derives what DIR/manifest.json claims (each file's size and sha256, RunRecord row counts and validity,
-report.json records equal to runs.jsonl rows, config ids) and fails on any mismatch. DIR is a report folder
+Re-derives what DIR/manifest.json claims for every report in the folder (each file's size and sha256,
+RunRecord row counts and validity, each report's JSON records equal to its runs file's rows: NAME.json and
+NAME.runs.jsonl, report.json and runs.jsonl; config ids) and fails on any mismatch. DIR is a report folder
 (reports/run, reports/qa, evals/__reports__, …); .git and node_modules inside it are never walked.
 Exit codes: 0 all verified, 1 a mismatch (each printed on stderr), 2 DIR is not a report folder (no manifest.json).
 `

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
@@ -6,6 +6,8 @@ import { type DabenchLabel, distinctDabenchLabels } from '../../grading/answers/
 import { seededSample } from '../questions/sample.js'
 import { BUNDLED_DATA_DIR } from '../raha.js'
 import { parseDabenchCsv } from './table-csv.js'
+import { realPathInside } from '../../files/inside-folder.js'
+import { checkJsonDepth } from '../../core/json-depth.js'
 
 /** The bundled slice, in the official layout: the questions whose CSV file is at most 50,000 bytes. */
 export const BUNDLED_DABENCH_DIR = join(BUNDLED_DATA_DIR, 'dabench')
@@ -59,7 +61,7 @@ export function loadDabenchSync(opts: DabenchLoadOptions = {}): DabenchQuestion[
   const root = opts.dataDir ? resolve(opts.dataDir) : BUNDLED_DABENCH_DIR
   const where = opts.dataDir ? `--data-dir ${opts.dataDir}` : BUNDLED_DABENCH_DIR
   for (const name of [DABENCH_QUESTIONS_FILE, DABENCH_LABELS_FILE]) {
-    if (!existsSync(join(root, name))) {
+    if (!realPathInside(root, join(root, name))) {
       throw new InputError(`${where}: no ${name} (expected DABench's layout, a clone's examples/DA-Agent/data: ${DABENCH_QUESTIONS_FILE}, ${DABENCH_LABELS_FILE}, ${DABENCH_TABLES_DIR}/)`)
     }
   }
@@ -97,6 +99,7 @@ function readJsonl(file: string): Line[] {
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return
     let value: unknown
+    checkJsonDepth(raw, () => `${file}:${i + 1}`)
     try {
       value = JSON.parse(raw)
     } catch (error) {
@@ -171,9 +174,11 @@ function readTable(root: string, fileName: string, where: string): Table {
   const path = join(root, DABENCH_TABLES_DIR, fileName)
   let bytes: Buffer
   try {
-    if (!statSync(path).isFile()) throw new Error('not a file')
-    bytes = readFileSync(path)
-  } catch {
+    const real = realPathInside(root, path)
+    if (!real || !statSync(real).isFile()) throw new Error('not a file')
+    bytes = readFileSync(real)
+  } catch (error) {
+    if (error instanceof InputError) throw error
     throw new InputError(`${where}: table ${fileName} not found in ${join(root, DABENCH_TABLES_DIR)}`)
   }
   let csv: string

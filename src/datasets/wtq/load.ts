@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import type { Table } from '../../core/schemas.js'
 import { seededSample } from '../questions/sample.js'
 import { BUNDLED_DATA_DIR } from '../raha.js'
+import { realPathInside } from '../../files/inside-folder.js'
 import { parseWtqCsv, WtqCsvError } from './table-csv.js'
 import { parseTsv, TsvError, tsvUnescape, tsvUnescapeList } from './tsv.js'
 
@@ -51,11 +52,11 @@ function layoutOf(opts: WtqLoadOptions): Layout {
   const root = resolve(opts.dataDir)
   const split = opts.split ?? DEFAULT_WTQ_SPLIT
   const tsv = join(root, 'data', `${split}.tsv`)
-  if (!existsSync(tsv)) {
+  if (!realPathInside(root, tsv)) {
     throw new InputError(`--data-dir ${opts.dataDir}: no data/${split}.tsv (expected the WikiTableQuestions release layout: data/*.tsv, csv/, tagged/data/)`)
   }
   const tagged = join(root, 'tagged', 'data', `${split}.tagged`)
-  return { tsv, tagged: existsSync(tagged) ? tagged : null, root }
+  return { tsv, tagged: realPathInside(root, tagged) ? tagged : null, root }
 }
 
 /** Loads WikiTableQuestions examples with their tables and, where the release has them, canonical targets. */
@@ -137,8 +138,9 @@ function readWtqTable(root: string, context: string, where: string): Table {
   if (inside.startsWith('..') || isAbsolute(inside)) throw new InputError(`${where}: context ${context} points outside the data folder`)
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
-  } catch {
+    text = readFileSync(realPathInside(root, path) ?? path, 'utf8')
+  } catch (error) {
+    if (error instanceof InputError) throw error
     throw new InputError(`${where}: table ${context} not found under ${root}`)
   }
   try {

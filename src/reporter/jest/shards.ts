@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../../core/errors.js'
+import { checkJsonDepth } from '../../core/json-depth.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import { type DataforgeReporterOptions, EvalReporterBase } from '../reporter-base.js'
 import { finishJestRun, type ProjectCommit } from './run-end.js'
@@ -79,8 +80,10 @@ export async function writeShardFile(
 
 function readShardFile(path: string): ShardFile {
   let json: unknown
+  const text = readFileSync(path, 'utf8')
+  checkJsonDepth(text, (line) => `${path}: line ${line}`)
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'))
+    json = JSON.parse(text)
   } catch (error) {
     throw new InputError(`${path}: not a readable shard file (${(error as Error).message})`)
   }

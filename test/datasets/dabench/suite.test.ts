@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../../src/core/run-record.js'
@@ -162,6 +162,11 @@ describe('DABench loader: malformed files exit 2 naming the file and line', () =
     { what: 'labels of no question', files: { labels: `${JSON.stringify({ id: 7, common_answers: [['mean_x', '2']] })}\n${JSON.stringify({ id: 9, common_answers: [['z', '1']] })}` }, message: /da-dev-labels\.jsonl:2: labels for question 9/ },
     { what: 'a label that is not a pair of strings', files: { labels: JSON.stringify({ id: 7, common_answers: [['mean_x', 2]] }) }, message: /da-dev-labels\.jsonl:1: common_answers\[0\] must be a \[name, value\] pair of strings/ },
     { what: 'an answer name that is not a word', files: { labels: JSON.stringify({ id: 7, common_answers: [['mean x', '2']] }) }, message: /da-dev-labels\.jsonl:1: common_answers\[0\]: answer name "mean x" is not a word/ },
+    {
+      what: 'a 100,000-deep array in a labels line (was an internal error)',
+      files: { labels: `{"id": 7, "common_answers": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n` },
+      message: /da-dev-labels\.jsonl:1: arrays or objects nested more than 256 levels deep/,
+    },
     { what: 'a missing table', files: { tables: {} }, message: /da-dev-questions\.jsonl:1: table small\.csv not found in / },
     { what: 'a table row longer than the header', files: { tables: { 'small.csv': 'x\n1\n2,3\n' } }, message: /small\.csv: line 3 has 2 fields but the header has 1/ },
   ]
@@ -186,6 +191,32 @@ describe('DABench loader: malformed files exit 2 naming the file and line', () =
         { name: 's', value: 'x' },
       ])
       expect(dabenchSuite({ seed: 1, dataDir: root })[0]!.metrics).toMatchObject({ 'dabench.subAnswers': 2 })
+    })
+  })
+
+  it('a table or a labels file that is a symlink out of the data folder is never read: exit 2 naming it; links inside the folder are followed', async () => {
+    await withTempDir(async (dir) => {
+      const root = writeLayout(dir, {})
+      writeFileSync(join(dir, 'secret.csv'), 'x,y\n41,clean\n')
+      renameSync(join(root, 'da-dev-tables/small.csv'), join(root, 'kept.csv'))
+      symlinkSync(join(dir, 'secret.csv'), join(root, 'da-dev-tables/small.csv'))
+      const qa = () => runCli(['qa', '--agent', 'mock-qa', '--suite', 'dabench', '--data-dir', root, '--quiet'], dir)
+      const table = await qa()
+      expect(table.code, table.stdout).toBe(2)
+      expect(table.stderr).toMatch(/da-dev-tables\/small\.csv: leads out of the data folder .*DA-Agent\/data \(a link to .*secret\.csv\)/)
+      expect(table.stdout).toBe('')
+
+      // A link that stays inside the folder is read.
+      renameSync(join(root, 'da-dev-tables/small.csv'), join(dir, 'gone'))
+      symlinkSync('../kept.csv', join(root, 'da-dev-tables/small.csv'))
+      expect(loadDabenchSync({ dataDir: root })[0]!.table.rows).toEqual([['1', 'a'], ['3', 'b']])
+
+      writeFileSync(join(dir, 'labels.jsonl'), readFileSync(join(root, 'da-dev-labels.jsonl')))
+      renameSync(join(root, 'da-dev-labels.jsonl'), join(dir, 'gone2'))
+      symlinkSync(join(dir, 'labels.jsonl'), join(root, 'da-dev-labels.jsonl'))
+      const labels = await qa()
+      expect(labels.code).toBe(2)
+      expect(labels.stderr).toMatch(/da-dev-labels\.jsonl: leads out of the data folder/)
     })
   })
 
