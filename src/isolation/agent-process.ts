@@ -5,6 +5,7 @@ import { type AgentMessage, AgentMessageSchema, type HostMessage } from './proto
 import { truncate } from '../core/text.js'
 import { formatSeconds } from '../stats/number-format.js'
 import { terminalOutput } from '../core/escape-text.js'
+import { refuseInspectorSignal } from './harness-signals.js'
 
 export interface Launch {
   command: string
@@ -56,6 +57,7 @@ export class AgentProcess {
   private failReady!: (e: AgentFailure) => void
 
   constructor(launch: Launch) {
+    refuseInspectorSignal()
     this.ready = new Promise<Ready>((resolve, reject) => {
       this.settleReady = resolve
       this.failReady = reject
