@@ -6,6 +6,7 @@ import { truncate } from '../core/text.js'
 import { formatSeconds } from '../stats/number-format.js'
 import { terminalOutput } from '../core/escape-text.js'
 import { refuseInspectorSignal } from './harness-signals.js'
+import { agentStdio } from './inherited-fds.js'
 
 export interface Launch {
   command: string
@@ -74,7 +75,7 @@ export class AgentProcess {
     )
     this.detached = launch.detached === true
     this.sandbox = launch.sandbox ?? null
-    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: this.detached })
+    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: agentStdio(), detached: this.detached })
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
     this.child.stderr!.setEncoding('utf8')

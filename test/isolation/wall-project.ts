@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, existsSync, openSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -152,15 +152,25 @@ export interface CliRun {
  * Runs the built CLI as a real process in `cwd` (so an agent's parent is a real harness it could signal), with
  * reports in a fresh folder. A harness frozen by SIGSTOP is continued and killed after `limitMs`.
  */
-export function runCliProcess(args: string[], cwd: string, env: Record<string, string> = {}, limitMs = 120_000): Promise<CliRun> {
+export function runCliProcess(args: string[], cwd: string, env: Record<string, string> = {}, limitMs = 120_000, opts: { openFiles?: Record<number, string> } = {}): Promise<CliRun> {
   const out = mkdtempSync(join(tmpdir(), 'dataforge-wall-out-'))
   const argv = [cliBin, 'run', ...args, '--quiet', '--output', join(out, 'report.md'), '--output-json', join(out, 'report.json')]
+  // `run … 200<file`: the harness starts with these files open at these descriptors.
+  const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe']
+  const opened: number[] = []
+  for (const [fd, file] of Object.entries(opts.openFiles ?? {})) {
+    while (stdio.length < Number(fd)) stdio.push('ignore')
+    const handle = openSync(file, 'r')
+    opened.push(handle)
+    stdio[Number(fd)] = handle
+  }
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio })
+    for (const handle of opened) closeSync(handle)
     let stdout = ''
     let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c))
     const timer = setTimeout(() => {
       stderr += '\n[test] harness still running: continued and killed\n'
       child.kill('SIGCONT')

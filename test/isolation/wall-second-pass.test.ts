@@ -54,3 +54,29 @@ describe('item 1: no inspector or signal path from the agent to the harness', ()
     }, 180_000)
   }
 })
+
+describe('item 6: descriptors the harness inherited never reach the agent', () => {
+  const moduleBody = `
+    const buf = Buffer.alloc(60)
+    const n = attempt(() => fs.readSync(200, buf, 0, 60, 0))
+    return n ? 'fd 200: ' + buf.toString('utf8', 0, n) : null`
+  const agents = [
+    noop,
+    project.agent('fd-mjs', moduleBody),
+    project.agent('fd-ts', moduleBody, { ts: true }),
+    `cmd:python3 ${project.pythonAgent('fd-py', 'return os.pread(200, 60, 0).decode()')}`,
+    `cmd:sh ${project.shellAgent('fd-sh', 'head -c 60 /proc/self/fd/200')}`,
+  ]
+  for (const level of LEVELS) {
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: run … 200<clean.csv: module, TypeScript, Python and shell agents read nothing at fd 200`, async () => {
+      const res = await runCliProcess(
+        ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60'],
+        project.root,
+        {},
+        120_000,
+        { openFiles: { 200: project.cleanCsv } },
+      )
+      expectAllLikeNoop(res, 'noop-ref', ['fd-mjs', 'fd-ts', 'fd-py', 'fd-sh'])
+    }, 180_000)
+  }
+})
