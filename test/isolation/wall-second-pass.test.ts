@@ -12,8 +12,14 @@ afterAll(() => project.remove())
 
 const LEVELS = ['sandbox', 'process'] as const
 
-const run = (level: string, agents: string[], extra: string[] = [], env: Record<string, string> = {}) =>
-  runCliProcess(['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60', ...extra], project.root, env)
+const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string> } = {}) =>
+  runCliProcess(
+    ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60', ...(opts.extra ?? [])],
+    project.root,
+    opts.env,
+    120_000,
+    { openFiles: opts.openFiles },
+  )
 
 /** The run went on, and every agent scored what noop scored. */
 function expectAllLikeNoop(res: CliRun, noopName: string, names: string[]): void {
@@ -31,6 +37,19 @@ function expectAllLikeNoop(res: CliRun, noopName: string, names: string[]): void
 
 const noop = project.agent('noop-ref', 'return null')
 
+/** One attack as four agents, `<prefix>-mjs`, `-ts`, `-py`, `-sh`, after noop: their specs and names. */
+function attackAgents(prefix: string, attack: { module: string; python: string; shell: string }): { specs: string[]; names: string[] } {
+  const names = ['mjs', 'ts', 'py', 'sh'].map((k) => `${prefix}-${k}`)
+  const specs = [
+    noop,
+    project.agent(names[0]!, attack.module),
+    project.agent(names[1]!, attack.module, { ts: true }),
+    `cmd:python3 ${project.pythonAgent(names[2]!, attack.python)}`,
+    `cmd:sh ${project.shellAgent(names[3]!, attack.shell)}`,
+  ]
+  return { specs, names }
+}
+
 describe('item 1: no inspector or signal path from the agent to the harness', () => {
   const moduleBody = `
     attempt(() => process._debugProcess(process.ppid))
@@ -39,18 +58,12 @@ describe('item 1: no inspector or signal path from the agent to the harness', ()
     await sleep(300)
     const after = attempt(() => os.getPriority(process.ppid))
     return after !== before ? 'reniced the harness from ' + before + ' to ' + after : null`
-  const agents = [
-    noop,
-    project.agent('inspect-mjs', moduleBody),
-    project.agent('inspect-ts', moduleBody, { ts: true }),
-    `cmd:python3 ${project.pythonAgent('inspect-py', 'os.kill(os.getppid(), signal.SIGUSR1)\nreturn None')}`,
-    `cmd:sh ${project.shellAgent('inspect-sh', 'kill -USR1 "$PPID"\n  sleep 0.3')}`,
-  ]
+  const agents = attackAgents('inspect', { module: moduleBody, python: 'os.kill(os.getppid(), signal.SIGUSR1)\nreturn None', shell: 'kill -USR1 "$PPID"\n  sleep 0.3' })
   for (const level of LEVELS) {
     it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: SIGUSR1 from module, TypeScript, Python and shell agents opens no inspector; a module agent cannot re-nice the harness`, async () => {
-      const res = await run(level, agents)
+      const res = await run(level, agents.specs)
       expect(res.stderr).not.toMatch(/Debugger listening|inspector/i)
-      expectAllLikeNoop(res, 'noop-ref', ['inspect-mjs', 'inspect-ts', 'inspect-py', 'inspect-sh'])
+      expectAllLikeNoop(res, 'noop-ref', agents.names)
     }, 180_000)
   }
 })
@@ -60,23 +73,11 @@ describe('item 6: descriptors the harness inherited never reach the agent', () =
     const buf = Buffer.alloc(60)
     const n = attempt(() => fs.readSync(200, buf, 0, 60, 0))
     return n ? 'fd 200: ' + buf.toString('utf8', 0, n) : null`
-  const agents = [
-    noop,
-    project.agent('fd-mjs', moduleBody),
-    project.agent('fd-ts', moduleBody, { ts: true }),
-    `cmd:python3 ${project.pythonAgent('fd-py', 'return os.pread(200, 60, 0).decode()')}`,
-    `cmd:sh ${project.shellAgent('fd-sh', 'head -c 60 /proc/self/fd/200')}`,
-  ]
+  const agents = attackAgents('fd', { module: moduleBody, python: 'return os.pread(200, 60, 0).decode()', shell: 'head -c 60 /proc/self/fd/200' })
   for (const level of LEVELS) {
     it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: run … 200<clean.csv: module, TypeScript, Python and shell agents read nothing at fd 200`, async () => {
-      const res = await runCliProcess(
-        ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60'],
-        project.root,
-        {},
-        120_000,
-        { openFiles: { 200: project.cleanCsv } },
-      )
-      expectAllLikeNoop(res, 'noop-ref', ['fd-mjs', 'fd-ts', 'fd-py', 'fd-sh'])
+      const res = await run(level, agents.specs, { openFiles: { 200: project.cleanCsv } })
+      expectAllLikeNoop(res, 'noop-ref', agents.names)
     }, 180_000)
   }
 })
