@@ -90,7 +90,12 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     }
     const runtime = resolveRuntime(spec.argv[0]!, opts.cwd)
     const cwd = folders[0] ?? '/tmp'
-    const args = bwrapArgs({ bwrap: tool!.path, readOnly: [...runtime.mounts, ...folders], hide: hidden, readOnlyAfter: [], cwd, network: opts.network ?? 'open' }, runtime.command, spec.argv.slice(1))
+    const mounts = [...runtime.mounts, ...folders]
+    const args = bwrapArgs(
+      { bwrap: tool!.path, readOnly: mounts, hide: [...hidden, ...insideOf(runtime.mounts, protectedPaths)], readOnlyAfter: [], cwd, network: opts.network ?? 'open' },
+      runtime.command,
+      spec.argv.slice(1),
+    )
     return {
       launch: { command: tool!.path, args, cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
       isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },

@@ -71,7 +71,8 @@ export default {
     const body = findBody.split('\n').map((l) => `    ${l}`).join('\n')
     writeFileSync(
       path,
-      `import glob, json, os, signal, sys
+      `#!/usr/bin/env python3
+import glob, json, os, signal, sys
 CLEAN = ${JSON.stringify(this.cleanCsv)}
 DATA = ${JSON.stringify(this.dataDir)}
 def read(p):
@@ -95,6 +96,7 @@ for line in sys.stdin:
     else:
         print(json.dumps({"type": "result", "id": msg["id"], "fixes": []}), flush=True)
 `,
+      { mode: 0o755 },
     )
     return path
   }

@@ -1,3 +1,5 @@
+import { copyFileSync, cpSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { probeSandbox } from '../../src/isolation/sandbox/probe.js'
 import { type CliRun, counts, runCliProcess, WallProject } from './wall-project.js'
@@ -12,9 +14,9 @@ afterAll(() => project.remove())
 
 const LEVELS = ['sandbox', 'process'] as const
 
-const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string> } = {}) =>
+const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string>; dataDir?: string } = {}) =>
   runCliProcess(
-    ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60', ...(opts.extra ?? [])],
+    ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', opts.dataDir ?? project.dataDir, '--timeout-s', '60', ...(opts.extra ?? [])],
     project.root,
     opts.env,
     120_000,
@@ -80,4 +82,20 @@ describe('item 6: descriptors the harness inherited never reach the agent', () =
       expectAllLikeNoop(res, 'noop-ref', agents.names)
     }, 180_000)
   }
+})
+
+describe('item 2: a command agent named by a program path mounts that file, not its prefix', () => {
+  // /p/bin/agent with the run's data under /p/data: the sandbox mounted /p whole.
+  const prefix = join(project.root, 'p')
+  const data = join(prefix, 'data')
+  mkdirSync(join(prefix, 'bin'), { recursive: true })
+  cpSync(project.dataDir, data, { recursive: true })
+  const py = join(prefix, 'bin/agent-py')
+  copyFileSync(project.pythonAgent('prefix-py', "hits = glob.glob(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + '/**/*.csv', recursive=True)\nreturn ' '.join(hits) if hits else None"), py)
+  const sh = join(prefix, 'bin/agent-sh')
+  copyFileSync(project.shellAgent('prefix-sh', 'find "$(dirname "$0")/.." -name "*.csv"'), sh)
+  it.skipIf(!sandboxWorks)('--isolate sandbox: cmd:/p/bin/agent (Python and shell, run by their #! line) finds nothing of /p/data', async () => {
+    const res = await run('sandbox', [noop, `cmd:${py}`, `cmd:${sh}`], { dataDir: data })
+    expectAllLikeNoop(res, 'noop-ref', ['prefix-py', 'prefix-sh'])
+  }, 180_000)
 })

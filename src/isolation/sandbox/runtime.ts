@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../../core/errors.js'
 import { whichSync } from './probe.js'
@@ -72,13 +72,32 @@ function resolveUncached(program: string, cwd: string, env: NodeJS.ProcessEnv): 
   return { command, mounts: [...mounts] }
 }
 
-/** The install prefix of a binary, or the binary alone when its prefix would expose too much. */
+/**
+ * The install prefix of an interpreter (`…/versions/3.11.7` for its `bin/python3`, a virtualenv's folder), or the
+ * file alone. A prefix is mounted only when it is a runtime's install (a virtualenv's `pyvenv.cfg`, or a language's
+ * library folder under `lib/`), never merely the folder above a program's `bin/`: `cmd:/p/bin/agent` mounts
+ * `/p/bin/agent`, not `/p`. A prefix that would expose the project (`/`, the home folder, a folder above the
+ * working directory) is never mounted either.
+ */
 function prefixOf(file: string, cwd: string, env: NodeJS.ProcessEnv): string {
   const dir = dirname(file)
-  const prefix = ['bin', 'sbin'].includes(basename(dir)) ? dirname(dir) : dir
+  if (!['bin', 'sbin'].includes(basename(dir))) return file
+  const prefix = dirname(dir)
   const home = env.HOME ? resolve(env.HOME) : null
   const exposes = prefix === '/' || prefix === home || within(resolve(cwd), prefix) || isSystemPath(prefix)
-  return exposes ? file : prefix
+  return exposes || !isRuntimeInstall(prefix) ? file : prefix
+}
+
+/** Folders under an install's `lib/` that make it a language runtime's (Node needs its binary alone). */
+const RUNTIME_LIBS = /^(python\d|pypy|ruby|perl|lua)/
+
+function isRuntimeInstall(prefix: string): boolean {
+  if (existsSync(join(prefix, 'pyvenv.cfg'))) return true
+  try {
+    return readdirSync(join(prefix, 'lib')).some((entry) => RUNTIME_LIBS.test(entry))
+  } catch {
+    return false
+  }
 }
 
 /** pyenv/rbenv/nodenv/asdf shims: ask the manager which binary the shim runs here. */
