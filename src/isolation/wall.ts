@@ -92,7 +92,15 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     const cwd = folders[0] ?? '/tmp'
     const mounts = [...runtime.mounts, ...folders]
     const args = bwrapArgs(
-      { bwrap: tool!.path, readOnly: mounts, hide: [...hidden, ...insideOf(runtime.mounts, protectedPaths)], readOnlyAfter: [], cwd, network: opts.network ?? 'open' },
+      {
+        bwrap: tool!.path,
+        readOnly: mounts,
+        hide: [...hidden, ...insideOf(runtime.mounts, protectedPaths)],
+        readOnlyAfter: [],
+        systemPackages: runtime.systemPackages,
+        cwd,
+        network: opts.network ?? 'open',
+      },
       runtime.command,
       spec.argv.slice(1),
     )

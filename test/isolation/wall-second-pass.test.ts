@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { probeSandbox } from '../../src/isolation/sandbox/probe.js'
@@ -97,5 +97,21 @@ describe('item 2: a command agent named by a program path mounts that file, not 
   it.skipIf(!sandboxWorks)('--isolate sandbox: cmd:/p/bin/agent (Python and shell, run by their #! line) finds nothing of /p/data', async () => {
     const res = await run('sandbox', [noop, `cmd:${py}`, `cmd:${sh}`], { dataDir: data })
     expectAllLikeNoop(res, 'noop-ref', ['prefix-py', 'prefix-sh'])
+  }, 180_000)
+})
+
+describe('item 3: global JavaScript packages under /usr are hidden in the sandbox', () => {
+  // npm -g puts packages (this one too, with its clean CSVs) in <prefix>/lib/node_modules. Only what exists here
+  // can be looked at: the test reads, never writes, the system's folders.
+  const globals = ['/usr/lib/node_modules', '/usr/local/lib/node_modules'].filter((d) => existsSync(d) && readdirSync(d).length > 0)
+  const list = JSON.stringify(globals)
+  const agents = attackAgents('global', {
+    module: `const hits = ${list}.flatMap((d) => attempt(() => fs.readdirSync(d)) ?? []); return hits.length ? 'global packages: ' + hits.join(' ') : null`,
+    python: `hits = [p for d in ${list} for p in glob.glob(d + '/*/package.json')]\nreturn ' '.join(hits) if hits else None`,
+    shell: `for d in ${globals.join(' ')}; do ls "$d"; done`,
+  })
+  it.skipIf(!sandboxWorks || !globals.length)(`--isolate sandbox: ${globals.join(', ')} look empty to module, TypeScript, Python and shell agents`, async () => {
+    const res = await run('sandbox', agents.specs)
+    expectAllLikeNoop(res, 'noop-ref', agents.names)
   }, 180_000)
 })
