@@ -7,7 +7,7 @@ import type { Launch } from './agent-process.js'
 import { agentEnv } from './agent-env.js'
 import type { IsolatedSpec } from './agent-spec.js'
 import { CHILD_RUNNER_SOURCE } from './child-runner-source.js'
-import { checkLinks } from './hardened/links.js'
+import { refuseLinksOutside, scanAgentFolders } from './hardened/links.js'
 import { nodeModulesLayout, ownPackageRoot } from './node-modules.js'
 import { permissionArgs, readableRoots } from './permission.js'
 import { bwrapArgs } from './sandbox/bwrap.js'
@@ -78,11 +78,20 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   const protectedPaths = [...bundledData(), ...(opts.protectedPaths ?? [])].map((p) => resolve(opts.cwd, p))
   const label = spec.type === 'module' ? `module ${spec.display}` : `cmd:${spec.display}`
 
+  // The key file the model gateway reads (`.env` where the run starts): never visible to an agent.
+  const harnessKeyFile = resolve(opts.cwd, '.env')
+
   if (spec.type === 'command') {
     const folders = commandFolders(spec.argv)
-    const hidden = insideOf(folders, protectedPaths)
-    checkLinks({ scan: folders, skip: hidden, moduleFolders: [], roots: null, protectedPaths, label })
+    const dataInside = insideOf(folders, protectedPaths)
+    const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label })
+    const hidden = [...dataInside, ...scan.keyFiles, ...insideOf(folders, [harnessKeyFile])]
     if (!sandboxed) {
+      if (existsSync(harnessKeyFile) || scan.keyFiles.length) {
+        ;(opts.warn ?? ((l) => process.stderr.write(`${l}\n`)))(
+          `warning: ${label} runs unrestricted under --isolate process: it can read ${existsSync(harnessKeyFile) ? harnessKeyFile : scan.keyFiles[0]} (API keys) and whatever your user can (docs/isolation.md)`,
+        )
+      }
       return {
         launch: { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log, detached: true },
         isolation: { level: 'process', tool: null, version: null, files: 'unrestricted' },
@@ -95,7 +104,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
       {
         bwrap: tool!.path,
         readOnly: mounts,
-        hide: [...hidden, ...insideOf(runtime.mounts, protectedPaths)],
+        hide: [...hidden, ...insideOf(runtime.mounts, [...protectedPaths, harnessKeyFile])],
         readOnlyAfter: [],
         systemPackages: runtime.systemPackages,
         cwd,
@@ -115,11 +124,14 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   const jiti = typescript ? [jitiModule()] : []
   const jitiDir = typescript ? dirname(dirname(jiti[0]!)) : null
   const layout = nodeModulesLayout(agentDir)
-  // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach.
-  const hidden = insideOf([agentDir], protectedPaths)
+  // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach,
+  // and so do the key files there.
+  const dataInside = insideOf([agentDir], protectedPaths)
+  const scan = scanAgentFolders({ scan: [agentDir], skip: dataInside, moduleFolders: layout.folders, protectedPaths, label })
+  const hidden = [...dataInside, ...scan.keyFiles, ...insideOf([agentDir], [harnessKeyFile])]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.
-  checkLinks({ scan: [agentDir], skip: hidden, moduleFolders: layout.folders, roots: sandboxed ? null : readable, protectedPaths, label })
+  if (!sandboxed) refuseLinksOutside(scan, readable)
   const nodeArgs = [
     ...permissionArgs(readable, opts),
     `--max-old-space-size=${opts.maxOldSpaceMb ?? 2048}`,

@@ -1,5 +1,5 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { basename, dirname, extname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { probeSandbox } from '../../src/isolation/sandbox/probe.js'
 import { type CliRun, counts, runCliProcess, WallProject } from './wall-project.js'
@@ -14,10 +14,10 @@ afterAll(() => project.remove())
 
 const LEVELS = ['sandbox', 'process'] as const
 
-const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string>; dataDir?: string } = {}) =>
+const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string>; dataDir?: string; cwd?: string } = {}) =>
   runCliProcess(
     ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', opts.dataDir ?? project.dataDir, '--timeout-s', '60', ...(opts.extra ?? [])],
-    project.root,
+    opts.cwd ?? project.root,
     opts.env,
     120_000,
     { openFiles: opts.openFiles },
@@ -114,4 +114,40 @@ describe('item 3: global JavaScript packages under /usr are hidden in the sandbo
     const res = await run('sandbox', agents.specs)
     expectAllLikeNoop(res, 'noop-ref', agents.names)
   }, 180_000)
+})
+
+describe('item 5: the .env the gateway reads its key from is never visible to an agent', () => {
+  // A project with its .env at the root and its agents beside it (where the docs put cmd:python3 my_agent.py).
+  const root = join(project.root, 'dotenv-project')
+  mkdirSync(root, { recursive: true })
+  writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-dotenv-secret\n')
+  writeFileSync(join(root, '.env.local'), 'ANTHROPIC_API_KEY=sk-dotenv-local\n')
+  const written = attackAgents('dotenv', {
+    module: "return [read('.env'), read('.env.local')].filter(Boolean).join(' ') || null",
+    python: "here = os.path.dirname(os.path.abspath(__file__))\nreturn ' '.join(filter(None, [read(here + '/.env'), read(here + '/.env.local')])) or None",
+    shell: 'cat "$(dirname "$0")/.env" "$(dirname "$0")/.env.local"',
+  })
+  // Each agent moved to the project's root.
+  const atRoot = written.specs.slice(1).map((spec) => {
+    const file = spec.replace(/^cmd:\S+ /, '')
+    const moved = join(root, `${basename(dirname(file))}${extname(file)}`)
+    copyFileSync(file, moved)
+    return spec.startsWith('cmd:') ? `${spec.split(' ')[0]} ${moved}` : moved
+  })
+  for (const level of LEVELS) {
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      level === 'sandbox'
+        ? '--isolate sandbox: module, TypeScript, Python and shell agents at the project root read no .env'
+        : '--isolate process: module and TypeScript agents at the project root read no .env; a command agent, unrestricted there, is named in a warning',
+      async () => {
+        const res = await run(level, [noop, ...atRoot], { cwd: root })
+        expectAllLikeNoop(res, 'noop-ref', level === 'sandbox' ? written.names : written.names.slice(0, 2))
+        if (level === 'process') {
+          expect(res.stderr.match(/warning: cmd:\S+ \S+ runs unrestricted under --isolate process/g)).toHaveLength(2)
+          expect(res.stderr).toContain(`can read ${join(root, '.env')} (API keys)`)
+        }
+      },
+      180_000,
+    )
+  }
 })

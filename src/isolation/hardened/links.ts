@@ -15,36 +15,42 @@ export interface LinkCheck {
   skip?: readonly string[]
   /** node_modules folders whose package entries (top level, scopes, `.pnpm`) are checked for links. */
   moduleFolders: string[]
-  /** Where a link may lead (the agent's readable roots); null: links are not checked (the OS sandbox mounts nothing else). */
-  roots: string[] | null
   /** The run's data files (and folders of them): a file in `scan` that is one of them under another name is refused. */
   protectedPaths: string[]
   /** What to call the agent in the error. */
   label: string
 }
 
+/** What a walk of the agent's folders found: its symbolic links (checked once the readable roots are known) and key files. */
+export interface FolderScan {
+  links: string[]
+  /** `.env` and `.env.*` files: keys the agent must not read (hidden at both levels). */
+  keyFiles: string[]
+  label: string
+}
+
+/** A file that holds keys: `.env`, `.env.local`, `.env.production`… */
+export const isKeyFileName = (name: string): boolean => name === '.env' || name.startsWith('.env.')
+
+const refusal = (label: string, what: string) => new InputError(`refusing to start agent ${label}: ${what}; remove it, or move the agent to a folder without it`)
+
 /**
- * Refuses to start an agent whose readable folders hold a way to the run's data: a symbolic link that resolves
- * outside what the agent may read (`root -> /`, `abs.csv -> /data/clean.csv`, `up -> ../../..`), or a hard link
- * to one of the run's data files. The error names the link and where it leads.
+ * Walks the agent's readable folders: refuses a hard link to one of the run's data files (the error names the link
+ * and the file), and collects the symbolic links (for `refuseLinksOutside`) and the key files to hide.
  */
-export function checkLinks(check: LinkCheck): void {
+export function scanAgentFolders(check: LinkCheck): FolderScan {
   const protectedInodes = inodesOf(check.protectedPaths)
-  const roots = check.roots?.map((r) => safeRealpath(r) ?? r) ?? null
+  const links: string[] = []
+  const keyFiles: string[] = []
   let seen = 0
-  const refuse = (what: string) => {
-    throw new InputError(`refusing to start agent ${check.label}: ${what}; remove it, or move the agent to a folder without it`)
-  }
   const inspect = (path: string, st: Stats) => {
     if (st.isSymbolicLink()) {
-      if (!roots) return
-      const target = safeRealpath(path)
-      if (target !== null && !roots.some((r) => isWithin(target, r))) refuse(`${path} is a symbolic link to ${target}, outside what the agent may read`)
+      links.push(path)
       return
     }
     if (st.isFile() && st.nlink > 1 && protectedInodes.size) {
       const data = protectedInodes.get(`${st.dev}:${st.ino}`)
-      if (data !== undefined) refuse(`${path} is a hard link to the run's data file ${data}`)
+      if (data !== undefined) throw refusal(check.label, `${path} is a hard link to the run's data file ${data}`)
     }
   }
   const walk = (dir: string) => {
@@ -55,7 +61,7 @@ export function checkLinks(check: LinkCheck): void {
       return
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) refuse(`its folder holds more than ${MAX_ENTRIES} entries to check for links`)
+      if (++seen > MAX_ENTRIES) throw refusal(check.label, `its folder holds more than ${MAX_ENTRIES} entries to check for links`)
       const path = join(dir, entry)
       let st: Stats
       try {
@@ -64,6 +70,7 @@ export function checkLinks(check: LinkCheck): void {
         continue
       }
       if (check.skip?.includes(path)) continue
+      if (isKeyFileName(entry) && !st.isDirectory()) keyFiles.push(path)
       inspect(path, st)
       if (st.isDirectory() && entry !== 'node_modules') walk(path)
     }
@@ -83,6 +90,20 @@ export function checkLinks(check: LinkCheck): void {
         }
       } else inspect(path, st)
     }
+  }
+  return { links, keyFiles, label: check.label }
+}
+
+/**
+ * Under the permission model a symbolic link is followed wherever it leads: refuses one that resolves outside
+ * what the agent may read (`root -> /`, `abs.csv -> /data/clean.csv`, `up -> ../../..`), naming the link and where.
+ * (Under the OS sandbox a link leads only to what is mounted.)
+ */
+export function refuseLinksOutside(scan: FolderScan, readable: readonly string[]): void {
+  const roots = readable.map((r) => safeRealpath(r) ?? r)
+  for (const path of scan.links) {
+    const target = safeRealpath(path)
+    if (target !== null && !roots.some((r) => isWithin(target, r))) throw refusal(scan.label, `${path} is a symbolic link to ${target}, outside what the agent may read`)
   }
 }
 
