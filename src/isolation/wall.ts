@@ -127,7 +127,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach,
   // and so do the key files there.
   const dataInside = insideOf([agentDir], protectedPaths)
-  const scan = scanAgentFolders({ scan: [agentDir], skip: dataInside, moduleFolders: layout.folders, protectedPaths, label })
+  const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label })
   const hidden = [...dataInside, ...scan.keyFiles, ...insideOf([agentDir], [harnessKeyFile])]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { probeSandbox } from '../../src/isolation/sandbox/probe.js'
@@ -146,6 +146,46 @@ describe('item 5: the .env the gateway reads its key from is never visible to an
           expect(res.stderr.match(/warning: cmd:\S+ \S+ runs unrestricted under --isolate process/g)).toHaveLength(2)
           expect(res.stderr).toContain(`can read ${join(root, '.env')} (API keys)`)
         }
+      },
+      180_000,
+    )
+  }
+})
+
+describe('item 4: links at any depth, node_modules included', () => {
+  // ag/node_modules/x/h.csv, a hard link to the clean CSV, below the top of the agent's node_modules.
+  const hard = attackAgents('deep-hard', {
+    module: "return read('node_modules/x/h.csv')",
+    python: "return read(os.path.dirname(os.path.abspath(__file__)) + '/node_modules/x/h.csv')",
+    shell: 'cat "$(dirname "$0")/node_modules/x/h.csv"',
+  })
+  for (const spec of hard.specs.slice(1)) {
+    const dir = dirname(spec.replace(/^cmd:\S+ /, ''))
+    mkdirSync(join(dir, 'node_modules/x'), { recursive: true })
+    writeFileSync(join(dir, 'node_modules/x/package.json'), '{"name":"x"}')
+    linkSync(project.cleanCsv, join(dir, 'node_modules/x/h.csv'))
+  }
+  // A symbolic link deep in a package: the permission model would follow it.
+  const soft = project.agent('deep-symlink', "return read('node_modules/y/lib/deep/s.csv')")
+  mkdirSync(join(dirname(soft), 'node_modules/y/lib/deep'), { recursive: true })
+  symlinkSync(project.cleanCsv, join(dirname(soft), 'node_modules/y/lib/deep/s.csv'))
+  for (const level of LEVELS) {
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: a hard link deep in node_modules is refused for module, TypeScript, Python and shell agents, naming it: exit 2 before any trial`, async () => {
+      for (const spec of hard.specs.slice(1)) {
+        const res = await run(level, [spec])
+        const link = join(dirname(spec.replace(/^cmd:\S+ /, '')), 'node_modules/x/h.csv')
+        expect(res.code, res.stderr).toBe(2)
+        expect(res.stderr).toContain(`${link} is a hard link to the run's data file ${project.cleanCsv}`)
+        expect(existsSync(join(res.out, 'runs.jsonl'))).toBe(false)
+      }
+    }, 180_000)
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      level === 'sandbox' ? '--isolate sandbox: a symbolic link deep in node_modules leads nowhere' : '--isolate process: a symbolic link deep in node_modules is refused, naming it',
+      async () => {
+        const res = await run(level, [noop, soft])
+        if (level === 'sandbox') return expectAllLikeNoop(res, 'noop-ref', ['deep-symlink'])
+        expect(res.code, res.stderr).toBe(2)
+        expect(res.stderr).toContain(`${join(dirname(soft), 'node_modules/y/lib/deep/s.csv')} is a symbolic link to ${project.cleanCsv}`)
       },
       180_000,
     )

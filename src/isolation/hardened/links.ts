@@ -1,19 +1,18 @@
-import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs'
+import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../../core/errors.js'
-import { isDeniedEntry } from '../node-modules.js'
 import { isWithin } from '../sandbox/runtime.js'
 import { safeLstat, safeReaddir, safeRealpath } from '../fs-probe.js'
 
 /** At most this many entries are looked at per check (a folder bigger than this is refused, not half checked). */
-const MAX_ENTRIES = 200_000
+const MAX_ENTRIES = 1_000_000
 
 export interface LinkCheck {
-  /** Folders the agent can read whose every entry is checked (its own folder; `node_modules` inside are skipped). */
+  /** Folders the agent can read, walked at every depth, their `node_modules` included. */
   scan: string[]
-  /** Paths in `scan` not walked (hidden from the agent anyway). */
+  /** Paths not walked (hidden from the agent anyway: the run's data inside its folder, this package's copies). */
   skip?: readonly string[]
-  /** node_modules folders whose package entries (top level, scopes, `.pnpm`) are checked for links. */
+  /** Ancestors' `node_modules` folders the agent resolves from, walked at every depth too. */
   moduleFolders: string[]
   /** The run's data files (and folders of them): a file in `scan` that is one of them under another name is refused. */
   protectedPaths: string[]
@@ -35,62 +34,48 @@ export const isKeyFileName = (name: string): boolean => name === '.env' || name.
 const refusal = (label: string, what: string) => new InputError(`refusing to start agent ${label}: ${what}; remove it, or move the agent to a folder without it`)
 
 /**
- * Walks the agent's readable folders: refuses a hard link to one of the run's data files (the error names the link
- * and the file), and collects the symbolic links (for `refuseLinksOutside`) and the key files to hide.
+ * Walks the agent's readable folders at every depth, `node_modules` included: refuses a hard link to one of the
+ * run's data files (the error names the link and the file), and collects the symbolic links (for
+ * `refuseLinksOutside`) and the key files to hide. Cost: one `readdir` per folder; a file is `lstat`ed only when
+ * some data file has another name somewhere (a link count above 1: pnpm's store does that), else no hard link to
+ * it can exist.
  */
 export function scanAgentFolders(check: LinkCheck): FolderScan {
-  const protectedInodes = inodesOf(check.protectedPaths)
+  const linked = hardLinkedInodes(check.protectedPaths)
+  const skip = new Set(check.skip ?? [])
   const links: string[] = []
   const keyFiles: string[] = []
+  const walked = new Set<string>()
   let seen = 0
-  const inspect = (path: string, st: Stats) => {
-    if (st.isSymbolicLink()) {
-      links.push(path)
-      return
-    }
-    if (st.isFile() && st.nlink > 1 && protectedInodes.size) {
-      const data = protectedInodes.get(`${st.dev}:${st.ino}`)
-      if (data !== undefined) throw refusal(check.label, `${path} is a hard link to the run's data file ${data}`)
-    }
-  }
-  const walk = (dir: string) => {
-    let entries: string[]
+  // Key files are collected outside node_modules only: a package's `.env.example` holds none of the harness's keys.
+  const walk = (dir: string, inModules: boolean) => {
+    if (walked.has(dir)) return
+    walked.add(dir)
+    let entries: Dirent[]
     try {
-      entries = readdirSync(dir)
+      entries = readdirSync(dir, { withFileTypes: true })
     } catch {
       return
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) throw refusal(check.label, `its folder holds more than ${MAX_ENTRIES} entries to check for links`)
-      const path = join(dir, entry)
-      let st: Stats
-      try {
-        st = lstatSync(path)
-      } catch {
+      if (++seen > MAX_ENTRIES) throw refusal(check.label, `its folders hold more than ${MAX_ENTRIES} entries to check for links`)
+      const path = join(dir, entry.name)
+      if (skip.has(path)) continue
+      if (entry.isDirectory()) {
+        walk(path, inModules || entry.name === 'node_modules')
         continue
       }
-      if (check.skip?.includes(path)) continue
-      if (isKeyFileName(entry) && !st.isDirectory()) keyFiles.push(path)
-      inspect(path, st)
-      if (st.isDirectory() && entry !== 'node_modules') walk(path)
+      if (!inModules && isKeyFileName(entry.name)) keyFiles.push(path)
+      if (entry.isSymbolicLink()) links.push(path)
+      else if (entry.isFile() && linked.size) {
+        const st = safeLstat(path)
+        const data = st && st.nlink > 1 ? linked.get(`${st.dev}:${st.ino}`) : undefined
+        if (data !== undefined) throw refusal(check.label, `${path} is a hard link to the run's data file ${data}`)
+      }
     }
   }
-  for (const dir of check.scan) walk(dir)
-  // This package's own entries are denied (hidden), wherever they lead.
-  for (const modules of check.moduleFolders) {
-    for (const entry of safeReaddir(modules)) {
-      const path = join(modules, entry)
-      const st = safeLstat(path)
-      if (!st || isDeniedEntry(entry, path)) continue
-      if ((entry.startsWith('@') || entry === '.pnpm') && st.isDirectory()) {
-        for (const inner of safeReaddir(path)) {
-          const p = join(path, inner)
-          const s = safeLstat(p)
-          if (s && !isDeniedEntry(inner, p)) inspect(p, s)
-        }
-      } else inspect(path, st)
-    }
-  }
+  for (const dir of check.scan) walk(dir, false)
+  for (const dir of check.moduleFolders) walk(dir, true)
   return { links, keyFiles, label: check.label }
 }
 
@@ -107,8 +92,8 @@ export function refuseLinksOutside(scan: FolderScan, readable: readonly string[]
   }
 }
 
-/** `dev:ino` → path of every regular file named or inside a named folder (a few levels deep). */
-function inodesOf(paths: readonly string[]): Map<string, string> {
+/** `dev:ino` → path of every regular file named or inside a named folder (a few levels deep) that has another name. */
+function hardLinkedInodes(paths: readonly string[]): Map<string, string> {
   const out = new Map<string, string>()
   let budget = 50_000
   const visit = (path: string, depth: number) => {
@@ -119,8 +104,9 @@ function inodesOf(paths: readonly string[]): Map<string, string> {
     } catch {
       return
     }
-    if (st.isFile()) out.set(`${st.dev}:${st.ino}`, path)
-    else if (st.isDirectory() && depth < 4) for (const entry of safeReaddir(path)) if (entry !== 'node_modules' && entry !== '.git') visit(join(path, entry), depth + 1)
+    if (st.isFile()) {
+      if (st.nlink > 1) out.set(`${st.dev}:${st.ino}`, path)
+    } else if (st.isDirectory() && depth < 4) for (const entry of safeReaddir(path)) if (entry !== 'node_modules' && entry !== '.git') visit(join(path, entry), depth + 1)
   }
   for (const p of paths) visit(p, 0)
   return out
