@@ -85,7 +85,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     const folders = commandFolders(spec.argv)
     const dataInside = insideOf(folders, protectedPaths)
     const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label })
-    const hidden = [...dataInside, ...scan.keyFiles, ...insideOf(folders, [harnessKeyFile])]
+    const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies, ...insideOf(folders, [harnessKeyFile])]
     if (!sandboxed) {
       if (existsSync(harnessKeyFile) || scan.keyFiles.length) {
         ;(opts.warn ?? ((l) => process.stderr.write(`${l}\n`)))(
@@ -128,7 +128,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   // and so do the key files there.
   const dataInside = insideOf([agentDir], protectedPaths)
   const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label })
-  const hidden = [...dataInside, ...scan.keyFiles, ...insideOf([agentDir], [harnessKeyFile])]
+  const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies.filter((p) => !layout.denied.includes(p)), ...insideOf([agentDir], [harnessKeyFile])]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.
   if (!sandboxed) refuseLinksOutside(scan, readable)

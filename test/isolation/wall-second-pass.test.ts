@@ -2,7 +2,7 @@ import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, sym
 import { basename, dirname, extname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { probeSandbox } from '../../src/isolation/sandbox/probe.js'
-import { type CliRun, counts, runCliProcess, WallProject } from './wall-project.js'
+import { type CliRun, counts, repoRoot, runCliProcess, WallProject } from './wall-project.js'
 
 // The wall's second adversarial pass (issue 36), through the built CLI run as a real process, at both levels,
 // with module, TypeScript and command (Python, shell) agents. Each attack gets what noop gets, or a refusal
@@ -22,6 +22,27 @@ const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Re
     120_000,
     { openFiles: opts.openFiles },
   )
+
+/**
+ * Under `sandbox` every attack of `restrictedAt` is held; under `process` those of module and TypeScript agents
+ * (command agents run unrestricted there, and the records say so): the run goes on and each scores what noop does.
+ */
+function restrictedAt(level: (typeof LEVELS)[number], agents: { specs: string[]; names: string[] }): { specs: string[]; names: string[] } {
+  return level === 'sandbox' ? agents : { specs: agents.specs.slice(0, 3), names: agents.names.slice(0, 2) }
+}
+
+/** Four agents (as `attackAgents`) that read these paths, relative to their own folder; each agent's folder. */
+function readingAgents(prefix: string, paths: string[]): { specs: string[]; names: string[]; dirs: string[] } {
+  const agents = attackAgents(prefix, {
+    module: `return ${paths.map((p) => `read(${JSON.stringify(p)})`).join(' ?? ')}`,
+    python: `here = os.path.dirname(os.path.abspath(__file__))\nreturn ${paths.map((p) => `read(here + '/' + ${JSON.stringify(p)})`).join(' or ')}`,
+    shell: `cat ${paths.map((p) => `"$(dirname "$0")/${p}"`).join(' ')}`,
+  })
+  return { ...agents, dirs: agents.specs.slice(1).map((spec) => dirname(fileOf(spec))) }
+}
+
+/** The agent file of a spec (`cmd:python3 /x/agent.py` → `/x/agent.py`). */
+const fileOf = (spec: string) => spec.replace(/^cmd:\S+ /, '')
 
 /** The run went on, and every agent scored what noop scored. */
 function expectAllLikeNoop(res: CliRun, noopName: string, names: string[]): void {
@@ -122,26 +143,26 @@ describe('item 5: the .env the gateway reads its key from is never visible to an
   mkdirSync(root, { recursive: true })
   writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-dotenv-secret\n')
   writeFileSync(join(root, '.env.local'), 'ANTHROPIC_API_KEY=sk-dotenv-local\n')
-  const written = attackAgents('dotenv', {
-    module: "return [read('.env'), read('.env.local')].filter(Boolean).join(' ') || null",
-    python: "here = os.path.dirname(os.path.abspath(__file__))\nreturn ' '.join(filter(None, [read(here + '/.env'), read(here + '/.env.local')])) or None",
-    shell: 'cat "$(dirname "$0")/.env" "$(dirname "$0")/.env.local"',
-  })
+  const written = readingAgents('dotenv', ['.env', '.env.local'])
   // Each agent moved to the project's root.
-  const atRoot = written.specs.slice(1).map((spec) => {
-    const file = spec.replace(/^cmd:\S+ /, '')
-    const moved = join(root, `${basename(dirname(file))}${extname(file)}`)
-    copyFileSync(file, moved)
-    return spec.startsWith('cmd:') ? `${spec.split(' ')[0]} ${moved}` : moved
-  })
+  const atRoot = {
+    names: written.names,
+    specs: written.specs.map((spec, i) => {
+      if (i === 0) return spec
+      const moved = join(root, `${basename(dirname(fileOf(spec)))}${extname(fileOf(spec))}`)
+      copyFileSync(fileOf(spec), moved)
+      return spec.startsWith('cmd:') ? `${spec.split(' ')[0]} ${moved}` : moved
+    }),
+  }
   for (const level of LEVELS) {
     it.skipIf(level === 'sandbox' && !sandboxWorks)(
       level === 'sandbox'
         ? '--isolate sandbox: module, TypeScript, Python and shell agents at the project root read no .env'
         : '--isolate process: module and TypeScript agents at the project root read no .env; a command agent, unrestricted there, is named in a warning',
       async () => {
-        const res = await run(level, [noop, ...atRoot], { cwd: root })
-        expectAllLikeNoop(res, 'noop-ref', level === 'sandbox' ? written.names : written.names.slice(0, 2))
+        const agents = restrictedAt(level, atRoot)
+        const res = await run(level, level === 'sandbox' ? agents.specs : atRoot.specs, { cwd: root })
+        expectAllLikeNoop(res, 'noop-ref', agents.names)
         if (level === 'process') {
           expect(res.stderr.match(/warning: cmd:\S+ \S+ runs unrestricted under --isolate process/g)).toHaveLength(2)
           expect(res.stderr).toContain(`can read ${join(root, '.env')} (API keys)`)
@@ -154,13 +175,8 @@ describe('item 5: the .env the gateway reads its key from is never visible to an
 
 describe('item 4: links at any depth, node_modules included', () => {
   // ag/node_modules/x/h.csv, a hard link to the clean CSV, below the top of the agent's node_modules.
-  const hard = attackAgents('deep-hard', {
-    module: "return read('node_modules/x/h.csv')",
-    python: "return read(os.path.dirname(os.path.abspath(__file__)) + '/node_modules/x/h.csv')",
-    shell: 'cat "$(dirname "$0")/node_modules/x/h.csv"',
-  })
-  for (const spec of hard.specs.slice(1)) {
-    const dir = dirname(spec.replace(/^cmd:\S+ /, ''))
+  const hard = readingAgents('deep-hard', ['node_modules/x/h.csv'])
+  for (const dir of hard.dirs) {
     mkdirSync(join(dir, 'node_modules/x'), { recursive: true })
     writeFileSync(join(dir, 'node_modules/x/package.json'), '{"name":"x"}')
     linkSync(project.cleanCsv, join(dir, 'node_modules/x/h.csv'))
@@ -173,7 +189,7 @@ describe('item 4: links at any depth, node_modules included', () => {
     it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: a hard link deep in node_modules is refused for module, TypeScript, Python and shell agents, naming it: exit 2 before any trial`, async () => {
       for (const spec of hard.specs.slice(1)) {
         const res = await run(level, [spec])
-        const link = join(dirname(spec.replace(/^cmd:\S+ /, '')), 'node_modules/x/h.csv')
+        const link = join(dirname(fileOf(spec)), 'node_modules/x/h.csv')
         expect(res.code, res.stderr).toBe(2)
         expect(res.stderr).toContain(`${link} is a hard link to the run's data file ${project.cleanCsv}`)
         expect(existsSync(join(res.out, 'runs.jsonl'))).toBe(false)
@@ -186,6 +202,31 @@ describe('item 4: links at any depth, node_modules included', () => {
         if (level === 'sandbox') return expectAllLikeNoop(res, 'noop-ref', ['deep-symlink'])
         expect(res.code, res.stderr).toBe(2)
         expect(res.stderr).toContain(`${join(dirname(soft), 'node_modules/y/lib/deep/s.csv')} is a symbolic link to ${project.cleanCsv}`)
+      },
+      180_000,
+    )
+  }
+})
+
+describe('item 8: a copy of this package under another folder name is recognised by its content', () => {
+  // npm's alias layout ("foo": "npm:dataforge-evals@…" installs a real copy at node_modules/foo), and a renamed
+  // fork whose package.json names something else but whose datasets are ours.
+  const copies = readingAgents('alias', ['node_modules/foo/datasets/hospital/clean.csv', 'node_modules/bar/datasets/hospital/clean.csv'])
+  for (const dir of copies.dirs) {
+    for (const [folder, name] of [['foo', 'dataforge-evals'], ['bar', 'my-fork']] as const) {
+      mkdirSync(join(dir, 'node_modules', folder, 'datasets/hospital'), { recursive: true })
+      writeFileSync(join(dir, 'node_modules', folder, 'package.json'), JSON.stringify({ name, version: '1.0.0' }))
+      copyFileSync(join(repoRoot, 'datasets/hospital/clean.csv'), join(dir, 'node_modules', folder, 'datasets/hospital/clean.csv'))
+    }
+  }
+  for (const level of LEVELS) {
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      level === 'sandbox'
+        ? '--isolate sandbox: module, TypeScript, Python and shell agents read neither copy'
+        : '--isolate process: module and TypeScript agents read neither copy (command agents are unrestricted there)',
+      async () => {
+        const agents = restrictedAt(level, copies)
+        expectAllLikeNoop(await run(level, agents.specs), 'noop-ref', agents.names)
       },
       180_000,
     )

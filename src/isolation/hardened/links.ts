@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { InputError } from '../../core/errors.js'
+import { isDeniedEntry } from '../node-modules.js'
 import { isWithin } from '../sandbox/runtime.js'
 import { safeLstat, safeReaddir, safeRealpath } from '../fs-probe.js'
 
@@ -25,6 +26,8 @@ export interface FolderScan {
   links: string[]
   /** `.env` and `.env.*` files: keys the agent must not read (hidden at both levels). */
   keyFiles: string[]
+  /** Copies of this package in any `node_modules` at any depth, under any name (hidden at both levels). */
+  packageCopies: string[]
   label: string
 }
 
@@ -36,7 +39,7 @@ const refusal = (label: string, what: string) => new InputError(`refusing to sta
 /**
  * Walks the agent's readable folders at every depth, `node_modules` included: refuses a hard link to one of the
  * run's data files (the error names the link and the file), and collects the symbolic links (for
- * `refuseLinksOutside`) and the key files to hide. Cost: one `readdir` per folder; a file is `lstat`ed only when
+ * `refuseLinksOutside`), the key files and the copies of this package to hide. Cost: one `readdir` per folder; a file is `lstat`ed only when
  * some data file has another name somewhere (a link count above 1: pnpm's store does that), else no hard link to
  * it can exist.
  */
@@ -45,6 +48,7 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
   const skip = new Set(check.skip ?? [])
   const links: string[] = []
   const keyFiles: string[] = []
+  const packageCopies: string[] = []
   const walked = new Set<string>()
   let seen = 0
   // Key files are collected outside node_modules only: a package's `.env.example` holds none of the harness's keys.
@@ -61,6 +65,10 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
       if (++seen > MAX_ENTRIES) throw refusal(check.label, `its folders hold more than ${MAX_ENTRIES} entries to check for links`)
       const path = join(dir, entry.name)
       if (skip.has(path)) continue
+      if (inModules && (entry.isDirectory() || entry.isSymbolicLink()) && isPackageSlot(dir) && isDeniedEntry(entry.name, path)) {
+        packageCopies.push(path)
+        continue
+      }
       if (entry.isDirectory()) {
         walk(path, inModules || entry.name === 'node_modules')
         continue
@@ -76,7 +84,13 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
   }
   for (const dir of check.scan) walk(dir, false)
   for (const dir of check.moduleFolders) walk(dir, true)
-  return { links, keyFiles, label: check.label }
+  return { links, keyFiles, packageCopies, label: check.label }
+}
+
+/** A folder whose entries are packages: `node_modules`, a scope in one (`@types`), pnpm's `.pnpm`. */
+function isPackageSlot(dir: string): boolean {
+  const name = basename(dir)
+  return name === 'node_modules' || name === '.pnpm' || (name.startsWith('@') && basename(dirname(dir)) === 'node_modules')
 }
 
 /**
