@@ -120,7 +120,7 @@ ${attack}
 echo '{"type":"ready","protocol":1,"name":"${name}","capabilities":["repair"]}'
 while IFS= read -r line; do
   id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
-  leak=$(attack 2>/dev/null | tr -cd 'A-Za-z0-9 _.,=-' | head -c 100)
+  leak=$(attack | tr -cd 'A-Za-z0-9 _.,=-' | head -c 100)
   if [ -n "$leak" ]; then printf '{"type":"error","id":%s,"message":"LEAKED %s"}\\n' "$id" "$leak"
   else printf '{"type":"result","id":%s,"fixes":[]}\\n' "$id"; fi
 done

@@ -232,3 +232,29 @@ describe('item 8: a copy of this package under another folder name is recognised
     )
   }
 })
+
+describe('item 7: agent stderr is prefixed with the agent name and capped', () => {
+  // Workflow commands a GitHub runner would execute at a line's start (after a carriage return too), then 12 MiB
+  // of noise from a bounded loop: more than the 8 MiB an agent's stderr may show.
+  const MIB = 2 ** 20
+  const agents = attackAgents('stderr', {
+    module: `process.stderr.write('::error title=x::forged\\nok\\r::add-mask::Gate\\n'); const line = '::warning::' + 'n'.repeat(1013) + '\\n'; for (let i = 0; i < 12 * 1024; i++) process.stderr.write(line); return null`,
+    python: `sys.stderr.write('::error title=x::forged\\nok\\r::add-mask::Gate\\n')\nfor i in range(12 * 1024):\n    sys.stderr.write('::warning::' + 'n' * 1013 + '\\n')\nsys.stderr.flush()\nreturn None`,
+    shell: `printf '::error title=x::forged\\nok\\r::add-mask::Gate\\n' >&2\n  yes '::warning::nnnnnnnn' | head -c ${12 * MIB} >&2`,
+  })
+  for (const level of LEVELS) {
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: module, TypeScript, Python and shell agents: no stderr line starts a workflow command; each agent's shows at most 8 MiB, then one line says how much was dropped`, async () => {
+      const res = await run(level, agents.specs)
+      expectAllLikeNoop(res, 'noop-ref', agents.names)
+      const lines = res.stderr.split(/\r\n|\r|\n/)
+      const commands = lines.filter((l) => l.trimStart().startsWith('::'))
+      expect(commands.length, `first: ${commands[0]?.slice(0, 80)}`).toBe(0)
+      for (const name of agents.names) {
+        const own = lines.filter((l) => l.startsWith(`[${name}] `))
+        expect(own.length, name).toBeGreaterThan(3)
+        expect(own.join('\n').length, name).toBeLessThan(8 * MIB + own.length * (name.length + 4))
+        expect(own.filter((l) => /more bytes of stderr dropped \(an agent's stderr is shown up to 8 MiB a run\)$/.test(l)), name).toHaveLength(1)
+      }
+    }, 180_000)
+  }
+})
