@@ -13,6 +13,7 @@ import { permissionArgs, readableRoots } from './permission.js'
 import { bwrapArgs } from './sandbox/bwrap.js'
 import { probeSandbox } from './sandbox/probe.js'
 import { resolveRuntime } from './sandbox/runtime.js'
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, underLimits } from './sandbox/limits.js'
 import { safeRealpath } from './fs-probe.js'
 
 /** What the CLI's `--isolate` and the runners' `isolate:` name for agents that run in their own process. */
@@ -31,6 +32,8 @@ export interface WallOptions {
   env?: Record<string, string>
   /** Names the user passes on from the harness's environment (`--agent-env NAME`). */
   passEnv?: readonly string[]
+  /** Memory, processes and /tmp of a sandboxed agent (default `DEFAULT_SANDBOX_LIMITS`). */
+  sandboxLimits?: Partial<SandboxLimits>
   /** Heap limit of a module agent's process in MB (`--max-old-space-size`). Default 2048. */
   maxOldSpaceMb?: number
   allowChildProcess?: boolean
@@ -77,6 +80,8 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   const env = agentEnv({ set: opts.env, pass: opts.passEnv, sandboxed })
   const protectedPaths = [...bundledData(), ...(opts.protectedPaths ?? [])].map((p) => resolve(opts.cwd, p))
   const label = spec.type === 'module' ? `module ${spec.display}` : `cmd:${spec.display}`
+  const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.sandboxLimits }
+  const tmpBytes = limits.tmpMb * 2 ** 20
 
   // The key file the model gateway reads (`.env` where the run starts): never visible to an agent.
   const harnessKeyFile = resolve(opts.cwd, '.env')
@@ -107,6 +112,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
         hide: [...hidden, ...insideOf(runtime.mounts, [...protectedPaths, harnessKeyFile])],
         readOnlyAfter: [],
         systemPackages: runtime.systemPackages,
+        tmpBytes,
         cwd,
         network: opts.network ?? 'open',
       },
@@ -114,7 +120,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
       spec.argv.slice(1),
     )
     return {
-      launch: { command: tool!.path, args, cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+      launch: { ...underLimits(tool!.path, args, limits), cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
       isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
     }
   }
@@ -155,6 +161,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
       readOnly: [...runtime.mounts, agentDir, ...layout.folders],
       hide: [...layout.denied, ...hidden],
       readOnlyAfter: jitiDir ? [jitiDir] : [],
+      tmpBytes,
       cwd: agentDir,
       network: opts.network ?? 'open',
     },
@@ -162,7 +169,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     nodeArgs,
   )
   return {
-    launch: { command: tool!.path, args, cwd: agentDir, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+    launch: { ...underLimits(tool!.path, args, limits), cwd: agentDir, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
     isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
   }
 }

@@ -258,3 +258,16 @@ describe('item 7: agent stderr is prefixed with the agent name and capped', () =
     }, 180_000)
   }
 })
+
+describe('item 9: memory, processes and /tmp of a sandboxed agent are bounded', () => {
+  // Each agent reports what got past the limits: 3 GiB allocated, or 64 MiB written to its /tmp.
+  const agents = attackAgents('limits', {
+    module: `const big = attempt(() => Buffer.alloc(3 * 1024 ** 3)); const wrote = attempt(() => { fs.writeFileSync('/tmp/f', Buffer.alloc(64 * 1024 ** 2)); return fs.statSync('/tmp/f').size }); return big ? 'allocated 3 GiB' : wrote === 64 * 1024 ** 2 ? 'wrote 64 MiB to /tmp' : null`,
+    python: `try:\n    big = bytearray(3 * 1024 ** 3)\n    return 'allocated 3 GiB'\nexcept MemoryError:\n    pass\ntry:\n    with open('/tmp/f', 'wb') as f:\n        f.write(b'x' * (64 * 1024 ** 2))\n    return 'wrote 64 MiB to /tmp'\nexcept OSError:\n    return None`,
+    shell: `head -c ${64 * 2 ** 20} /dev/zero > /tmp/f 2>/dev/null; [ "$(wc -c < /tmp/f)" -eq ${64 * 2 ** 20} ] && echo wrote 64 MiB to /tmp`,
+  })
+  it.skipIf(!sandboxWorks)('--isolate sandbox --sandbox-memory-mb 2048 --sandbox-tmp-mb 16: module, TypeScript, Python and shell agents allocate and write no more', async () => {
+    const res = await run('sandbox', agents.specs, { extra: ['--sandbox-memory-mb', '2048', '--sandbox-tmp-mb', '16'] })
+    expectAllLikeNoop(res, 'noop-ref', agents.names)
+  }, 180_000)
+})

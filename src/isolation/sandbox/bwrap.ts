@@ -15,6 +15,8 @@ export interface SandboxPlan {
   readOnlyAfter: string[]
   /** Global packages shown through the hidden global package folders (the program's own, e.g. npm). */
   systemPackages?: string[]
+  /** Size of the private /tmp in bytes. */
+  tmpBytes?: number
   /** Working directory inside. */
   cwd: string
   /** `none`: a network namespace of its own (loopback only, nothing outside, the host's 127.0.0.1 included). */
@@ -44,7 +46,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
     const path = join('/etc', entry)
     if (existsSync(path)) out.push('--ro-bind', path, path)
   }
-  out.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
+  out.push('--dev', '/dev', '--proc', '/proc', ...(plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : []), '--tmpfs', '/tmp')
   for (const path of outermost(plan.readOnly)) out.push('--ro-bind', path, path)
   // A link (pnpm's node_modules/dataforge-evals) is hidden where it leads: the plan lists both.
   // Outermost first and only: a hidden folder's insides are gone already. What must show through one (the
