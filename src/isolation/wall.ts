@@ -89,7 +89,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   if (spec.type === 'command') {
     const folders = commandFolders(spec.argv)
     const dataInside = insideOf(folders, protectedPaths)
-    const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label })
+    const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label, linksInModules: false })
     const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies, ...insideOf(folders, [harnessKeyFile])]
     if (!sandboxed) {
       if (existsSync(harnessKeyFile) || scan.keyFiles.length) {
@@ -133,7 +133,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach,
   // and so do the key files there.
   const dataInside = insideOf([agentDir], protectedPaths)
-  const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label })
+  const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label, linksInModules: !sandboxed })
   const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies.filter((p) => !layout.denied.includes(p)), ...insideOf([agentDir], [harnessKeyFile])]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.

@@ -13,12 +13,14 @@ export interface LinkCheck {
   scan: string[]
   /** Paths not walked (hidden from the agent anyway: the run's data inside its folder, this package's copies). */
   skip?: readonly string[]
-  /** Ancestors' `node_modules` folders the agent resolves from, walked at every depth too. */
+  /** Ancestors' `node_modules` folders the agent resolves from, walked at every depth too when links there matter. */
   moduleFolders: string[]
   /** The run's data files (and folders of them): a file in `scan` that is one of them under another name is refused. */
   protectedPaths: string[]
   /** What to call the agent in the error. */
   label: string
+  /** Whether symbolic links inside `node_modules` matter (the permission model follows them; the sandbox does not). */
+  linksInModules: boolean
 }
 
 /** What a walk of the agent's folders found: its symbolic links (checked once the readable roots are known) and key files. */
@@ -50,6 +52,11 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
   const keyFiles: string[] = []
   const packageCopies: string[] = []
   const walked = new Set<string>()
+  // Inside node_modules only the package structure is walked (to find copies of this package), unless a link
+  // there could matter: a symbolic one under the permission model, a hard one when a data file has another name.
+  const wholeModules = check.linksInModules || linked.size > 0
+  // Otherwise the module folders' package structure is the layout's (nodeModulesLayout): not walked twice.
+  const covered = new Set(wholeModules ? [] : check.moduleFolders)
   let seen = 0
   // Key files are collected outside node_modules only: a package's `.env.example` holds none of the harness's keys.
   const walk = (dir: string, inModules: boolean) => {
@@ -70,7 +77,8 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
         continue
       }
       if (entry.isDirectory()) {
-        walk(path, inModules || entry.name === 'node_modules')
+        if (covered.has(path)) continue
+        if (wholeModules || !inModules || entry.name === 'node_modules' || isPackageSlot(dir)) walk(path, inModules || entry.name === 'node_modules')
         continue
       }
       if (!inModules && isKeyFileName(entry.name)) keyFiles.push(path)
@@ -83,7 +91,7 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
     }
   }
   for (const dir of check.scan) walk(dir, false)
-  for (const dir of check.moduleFolders) walk(dir, true)
+  if (wholeModules) for (const dir of check.moduleFolders) walk(dir, true)
   return { links, keyFiles, packageCopies, label: check.label }
 }
 
