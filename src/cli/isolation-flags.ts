@@ -1,6 +1,8 @@
 import { InputError } from '../core/errors.js'
 import { refusedEnvName } from '../isolation/agent-env.js'
 import type { IsolateLevel } from '../isolation/wall.js'
+import type { SandboxLimits } from '../isolation/sandbox/limits.js'
+import { parseIntegerFlag } from './flags.js'
 
 /** The flags that choose the wall around module and command agents (`run`, `qa`). */
 export const ISOLATION_FLAGS = {
@@ -8,6 +10,9 @@ export const ISOLATION_FLAGS = {
   'no-isolate': { type: 'boolean' },
   'agent-network': { type: 'string' },
   'agent-env': { type: 'string', multiple: true },
+  'sandbox-memory-mb': { type: 'string' },
+  'sandbox-procs': { type: 'string' },
+  'sandbox-tmp-mb': { type: 'string' },
 } as const
 
 export const ISOLATION_HELP = `  --isolate LEVEL        sandbox (OS sandbox: bubblewrap), process (Node's permission model; command agents
@@ -17,7 +22,11 @@ export const ISOLATION_HELP = `  --isolate LEVEL        sandbox (OS sandbox: bub
   --agent-network MODE   open (default) or none: the sandboxed agent gets no network at all, the model
                          gateway on 127.0.0.1 included (so not with --llm or DATAFORGE_LLM)
   --agent-env NAME       pass this variable of your environment on to isolated agents (repeatable);
-                         they get only PATH, locale, HOME/TMPDIR and the model gateway's variables otherwise`
+                         they get only PATH, locale, HOME/TMPDIR and the model gateway's variables otherwise
+  --sandbox-memory-mb N  address space of each sandboxed agent process (default 4096; 0: no limit)
+  --sandbox-procs N      processes your user may run, set on sandboxed agents (default: no limit; Linux counts
+                         all of your user's processes on the machine)
+  --sandbox-tmp-mb N     size of a sandboxed agent's private /tmp (default 512)`
 
 export interface IsolationChoice {
   /** False: module agents load into this process. */
@@ -25,9 +34,13 @@ export interface IsolationChoice {
   level: IsolateLevel | 'auto'
   network: 'open' | 'none'
   passEnv: string[]
+  /** The sandbox's limits the flags set (the rest default). */
+  limits: Partial<SandboxLimits>
 }
 
-export function parseIsolationFlags(values: { isolate?: string; 'no-isolate'?: boolean; 'agent-network'?: string; 'agent-env'?: string[] }): IsolationChoice {
+type IsolationValues = { isolate?: string; 'no-isolate'?: boolean; 'agent-network'?: string; 'agent-env'?: string[]; 'sandbox-memory-mb'?: string; 'sandbox-procs'?: string; 'sandbox-tmp-mb'?: string }
+
+export function parseIsolationFlags(values: IsolationValues): IsolationChoice {
   const raw = values.isolate
   if (raw !== undefined && !['sandbox', 'process', 'none'].includes(raw)) throw new InputError(`--isolate: "${raw}" is not a level; use sandbox, process or none`)
   if (values['no-isolate'] && raw !== undefined && raw !== 'none') throw new InputError(`--no-isolate and --isolate ${raw} disagree; give one`)
@@ -40,7 +53,12 @@ export function parseIsolationFlags(values: { isolate?: string; 'no-isolate'?: b
     const why = refusedEnvName(name)
     if (why) throw new InputError(`--agent-env ${name}: not passed on (${why})`)
   }
-  return { isolate: level !== 'none', level: level === 'none' ? 'auto' : level, network, passEnv }
+  const limits: Partial<SandboxLimits> = {}
+  const memory = values['sandbox-memory-mb']
+  if (memory !== undefined) limits.memoryMb = parseIntegerFlag('sandbox-memory-mb', memory, 4096, { min: 0 }) || null
+  if (values['sandbox-procs'] !== undefined) limits.procs = parseIntegerFlag('sandbox-procs', values['sandbox-procs'], 0, { min: 1 })
+  if (values['sandbox-tmp-mb'] !== undefined) limits.tmpMb = parseIntegerFlag('sandbox-tmp-mb', values['sandbox-tmp-mb'], 512, { min: 1 })
+  return { isolate: level !== 'none', level: level === 'none' ? 'auto' : level, network, passEnv, limits }
 }
 
 /**

@@ -5,6 +5,10 @@ import { type AgentMessage, AgentMessageSchema, type HostMessage } from './proto
 import { truncate } from '../core/text.js'
 import { formatSeconds } from '../stats/number-format.js'
 import { terminalOutput } from '../core/escape-text.js'
+import { refuseInspectorSignal } from './harness-signals.js'
+import { agentStdio } from './inherited-fds.js'
+import type { StderrRelay, StderrStream } from './stderr-relay.js'
+import { StringDecoder } from 'node:string_decoder'
 
 export interface Launch {
   command: string
@@ -13,6 +17,8 @@ export interface Launch {
   env: NodeJS.ProcessEnv
   /** Where the agent's stderr goes (default: this process's stderr). */
   log?: (chunk: string) => void
+  /** Relays stderr line by line, prefixed with the agent's name and capped (isolated agents); else `log` gets it as it comes. */
+  stderr?: StderrRelay
   /** Start it in a process group of its own (signals to the harness's group miss it; the harness ends the whole group). */
   detached?: boolean
   /** The OS sandbox it starts in (`bubblewrap 0.8.0`): a sandbox that fails before `ready` is named in the failure. */
@@ -56,6 +62,7 @@ export class AgentProcess {
   private failReady!: (e: AgentFailure) => void
 
   constructor(launch: Launch) {
+    refuseInspectorSignal()
     this.ready = new Promise<Ready>((resolve, reject) => {
       this.settleReady = resolve
       this.failReady = reject
@@ -72,14 +79,23 @@ export class AgentProcess {
     )
     this.detached = launch.detached === true
     this.sandbox = launch.sandbox ?? null
-    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: this.detached })
+    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: agentStdio(), detached: this.detached })
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
-    this.child.stderr!.setEncoding('utf8')
-    this.child.stderr!.on('data', (chunk: string) => {
-      if (!this.isReady && this.startupErr.length < 4096) this.startupErr += chunk
-      ;(launch.log ?? ((c) => process.stderr.write(terminalOutput(c))))(chunk)
+    const log = launch.log ?? ((c: string) => process.stderr.write(terminalOutput(c)))
+    const decoder = new StringDecoder('utf8')
+    const relay: StderrStream = launch.stderr?.stream() ?? {
+      push: (chunk) => log(decoder.write(chunk)),
+      end: () => {
+        const rest = decoder.end()
+        if (rest) log(rest)
+      },
+    }
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      if (!this.isReady && this.startupErr.length < 4096) this.startupErr += chunk.toString('utf8', 0, 4096)
+      relay.push(chunk)
     })
+    this.child.stderr!.on('end', () => relay.end())
     this.child.stdin!.on('error', () => undefined)
     this.child.on('error', (error) => this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)))
     // 'close' (not 'exit'): all of the agent's stderr has reached the log by the time its end is recorded.

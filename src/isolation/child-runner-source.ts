@@ -13,9 +13,11 @@ import { basename, extname, isAbsolute, resolve as resolvePath } from 'node:path
 import fs from 'node:fs'
 import Module, { syncBuiltinESMExports } from 'node:module'
 import traceEvents from 'node:trace_events'
+import os from 'node:os'
 
 // Closing what Node's permission model leaves open, before any agent code runs (under the OS sandbox too):
 // - signals: the agent may signal only itself, so it cannot kill or stop the harness (process.binding is denied);
+//   process._debugProcess (SIGUSR1: another process's inspector) and os.setPriority of another process are refused;
 // - trace_events would write a trace file into the working folder without a write grant;
 // - fs.realpath and require.resolve would say which paths exist outside what the agent may read.
 {
@@ -24,6 +26,16 @@ import traceEvents from 'node:trace_events'
   process._kill = function (pid, signal) {
     if (Number(pid) !== ownPid) return -1 // EPERM: process.kill throws "kill EPERM"
     return realKill.call(process, pid, signal)
+  }
+  const eperm = (what) => Object.assign(new Error(what + ' EPERM'), { code: 'EPERM', errno: -1, syscall: what })
+  process._debugProcess = () => {
+    throw eperm('_debugProcess')
+  }
+  const realSetPriority = os.setPriority
+  os.setPriority = function (pid, priority) {
+    if (priority === undefined) return realSetPriority.call(os, pid)
+    if (Number(pid) !== 0 && Number(pid) !== ownPid) throw eperm('uv_os_setpriority')
+    return realSetPriority.call(os, pid, priority)
   }
   traceEvents.createTracing = () => {
     throw Object.assign(new Error('trace_events is not available to an isolated agent'), { code: 'ERR_ACCESS_DENIED' })

@@ -9,6 +9,7 @@ import { AgentProcess, type Launch } from './agent-process.js'
 import { defaultName, type IsolatedSpec, provenanceOf } from './agent-spec.js'
 import { planLaunch, type WallOptions } from './wall.js'
 import { PROTOCOL_VERSION } from './protocol.js'
+import { StderrRelay } from './stderr-relay.js'
 
 export interface IsolationOptions extends WallOptions {
   /** Where the agent's stderr goes (default: this process's stderr). */
@@ -40,9 +41,12 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
   const gw = await agentGateway()
   const { launch, isolation } = planLaunch(spec, opts)
   Object.assign(launch.env, gw.env)
+  const stderr = new StderrRelay(defaultName(spec), opts.log ?? ((c) => process.stderr.write(c)))
+  launch.stderr = stderr
   let idle: AgentProcess | null = new AgentProcess(launch)
   let idleKey: string | null = null
   const ready = await idle.ready
+  if (ready.name) stderr.name = ready.name
   const spawnProcess = () => new AgentProcess(launch)
   const live = new Set<AgentProcess>([idle])
   const take = (key: string): AgentProcess => {
@@ -108,6 +112,7 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
     async close(): Promise<void> {
       idle = null
       await Promise.all([...live].map((p) => retire(p)))
+      stderr.finish()
       gw.close()
     },
   }

@@ -1,4 +1,5 @@
-import { readFileSync, realpathSync } from 'node:fs'
+import { readFileSync, realpathSync, statSync } from 'node:fs'
+import { sha256Hex } from '../core/hash.js'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isRealDir as isDir, safeReaddir } from './fs-probe.js'
@@ -26,17 +27,61 @@ export function ownPackageRoot(): string | null {
   return ownRootCache
 }
 
-/** A package entry of a `node_modules` folder that is this package, by name in any layout or by where it resolves. */
+/**
+ * A package entry of a `node_modules` folder that is this package: by folder name in any layout, by where it
+ * resolves, or by content under any other name (an npm alias `"foo": "npm:dataforge-evals@…"` installs a real copy
+ * at `node_modules/foo`): its package.json names this package, or it holds our label files (same bytes).
+ */
 export function isDeniedEntry(entry: string, path: string): boolean {
   if (DENIED_PACKAGES.has(entry)) return true
   for (const name of DENIED_PACKAGES) if (entry.startsWith(`${name}@`)) return true // pnpm: .pnpm/dataforge-evals@1.2.3…
   const own = ownPackageRoot()
-  if (own === null) return false
   try {
-    return realpathSync(path) === own
+    if (own !== null && realpathSync(path) === own) return true
   } catch {
     return false
   }
+  return isCopyOfThisPackage(path)
+}
+
+function isCopyOfThisPackage(path: string): boolean {
+  try {
+    const name = (JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { name?: unknown }).name
+    if (typeof name === 'string' && DENIED_PACKAGES.has(name)) return true
+  } catch {
+    // no package.json, or not JSON: look at what it holds
+  }
+  if (!isDir(join(path, 'datasets'))) return false
+  for (const label of ownLabelFiles()) {
+    const candidate = join(path, label.relative)
+    try {
+      if (statSync(candidate).size === label.bytes && sha256Hex(readFileSync(candidate)) === label.sha256) return true
+    } catch {
+      // not there
+    }
+  }
+  return false
+}
+
+type LabelFile = { relative: string; bytes: number; sha256: string }
+let ownLabels: LabelFile[] | undefined
+
+/** This package's bundled clean CSVs (`datasets/<id>/clean.csv`): what a copy under another name would hold. */
+function ownLabelFiles(): LabelFile[] {
+  if (ownLabels) return ownLabels
+  ownLabels = []
+  const own = ownPackageRoot()
+  if (own === null) return ownLabels
+  for (const id of safeReaddir(join(own, 'datasets'))) {
+    const relative = join('datasets', id, 'clean.csv')
+    try {
+      const bytes = readFileSync(join(own, relative))
+      ownLabels.push({ relative, bytes: bytes.length, sha256: sha256Hex(bytes) })
+    } catch {
+      // not a dataset with a clean table
+    }
+  }
+  return ownLabels
 }
 
 /**

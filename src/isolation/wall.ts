@@ -7,12 +7,13 @@ import type { Launch } from './agent-process.js'
 import { agentEnv } from './agent-env.js'
 import type { IsolatedSpec } from './agent-spec.js'
 import { CHILD_RUNNER_SOURCE } from './child-runner-source.js'
-import { checkLinks } from './hardened/links.js'
+import { refuseLinksOutside, scanAgentFolders } from './hardened/links.js'
 import { nodeModulesLayout, ownPackageRoot } from './node-modules.js'
 import { permissionArgs, readableRoots } from './permission.js'
 import { bwrapArgs } from './sandbox/bwrap.js'
 import { probeSandbox } from './sandbox/probe.js'
 import { resolveRuntime } from './sandbox/runtime.js'
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, underLimits } from './sandbox/limits.js'
 import { safeRealpath } from './fs-probe.js'
 
 /** What the CLI's `--isolate` and the runners' `isolate:` name for agents that run in their own process. */
@@ -31,6 +32,8 @@ export interface WallOptions {
   env?: Record<string, string>
   /** Names the user passes on from the harness's environment (`--agent-env NAME`). */
   passEnv?: readonly string[]
+  /** Memory, processes and /tmp of a sandboxed agent (default `DEFAULT_SANDBOX_LIMITS`). */
+  sandboxLimits?: Partial<SandboxLimits>
   /** Heap limit of a module agent's process in MB (`--max-old-space-size`). Default 2048. */
   maxOldSpaceMb?: number
   allowChildProcess?: boolean
@@ -77,12 +80,23 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   const env = agentEnv({ set: opts.env, pass: opts.passEnv, sandboxed })
   const protectedPaths = [...bundledData(), ...(opts.protectedPaths ?? [])].map((p) => resolve(opts.cwd, p))
   const label = spec.type === 'module' ? `module ${spec.display}` : `cmd:${spec.display}`
+  const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.sandboxLimits }
+  const tmpBytes = limits.tmpMb * 2 ** 20
+
+  // The key file the model gateway reads (`.env` where the run starts): never visible to an agent.
+  const harnessKeyFile = resolve(opts.cwd, '.env')
 
   if (spec.type === 'command') {
     const folders = commandFolders(spec.argv)
-    const hidden = insideOf(folders, protectedPaths)
-    checkLinks({ scan: folders, skip: hidden, moduleFolders: [], roots: null, protectedPaths, label })
+    const dataInside = insideOf(folders, protectedPaths)
+    const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label, linksInModules: false })
+    const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies, ...insideOf(folders, [harnessKeyFile])]
     if (!sandboxed) {
+      if (existsSync(harnessKeyFile) || scan.keyFiles.length) {
+        ;(opts.warn ?? ((l) => process.stderr.write(`${l}\n`)))(
+          `warning: ${label} runs unrestricted under --isolate process: it can read ${existsSync(harnessKeyFile) ? harnessKeyFile : scan.keyFiles[0]} (API keys) and whatever your user can (docs/isolation.md)`,
+        )
+      }
       return {
         launch: { command: spec.argv[0]!, args: spec.argv.slice(1), cwd: opts.cwd, env, log: opts.log, detached: true },
         isolation: { level: 'process', tool: null, version: null, files: 'unrestricted' },
@@ -90,9 +104,23 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     }
     const runtime = resolveRuntime(spec.argv[0]!, opts.cwd)
     const cwd = folders[0] ?? '/tmp'
-    const args = bwrapArgs({ bwrap: tool!.path, readOnly: [...runtime.mounts, ...folders], hide: hidden, readOnlyAfter: [], cwd, network: opts.network ?? 'open' }, runtime.command, spec.argv.slice(1))
+    const mounts = [...runtime.mounts, ...folders]
+    const args = bwrapArgs(
+      {
+        bwrap: tool!.path,
+        readOnly: mounts,
+        hide: [...hidden, ...insideOf(runtime.mounts, [...protectedPaths, harnessKeyFile])],
+        readOnlyAfter: [],
+        systemPackages: runtime.systemPackages,
+        tmpBytes,
+        cwd,
+        network: opts.network ?? 'open',
+      },
+      runtime.command,
+      spec.argv.slice(1),
+    )
     return {
-      launch: { command: tool!.path, args, cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+      launch: { ...underLimits(tool!.path, args, limits), cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
       isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
     }
   }
@@ -102,11 +130,14 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   const jiti = typescript ? [jitiModule()] : []
   const jitiDir = typescript ? dirname(dirname(jiti[0]!)) : null
   const layout = nodeModulesLayout(agentDir)
-  // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach.
-  const hidden = insideOf([agentDir], protectedPaths)
+  // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach,
+  // and so do the key files there.
+  const dataInside = insideOf([agentDir], protectedPaths)
+  const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label, linksInModules: !sandboxed })
+  const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies.filter((p) => !layout.denied.includes(p)), ...insideOf([agentDir], [harnessKeyFile])]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.
-  checkLinks({ scan: [agentDir], skip: hidden, moduleFolders: layout.folders, roots: sandboxed ? null : readable, protectedPaths, label })
+  if (!sandboxed) refuseLinksOutside(scan, readable)
   const nodeArgs = [
     ...permissionArgs(readable, opts),
     `--max-old-space-size=${opts.maxOldSpaceMb ?? 2048}`,
@@ -130,6 +161,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
       readOnly: [...runtime.mounts, agentDir, ...layout.folders],
       hide: [...layout.denied, ...hidden],
       readOnlyAfter: jitiDir ? [jitiDir] : [],
+      tmpBytes,
       cwd: agentDir,
       network: opts.network ?? 'open',
     },
@@ -137,7 +169,7 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     nodeArgs,
   )
   return {
-    launch: { command: tool!.path, args, cwd: agentDir, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+    launch: { ...underLimits(tool!.path, args, limits), cwd: agentDir, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
     isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
   }
 }

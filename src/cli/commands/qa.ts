@@ -215,7 +215,7 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
         ...(model ? { model } : {}),
         providerOptions,
         isolate: isolation.isolate,
-        isolation: { level: isolation.level, network: isolation.network, passEnv: isolation.passEnv, warn: (line) => io.stderr(`${line}\n`) },
+        isolation: { level: isolation.level, network: isolation.network, passEnv: isolation.passEnv, sandboxLimits: isolation.limits, warn: (line) => io.stderr(`${line}\n`) },
       })
       const preset = PROVIDER_PRESETS[spec in PROVIDER_PRESETS ? spec : (provider ?? '')]
       arms.push({ agent, concurrency: isModelBackedSpec(spec) ? (concurrency ?? preset?.limits.concurrency ?? 1) : 1 })

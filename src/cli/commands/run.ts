@@ -304,6 +304,7 @@ async function resolveRunAgents(
             level: opts.isolation.level,
             network: opts.isolation.network,
             passEnv: opts.isolation.passEnv,
+            sandboxLimits: opts.isolation.limits,
             protectedPaths: opts.protectedPaths,
             ...(opts.maxOldSpaceMb !== undefined ? { maxOldSpaceMb: opts.maxOldSpaceMb } : {}),
           },

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { ETC_ENTRIES, isWithin, SYSTEM_DIRS } from './runtime.js'
+import { ETC_ENTRIES, isWithin, SYSTEM_DIRS, systemPackageFolders } from './runtime.js'
 import { isRealDir, isRealFile } from '../fs-probe.js'
 
 /** What one sandboxed agent process sees: everything not named here does not exist inside. */
@@ -13,6 +13,10 @@ export interface SandboxPlan {
   hide: string[]
   /** Mounted read-only after hiding (the TypeScript loader, which may live inside this package's own node_modules). */
   readOnlyAfter: string[]
+  /** Global packages shown through the hidden global package folders (the program's own, e.g. npm). */
+  systemPackages?: string[]
+  /** Size of the private /tmp in bytes. */
+  tmpBytes?: number
   /** Working directory inside. */
   cwd: string
   /** `none`: a network namespace of its own (loopback only, nothing outside, the host's 127.0.0.1 included). */
@@ -32,11 +36,17 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
     if (st.isSymbolicLink()) out.push('--symlink', readlinkSync(dir), dir)
     else out.push('--ro-bind', dir, dir)
   }
+  // Global JavaScript packages (npm -g, Debian's) inside /usr: an empty folder each.
+  for (const dir of systemPackageFolders()) {
+    out.push('--tmpfs', dir)
+    for (const pkg of plan.systemPackages ?? []) if (isWithin(pkg, dir)) out.push('--ro-bind', pkg, pkg)
+    out.push('--remount-ro', dir)
+  }
   for (const entry of ETC_ENTRIES) {
     const path = join('/etc', entry)
     if (existsSync(path)) out.push('--ro-bind', path, path)
   }
-  out.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
+  out.push('--dev', '/dev', '--proc', '/proc', ...(plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : []), '--tmpfs', '/tmp')
   for (const path of outermost(plan.readOnly)) out.push('--ro-bind', path, path)
   // A link (pnpm's node_modules/dataforge-evals) is hidden where it leads: the plan lists both.
   // Outermost first and only: a hidden folder's insides are gone already. What must show through one (the

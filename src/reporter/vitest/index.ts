@@ -7,6 +7,7 @@ import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } fr
 import type { EvalRunState } from './run-state.js'
 import { terminalOutput } from '../../core/escape-text.js'
 import { brokenFilesNote } from '../broken-files-note.js'
+import { refuseInspectorSignal } from '../../isolation/harness-signals.js'
 
 export type { DataforgeReporterOptions, ReportFormat }
 // The config that imports the reporter brings the matchers' types to every file of its TypeScript project:
@@ -26,6 +27,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
 
   onInit(vitest: Vitest): void {
+    // Under the threads pool an isolated agent's parent is this process (docs/isolation.md).
+    refuseInspectorSignal()
     this.vitest = vitest
     this.printVerdicts = verdictPrinter(vitest, provideAnnotateMode(vitest), pc.isColorSupported)
   }
