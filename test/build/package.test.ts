@@ -106,7 +106,7 @@ describe('the packed package', () => {
     const vitest = await runVitest(project)
     const out = `${vitest.stdout}${vitest.stderr}`
     expect(out).toMatch(/3 passed/)
-    expect(out).toMatch(/baseline · hospital\s+0\.917 ± 0\.000/)
+    expect(out).toMatch(/baseline · hospital\s+1 case\s+0\.917 ± 0\.000/)
     expect(out).not.toMatch(/missing source files|warn/i)
     expect(existsSync(join(project, 'evals/__reports__/report.json'))).toBe(true)
 
@@ -135,7 +135,7 @@ describe('the packed package', () => {
     const vitest = await runVitest(cjs)
     const out = `${vitest.stdout}${vitest.stderr}`
     expect(out).toMatch(/3 passed/)
-    expect(out).toMatch(/baseline · hospital\s+0\.917 ± 0\.000/)
+    expect(out).toMatch(/baseline · hospital\s+1 case\s+0\.917 ± 0\.000/)
     expect(out).not.toMatch(/ESM only|load by require|error/i)
     const report = JSON.parse(await readFile(join(cjs, 'evals/__reports__/report.json'), 'utf8'))
     expect(report.records.map((r: { status: string; correct: boolean }) => [r.status, r.correct])).toEqual([

@@ -136,7 +136,7 @@ describe('verify is strict about what the folder holds', () => {
       await mkdir(join(dir, 'evals'))
       await writeFile(join(dir, 'evals/baseline.json'), await readFile(join(reports, 'report.json')))
       await writeReportFolder(join(dir, 'evals'), report, {})
-      expect(await verifyDir(join(dir, 'evals'))).toMatchObject({ ok: true, files: 4 })
+      expect(await verifyDir(join(dir, 'evals'))).toMatchObject({ ok: true, files: 5 }) // report.html by default
     })
   })
 })
