@@ -178,6 +178,11 @@ export interface PairedGroupComparison {
   f1: F1Comparison | null
   /** Units deterministic on both sides, compared exactly. */
   exact: ExactUnits
+  /**
+   * The one test that gates this group (F1 where the group measures it, else pass/fail); the other test's p is
+   * shown, not gated. Null when no test can reach alpha (exact, untestable or too few units).
+   */
+  primaryMetric: 'f1' | 'pass/fail' | null
   /** Units where B did not score (crash, timeout, budget) in a run while every run of A scored: each fails the group. */
   failedWhereScored: string[]
   /** Side B's Score over all its rows in the group (paired or not): what the floor is checked on. */
@@ -217,7 +222,7 @@ export interface Comparison {
   seed: number
   floor: number | null
   minDelta: number
-  /** The gate's tests, corrected together: Holm over every pass/fail and F1 test that can reach α. */
+  /** The gate's tests, corrected together: Holm over each gating row's primary test (F1, else pass/fail) that can reach α. */
   family: { method: 'holm'; tests: number }
   groups: PairedGroupComparison[]
   overall: PairedGroupComparison
@@ -486,6 +491,8 @@ function draftGroup(
     tests.push({ metric: 'pass', p, delta: testedDelta, adjusted: null })
   }
   const f1 = draftF1(paired, tested, method, settings, tests)
+  // One primary test per group gates: F1 where the group measures it, else pass/fail; the other is shown only.
+  const primary = tests.some((t) => t.metric === 'f1') ? tests.filter((t) => t.metric === 'f1') : tests
   const notes = [...split.notes]
   if (unit === 'mixed' && !notes.some((n) => n.startsWith('mixed units'))) {
     const counts = [...kinds].sort().map((k) => {
@@ -525,12 +532,13 @@ function draftGroup(
       stars: p === null ? '' : stars(p),
       exact: { units: exactUnits.length, dropped: dropped.map((x) => x.u.name), gained: gained.map((x) => x.u.name) },
       failedWhereScored: paired.filter(failedWhereScored).map((u) => u.name),
+      primaryMetric: primary[0] ? (primary[0].metric === 'f1' ? 'f1' : 'pass/fail') : null,
       current: { attempted: rowsB.length, correct: correctB, score: currentScore },
       belowFloor,
       isNew,
     },
     f1,
-    tests,
+    tests: primary,
     tested,
     exactDropScore: dropped.some((x) => x.dScore < -tolerance),
     exactDropF1: dropped.some((x) => x.dF1 < -tolerance),
@@ -670,7 +678,9 @@ function groupPower(d: Draft, alpha: number, familySize: number): GroupPower {
     return x === null || y === null ? [] : [[x, y] as const]
   })
   const f1 = signFlipMde({ units: f1Pairs.length, sd: deltaSd(f1Pairs.map(([x]) => x), f1Pairs.map(([, y]) => y)), alpha: level })
-  return { ...base, basis: 'units', mde: { score, f1 }, trialsNeeded: null }
+  // What the gating test can detect: the secondary metric's MDE would describe a test that does not gate.
+  const primary = d.base.primaryMetric
+  return { ...base, basis: 'units', mde: { score: primary === 'f1' ? null : score, f1: primary === 'pass/fail' ? null : f1 }, trialsNeeded: null }
 }
 
 /** The fewest trials a side with which the two-sample test of one unit can reach alpha (4 at α = 0.05). */
@@ -687,11 +697,12 @@ export function trialsNeeded(alpha: number): number {
 function deltaSd(xs: readonly number[], ys: readonly number[]): number | null {
   const observed = sampleSd(ys.map((y, i) => y - xs[i]!))
   if (observed === null) return null
-  if (observed > 0) return observed
+  // differences equal up to rounding are equal
+  if (observed > 1e-12) return observed
   const sa = sampleSd(xs) ?? 0
   const sb = sampleSd(ys) ?? 0
   const independent = Math.sqrt(sa * sa + sb * sb)
-  return independent > 0 ? independent : null
+  return independent > 1e-12 ? independent : null
 }
 
 /** Whether a run scored: re-exported for the readers of runs that need the gate's rule. */

@@ -47,13 +47,14 @@ export function testsText(g: PairedGroupComparison): string {
     return `deterministic change on ${units} (every trial identical on each side, ${g.rows.a} vs ${g.rows.b} trials): exact, no p-value${exactText(g)}`
   }
   if (g.method === 'untestable') return untestableText(g)
-  const f1 = g.f1 && g.f1.p !== null ? `F1 ${testName(g.f1.test)} ${pClause(g.f1.p, g.f1.pAdjusted)}` : 'F1 n/a'
+  const secondary = (metric: 'f1' | 'pass/fail') => (g.primaryMetric && g.primaryMetric !== metric ? ' (shown, not gating)' : '')
+  const f1 = g.f1 && g.f1.p !== null ? `F1 ${testName(g.f1.test)} ${pClause(g.f1.p, g.f1.pAdjusted)}${secondary('f1')}` : 'F1 n/a'
   if (g.method === 'two-sample') {
-    return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} ${pClause(g.p, g.pAdjusted)} · ${f1}`
+    return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} ${pClause(g.p, g.pAdjusted)}${secondary('pass/fail')} · ${f1}`
   }
   const counts = g.mcnemar ? ` b=${g.mcnemar.b} c=${g.mcnemar.c}` : ''
   const f1Units = g.f1 && g.f1.n !== g.n ? `, F1 on ${g.f1.n}` : ''
-  return `pass/fail ${testName(g.passFailTest)}${counts} ${pClause(g.p, g.pAdjusted)} · ${f1} (${units}${f1Units})`
+  return `pass/fail ${testName(g.passFailTest)}${counts} ${pClause(g.p, g.pAdjusted)}${secondary('pass/fail')} · ${f1} (${units}${f1Units})`
 }
 
 /** `p=0.0123`, and where Holm's correction raised it `p=0.0123 (Holm 0.0492)`. */

@@ -154,6 +154,22 @@ describe('compare command', () => {
     expect(io.out).toContain('runs failed (crash, timeout or budget) on h, where A scored on every run')
   })
 
+  it('the overall row counts cases with agents nested: two agents on the same 3 cases are 3 units, not 6', async () => {
+    const both = (pass: boolean) => ['x', 'y'].flatMap((agent) => Array.from({ length: 3 }, (_, i) => makeRecord({ agent, caseId: `c${i}`, correct: pass })))
+    await writeFile(join(dir, 'two-agents-a.jsonl'), jsonl(both(true)))
+    await writeFile(join(dir, 'two-agents-b.jsonl'), jsonl(both(false)))
+    const io = capture(dir)
+    // every case lost by both agents: p = 0.25 on 3 cases, per agent and overall
+    expect(await main(['compare', 'two-agents-a.jsonl', 'two-agents-b.jsonl', '--output-json', 'two-agents.json'], io)).toBe(0)
+    const json = JSON.parse(await readFile(join(dir, 'two-agents.json'), 'utf8'))
+    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, failed: false })
+    expect(json.groups.map((g: { units: number; p: number }) => [g.units, g.p])).toEqual([
+      [3, 0.25],
+      [3, 0.25],
+    ])
+    expect(io.out).toContain('underpowered: with 3 cases no paired test reaches α=0.05')
+  })
+
   it("reads the reporter's baseline.json as a side", async () => {
     const { baselineFromRecords, renderBaseline } = await import('../../src/report-builder/baseline.js')
     await writeFile(join(dir, 'baseline.json'), renderBaseline(baselineFromRecords(cases(20, () => true))))

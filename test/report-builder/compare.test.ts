@@ -240,18 +240,19 @@ describe('rendering', () => {
     const md = renderComparisonMarkdown(cmp)
     expect(md).toContain('A: `new.jsonl` · B: `old.jsonl`')
     expect(md).toContain(
-      '| baseline · evals/repair.eval.ts · repair | 18 cases | paired | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (McNemar exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** (sign-flip Monte Carlo) | **regression (pass/fail), regression (F1)** |',
+      '| baseline · evals/repair.eval.ts · repair | 18 cases | paired | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (McNemar exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** (sign-flip Monte Carlo) | **regression (F1)** |',
     )
     expect(md).toContain('| **overall** | 18 cases | paired | 9 | 1 |')
     expect(md).toContain('**B is worse than A**')
     // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere; the sign-flip test (Monte Carlo past 16 pairs) gives p = 1/10001
     expect(md).toContain(
-      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 · F1 sign-flip Monte Carlo p<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100; Holm-corrected over 2 tests',
+      // F1 is the group's primary metric: pass/fail is shown, not gated
+      '- overall: regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 (shown, not gating) · F1 sign-flip Monte Carlo p<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
     )
   })
 
   it('JSON round-trips', () => {
     const parsed = JSON.parse(comparisonToJson(cmp))
-    expect(parsed).toMatchObject({ comparisonVersion: 4, mode: 'same-arm', regression: true, family: { method: 'holm', tests: 2 }, overall: { b: 9, c: 1 } })
+    expect(parsed).toMatchObject({ comparisonVersion: 4, mode: 'same-arm', regression: true, family: { method: 'holm', tests: 1 }, overall: { b: 9, c: 1, primaryMetric: 'f1' } })
   })
 })

@@ -269,7 +269,9 @@ describe('power in units (Miller 2024)', () => {
     const b = deterministic(30, 1, (i) => i % 2 === 0 && i % 10 !== 0, (i) => (i % 7) / 7)
     const g = compareRuns(a, b).overall
     expect(g.power).toMatchObject({ basis: 'units', units: 30, unitsNeeded: 6, canReachAlpha: true })
-    expect(g.power.mde.score).toBeGreaterThan(0)
+    // F1 is the group's primary (gating) test: the MDE is stated for it, not for the pass/fail test shown beside it
+    expect(g.primaryMetric).toBe('f1')
+    expect(g.power.mde.score).toBeNull()
     expect(g.power.mde.f1).toBeGreaterThan(0)
     const four = compareRuns(deterministic(4, 1, () => true, () => 1), deterministic(4, 1, () => false, () => 0)).overall
     expect(four.power).toMatchObject({ units: 4, smallestP: 0.125, canReachAlpha: false, mde: { score: null, f1: null } })

@@ -49,6 +49,6 @@ describe('reports name the units', () => {
     expect(deltas[0]!.message).toContain('(20 cases)')
     const md = renderLeaderboard(now, { baselineDeltas: deltas })
     expect(md).toContain('| 20 cases | 3 | 0 | 0.2500 (McNemar exact) |')
-    expect(md).toMatch(/\*\*Detectable effects\*\* at α = 0\.05 .*\n\n- baseline · evals\/repair\.eval\.ts · repair: detectable with 20 cases \(80% power at α\/2 \(Holm\)\): ΔScore ±0\.\d{3}, ΔF1 ±0\.\d{3}/)
+    expect(md).toMatch(/\*\*Detectable effects\*\* at α = 0\.05 .*\n\n- baseline · evals\/repair\.eval\.ts · repair: detectable with 20 cases \(80% power\): ΔF1 ±0\.\d{3}/)
   })
 })

@@ -94,7 +94,7 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
 function familyText(cmp: Comparison): string {
   const n = cmp.family.tests
   if (n <= 1) return n === 1 ? 'The gate ran 1 test: no correction needed. ' : 'No test could reach α, so none was corrected. '
-  return `The gate's ${n} tests (every group and the overall row, pass/fail and F1) are Holm-corrected together, so an unchanged agent fails at most α of the time. `
+  return `Each group gates on its primary test (F1 where it measures F1, else pass/fail; the other p is shown only); the gate's ${n} tests (the groups and the overall row) are Holm-corrected together, so an unchanged agent fails at most α of the time. `
 }
 
 /** Stable JSON (two-space indent, trailing newline). */
