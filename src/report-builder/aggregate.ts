@@ -37,11 +37,11 @@ export interface Aggregate extends GroupKey {
   /** correct / validated: runs without a usable judgment leave the denominator. */
   validatedAccuracy: ProportionInterval
   completionRate: ProportionInterval
-  /** Mean F1 over completed repair runs with a seeded bootstrap 95% interval (resampling units where trials repeat). */
+  /** Mean F1 over completed repair runs with a 95% t interval over units (one unit: a seeded bootstrap of its trials). */
   f1Interval: MeanInterval | null
   /** The units the intervals follow (a case, a conversation, a generated dataset) and how many there are. */
   units: UnitSummary
-  /** How each interval was computed: `wilson`/`bootstrap` over independent runs, `*-clustered`/`cluster-bootstrap` over units. */
+  /** How each interval was computed: `wilson`/`t` over independent runs, `wilson-clustered`/`cluster-t` over units. */
   intervalMethods: OutcomeSummary['intervalMethods']
   /** Completed repair runs: the n of the F1 mean. */
   repairRuns: number

@@ -165,6 +165,7 @@ export function groupDeltas(
   const against = options.against ?? 'baseline'
   const cmp = compareRuns(before, afterRecords, {
     pairing: 'same-arm',
+    gateOverall: false,
     labelA: against,
     labelB: 'current',
     alpha,
@@ -209,7 +210,7 @@ export function regressionVerdict(
   current: readonly ComparableRun[],
   options: BaselineOptions & { seed?: number } = {},
 ): Array<PairedGroupComparison & { message: string }> {
-  const cmp = compareRuns(baseline, current, { ...options, pairing: 'same-arm', labelA: 'baseline', labelB: 'current' })
+  const cmp = compareRuns(baseline, current, { ...options, pairing: 'same-arm', gateOverall: false, labelA: 'baseline', labelB: 'current' })
   const settings = { alpha: cmp.alpha, floor: cmp.floor, against: 'baseline' }
   return cmp.groups.map((g) => ({ ...g, message: verdictLine(g, settings) }))
 }

@@ -19,11 +19,11 @@ export interface UnitsNoteEntry {
 export function unitsNoteEntries(aggregates: readonly Aggregate[]): UnitsNoteEntry[] {
   return aggregates.flatMap((a) => {
     const m = a.intervalMethods
-    if (m.score === 'wilson' && (m.f1 === null || m.f1 === 'bootstrap') && a.units.units !== 1) return []
+    if (m.score === 'wilson' && (m.f1 === null || m.f1 === 't') && a.units.units !== 1) return []
     const how =
       a.units.units === 1
         ? "interval over this one unit's trials, which says nothing of other cases"
-        : 'clustered by unit: Wilson on the cluster-robust effective n, F1 by a bootstrap of whole units'
+        : 'clustered by unit: Wilson on the cluster-robust effective n, F1 by a t interval over units'
     return [{ group: a.group, units: unitsText(a.units), runs: a.trialsRequested - a.trialsSkipped, how, note: a.units.note ?? '' }]
   })
 }
@@ -31,7 +31,7 @@ export function unitsNoteEntries(aggregates: readonly Aggregate[]): UnitsNoteEnt
 /**
  * One sentence naming each group's unit where its intervals are not over independent runs:
  * `Intervals follow the units …: mock · hospital: 1 case, 6 runs (interval over this one unit's trials, …); …`.
- * Empty when every group's units are single runs (plain Wilson and bootstrap intervals). Group names come from
+ * Empty when every group's units are single runs (plain Wilson and t intervals). Group names come from
  * agents and data: `escapeName` makes them safe for the output kind (Markdown text, terminal text).
  */
 export function unitsNote(aggregates: readonly Aggregate[], escapeName: (text: string) => string): string {

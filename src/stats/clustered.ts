@@ -2,18 +2,21 @@ import { InputError } from '../core/errors.js'
 import { Random } from '../core/random.js'
 import { bootstrapMeanInterval, type BootstrapOptions, type MeanInterval } from './bootstrap.js'
 import { quantileSorted } from './quantile.js'
+import { tQuantile } from './t-dist.js'
 import { type ProportionInterval, wilsonInterval, Z_95 } from './wilson.js'
 
 /**
  * How an interval was computed:
  * - `wilson`: Wilson over runs, used where runs are independent (every unit holds one run);
- * - `wilson-clustered`: Wilson on the effective sample size n_eff = p(1 − p) / SE², SE the cluster-robust
- *   standard error over units (Miller 2024, eq. 4; CR0), capped at the runs; at p = 0 or 1, n_eff = units;
+ * - `wilson-clustered`: Wilson on the effective sample size n_eff = p(1 − p) / SE², SE² the cluster-robust
+ *   variance over units (Miller 2024, eq. 4) times G/(G − 1) (CR1), capped at the runs; at p = 0 or 1, n_eff = units;
  * - `wilson-trials`: one unit: Wilson over its trials, an interval for that one case only;
- * - `bootstrap`: seeded percentile bootstrap over runs (independent runs, or the trials of one unit);
- * - `cluster-bootstrap`: seeded percentile bootstrap resampling whole units.
+ * - `bootstrap`: seeded percentile bootstrap over runs (the trials of one unit);
+ * - `cluster-bootstrap`: seeded percentile bootstrap resampling whole units (no longer used by reports);
+ * - `t`: mean ± t_{n−1} · s/√n over independent runs (every unit one run);
+ * - `cluster-t`: mean ± t_{G−1} · SE over G units, SE the cluster-robust SE with the small-sample factor G/(G − 1) (CR1).
  */
-export type IntervalMethod = 'wilson' | 'wilson-clustered' | 'wilson-trials' | 'bootstrap' | 'cluster-bootstrap'
+export type IntervalMethod = 'wilson' | 'wilson-clustered' | 'wilson-trials' | 'bootstrap' | 'cluster-bootstrap' | 't' | 'cluster-t'
 
 export interface ClusterRobustMean {
   /** Σy / N, every run weighing the same. */
@@ -75,9 +78,38 @@ export function clusteredProportion(
   }
   const p = successes / n
   const { se } = clusterRobustMean(outcomes.map((o) => (o ? 1 : 0)), clusters)
-  const variance = se! * se!
-  const effectiveN = p === 0 || p === 1 || variance === 0 ? units : Math.min(n, (p * (1 - p)) / variance)
+  // CR1: the small-sample factor G/(G − 1). Where every unit has the same mean the variance is 0 and n_eff is its
+  // limit, the runs (so moving one success between units moves the interval a little, not from units to runs).
+  const variance = ((se! * se!) * units) / (units - 1)
+  const effectiveN = p === 0 || p === 1 ? units : variance === 0 ? n : Math.min(n, (p * (1 - p)) / variance)
   return { ...wilsonOnProportion(p, effectiveN, z), method: 'wilson-clustered', units, effectiveN }
+}
+
+/**
+ * The mean of `values` with a small-sample interval over units: mean ± t_{G−1, (1+level)/2} · SE, SE² the
+ * cluster-robust variance (`clusterRobustMean`) times G/(G − 1) (CR1), G the units; clipped to `bounds`. With
+ * one run per unit it is the classical t interval (`t`); with one unit there is no spread between units, and it
+ * falls back to the bootstrap over that unit's trials. Seeded simulation (test/stats/intervals-coverage.test.ts)
+ * puts its coverage at 0.93 to 0.95 from 3 units up, where the percentile bootstrap covered 0.75 at 3 and 0.84 at 5.
+ */
+export function clusterTMeanInterval(
+  values: readonly number[],
+  clusters: readonly string[],
+  options: BootstrapOptions & { bounds?: [number, number] },
+): ClusteredMeanInterval {
+  const { mean, se, units, n } = clusterRobustMean(values, clusters)
+  if (units < 2) return { ...bootstrapMeanInterval(values, options), method: 'bootstrap', units }
+  const level = options.level ?? 0.95
+  const half = tQuantile(1 - (1 - level) / 2, units - 1) * se! * Math.sqrt(units / (units - 1))
+  const [lowest, highest] = options.bounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]
+  return {
+    mean,
+    low: Math.max(lowest, mean! - half),
+    high: Math.min(highest, mean! + half),
+    n,
+    method: units === n ? 't' : 'cluster-t',
+    units,
+  }
 }
 
 /** Wilson's formula for a proportion p over a (possibly fractional) sample size n. */

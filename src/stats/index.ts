@@ -28,6 +28,10 @@ export {
 } from './case-trials.js'
 export {
   type Power,
+  mcnemarDropPower,
+  mcnemarMde,
+  signFlipMde,
+  tTestPower,
   minimumDetectableEffect,
   normalQuantile,
   pairedPower,
@@ -43,6 +47,7 @@ export {
   type IntervalMethod,
   clusterBootstrapMeanInterval,
   clusterRobustMean,
+  clusterTMeanInterval,
   clusteredProportion,
 } from './clustered.js'
 export { TWO_SAMPLE_EXACT_MAX_SPLITS, type TwoSampleResult, choose, twoSamplePermutationTest, twoSampleSmallestP } from './two-sample.js'
@@ -57,3 +62,5 @@ export {
   goodnessOfFit,
   multinomialOutcomeCount,
 } from './goodness-of-fit.js'
+export { holmAdjust } from './holm.js'
+export { incompleteBeta, tCdf, tQuantile } from './t-dist.js'

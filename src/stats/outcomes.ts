@@ -1,6 +1,6 @@
 import type { RunRecord } from '../core/run-record.js'
 import { bootstrapMeanInterval, type MeanInterval } from './bootstrap.js'
-import { type ClusteredProportion, clusterBootstrapMeanInterval, clusteredProportion, type IntervalMethod } from './clustered.js'
+import { type ClusteredProportion, clusterTMeanInterval, clusteredProportion, type IntervalMethod } from './clustered.js'
 import { assignUnits, type UnitSummary } from './units.js'
 import { type ProportionInterval, wilsonInterval, Z_95 } from './wilson.js'
 
@@ -18,7 +18,7 @@ export interface OutcomeSummary {
   validatedAccuracy: ProportionInterval
   /** completed / attempted, 95% interval over units. */
   completionRate: ProportionInterval
-  /** Mean F1 over the rows that have one (n says how many), seeded (cluster) bootstrap 95%; null when none has. */
+  /** Mean F1 over the rows that have one (n says how many), 95% t interval over units (one unit: bootstrap of its trials); null when none has. */
   f1: MeanInterval | null
   /** The units the intervals follow: a case, a conversation or a generated dataset, and how many. */
   units: UnitSummary
@@ -34,7 +34,7 @@ export interface SummarizeOptions {
 /**
  * The headline aggregates of a set of RunRecords. A row without a usable judgment (`correct` null)
  * stays in Score's denominator and leaves validated accuracy's. The intervals follow the units
- * (`assignUnits`): where every unit is one run they are today's Wilson and bootstrap intervals; where trials
+ * (`assignUnits`): where every unit is one run they are Wilson and the t interval over runs; where trials
  * repeat a unit, they are clustered by unit, so repeating a deterministic agent's trials does not narrow them.
  */
 export function summarizeOutcomes(records: readonly RunRecord[], options: SummarizeOptions): OutcomeSummary {
@@ -42,8 +42,8 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
   const bootstrap = { seed: options.seed, ...(options.iterations === undefined ? {} : { iterations: options.iterations }) }
   const n = records.length
   if (summary.units === n || summary.units === 1) {
-    // Independent runs, or the trials of one unit: plain Wilson and the run bootstrap (what the clustered
-    // functions reduce to here), without building the unit keys of each subset.
+    // Independent runs, or the trials of one unit: plain Wilson (what the clustered proportion reduces to here),
+    // without building the unit keys of each subset.
     let correct = 0
     let validated = 0
     let completed = 0
@@ -55,6 +55,13 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
       if (r.f1 !== null) f1s.push(r.f1)
     }
     const method: IntervalMethod = summary.units === n ? 'wilson' : 'wilson-trials'
+    // Independent runs: the t interval over runs; one unit: the bootstrap over its trials.
+    const f1 =
+      f1s.length === 0
+        ? null
+        : summary.units === n
+          ? clusterTMeanInterval(f1s, f1s.map((_, i) => String(i)), { ...bootstrap, bounds: [0, 1] })
+          : { ...bootstrapMeanInterval(f1s, bootstrap), method: 'bootstrap' as const }
     return {
       attempted: n,
       correct,
@@ -63,9 +70,9 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
       score: wilsonInterval(correct, n),
       validatedAccuracy: wilsonInterval(correct, validated),
       completionRate: wilsonInterval(completed, n),
-      f1: f1s.length === 0 ? null : bootstrapMeanInterval(f1s, bootstrap),
+      f1: f1 && { mean: f1.mean, low: f1.low, high: f1.high, n: f1.n },
       units: summary,
-      intervalMethods: { score: method, validatedAccuracy: method, completionRate: method, f1: f1s.length === 0 ? null : 'bootstrap' },
+      intervalMethods: { score: method, validatedAccuracy: method, completionRate: method, f1: f1?.method ?? null },
     }
   }
   const passes: boolean[] = []
@@ -93,7 +100,7 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
   const score = clusteredProportion(passes, keys, Z_95, summary.units)
   const validatedAccuracy = clusteredProportion(judged, judgedKeys)
   const completionRate = clusteredProportion(done, keys, Z_95, summary.units)
-  const f1 = f1s.length === 0 ? null : clusterBootstrapMeanInterval(f1s, f1Keys, bootstrap)
+  const f1 = f1s.length === 0 ? null : clusterTMeanInterval(f1s, f1Keys, { ...bootstrap, bounds: [0, 1] })
   return {
     attempted: n,
     correct,

@@ -32,13 +32,15 @@ export interface UnitSummary {
 /**
  * The unit key of every row, in row order, and their summary. A case whose trials ran on different data (a
  * synthetic seed per trial) splits into one unit per distinct data; a row with a turn belongs to its
- * conversation's unit. Rows without a dataset sha256 fall back to their case.
+ * conversation's unit. A row without a dataset sha256 joins its case (it never splits one).
  */
 export function assignUnits(rows: readonly UnitRow[]): { keys: string[]; kinds: UnitKind[]; summary: UnitSummary } {
-  // Per case: the first data seen, and whether another was seen too (then the case splits by data).
+  // Per case: the first data seen, and whether another was seen too (then the case splits by data). A row
+  // without a sha256 says nothing of its data: it never splits a case.
   const firstData = new Map<string, string>()
   const split = new Set<string>()
   for (const r of rows) {
+    if (!r.datasetSha256) continue
     const data = dataKey(r)
     const first = firstData.get(r.caseId)
     if (first === undefined) firstData.set(r.caseId, data)
@@ -50,7 +52,8 @@ export function assignUnits(rows: readonly UnitRow[]): { keys: string[]; kinds: 
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!
     const isSplit = split.size > 0 && split.has(r.caseId)
-    // The case id alone, or with its data after a NUL (no case id a person writes holds one).
+    // The case id alone, or with its data after a NUL (no case id a person writes holds one). In a case that
+    // split, a row without a sha256 is a unit of its own (its data unknown), never paired with known data.
     const key = isSplit ? `${r.caseId}\u0000${dataKey(r)}` : r.caseId
     const kind: UnitKind = r.turn !== null ? 'conversation' : isSplit ? 'generated data' : 'case'
     keys[i] = key

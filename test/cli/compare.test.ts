@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { readRunRecords } from '../../src/files/read-runs.js'
-import { makeRecord } from '../helpers/stats-records.js'
+import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 import { captureIO } from '../helpers/cli-harness.js'
 
 const capture = captureIO
@@ -105,17 +105,69 @@ describe('compare command', () => {
     expect(io.out).toBe('')
   })
 
-  it('says in units when the test cannot reach alpha (3 cases × 4 trials: smallest p 0.25)', async () => {
-    const three = (pass: boolean) =>
-      Array.from({ length: 12 }, (_, i) => makeRecord({ caseId: `c${i % 3}`, trial: Math.floor(i / 3), correct: pass }))
+  it('says in units when the test cannot reach alpha (3 cases, one trial: smallest p 0.25)', async () => {
+    const three = (pass: boolean) => Array.from({ length: 3 }, (_, i) => makeRecord({ caseId: `c${i}`, correct: pass }))
     await writeFile(join(dir, 'three-a.jsonl'), jsonl(three(true)))
     await writeFile(join(dir, 'three-b.jsonl'), jsonl(three(false)))
     const io = capture(dir)
-    // all 3 cases lost: b = 3, c = 0 units, p = 2/8 = 0.25, the smallest 3 units can give, however many trials
+    // all 3 cases lost: b = 3, c = 0 units, p = 2/8 = 0.25, the smallest 3 units can give
     expect(await main(['compare', 'three-a.jsonl', 'three-b.jsonl', '--output-json', 'three.json'], io)).toBe(0)
     expect(io.out).toContain('underpowered: with 3 cases no paired test reaches α=0.05 (smallest possible p 0.2500); 6 cases are needed')
     const json = JSON.parse(await readFile(join(dir, 'three.json'), 'utf8'))
-    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, rows: { a: 12, b: 12 }, power: { unitsNeeded: 6, canReachAlpha: false } })
+    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, rows: { a: 3, b: 3 }, power: { unitsNeeded: 6, canReachAlpha: false } })
+    // Holm's family leaves out tests that can never reach α: nothing to correct for
+    expect(json.family).toEqual({ method: 'holm', tests: 0 })
+  })
+
+  it('3 cases × 4 identical trials a side: exact evidence, every lost case named, exit 1', async () => {
+    const three = (pass: boolean) =>
+      Array.from({ length: 12 }, (_, i) => makeRecord({ caseId: `c${i % 3}`, trial: Math.floor(i / 3), correct: pass }))
+    await writeFile(join(dir, 'three4-a.jsonl'), jsonl(three(true)))
+    await writeFile(join(dir, 'three4-b.jsonl'), jsonl(three(false)))
+    const io = capture(dir)
+    expect(await main(['compare', 'three4-a.jsonl', 'three4-b.jsonl'], io)).toBe(1)
+    expect(io.out).toContain(
+      'REGRESSION: overall deterministic drop (pass/fail): deterministic change on 3 cases (every trial identical on each side, 12 vs 12 trials): exact, no p-value; exact on 3 units: dropped on c0, c1, c2',
+    )
+    expect(io.out).not.toContain('underpowered')
+  })
+
+  it('one trial a side on one case: untestable here, exit 0, and says how many trials a side would do', async () => {
+    await writeFile(join(dir, 'one-a.jsonl'), jsonl([makeRecord({ caseId: 'h', correct: true, f1: 0.9 })]))
+    await writeFile(join(dir, 'one-b.jsonl'), jsonl([makeRecord({ caseId: 'h', correct: false, f1: 0.4 })]))
+    const io = capture(dir)
+    expect(await main(['compare', 'one-a.jsonl', 'one-b.jsonl', '--output-json', 'one.json'], io)).toBe(0)
+    expect(io.out).toContain(
+      "ok: overall untestable here: add trials: untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials (2 identical trials a side make a deterministic agent's change exact; an agent that varies needs 4 trials a side to reach α, or add cases)",
+    )
+    const json = JSON.parse(await readFile(join(dir, 'one.json'), 'utf8'))
+    expect(json.overall).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, power: { trialsNeeded: 4 } })
+  })
+
+  it('a candidate that crashed where the baseline scored fails, naming the case', async () => {
+    await writeFile(join(dir, 'crash-a.jsonl'), jsonl([makeRecord({ caseId: 'h', correct: false, f1: 0.514 })]))
+    await writeFile(join(dir, 'crash-b.jsonl'), jsonl([failedRecord({ caseId: 'h' })]))
+    const io = capture(dir)
+    expect(await main(['compare', 'crash-a.jsonl', 'crash-b.jsonl'], io)).toBe(1)
+    expect(io.out).toContain('REGRESSION: overall new failures: untestable here: 1 case with 1 vs 1 trials')
+    expect(io.out).toContain('ΔF1 -0.514')
+    expect(io.out).toContain('runs failed (crash, timeout or budget) on h, where A scored on every run')
+  })
+
+  it('the overall row counts cases with agents nested: two agents on the same 3 cases are 3 units, not 6', async () => {
+    const both = (pass: boolean) => ['x', 'y'].flatMap((agent) => Array.from({ length: 3 }, (_, i) => makeRecord({ agent, caseId: `c${i}`, correct: pass })))
+    await writeFile(join(dir, 'two-agents-a.jsonl'), jsonl(both(true)))
+    await writeFile(join(dir, 'two-agents-b.jsonl'), jsonl(both(false)))
+    const io = capture(dir)
+    // every case lost by both agents: p = 0.25 on 3 cases, per agent and overall
+    expect(await main(['compare', 'two-agents-a.jsonl', 'two-agents-b.jsonl', '--output-json', 'two-agents.json'], io)).toBe(0)
+    const json = JSON.parse(await readFile(join(dir, 'two-agents.json'), 'utf8'))
+    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, failed: false })
+    expect(json.groups.map((g: { units: number; p: number }) => [g.units, g.p])).toEqual([
+      [3, 0.25],
+      [3, 0.25],
+    ])
+    expect(io.out).toContain('underpowered: with 3 cases no paired test reaches α=0.05')
   })
 
   it("reads the reporter's baseline.json as a side", async () => {

@@ -167,12 +167,12 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     expect(flake).toMatchObject({ b: 2, c: 0, p: 0.5, significantWorse: false, failed: false })
     expect(flake.delta).toBeCloseTo(-0.1, 14)
     expect(flake.message).toBe(
-      'baseline · flaky · repair: no significant change vs baseline (α=0.05): pass/fail McNemar exact b=2 c=0 p=0.5000 · F1 n/a (20 cases); Δscore -0.100, ΔF1 n/a',
+      'baseline · flaky · repair: no significant change vs baseline (α=0.05): pass/fail McNemar exact b=2 c=0 p=0.5000 · F1 n/a (20 cases); Δscore -0.100, ΔF1 n/a; Holm-corrected over 2 tests',
     )
     expect(real).toMatchObject({ b: 12, c: 1, p: 0.00341796875, significantWorse: true, failed: true })
     // Δ = (1 − 12)/20 = −0.55
     expect(real.message).toBe(
-      'baseline · real · repair: regression (pass/fail) vs baseline (α=0.05): pass/fail McNemar exact b=12 c=1 p=0.0034 · F1 n/a (20 cases); Δscore -0.550, ΔF1 n/a',
+      'baseline · real · repair: regression (pass/fail) vs baseline (α=0.05): pass/fail McNemar exact b=12 c=1 p=0.0034 (Holm 0.0068) · F1 n/a (20 cases); Δscore -0.550, ΔF1 n/a; Holm-corrected over 2 tests',
     )
   })
 
@@ -240,18 +240,19 @@ describe('rendering', () => {
     const md = renderComparisonMarkdown(cmp)
     expect(md).toContain('A: `new.jsonl` · B: `old.jsonl`')
     expect(md).toContain(
-      '| baseline · evals/repair.eval.ts · repair | 18 cases | paired | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (McNemar exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** (sign-flip Monte Carlo) | **regression (pass/fail), regression (F1)** |',
+      '| baseline · evals/repair.eval.ts · repair | 18 cases | paired | 9 | 1 | 0.778 | 0.333 | -0.444 | 0.0215 * (McNemar exact) | 18 | 0.600 | 0.500 | -0.100 [-0.100, -0.100] | <0.001 *** (sign-flip Monte Carlo) | **regression (F1)** |',
     )
     expect(md).toContain('| **overall** | 18 cases | paired | 9 | 1 |')
     expect(md).toContain('**B is worse than A**')
     // F1: 0.6 → 0.5 on 18 pairs, Δ −0.1 everywhere; the sign-flip test (Monte Carlo past 16 pairs) gives p = 1/10001
     expect(md).toContain(
-      '- overall: regression (pass/fail), regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 · F1 sign-flip Monte Carlo p<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
+      // F1 is the group's primary metric: pass/fail is shown, not gated
+      '- overall: regression (F1) vs A (α=0.05): pass/fail McNemar exact b=9 c=1 p=0.0215 (shown, not gating) · F1 sign-flip Monte Carlo p<0.001 (18 cases); Δscore -0.444, ΔF1 -0.100',
     )
   })
 
   it('JSON round-trips', () => {
     const parsed = JSON.parse(comparisonToJson(cmp))
-    expect(parsed).toMatchObject({ comparisonVersion: 3, mode: 'same-arm', regression: true, overall: { b: 9, c: 1 } })
+    expect(parsed).toMatchObject({ comparisonVersion: 4, mode: 'same-arm', regression: true, family: { method: 'holm', tests: 1 }, overall: { b: 9, c: 1, primaryMetric: 'f1' } })
   })
 })

@@ -25,11 +25,11 @@ describe('clusterRobustMean (Miller 2024, eq. 4)', () => {
     expect(r.mean).toBeCloseTo(4 / 9, 15)
     expect(r.se).toBeCloseTo(Math.sqrt(266) / 81, 15)
     expect(r).toMatchObject({ units: 3, n: 9 })
-    // effective n = p(1 − p)/SE² = (20/81)/(266/6561) = 1620/266
+    // effective n = p(1 − p)/(SE² · G/(G − 1)) = (20/81)/(266/6561 · 3/2) = 1620/266 · 2/3 (CR1)
     const p = clusteredProportion(values.map(Boolean), clusters)
     expect(p.method).toBe('wilson-clustered')
-    expect(p.effectiveN).toBeCloseTo(1620 / 266, 12)
-    const [low, high] = wilsonByHand(4 / 9, 1620 / 266)
+    expect(p.effectiveN).toBeCloseTo((1620 / 266) * (2 / 3), 12)
+    const [low, high] = wilsonByHand(4 / 9, (1620 / 266) * (2 / 3))
     expect(p.low).toBeCloseTo(low, 12)
     expect(p.high).toBeCloseTo(high, 12)
   })
@@ -69,18 +69,26 @@ describe('intervals over units', () => {
     expect(once.intervalMethods.score).toBe('wilson')
     expect(five.intervalMethods.score).toBe('wilson-clustered')
     expect(five.score.point).toBeCloseTo(13 / 17, 15)
-    expect(five.score.low).toBeCloseTo(wilson.low, 12)
-    expect(five.score.high).toBeCloseTo(wilson.high, 12)
+    // CR0 gives n_eff = 17 units exactly; the small-sample factor 17/16 (CR1) makes it 16
+    const [low, high] = wilsonByHand(13 / 17, 16)
+    expect(five.score.low).toBeCloseTo(low, 12)
+    expect(five.score.high).toBeCloseTo(high, 12)
+    expect(five.score.low).toBeLessThan(wilson.low)
     // pooled over 85 "independent" runs it would be much narrower
     expect(wilsonInterval(65, 85).high - wilsonInterval(65, 85).low).toBeLessThan((wilson.high - wilson.low) * 0.6)
     expect(five.units).toMatchObject({ unit: 'case', units: 17, runsPerUnit: { min: 5, max: 5 } })
   })
 
-  it('the F1 interval resamples whole cases: the same interval at 1 and 5 trials', () => {
+  it('the F1 interval is a t interval over cases: the same interval at 1 and 5 trials', () => {
     const once = summarizeOutcomes(deterministic(1), { seed: 7 })
     const five = summarizeOutcomes(deterministic(5), { seed: 7 })
-    expect(once.intervalMethods.f1).toBe('bootstrap')
-    expect(five.intervalMethods.f1).toBe('cluster-bootstrap')
+    expect(once.intervalMethods.f1).toBe('t')
+    expect(five.intervalMethods.f1).toBe('cluster-t')
+    // mean ± t_16 · s/√17 over the 17 case F1s c/16
+    const f1s = Array.from({ length: 17 }, (_, c) => c / 16)
+    const m = f1s.reduce((x, y) => x + y, 0) / 17
+    const s = Math.sqrt(f1s.reduce((x, y) => x + (y - m) ** 2, 0) / 16)
+    expect(once.f1!.low).toBeCloseTo(m - 2.1199052992210112 * (s / Math.sqrt(17)), 9)
     expect(five.f1!.mean).toBeCloseTo(once.f1!.mean!, 14)
     expect(five.f1!.low).toBeCloseTo(once.f1!.low!, 12)
     expect(five.f1!.high).toBeCloseTo(once.f1!.high!, 12)
@@ -101,10 +109,25 @@ describe('intervals over units', () => {
     const s = summarizeOutcomes(records, { seed: 1 })
     expect(s.units).toMatchObject({ unit: 'conversation', units: 4, runsPerUnit: { min: 3, max: 3 } })
     expect(s.intervalMethods.score).toBe('wilson-clustered')
-    // the turns move together: the interval is Wilson over the 4 conversations, not over 12 turns
-    const w4 = wilsonInterval(2, 4)
-    expect(s.score.low).toBeCloseTo(w4.low, 12)
-    expect(s.score.high).toBeCloseTo(w4.high, 12)
+    // the turns move together: the interval is Wilson over the 4 conversations (CR1: n_eff = 4 · 3/4 = 3), not over 12 turns
+    const [low, high] = wilsonByHand(0.5, 3)
+    expect(s.score.low).toBeCloseTo(low, 12)
+    expect(s.score.high).toBeCloseTo(high, 12)
+  })
+
+  it('is continuous where every unit has the same mean: 10 units of 2/4, then one success moved', () => {
+    const clusters = Array.from({ length: 40 }, (_, i) => `u${Math.floor(i / 4)}`)
+    const even = clusters.map((_, i) => i % 4 < 2)
+    const moved = [...even]
+    moved[2] = true // unit 0 passes 3 of 4
+    moved[4] = false // unit 1 passes 1 of 4
+    const a = clusteredProportion(even, clusters)
+    const b = clusteredProportion(moved, clusters)
+    // the same-mean units are worth the runs (the limit as the spread goes to 0), not a jump down to the units
+    expect(a.effectiveN).toBe(40)
+    expect(b.effectiveN).toBe(40)
+    expect(Math.abs(a.low - b.low)).toBeLessThan(0.01)
+    expect(Math.abs(a.high - b.high)).toBeLessThan(0.01)
   })
 
   it('one unit: the interval is over its trials (wilson-trials)', () => {

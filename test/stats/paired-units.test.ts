@@ -5,7 +5,7 @@ import { regressionVerdict } from '../../src/report-builder/baseline.js'
 import { type ComparableRun, compareRuns } from '../../src/report-builder/compare.js'
 import { minimumDetectableEffect, normalQuantile } from '../../src/stats/power.js'
 import { choose, twoSamplePermutationTest, twoSampleSmallestP } from '../../src/stats/two-sample.js'
-import { makeRecord } from '../helpers/stats-records.js'
+import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 
 /** The issue's hospital F1 after the regression (not an approximation of √½). */
 // biome-ignore lint/suspicious/noApproximativeNumericConstant: a measured F1, not √½
@@ -22,16 +22,26 @@ const deterministic = (cases: number, trials: number, pass: (i: number) => boole
     return makeRecord({ caseId: `q${String(i).padStart(2, '0')}`, trial: Math.floor(k / cases), correct: pass(i), f1: f1(i) })
   })
 
-describe('deterministic arms: the verdict does not depend on the trial count', () => {
-  it('hospital F1 0.940 → 0.707 fails the gate at 1, 2 and 6 trials, as an exact change', () => {
-    for (const trials of [1, 2, 6]) {
+describe('determinism needs evidence: at least 2 trials a side, all identical', () => {
+  it('hospital F1 0.940 → 0.707 fails the gate at 2 and 6 trials, as an exact change', () => {
+    for (const trials of [2, 6]) {
       const [v] = regressionVerdict(hospital(0.94, trials), hospital(AFTER, trials))
-      expect(v, `${trials} trials`).toMatchObject({ method: 'deterministic', unit: 'case', units: 1, p: null, failed: true })
+      expect(v, `${trials} trials`).toMatchObject({ method: 'deterministic', status: 'exact', unit: 'case', units: 1, p: null, failed: true })
       expect(v!.f1).toMatchObject({ test: 'deterministic', p: null, significantWorse: true })
       expect(v!.f1!.meanDelta).toBeCloseTo(-0.233, 12)
       expect(v!.message).toContain('deterministic drop (F1)')
       expect(v!.message).not.toContain('underpowered')
     }
+  })
+
+  it('with one trial a side nothing shows the agent is deterministic: untestable here, not a failure', () => {
+    const [v] = regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1))
+    expect(v).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, reasons: [], power: { basis: 'trials', trialsNeeded: 4 } })
+    expect(v!.message).toContain(
+      "untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials (2 identical trials a side make a deterministic agent's change exact; an agent that varies needs 4 trials a side to reach α, or add cases)",
+    )
+    // the floor still applies
+    expect(regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1, { correct: false }), { floor: 0.5 })[0]).toMatchObject({ failed: true, reasons: ['below floor'] })
   })
 
   it('also when the baseline and the candidate ran different numbers of trials', () => {
@@ -40,7 +50,7 @@ describe('deterministic arms: the verdict does not depend on the trial count', (
     expect(v!.unitNote).toContain('a different number of trials on each side')
   })
 
-  it('minDelta sets the smallest deterministic drop that fails (default 0: any drop)', () => {
+  it('minDelta sets the smallest exact drop that fails (default 0: any drop)', () => {
     const tiny = regressionVerdict(hospital(0.94, 3), hospital(0.939, 3))[0]!
     expect(tiny.failed).toBe(true)
     expect(regressionVerdict(hospital(0.94, 3), hospital(0.939, 3), { minDelta: 0.01 })[0]!.failed).toBe(false)
@@ -56,28 +66,86 @@ describe('deterministic arms: the verdict does not depend on the trial count', (
     expect(v).toMatchObject({ method: 'deterministic', belowFloor: true, failed: true })
   })
 
-  it('over several cases, the same p and verdict at 1, 2 and 6 trials', () => {
-    const verdicts = [1, 2, 6].map((trials) => {
-      const a = deterministic(10, trials, () => true, () => 0.9)
-      const b = deterministic(10, trials, (i) => i < 7, (i) => (i < 7 ? 0.9 : 0.5))
-      return compareRuns(a, b).overall
-    })
-    for (const v of verdicts) {
-      // 3 of 10 cases lost: McNemar on units, b = 3, c = 0, p = 2/8
-      expect(v).toMatchObject({ units: 10, method: 'paired', passFailTest: 'mcnemar-exact', b: 3, c: 0, p: 0.25, failed: false })
-      expect(v.f1!.p).toBe(verdicts[0]!.f1!.p)
+  it('over 10 cases: one trial is a test (p = 0.25, passes); 2 or 6 identical trials are exact and name the 3 lost cases', () => {
+    const one = compareRuns(deterministic(10, 1, () => true, () => 0.9), deterministic(10, 1, (i) => i < 7, (i) => (i < 7 ? 0.9 : 0.5))).overall
+    // 3 of 10 cases lost: McNemar on units, b = 3, c = 0, p = 2/8
+    expect(one).toMatchObject({ units: 10, method: 'paired', passFailTest: 'mcnemar-exact', b: 3, c: 0, p: 0.25, failed: false })
+    for (const trials of [2, 6]) {
+      const v = compareRuns(deterministic(10, trials, () => true, () => 0.9), deterministic(10, trials, (i) => i < 7, (i) => (i < 7 ? 0.9 : 0.5))).overall
+      expect(v, `${trials} trials`).toMatchObject({ units: 10, method: 'deterministic', p: null, failed: true, exact: { units: 10, dropped: ['q07', 'q08', 'q09'] } })
+      expect(v.reasons).toEqual(['deterministic drop (pass/fail)', 'deterministic drop (F1)'])
     }
+  })
+})
+
+describe('exact changes where the evidence is exact: an unchanged case never hides a drop', () => {
+  /** `cases` cases of 3 identical trials; case 0 falls from 0.940 to 0.707 in B, the others keep their F1. */
+  const group = (cases: number, f1: number) =>
+    Array.from({ length: cases * 3 }, (_, k) => {
+      const i = k % cases
+      return makeRecord({ caseId: `c${i}`, trial: Math.floor(k / cases), correct: true, f1: i === 0 ? f1 : 0.5 + i / 100 })
+    })
+
+  it('fails alone, among 2 and among 10 otherwise unchanged deterministic cases, naming the case', () => {
+    for (const cases of [1, 2, 10]) {
+      const g = compareRuns(group(cases, 0.94), group(cases, AFTER)).overall
+      expect(g, `${cases} cases`).toMatchObject({ method: 'deterministic', failed: true, exact: { units: cases, dropped: ['c0'] } })
+    }
+  })
+
+  it('mixed groups: the exact units enter the paired test as units like the others', () => {
+    // case c0 exact (3 identical trials) and dropped; c1…c9 vary from trial to trial and do not change
+    const side = (f1: number, seed: number) => {
+      const r = new Random(seed)
+      return Array.from({ length: 30 }, (_, k) => {
+        const i = k % 10
+        const value = i === 0 ? f1 : 0.4 + 0.2 * r.next()
+        return makeRecord({ caseId: `c${i}`, trial: Math.floor(k / 10), correct: true, f1: value })
+      })
+    }
+    const g = compareRuns(side(0.94, 1), side(AFTER, 2)).overall
+    expect(g).toMatchObject({ method: 'paired', passFailTest: 'mcnemar-exact', f1: { test: 'sign-flip-exact', n: 10 }, exact: { units: 1, dropped: [] } })
+    expect(g.unitNote).toContain('1 of 10 units are deterministic on both sides: they enter the test as units like the others')
+  })
+})
+
+describe('failures count', () => {
+  const f1Run = (caseId: string, trial: number, f1: number) => makeRecord({ caseId, trial, correct: f1 > 0.5, f1 })
+
+  it('a candidate that crashes where the baseline scored fails, and the crash is F1 0 in the tests', () => {
+    const [v] = regressionVerdict([f1Run('h', 0, 0.514)], [failedRecord({ caseId: 'h', trial: 0 })])
+    expect(v).toMatchObject({ failed: true, failedWhereScored: ['h'], reasons: ['new failures'] })
+    expect(v!.f1!.meanDelta).toBeCloseTo(-0.514, 12)
+    expect(v!.message).toContain('runs failed (crash, timeout or budget) on h, where the baseline scored on every run')
+  })
+
+  it('20 cases with 8 crashes fail (as new failures and in the F1 test)', () => {
+    const a = Array.from({ length: 20 }, (_, i) => f1Run(`c${i}`, 0, 0.6 + i / 100))
+    const b = a.map((r, i) => (i < 8 ? failedRecord({ caseId: r.caseId }) : r))
+    const v = compareRuns(a, b).overall
+    expect(v).toMatchObject({ failed: true, failedWhereScored: ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'] })
+    // 8 units at F1 0 against 12 unchanged: the sign-flip test (Monte Carlo past 16 units) puts p near 2/256
+    expect(v.f1).toMatchObject({ test: 'sign-flip-monte-carlo', significantWorse: true })
+    expect(v.f1!.p).toBeLessThan(0.01)
+  })
+
+  it('nothing scored on either side: the gate fails closed', () => {
+    const crashed = [failedRecord({ caseId: 'a' }), failedRecord({ caseId: 'b' })]
+    const v = compareRuns(crashed, crashed).overall
+    expect(v).toMatchObject({ status: 'nothing-scored', failed: true, reasons: ['nothing scored'] })
   })
 })
 
 describe('two copies of one deterministic agent never differ', () => {
   it('one unit or many, any trial count', () => {
-    for (const trials of [1, 2, 6]) {
+    for (const trials of [2, 6]) {
       const one = regressionVerdict(hospital(0.94, trials), hospital(0.94, trials))[0]!
       expect(one).toMatchObject({ method: 'deterministic', failed: false, significantWorse: false, significantBetter: false })
       expect(one.message).toContain('no deterministic drop')
+    }
+    for (const trials of [1, 2, 6]) {
       const many = compareRuns(deterministic(17, trials, (i) => i % 3 > 0, (i) => i / 17), deterministic(17, trials, (i) => i % 3 > 0, (i) => i / 17))
-      expect(many.overall).toMatchObject({ units: 17, b: 0, c: 0, p: 1, failed: false, f1: { p: 1, meanDelta: 0 } })
+      expect(many.overall).toMatchObject({ units: 17, b: 0, c: 0, failed: false, f1: { meanDelta: 0 } })
     }
   })
 })
@@ -134,12 +202,14 @@ describe('one unit with varied trials: two samples', () => {
     expect(big).toMatchObject({ method: 'monte-carlo', p: 1 / 1000 })
   })
 
-  it('says when one case with 1 and 1 trials cannot reach α', () => {
+  it('one case with 2 and 2 varied trials is untestable here and says how many trials would do', () => {
     const a = [makeRecord({ caseId: 'h', trial: 0, correct: true, f1: 0.9 }), makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.4 })]
     const b = [makeRecord({ caseId: 'h', trial: 0, correct: false, f1: 0.3 }), makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.35 })]
     const [v] = regressionVerdict(a, b)
-    expect(v).toMatchObject({ method: 'two-sample', power: { basis: 'trials', canReachAlpha: false } })
-    expect(v!.message).toContain('underpowered: one unit with 2 and 2 trials: the smallest possible p is 0.3333')
+    expect(v).toMatchObject({ method: 'untestable', failed: false, power: { basis: 'trials', canReachAlpha: false, trialsNeeded: 4 } })
+    expect(v!.power.smallestP).toBeCloseTo(1 / 3, 12)
+    expect(v!.message).toContain('untestable here: add trials vs baseline')
+    expect(v!.message).toContain('an agent that varies needs 4 trials a side to reach α')
   })
 })
 
@@ -148,7 +218,8 @@ describe('conversations pair by conversation', () => {
     const chats = (lost: number) =>
       Array.from({ length: 24 }, (_, k) => makeRecord({ caseId: `chat${k % 6}`, turn: Math.floor(k / 6), correct: k % 6 >= lost }))
     const g = compareRuns(chats(0), chats(6)).overall
-    expect(g).toMatchObject({ unit: 'conversation', units: 6, rows: { a: 24, b: 24 }, passFailTest: 'mcnemar-exact', b: 6, c: 0, p: 0.03125, failed: true })
+    // one trial of each conversation: its 4 turns are not 4 trials, so nothing is exact
+    expect(g).toMatchObject({ unit: 'conversation', units: 6, rows: { a: 24, b: 24 }, method: 'paired', passFailTest: 'mcnemar-exact', b: 6, c: 0, p: 0.03125, failed: true })
     // 24 turn pairs would have claimed p = 2/2^24; the conversations hold the information of 6
   })
 })
@@ -157,7 +228,8 @@ describe('bad input: a documented rule, named in the output', () => {
   it('mixed units in one group', () => {
     const a = [...hospital(0.9, 2), makeRecord({ caseId: 'chat', turn: 0 }), makeRecord({ caseId: 'chat', turn: 1 })]
     const g = compareRuns(a, a).overall
-    expect(g).toMatchObject({ unit: 'mixed', units: 2, method: 'paired' })
+    // the case's 2 identical trials are exact, the conversation's single trial is not: both enter the paired test
+    expect(g).toMatchObject({ unit: 'mixed', units: 2, method: 'paired', exact: { units: 1 } })
     expect(g.unitNote).toContain('mixed units (1 case, 1 conversation): each counts as one unit')
   })
 
@@ -193,13 +265,15 @@ describe('power in units (Miller 2024)', () => {
   })
 
   it('each group reports its units, what they can detect, and the units needed', () => {
-    const a = deterministic(30, 2, (i) => i % 2 === 0, (i) => (i % 10) / 10)
-    const b = deterministic(30, 2, (i) => i % 3 === 0, (i) => (i % 7) / 7)
+    const a = deterministic(30, 1, (i) => i % 2 === 0, (i) => (i % 10) / 10)
+    const b = deterministic(30, 1, (i) => i % 2 === 0 && i % 10 !== 0, (i) => (i % 7) / 7)
     const g = compareRuns(a, b).overall
     expect(g.power).toMatchObject({ basis: 'units', units: 30, unitsNeeded: 6, canReachAlpha: true })
-    expect(g.power.mde.score).toBeGreaterThan(0)
+    // F1 is the group's primary (gating) test: the MDE is stated for it, not for the pass/fail test shown beside it
+    expect(g.primaryMetric).toBe('f1')
+    expect(g.power.mde.score).toBeNull()
     expect(g.power.mde.f1).toBeGreaterThan(0)
-    const four = compareRuns(deterministic(4, 3, () => true, () => 1), deterministic(4, 3, () => false, () => 0)).overall
+    const four = compareRuns(deterministic(4, 1, () => true, () => 1), deterministic(4, 1, () => false, () => 0)).overall
     expect(four.power).toMatchObject({ units: 4, smallestP: 0.125, canReachAlpha: false, mde: { score: null, f1: null } })
   })
 })

@@ -46,4 +46,13 @@ describe('assignUnits', () => {
     const { summary } = assignUnits([row('q', 0, { datasetSha256: null }), row('q', 1, { datasetSha256: null })])
     expect(summary).toMatchObject({ unit: 'case', units: 1 })
   })
+
+  it('a trial without a sha256 joins its case and never splits it into two units', () => {
+    const { keys, summary } = assignUnits([row('q', 0), row('q', 1, { datasetSha256: null }), row('q', 2)])
+    expect(summary).toMatchObject({ unit: 'case', units: 1, runsPerUnit: { min: 3, max: 3 } })
+    expect(new Set(keys).size).toBe(1)
+    // where the case did split by data, the row of unknown data is a unit of its own, never paired with known data
+    const split = assignUnits([row('s', 0, { datasetSha256: sha('1') }), row('s', 1, { datasetSha256: sha('2') }), row('s', 2, { datasetSha256: null })])
+    expect(split.summary).toMatchObject({ unit: 'generated data', units: 3 })
+  })
 })

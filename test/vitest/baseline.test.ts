@@ -46,9 +46,9 @@ describe('baseline', () => {
     expect(run.output).toContain(
       'against the baseline\n' +
         '  drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · no significant change vs baseline (α=0.05): ' +
-        'pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125\n' +
+        'pass/fail McNemar exact b=1 c=0 p=1.0000 (shown, not gating) · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125; Holm-corrected over 2 tests\n' +
         '  steady · synthetic: F1 1.000 → 1.000, pass rate 1.000 → 1.000 · no significant change vs baseline (α=0.05): ' +
-        'pass/fail McNemar exact b=0 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore 0.000, ΔF1 0.000\n',
+        'pass/fail McNemar exact b=0 c=0 p=1.0000 (shown, not gating) · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore 0.000, ΔF1 0.000; Holm-corrected over 2 tests\n',
     )
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Gate\n\nPassed: every threshold met, every eval scored, no significant regression.')
@@ -63,18 +63,19 @@ describe('baseline', () => {
     const run = await runWith({ failTrials: [0, 1, 2, 3, 4, 5, 6] })
     expect(run.exitCode).toBe(1)
     const verdict =
-      'drifty · synthetic: regression (pass/fail), regression (F1) vs baseline (α=0.05): pass/fail McNemar exact b=7 c=0 p=0.0156 · F1 sign-flip exact p=0.0156 (8 generated datasets); Δscore -0.875, ΔF1 -0.875'
+      // F1 gates (the group measures it); one test per group, Holm over the 2 groups
+      'drifty · synthetic: regression (F1) vs baseline (α=0.05): pass/fail McNemar exact b=7 c=0 p=0.0156 (shown, not gating) · F1 sign-flip exact p=0.0156 (Holm 0.0313) (8 generated datasets); Δscore -0.875, ΔF1 -0.875; Holm-corrected over 2 tests'
     expect(run.output).toContain(`dataforge-evals gate failed:\n  ✗ ${verdict}\n`)
     expect(run.output.match(/✗/g)).toHaveLength(1)
     expect(run.reports.text('leaderboard.md')).toContain(
-      '| drifty · synthetic | 1.000 → 0.125 | -0.875 | 0.0156 (sign-flip exact) | 1.000 → 0.125 | -0.875 | 8 generated datasets | 7 | 0 | 0.0156 (McNemar exact) | **regression (pass/fail), regression (F1)** |',
+      '| drifty · synthetic | 1.000 → 0.125 | -0.875 | 0.0156 (sign-flip exact) | 1.000 → 0.125 | -0.875 | 8 generated datasets | 7 | 0 | 0.0156 (McNemar exact) | **regression (F1)** |',
     )
   })
 
   it('fails a group below the absolute floor even without a significant change', async () => {
     const run = await runWith({ failTrials: [3] }, { reporterOptions: { baseline: { floor: 0.95 } } })
     expect(run.output).toContain(
-      '✗ drifty · synthetic: below floor vs baseline (α=0.05): pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125; Score 0.875 is below the floor 0.95',
+      '✗ drifty · synthetic: below floor vs baseline (α=0.05): pass/fail McNemar exact b=1 c=0 p=1.0000 (shown, not gating) · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125; Score 0.875 is below the floor 0.95; Holm-corrected over 2 tests',
     )
     expect(run.reports.text('leaderboard.md')).toContain('| 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | **below floor** |')
   })

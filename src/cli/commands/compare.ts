@@ -19,27 +19,33 @@ NAME.runs.jsonl, report.json, runs.jsonl), its stem (reports/smoke) or one of it
 folder holding one report. Groups are agent/model × suite × dataset × category; when A and B share no
 agent, they are two arms and pair across agents. The unit is the case (a question, a conversation, a repair
 task with its own data; trials whose seed made new data are units of their own): each unit's trials are
-averaged, then units are paired. Pass/fail: McNemar on units when every unit's outcome is binary (exact
-binomial when b + c ≤ 25, else continuity-corrected χ²), else a sign-flip test on unit pass rates; F1:
-sign-flip test on unit means with a bootstrap interval. With one unit (a fixed table) the trials are two
-samples (permutation test), or, when every trial of each side is identical, the change is deterministic:
-exact, no p, and a drop beyond --min-delta fails. With n units no paired p is below 2·0.5^n (6 units are
-needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
+averaged, then units are paired; the overall row's unit is the case, with agents nested in it.
+A run that did not score (crash, timeout, budget) is not correct and F1 0; B failing where A scored fails.
+A side is deterministic in a unit only with 2+ identical trials: where every unit is deterministic on both
+sides, each unit is compared exactly (no p) and a drop beyond --min-delta fails. Otherwise: pass/fail by
+McNemar on units when every outcome is binary (exact binomial when b + c ≤ 25, else continuity-corrected χ²),
+else a sign-flip test on unit pass rates; F1 by a sign-flip test on unit means. One unit: its trials as two
+samples, or "untestable here: add trials" when too few. Each group gates on one primary test (F1 where it
+measures F1, else pass/fail); the groups' and the overall row's tests are corrected together (Holm), so an
+unchanged agent fails at most α of the time. With n units no paired p is below
+2·0.5^n (6 units are needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.
+See docs/statistics.md.
 
 Options:
   --agents X,Y         A = rows of agent X, B = rows of agent Y (agent name or armId); with one input, both from it
-  --alpha A            significance level (default 0.05)
+  --alpha A            family-wise significance level of the gate (default 0.05)
   --floor F            B also fails where its Score is below F
-  --min-delta D        a deterministic change fails when Score or F1 drops by more than D (default 0)
-  --seed S             seed for the F1 test and bootstrap (default 0)
+  --min-delta D        a deterministic unit fails when its Score or F1 drops by more than D (default 0)
+  --seed S             seed for the Monte Carlo permutation tests (default 0)
   --output FILE        write the Markdown here instead of stdout
   --output-json FILE   write the comparison as JSON
   --github             GitHub Actions output: job summary, ::error lines, pr-comment.md beside --output
                        (else in reports/compare/)
                        (default on when GITHUB_ACTIONS=true)
 
-Exit codes: 0 no significant regression of B vs A, 1 B significantly worse (or below --floor), 2 bad input
-or nothing to compare (no run of B pairs with a run of A).
+Exit codes: 0 no significant regression of B vs A (untestable groups included), 1 B significantly worse, a
+deterministic drop, runs that failed where A scored, nothing scored, or below --floor; 2 bad input or nothing
+to compare (no run of B pairs with a run of A).
 `
 
 export const compareCommand: Command = async (argv, io) => {
@@ -106,9 +112,10 @@ export const compareCommand: Command = async (argv, io) => {
 
   if (!values.output) io.stdout(markdown)
   const o = cmp.overall
+  const family = cmp.family.tests > 1 ? `; Holm-corrected over ${cmp.family.tests} tests` : ''
   io.stdout(
     `${cmp.regression ? 'REGRESSION' : 'ok'}: overall ${verdictLabel(o)}: ${testsText(o)}; ${deltasText(o)}` +
-      `${failedGroups(cmp)}` +
+      `${failedGroups(cmp)}${family}` +
       `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
   const failures = [...cmp.groups, cmp.overall].filter((g) => g.failed).map((g) => verdictLine(g, { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }))

@@ -54,6 +54,9 @@ function deltaRows(d: GroupDelta, view: GithubGateView): string[][] {
   if (v.f1?.significantWorse)
     rows.push([group, 'F1', num(d.after.f1), `baseline ${num(d.before?.f1)}`, formatDelta(d.before?.f1, d.after.f1), f1, label])
   if (v.belowFloor) rows.push([group, 'score', num(v.current.score), `floor ${view.floor ?? '—'}`, '—', '—', label])
+  // runs that failed where the baseline scored, or nothing scored: no metric row says it
+  if (v.failedWhereScored?.length) rows.push([group, 'failed runs', markdownCell(v.failedWhereScored.join(', ')), 'baseline scored', '—', '—', label])
+  else if (!rows.length && d.failed) rows.push([group, 'runs', '—', '—', '—', '—', label])
   return rows
 }
 

@@ -19,7 +19,7 @@ function presentMetrics(values: ReadonlyArray<Record<string, unknown>>): { domai
   return { domain: keep.map(([m]) => m), range: keep.map(([, c]) => c) }
 }
 
-/** Score (Wilson 95%) and mean F1 (bootstrap 95%) per group, as points with interval rules. */
+/** Score (Wilson 95%) and mean F1 (t 95% over units) per group, as points with interval rules. */
 export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
   for (const { label, aggregate: a } of rows) {

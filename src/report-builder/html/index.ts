@@ -94,7 +94,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
 function leaderboardNote(report: EvalReport): string {
   return (
     `<p class="legend">${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
-    'P, R and F1 are means over completed runs (± sample standard deviation, and a seeded bootstrap 95% interval; with one run, n = 1 and no spread: —); ' +
+    'P, R and F1 are means over completed runs (± sample standard deviation, and a 95% t interval over units; with one run, n = 1 and no spread: —); ' +
     'F1 pooled is computed from the summed tp/fp/fn counts.</p>'
   )
 }

@@ -19,7 +19,7 @@ export async function scoreCharts(aggregates: readonly Aggregate[], labels: Read
     parts.push(
       await figure(scoreF1Spec(rows), {
         id: `score-${i}-${slug(title)}`,
-        caption: `${title}: Score (correct/attempted, Wilson 95% interval) and mean F1 (bootstrap 95% interval) per group.`,
+        caption: `${title}: Score (correct/attempted, Wilson 95% interval) and mean F1 (t 95% interval over units) per group.`,
         markField: 'group',
         marksFor: rows.map((r) => r.label),
       }),

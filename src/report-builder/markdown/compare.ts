@@ -1,6 +1,7 @@
-import { formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
+import { counted, formatNumber, formatP, formatSigned } from '../../stats/number-format.js'
 import type { Comparison, PairedGroupComparison } from '../compare.js'
 import { table } from '../figure-text.js'
+import { unitsNeeded } from '../../stats/power.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { powerText, verdictLabel, verdictLine, detectableText, testName, unitsText } from '../comparison-verdict.js'
 
@@ -74,16 +75,26 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     unpaired,
     mde,
     unitRules,
-    `The unit is the case: a question, a conversation (its turns cluster in it) or a repair task with its own data; trials on the same data are averaged within it, and trials whose seed made new data are units of their own. ` +
+    `The unit is the case: a question, a conversation (its turns cluster in it) or a repair task with its own data; trials on the same data are averaged within it, and trials whose seed made new data are units of their own; the overall row's unit is the case, with agents nested in it. ` +
       `b = units where A did better on pass/fail than B; c = the reverse; ΔScore = Score B − Score A over the paired units (each unit its pass rate); ΔF1 = mean over units of F1 B − F1 A. ` +
-      `Paired (2+ units): pass/fail by McNemar on units when every unit's outcome is binary (exact binomial when b + c ≤ 25, else χ² with continuity correction, 1 df), else a paired sign-flip test on unit pass rates; ` +
-      `F1 by a paired sign-flip test on unit means (exact up to 16 units), with a percentile-bootstrap 95% interval, seed ${cmp.seed}. ` +
-      `One unit: the two sides' trials as two samples (permutation test), or, when every trial of each side is identical, a deterministic change: exact, no p, failing when a drop exceeds minDelta (${cmp.minDelta}). ` +
-      `A group fails when B is significantly worse, drops deterministically, or is below the floor. ` +
-      `With n units no paired test gives p below 2·0.5^n, so fewer than ${cmp.overall.power.unitsNeeded} units cannot reach α = ${cmp.alpha}. ` +
+      `A run that did not score (crash, timeout, budget) is not correct and F1 0; B failing where A scored fails. ` +
+      `A side is deterministic in a unit only with 2 or more identical trials; where every unit is deterministic on both sides, each unit is compared exactly (no p) and a drop beyond minDelta (${cmp.minDelta}) fails. ` +
+      `Otherwise, paired (2+ units): pass/fail by McNemar on units when every unit's outcome is binary (exact binomial when b + c ≤ 25, else χ² with continuity correction, 1 df), else a paired sign-flip test on unit pass rates; ` +
+      `F1 by a paired sign-flip test on unit means (exact up to 16 units, seed ${cmp.seed}), with a t 95% interval. ` +
+      `One unit: the two sides' trials as two samples (permutation test), or untestable here when too few trials. ` +
+      `${familyText(cmp)}` +
+      `A group fails when B is significantly worse after the correction, drops exactly, fails where A scored, scored nothing, or is below the floor. ` +
+      `With n units no paired test gives p below 2·0.5^n, so fewer than ${counted(unitsNeeded(cmp.alpha), 'unit')} cannot reach α = ${cmp.alpha}. ` +
       `Stars: * p < 0.05, ** p < 0.01, *** p < 0.001.`,
     '',
   ].join('\n')
+}
+
+/** `The p-values are Holm-corrected over 22 tests …`: how many tests the gate corrected for together. */
+function familyText(cmp: Comparison): string {
+  const n = cmp.family.tests
+  if (n <= 1) return n === 1 ? 'The gate ran 1 test: no correction needed. ' : 'No test could reach α, so none was corrected. '
+  return `Each group gates on its primary test (F1 where it measures F1, else pass/fail; the other p is shown only); the gate's ${n} tests (the groups and the overall row) are Holm-corrected together, so an unchanged agent fails at most α of the time. `
 }
 
 /** Stable JSON (two-space indent, trailing newline). */

@@ -198,7 +198,7 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
 }
 
 const SUMMARY_LEGEND =
-  'P, R and F1 are means over completed trials (± sample standard deviation; with one trial, n = 1 and no spread), with a seeded bootstrap 95% interval; ' +
+  'P, R and F1 are means over completed trials (± sample standard deviation; with one trial, n = 1 and no spread), with a 95% t interval over units (one unit: a seeded bootstrap of its trials); ' +
   'F1 pooled is computed from the summed tp/fp/fn counts. Steps and quota are per trial; runtime is the group total.'
 
 /** The units note under the summary table, when some group's intervals are over units rather than runs. */

@@ -20,10 +20,10 @@ import { tables } from '../../helpers/markdown-tables.js'
 
 const cellText = (c: Tokens.TableCell) => c.text
 
-/** 12 cases of one group; `worse` of them wrong in the candidate run (a real regression for McNemar). */
+/** 12 cases of one group; `worse` of them wrong in the candidate run (a real regression for McNemar; no F1, so pass/fail gates). */
 function records(agent: string, wrong: number) {
   return Array.from({ length: 12 }, (_, i) =>
-    makeRecord({ agent, suite: 'hospital', caseId: `case-${String(i).padStart(2, '0')}`, dataset: 'hospital', correct: i >= wrong, f1: i >= wrong ? 1 : 0, precision: 1, recall: 1 }),
+    makeRecord({ agent, suite: 'hospital', caseId: `case-${String(i).padStart(2, '0')}`, dataset: 'hospital', correct: i >= wrong, precision: 1, recall: 1 }),
   )
 }
 
