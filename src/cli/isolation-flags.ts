@@ -23,7 +23,7 @@ export const ISOLATION_HELP = `  --isolate LEVEL        sandbox (OS sandbox: bub
                          gateway on 127.0.0.1 included (so not with --llm or DATAFORGE_LLM)
   --agent-env NAME       pass this variable of your environment on to isolated agents (repeatable);
                          they get only PATH, locale, HOME/TMPDIR and the model gateway's variables otherwise
-  --sandbox-memory-mb N  address space of each sandboxed agent process (default 4096; 0: no limit)
+  --sandbox-memory-mb N  data memory (heap) of each sandboxed agent process (default 4096; 0: no limit)
   --sandbox-procs N      processes your user may run, set on sandboxed agents (default: no limit; Linux counts
                          all of your user's processes on the machine)
   --sandbox-tmp-mb N     size of a sandboxed agent's private /tmp (default 512)`

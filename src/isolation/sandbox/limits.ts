@@ -2,7 +2,11 @@ import { whichSync } from './probe.js'
 
 /** What one sandboxed agent process may use. `null`: no limit. */
 export interface SandboxLimits {
-  /** Address space of each of its processes in MiB (RLIMIT_AS): allocations past it fail. */
+  /**
+   * Data memory of each of its processes in MiB (RLIMIT_DATA: heap and private writable mappings); allocations
+   * past it fail. Not RLIMIT_AS: V8 reserves address space for WebAssembly far beyond what it uses, so an address
+   * space limit broke every Node agent's `fetch` (undici's parser is WebAssembly).
+   */
   memoryMb: number | null
   /** Processes its user may run (RLIMIT_NPROC). Linux counts every process of your user on the machine, not the sandbox's. */
   procs: number | null
@@ -21,7 +25,7 @@ let prlimitPath: string | null | undefined
  */
 export function underLimits(command: string, args: string[], limits: SandboxLimits): { command: string; args: string[] } {
   const set = [
-    ...(limits.memoryMb !== null ? [`--as=${limits.memoryMb * 2 ** 20}`] : []),
+    ...(limits.memoryMb !== null ? [`--data=${limits.memoryMb * 2 ** 20}`] : []),
     ...(limits.procs !== null ? [`--nproc=${limits.procs}`] : []),
   ]
   if (!set.length) return { command, args }
