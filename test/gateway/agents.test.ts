@@ -55,7 +55,9 @@ function filesUnder(dir: string): string[] {
 }
 
 const hasPython = spawnSync('python3', ['--version']).status === 0
-const hasPythonOpenai = hasPython && spawnSync('python3', ['-c', 'import openai']).status === 0
+// A Python with the openai package: .ci/run makes a venv and names its python here (docs/development.md).
+const pythonOpenai = process.env['DATAFORGE_TEST_PYTHON'] ?? 'python3'
+const hasPythonOpenai = spawnSync(pythonOpenai, ['-c', 'import openai']).status === 0
 
 describe('agents through the gateway (CLI)', () => {
   it('records isolated module and Python cmd agents, then replays them with the upstream down and no key', async () => {
@@ -91,8 +93,9 @@ describe('agents through the gateway (CLI)', () => {
     expect(seen.length).toBe(records.reduce((a, r) => a + r.usage.calls, 0))
     for (const r of seen) expect(r.headers['authorization'] ?? r.headers['x-api-key']).toMatch(new RegExp(`(Bearer )?${SECRET}$`))
     if (hasPython) {
-      const envLine = recorded.stderr.split('\n').find((l) => l.startsWith('ENV '))!
-      const agentEnv = JSON.parse(envLine.slice(4)) as Record<string, string>
+      // The harness relays an agent's stderr with its name in front (so no agent line starts a workflow command).
+      const envLine = recorded.stderr.split('\n').find((l) => l.startsWith('[py_stdlib_agent] ENV '))!
+      const agentEnv = JSON.parse(envLine.slice('[py_stdlib_agent] ENV '.length)) as Record<string, string>
       expect(agentEnv['OPENAI_API_KEY']).toMatch(/^dfg-p-/)
       expect(agentEnv['OPENAI_BASE_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
       expect(agentEnv['ANTHROPIC_API_KEY']).toBe(agentEnv['OPENAI_API_KEY'])
@@ -155,9 +158,9 @@ describe('agents through the gateway (CLI)', () => {
   }, 60_000)
 
   it.skipIf(!hasPythonOpenai)(
-    "a Python cmd agent on the openai package's defaults streams through the gateway (skipped: python3 cannot import openai here, PyPI is unreachable)",
+    "a Python cmd agent on the openai package's defaults streams through the gateway (skipped: no Python with openai; set DATAFORGE_TEST_PYTHON)",
     async () => {
-      const res = await run(['--agent', 'cmd:python3 py_openai_agent.py', '--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY'], { GW_AGENTS_KEY: SECRET })
+      const res = await run(['--agent', `cmd:${pythonOpenai} py_openai_agent.py`, '--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY'], { GW_AGENTS_KEY: SECRET })
       const [record] = res.runs()
       expect(record!.status).toBe('ok')
       expect(record!.llmCalls[0]).toMatchObject({ protocol: 'openai-chat', stream: true, cache: 'live' })
