@@ -42,3 +42,11 @@ export function scoreRule(report: EvalReport): ScoreRule {
     legend: `Score is the share of attempted runs whose F1 reached \`--pass-f1\` (${passF1}).`,
   }
 }
+
+/**
+ * True when the report's door runs repair tasks only (the CLI's `run`): its runs are repairs even when every
+ * trial failed before scoring, so no renderer reads them as questions.
+ */
+export function isRepairReport(report: Pick<EvalReport, 'config'>): boolean {
+  return report.config.command === 'run'
+}

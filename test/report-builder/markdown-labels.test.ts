@@ -3,7 +3,7 @@ import type { DatasetInfo } from '../../src/core/dataset-info.js'
 import { buildReport } from '../../src/report-builder/build.js'
 import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard.js'
 import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
-import { makeRecord } from '../helpers/stats-records.js'
+import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 
 // Labels and counts a reader sees in the Markdown, on hand-made records.
 
@@ -64,5 +64,13 @@ describe('Markdown labels', () => {
     expect(md).toContain('| steps/trial | quota/trial | quota total |')
     expect(md).toMatch(/- baseline · evals\/repair\.eval\.ts · repair: 1\.50 s total, 0\.50 s per trial \(3 trials\)/)
     expect(md).toContain('| synthetic | synthetic | 1 | errorRate 0.05, rows 80 | 80 × 11 |')
+  })
+
+  it('a run whose every repair trial failed is a repair report: failed trials, no question sections', () => {
+    const failed = [0, 1].map((trial) => failedRecord({ trial, seed: trial + 1, failureKind: 'budget_exceeded', failureMessage: 'budget spent' }))
+    const md = renderMarkdownReport(report(failed, { command: 'run', passF1: 1 }))
+    expect(md).toContain('## Failed trials')
+    expect(md).toContain('2 of 2 repair trials failed before they were scored (no F1).')
+    for (const word of ['Question answering', 'Category × model', 'Failed questions']) expect(md).not.toContain(word)
   })
 })

@@ -15,7 +15,7 @@ import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './re
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
-import { scoreRule } from '../score-rule.js'
+import { isRepairReport, scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
 import { type UnitKind, unitsText } from '../../stats/units.js'
 
@@ -50,7 +50,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const title = opts.title ?? 'dataforge-evals report'
   const aggregates = report.aggregates
   const labels = groupLabels(aggregates)
-  const questions = questionRecords(report.records)
+  const questions = isRepairReport(report) ? [] : questionRecords(report.records)
   const conformance = groupConformance(aggregates)
   const repair = aggregates.filter((a) => a.pooled !== null)
   const sections: Section[] = []
@@ -72,7 +72,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const dabench = questions.length ? dabenchHtmlSection(questions) : null
   if (dabench) sections.push({ id: 'dabench', title: 'DABench', body: dabench })
   if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
-  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet) })
+  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet, isRepairReport(report)) })
   sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })
 
   const body = [

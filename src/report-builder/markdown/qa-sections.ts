@@ -12,13 +12,14 @@ import { oneLine } from '../../core/text.js'
 import { groupBy } from '../../core/group-by.js'
 import { renderDabenchSection } from './dabench-section.js'
 import { markdownCell } from '../../core/escape-text.js'
+import { isRepairReport } from '../score-rule.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
 
 /**
- * Question-answering records: those of suites where no run carries a repair score. (A suite whose repair
- * runs all failed before scoring would read as QA; such a run is all failures either way.)
+ * Question-answering records: those of suites where no run carries a repair score. A `run` report's runs are
+ * repairs even when none was scored (`isRepairReport`), and its caller asks for none.
  */
 export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
   const repairSuites = new Set(records.filter((r) => r.tp !== null).map((r) => r.suite))
@@ -92,7 +93,7 @@ function why(r: RunRecord): string {
 
 /** The question-answering sections of a report; empty when the report has no question runs. */
 export function renderQaSections(report: EvalReport): string {
-  const records = qaRecords(report.records)
+  const records = isRepairReport(report) ? [] : qaRecords(report.records)
   if (!records.length) return ''
   const dabench = [renderDabenchSection(records)].filter((x) => x !== '')
   return [

@@ -13,7 +13,7 @@ import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
-import { scoreRule } from '../score-rule.js'
+import { isRepairReport, scoreRule } from '../score-rule.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -124,7 +124,9 @@ function renderCost(report: EvalReport): string {
 function renderFailures(report: EvalReport): string {
   const failed = report.records.filter((r) => r.status === 'failed')
   if (!failed.length) return 'No run failures.'
-  return table(
+  const attempted = report.records.filter((r) => r.status !== 'skipped').length
+  const count = isRepairReport(report) ? `${failed.length} of ${attempted} repair trials failed before they were scored (no F1).\n\n` : ''
+  return count + table(
     ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
     failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial + 1), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
   )
@@ -226,7 +228,7 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
   ]
   for (const [id, title, intro, body] of optional) if (body) sections.push({ id, title, body: intro ? `${intro}\n\n${body}` : body })
   sections.push(
-    { id: 'run-failures', title: 'Run failures', body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}` },
+    { id: 'run-failures', title: isRepairReport(report) ? 'Failed trials' : 'Run failures', body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}` },
     { id: 'reproducibility', title: 'Reproducibility', body: renderReproducibility(report, opts) },
     {
       id: 'compare-note',

@@ -4,7 +4,7 @@ import { conformanceMetrics, evaluateConformanceSync } from '../../../src/gradin
 import { renderHtmlReport } from '../../../src/report-builder/html/index.js'
 import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
 import { verdictLabel } from '../../../src/report-builder/comparison-verdict.js'
-import { makeRecord } from '../../helpers/stats-records.js'
+import { failedRecord, makeRecord } from '../../helpers/stats-records.js'
 import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 import { expectSelfContainedHtml } from '../../helpers/html-self-contained.js'
 
@@ -22,6 +22,14 @@ describe('renderHtmlReport', () => {
     expect(rows).toEqual(report.aggregates.map((a) => a.group))
     // the three charts of the question section and the conformance bars
     for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
+  })
+
+  it('reports a run whose every repair trial failed as failed trials, with no question section', async () => {
+    const failed = [0, 1].map((trial) => failedRecord({ trial, seed: trial + 1, failureKind: 'budget_exceeded', failureMessage: 'budget spent' }))
+    const html = await renderHtmlReport(reportOf(failed, { command: 'run', passF1: 1 }))
+    expect(sectionIds(html)).not.toContain('questions')
+    expect(html).toContain('<h3>Failed trials</h3>')
+    expect(html).not.toContain('category-grid')
   })
 
   it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
