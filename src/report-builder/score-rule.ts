@@ -1,5 +1,13 @@
 import type { EvalReport } from './build.js'
 
+/**
+ * How every leaderboard ranks repair groups (`leaderboardOrder`), said before its Score rule with a space after;
+ * empty for a report without repair runs.
+ */
+export function repairRank(report: Pick<EvalReport, 'aggregates'>): string {
+  return report.aggregates.some((a) => a.repairRuns > 0) ? 'Repair groups rank by mean F1 (with its 95% interval) within their dataset. ' : ''
+}
+
 /** How Score was decided: a column header, a short name, and a legend in Markdown (inline code in backticks). */
 export interface ScoreRule {
   header: string

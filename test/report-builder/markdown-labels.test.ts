@@ -3,6 +3,7 @@ import type { DatasetInfo } from '../../src/core/dataset-info.js'
 import { buildReport } from '../../src/report-builder/build.js'
 import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard.js'
 import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
+import { renderTerminalSummary } from '../../src/report-builder/terminal.js'
 import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 
 // Labels and counts a reader sees in the Markdown, on hand-made records.
@@ -72,5 +73,21 @@ describe('Markdown labels', () => {
     expect(md).toContain('## Failed trials')
     expect(md).toContain('2 of 2 repair trials failed before they were scored (no F1).')
     for (const word of ['Question answering', 'Category × model', 'Failed questions']) expect(md).not.toContain(word)
+  })
+
+  it('the repair leaderboard leads with F1 and its interval, ranks by F1, and names what Score counts', () => {
+    const arm = (agent: string, f1: number) => [0, 1, 2].map((trial) => makeRecord({ agent, caseId: 'c', trial, seed: trial + 1, f1, precision: 1, recall: f1, tp: 1, fp: 0, fn: 1, correct: false }))
+    // "a" sorts first by name; F1 ranks "z" above it, though both have Score 0.
+    const r = report([...arm('a', 0.2), ...arm('z', 0.9)], { command: 'run', passF1: 1 })
+    const lines = renderTerminalSummary(r, { color: false }).split('\n')
+    expect(lines[0]).toMatch(/^group +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: F1 ≥ 1 +Score \[95% CI\]/)
+    expect(lines[1]).toMatch(/^z · evals\/repair\.eval\.ts · repair +/)
+    expect(lines[2]).toMatch(/^a · evals\/repair\.eval\.ts · repair +/)
+    expect(lines.join('\n')).toContain('Repair groups rank by mean F1 (with its 95% interval) within their dataset. Score is the share of attempted runs whose F1 reached')
+    const md = renderMarkdownReport(r)
+    expect(md.indexOf('| z | baseline |')).toBeGreaterThan(0)
+    expect(md.indexOf('| z | baseline |')).toBeLessThan(md.indexOf('| a | baseline |'))
+    expect(md).toContain('Repair groups rank by mean F1')
+    expect(renderMarkdownReport(report([], { command: 'qa' }))).not.toContain('Repair groups rank')
   })
 })

@@ -15,7 +15,7 @@ import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './re
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
-import { isRepairReport, scoreRule } from '../score-rule.js'
+import { isRepairReport, repairRank, scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
 import { type UnitKind, unitsText } from '../../stats/units.js'
 
@@ -93,7 +93,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
 /** The rule of the door that produced the report, and what the other columns mean. */
 function leaderboardNote(report: EvalReport): string {
   return (
-    `<p class="legend">${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
+    `<p class="legend">${esc(repairRank(report))}${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
     'P, R and F1 are means over completed runs (± sample standard deviation, and a 95% t interval over units; with one run, n = 1 and no spread: —); ' +
     'F1 pooled is computed from the summed tp/fp/fn counts.</p>'
   )

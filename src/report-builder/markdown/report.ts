@@ -1,5 +1,5 @@
 import { digestOfLabel } from '../../core/digest-of.js'
-import type { Aggregate } from '../aggregate.js'
+import { type Aggregate, leaderboardOrder } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
 import { fixed, meanIntervalText, meanStd, seconds, table, units, usd } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
@@ -13,7 +13,7 @@ import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
-import { isRepairReport, scoreRule } from '../score-rule.js'
+import { isRepairReport, repairRank, scoreRule } from '../score-rule.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -43,7 +43,7 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
   const header = ['agent', 'kind', 'dataset', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'P', 'R', scoreRule(report).header, 'trials done/asked', 'steps/trial', 'quota/trial', 'quota total']
   if (opts.runtimeInSummary) header.push('runtime total')
   header.push('failures')
-  const rows = report.aggregates.map((a) => {
+  const rows = leaderboardOrder(report.aggregates).map((a) => {
     const row = [
       markdownCell(a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent),
       markdownCell(a.agentKind),
@@ -212,7 +212,7 @@ function withUnits(report: EvalReport): string {
 /** The sections of a report, in order, each built from the report's data. */
 export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): ReportSection[] {
   const sections: ReportSection[] = [
-    { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
+    { id: 'summary', title: 'Summary', body: `${repairRank(report)}${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
   ]
   // The size policy's cuts, stated before any figure that came from a cut value.
   const cuts = valueCutsOf(report.records)

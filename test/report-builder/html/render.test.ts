@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { emptyUsage } from '../../../src/core/usage.js'
 import { conformanceMetrics, evaluateConformanceSync } from '../../../src/grading/conformance/index.js'
 import { renderHtmlReport } from '../../../src/report-builder/html/index.js'
+import { leaderboardOrder } from '../../../src/report-builder/aggregate.js'
 import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
 import { verdictLabel } from '../../../src/report-builder/comparison-verdict.js'
 import { failedRecord, makeRecord } from '../../helpers/stats-records.js'
@@ -19,7 +20,7 @@ describe('renderHtmlReport', () => {
     expect(sectionIds(html)).toEqual(['leaderboard', 'scores', 'baseline', 'kinds', 'columns', 'questions', 'conformance', 'failures', 'reproducibility'])
     expect(html).toContain('Gate passed')
     const rows = [...html.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])
-    expect(rows).toEqual(report.aggregates.map((a) => a.group))
+    expect(rows).toEqual(leaderboardOrder(report.aggregates).map((a) => a.group))
     // the three charts of the question section and the conformance bars
     for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
   })
@@ -151,7 +152,7 @@ describe('renderHtmlReport', () => {
     expect(head).toEqual(['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score: correct [95% CI]', 'steps', 'tokens', 'cost', 'failures'])
     // Each group names its unit and count under its name.
     expect(html).toMatch(/<td>[^<]*<br><span class="muted">\d+ (cases?|conversations?)<\/span><\/td>/)
-    expect(html).toContain('Not shown, as no group has a value in them: P, R, F1, F1 [95% CI], F1 pooled, quota/trial.')
+    expect(html).toContain('Not shown, as no group has a value in them: F1, F1 [95% CI], P, R, F1 pooled, quota/trial.')
   })
 
   it('escapes names and messages', async () => {
