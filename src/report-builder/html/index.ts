@@ -11,7 +11,7 @@ import { page } from './page.js'
 import { questionRecords } from './question-data.js'
 import { questionSection } from './question-section.js'
 import { dabenchHtmlSection } from './dabench-section.js'
-import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './repair-sections.js'
+import { columnHeatTables, kindCharts, repairCostChart, scoreCharts, scoreChartsTitle } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
@@ -57,7 +57,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
 
   sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report)) + unitsTable(aggregates) })
   const scores = await scoreCharts(aggregates, labels)
-  if (scores) sections.push({ id: 'scores', title: 'Score and F1 per group', body: scores })
+  if (scores) sections.push({ id: 'scores', title: scoreChartsTitle(aggregates), body: scores })
   if (opts.baselineDeltas?.length) {
     sections.push({ id: 'baseline', title: 'Against the baseline', body: await baselineSection(opts.baselineDeltas, opts.alpha ?? 0.05) })
   }

@@ -33,6 +33,18 @@ describe('renderHtmlReport', () => {
     expect(html).not.toContain('category-grid')
   })
 
+  it('names F1 in the Score charts only where a group has one', async () => {
+    const heading = (html: string) => html.match(/<section id="scores"><h2>(.*?)<\/h2>/)![1]
+    const repairHtml = await renderHtmlReport(reportOf(repairRecords()))
+    expect(heading(repairHtml)).toBe('Score and F1 per group')
+    for (const records of [questionRecords(), conformanceRecords()]) {
+      const html = await renderHtmlReport(reportOf(records))
+      expect(heading(html)).toBe('Score per group')
+      expect(html).toContain('<a href="#scores">Score per group</a>')
+      expect(html).not.toContain('and mean F1')
+    }
+  })
+
   it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
     const html = await renderHtmlReport(reportOf(repairRecords()), {
       baselineDeltas: [
