@@ -110,9 +110,11 @@ describe('renderHtmlReport', () => {
     expect(sectionIds(html)).toContain('conformance')
     expect(html).toMatch(/<th scope="row">writer-a · conformance<\/th><td class="num" data-value="[\d.]+">[\d.]+<\/td><td data-value="[\d.]+">tone\.formal [\d.]+<\/td>/)
     for (const [i, property] of ['sentiment', 'tone.formal'].entries()) {
-      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a&quot;,&quot;writer-b&quot;\\]"`))
+      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a \\(evaluated\\)&quot;,&quot;writer-b \\(evaluated\\)&quot;\\]"`))
     }
-    expect(html).toContain('series: requested')
+    // The legend names what each bar shows: the spec's share, or a group's evaluated share.
+    expect(html).toContain('series: requested (spec)')
+    expect(html).toContain('series: writer-a (evaluated)')
   })
 
   it('shows only the sections whose data is there', async () => {
