@@ -90,4 +90,12 @@ describe('Markdown labels', () => {
     expect(md).toContain('Repair groups rank by mean F1')
     expect(renderMarkdownReport(report([], { command: 'qa' }))).not.toContain('Repair groups rank')
   })
+
+  it('names the wall an agent ran behind, and leaves the isolation line out when no run recorded one', () => {
+    const unknown = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'vitest' }))
+    expect(unknown).not.toContain('- isolation:')
+    expect(unknown).not.toMatch(/isolation.*—/)
+    const inProcess = makeRecord({ caseId: 'one', f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: true, isolated: false, isolation: { level: 'none', tool: null, version: null, files: 'all' } })
+    expect(renderMarkdownReport(report([inProcess], { command: 'vitest' }))).toContain('- isolation: baseline: none (in process)')
+  })
 })

@@ -161,11 +161,12 @@ function generatorOptions(options: Record<string, unknown> | null | undefined): 
 
 export function renderReproducibility(report: EvalReport, opts: MarkdownOptions = {}): string {
   const r = report.reproducibility
+  const isolation = describeIsolation(r.isolation)
   const lines = [
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
-    `- isolation: ${markdownText(describeIsolation(r.isolation))}`,
+    ...(isolation === null ? [] : [`- isolation: ${markdownText(isolation)}`]),
     `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.map(markdownText).join(', ')}`] : []),
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,

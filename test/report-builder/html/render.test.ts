@@ -37,6 +37,8 @@ describe('renderHtmlReport', () => {
     const heading = (html: string) => html.match(/<section id="scores"><h2>(.*?)<\/h2>/)![1]
     const repairHtml = await renderHtmlReport(reportOf(repairRecords()))
     expect(heading(repairHtml)).toBe('Score and F1 per group')
+    // no run recorded its wall: no isolation row, rather than a bare "—"
+    expect(repairHtml).not.toContain('<dt>isolation</dt>')
     for (const records of [questionRecords(), conformanceRecords()]) {
       const html = await renderHtmlReport(reportOf(records))
       expect(heading(html)).toBe('Score per group')
