@@ -52,6 +52,14 @@ export function scoreRule(report: EvalReport): ScoreRule {
 }
 
 /**
+ * Whether the run had a price map (`config.priced`, set by the CLI from `--prices` or `DATAFORGE_PRICES`);
+ * undefined when the report does not say (the reporters, older reports).
+ */
+export function pricedOf(report: Pick<EvalReport, 'config'>): boolean | undefined {
+  return typeof report.config.priced === 'boolean' ? report.config.priced : undefined
+}
+
+/**
  * True when the report's door runs repair tasks only (the CLI's `run`): its runs are repairs even when every
  * trial failed before scoring, so no renderer reads them as questions.
  */

@@ -5,6 +5,8 @@ import { renderLeaderboard } from '../../src/report-builder/markdown/leaderboard
 import { renderMarkdownReport } from '../../src/report-builder/markdown/report.js'
 import { renderTerminalSummary } from '../../src/report-builder/terminal.js'
 import { failedRecord, makeRecord } from '../helpers/stats-records.js'
+import { emptyUsage } from '../../src/core/usage.js'
+import { renderHtmlReport } from '../../src/report-builder/html/index.js'
 
 // Labels and counts a reader sees in the Markdown, on hand-made records.
 
@@ -97,5 +99,20 @@ describe('Markdown labels', () => {
     expect(unknown).not.toMatch(/isolation.*—/)
     const inProcess = makeRecord({ caseId: 'one', f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: true, isolated: false, isolation: { level: 'none', tool: null, version: null, files: 'all' } })
     expect(renderMarkdownReport(report([inProcess], { command: 'vitest' }))).toContain('- isolation: baseline: none (in process)')
+  })
+
+  it('prints "not priced" for a cost no price map decided, and a real $0 as $0', async () => {
+    const called = (costUsd: number) =>
+      makeRecord({ caseId: 'c', f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: false, usage: { ...emptyUsage(), calls: 2, promptTokens: 100, completionTokens: 20, costUsd } })
+    const costRow = (md: string) => md.split('\n').find((l) => l.startsWith('| baseline · evals/repair.eval.ts · repair | 2 | 120 |'))
+    // no prices given (the CLI says so), or the report does not say and tokens were spent at no cost
+    expect(costRow(renderMarkdownReport(report([called(0)], { command: 'run', priced: false })))).toContain('| not priced | not priced |')
+    expect(costRow(renderMarkdownReport(report([called(0)], { command: 'vitest' })))).toContain('| not priced |')
+    // prices given and the model was free: a real $0
+    expect(costRow(renderMarkdownReport(report([called(0)], { command: 'run', priced: true })))).toContain('| $0 |')
+    expect(costRow(renderMarkdownReport(report([called(0.25)], { command: 'run', priced: true })))).toContain('| $0.2500 |')
+    const html = await renderHtmlReport(report([called(0)], { command: 'run', priced: false }))
+    expect(html).toMatch(/<td class="num" data-value="0">not priced<\/td>/)
+    expect(html).not.toContain('>$0<')
   })
 })

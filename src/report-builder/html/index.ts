@@ -15,7 +15,7 @@ import { columnHeatTables, kindCharts, repairCostChart, scoreCharts, scoreCharts
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
-import { isRepairReport, repairRank, scoreRule } from '../score-rule.js'
+import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
 import { type UnitKind, unitsText } from '../../stats/units.js'
 
@@ -55,7 +55,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const repair = aggregates.filter((a) => a.pooled !== null)
   const sections: Section[] = []
 
-  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report)) + unitsTable(aggregates) })
+  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report), pricedOf(report)) + unitsTable(aggregates) })
   const scores = await scoreCharts(aggregates, labels)
   if (scores) sections.push({ id: 'scores', title: scoreChartsTitle(aggregates), body: scores })
   if (opts.baselineDeltas?.length) {
@@ -68,7 +68,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const questionSet = new Set(questions)
   const repairCost = await repairCostChart(report.records.filter((r) => !questionSet.has(r) && !isConformanceRecord(r)))
   if (repairCost) sections.push({ id: 'repair-cost', title: 'Repair cost against F1', body: repairCost })
-  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions) })
+  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions, pricedOf(report)) })
   const dabench = questions.length ? dabenchHtmlSection(questions) : null
   if (dabench) sections.push({ id: 'dabench', title: 'DABench', body: dabench })
   if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })

@@ -6,13 +6,13 @@ import { formatInterval } from '../../stats/number-format.js'
 import { wilsonInterval } from '../../stats/wilson.js'
 import { armName } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
-import { fixed, table, usd } from '../figure-text.js'
+import { costText, fixed, table } from '../figure-text.js'
 import { sortedEntries } from '../../core/order.js'
 import { oneLine } from '../../core/text.js'
 import { groupBy } from '../../core/group-by.js'
 import { renderDabenchSection } from './dabench-section.js'
 import { markdownCell } from '../../core/escape-text.js'
-import { isRepairReport } from '../score-rule.js'
+import { isRepairReport, pricedOf } from '../score-rule.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
@@ -39,7 +39,7 @@ function passed(rs: readonly RunRecord[]): number {
 }
 
 /** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
-export function renderQaModelTable(records: readonly RunRecord[]): string {
+export function renderQaModelTable(records: readonly RunRecord[], priced?: boolean): string {
   const rows = [...sortedGroups(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
     const first = rs[0]!
     const n = rs.length
@@ -54,7 +54,7 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
       `${k}/${n}`,
       fixed(mean(rs.map((r) => r.steps)), 2),
       String(tokensSpentAndSaved(usage).spent),
-      usd(usage.costUsd),
+      costText(usage.costUsd, tokensSpentAndSaved(usage).spent, priced),
       String(failures),
     ]
   })
@@ -101,7 +101,7 @@ export function renderQaSections(report: EvalReport): string {
     '',
     'Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent\'s model steps per question.',
     '',
-    renderQaModelTable(records),
+    renderQaModelTable(records, pricedOf(report)),
     '',
     '### Category × model',
     '',

@@ -1,7 +1,7 @@
 import { digestOfLabel } from '../../core/digest-of.js'
 import { type Aggregate, leaderboardOrder } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
-import { fixed, meanIntervalText, meanStd, seconds, table, units, usd } from '../figure-text.js'
+import { costText, fixed, meanIntervalText, meanStd, seconds, table, units } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
 import { unitsNote } from '../units-note.js'
 import { unitsText } from '../../stats/units.js'
@@ -13,7 +13,7 @@ import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
-import { isRepairReport, repairRank, scoreRule } from '../score-rule.js'
+import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -106,6 +106,7 @@ function renderMetrics(report: EvalReport): string {
 }
 
 function renderCost(report: EvalReport): string {
+  const priced = pricedOf(report)
   const rows = report.aggregates
     .filter((a) => a.usage.calls > 0 || a.usage.cachedCalls > 0)
     .map((a) => [
@@ -114,8 +115,8 @@ function renderCost(report: EvalReport): string {
       String(a.tokens.spent),
       String(a.usage.cachedCalls),
       String(a.tokens.saved),
-      usd(a.usage.costUsd),
-      usd(a.costPerCorrectFixUsd),
+      costText(a.usage.costUsd, a.tokens.spent, priced),
+      costText(a.costPerCorrectFixUsd, a.tokens.spent, priced),
     ])
   if (!rows.length) return ''
   return table(['group', 'calls', 'tokens spent', 'cached calls', 'tokens saved by cache', 'cost', 'cost per correct fix'], rows)
