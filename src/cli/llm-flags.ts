@@ -49,3 +49,8 @@ export async function checkProviderFlags(
   }
   resolveCacheOptions(io.env, { ...(values.cache !== undefined ? { cache: values.cache } : {}), ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}) }, io.cwd)
 }
+
+/** Whether the run had a price map (`--prices`, or `DATAFORGE_PRICES` for the gateway): a report's `config.priced`. */
+export function pricesGiven(prices: unknown, env: Record<string, string | undefined>): boolean {
+  return (typeof prices === 'string' && prices !== '') || Boolean(env['DATAFORGE_PRICES']?.trim())
+}

@@ -113,6 +113,24 @@ export function compareGroupKeys(a: OrderedKey, b: OrderedKey): number {
   return 0
 }
 
+/**
+ * The leaderboard's order: blocks of one suite and dataset stay in report order; within a block, groups with an
+ * F1 (repair) rank by mean F1, highest first, ahead of those without. Score is not the rank: it counts runs that
+ * met a bar (`--pass-f1`, an eval's assertions), and agents held to different bars do not share one.
+ */
+export function leaderboardOrder<T extends Pick<Aggregate, 'suite' | 'dataset' | 'f1Mean'>>(aggregates: readonly T[]): T[] {
+  const blockOf = (a: T) => `${a.suite}\u0000${a.dataset}`
+  const blockAt = new Map<string, number>()
+  aggregates.forEach((a, i) => {
+    if (!blockAt.has(blockOf(a))) blockAt.set(blockOf(a), i)
+  })
+  const rank = (a: T) => a.f1Mean ?? -1
+  return aggregates
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => blockAt.get(blockOf(x.a))! - blockAt.get(blockOf(y.a))! || rank(y.a) - rank(x.a) || x.i - y.i)
+    .map(({ a }) => a)
+}
+
 type OrderedKey = { suite: string; dataset: string; category: string | null; agent: string | null; model: string | null }
 
 /** Runs of the group that failed (timeouts, exceptions, …), whatever their kind. */

@@ -30,6 +30,16 @@ export function units(value: number): string {
   return value.toPrecision(3)
 }
 
+/**
+ * A cost as a report prints it. `not priced` where the $0 would mean "no prices were given" rather than "it was
+ * free": the report says prices were not given (`priced` false), or it does not say (`undefined`) and tokens were
+ * spent at no cost. A real $0 (prices given, a free model, or nothing spent) stays `$0`.
+ */
+export function costText(value: number | null, tokensSpent: number, priced: boolean | undefined): string {
+  if (value !== null && value === 0 && tokensSpent > 0 && priced !== true) return 'not priced'
+  return usd(value)
+}
+
 export function usd(value: number | null): string {
   if (value === null) return '—'
   return `$${value === 0 ? '0' : value < 0.01 ? value.toPrecision(3) : value.toFixed(4)}`

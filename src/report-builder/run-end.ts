@@ -62,7 +62,13 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     runDateUtc: run.runDateUtc,
     project: run.project,
     statsSeed: options.statsSeed ?? 0,
-    config: { command: run.command, thresholds: options.thresholds ?? {}, watch: host.watching },
+    config: {
+      command: run.command,
+      thresholds: options.thresholds ?? {},
+      watch: host.watching,
+      // The runner doors price calls from DATAFORGE_PRICES only; without it the report does not claim either way.
+      ...(process.env.DATAFORGE_PRICES?.trim() ? { priced: true } : {}),
+    },
   })
 
   const updating = process.env.DATAFORGE_UPDATE_BASELINE === '1'

@@ -1,5 +1,13 @@
 import type { EvalReport } from './build.js'
 
+/**
+ * How every leaderboard ranks repair groups (`leaderboardOrder`), said before its Score rule with a space after;
+ * empty for a report without repair runs.
+ */
+export function repairRank(report: Pick<EvalReport, 'aggregates'>): string {
+  return report.aggregates.some((a) => a.repairRuns > 0) ? 'Repair groups rank by mean F1 (with its 95% interval) within their dataset. ' : ''
+}
+
 /** How Score was decided: a column header, a short name, and a legend in Markdown (inline code in backticks). */
 export interface ScoreRule {
   header: string
@@ -41,4 +49,20 @@ export function scoreRule(report: EvalReport): ScoreRule {
     short: `F1 ≥ ${passF1}`,
     legend: `Score is the share of attempted runs whose F1 reached \`--pass-f1\` (${passF1}).`,
   }
+}
+
+/**
+ * Whether the run had a price map (`config.priced`, set by the CLI from `--prices` or `DATAFORGE_PRICES`);
+ * undefined when the report does not say (the reporters, older reports).
+ */
+export function pricedOf(report: Pick<EvalReport, 'config'>): boolean | undefined {
+  return typeof report.config.priced === 'boolean' ? report.config.priced : undefined
+}
+
+/**
+ * True when the report's door runs repair tasks only (the CLI's `run`): its runs are repairs even when every
+ * trial failed before scoring, so no renderer reads them as questions.
+ */
+export function isRepairReport(report: Pick<EvalReport, 'config'>): boolean {
+  return report.config.command === 'run'
 }

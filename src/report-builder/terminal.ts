@@ -1,10 +1,10 @@
 import pc from 'picocolors'
-import { failedRuns } from './aggregate.js'
+import { failedRuns, leaderboardOrder } from './aggregate.js'
 import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
-import { fixed, meanStd } from './figure-text.js'
+import { fixed, meanIntervalText, meanStd } from './figure-text.js'
 import type { GateResult } from './gates.js'
-import { scoreRule } from './score-rule.js'
+import { repairRank, scoreRule } from './score-rule.js'
 import { formatInterval } from '../stats/number-format.js'
 import { unitsNote } from './units-note.js'
 import { unitsText } from '../stats/units.js'
@@ -16,8 +16,8 @@ import { underpoweredLine, withoutPowerClause } from './power-note.js'
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
   const rule = scoreRule(report)
-  const header = ['group', 'units', 'F1 (mean ± std)', 'P', 'R', rule.short, 'Score [95% CI]', 'trials done/asked', 'failures']
-  const rows = report.aggregates.map((a) => {
+  const header = ['group', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'P', 'R', `Score counts: ${rule.short}`, 'Score [95% CI]', 'trials done/asked', 'failures']
+  const rows = leaderboardOrder(report.aggregates).map((a) => {
     const failures = failedRuns(a)
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
     const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
@@ -25,6 +25,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
       terminalText(a.group),
       unitsText(a.units),
       f1Colored,
+      meanIntervalText(a.f1Interval),
       fixed(a.precisionMean),
       fixed(a.recallMean),
       a.passRate === null ? '—' : `${a.correct}/${a.trialsRequested - a.trialsSkipped}`,
@@ -37,7 +38,8 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
   const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
   const units = unitsNote(report.aggregates, terminalText)
-  const legend = `${rule.legend} The "${rule.short}" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
+  const legend =
+    `${repairRank(report)}${rule.legend} The "Score counts" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
   const cuts = valueCutsOf(report.records)
   const cutLine = cuts ? [c.yellow(valueCutsLine(cuts, terminalText))] : []
   return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : []), ...cutLine].join('\n') + '\n'

@@ -49,8 +49,8 @@ function records(text: string): RunRecord[] {
   ]
 }
 
-function report(text: string) {
-  return buildReport({ records: records(text), datasets: [info(`data ${text}`)], config: { command: 'run' }, cwd: process.cwd(), runDateUtc: '2025-01-01T00:00:00Z', project: { commit: null, dirty: null } })
+function report(text: string, command = 'run') {
+  return buildReport({ records: records(text), datasets: [info(`data ${text}`)], config: { command }, cwd: process.cwd(), runDateUtc: '2025-01-01T00:00:00Z', project: { commit: null, dirty: null } })
 }
 
 /** What a Markdown renderer makes of the text: headings, and per table line its number of cells. */
@@ -87,11 +87,12 @@ describe('Markdown injection', () => {
   })
 
   it('a category with | and a newline stays one row of the QA grid', () => {
-    const md = renderMarkdownReport(report('a|b\nc'))
+    // A question report: a `run` report's runs are repairs, with no question grid.
+    const md = renderMarkdownReport(report('a|b\nc', 'qa'))
     const grid = md.split('### Category × model')[1]!.split('###')[0]!
     const rows = grid.split('\n').filter((l) => l.startsWith('|'))
     expect(rows).toHaveLength(3) // header, delimiter, the suite · category row
-    expect(skeleton(grid)).toEqual(skeleton(renderMarkdownReport(report('plain')).split('### Category × model')[1]!.split('###')[0]!))
+    expect(skeleton(grid)).toEqual(skeleton(renderMarkdownReport(report('plain', 'qa')).split('### Category × model')[1]!.split('###')[0]!))
   })
 
   it('the paired comparison keeps its structure', () => {

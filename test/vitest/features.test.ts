@@ -275,9 +275,9 @@ describe('the reporter', () => {
   })
 
   it('prints a compact leaderboard after the run, beside the default reporter', () => {
-    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +units +F1 \(mean ± std\) +P +R +assertions held +Score \[95% CI\] +trials done\/asked +failures\n/)
-    expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +\d generated datasets? +1\.000 ± 0\.000 +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/)
-    expect(run.output).toMatch(/\nexplodes · synthetic +\d (case|cases|generated datasets?) +— +— +— +0\/2 .* 0\/2 +2\n/)
+    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: assertions held +Score \[95% CI\] +trials done\/asked +failures\n/)
+    expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +\d generated datasets? +1\.000 ± 0\.000 +1\.000 \[1\.000, 1\.000\] +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/)
+    expect(run.output).toMatch(/\nexplodes · synthetic +\d (case|cases|generated datasets?) +— +— +— +— +0\/2 .* 0\/2 +2\n/)
     expect(run.output).toContain("Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed")
     expect(run.output).toContain(`reports: ${run.reports.dir}`)
     expect(run.output).toMatch(/Test Files .*6/)

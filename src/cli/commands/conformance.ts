@@ -50,7 +50,7 @@ Options:
   --text-field F         show the model only this field of each sample (default the whole sample minus plan fields)
   --min-score X          exit 1 when the score is below X (0-100)
   --alpha A              exit 1 when a property departs from the request with p < A
-  --agent NAME           the generator's name on the run record (default unspecified)
+  --agent NAME           the generator's name on the run record (default generator)
   --output FILE          Markdown report (default: printed to stdout)
   --output-json FILE     the evaluation as JSON, with its run record
   --output-html FILE     self-contained HTML report with the conformance section (default NAME.html beside --output)
@@ -139,7 +139,7 @@ export const conformanceCommand: Command = async (argv, io) => {
       caseId: basename(values.samples),
       suite: 'conformance',
       dataset: basename(values.samples),
-      agent: values.agent ?? 'unspecified',
+      agent: values.agent ?? 'generator',
       model: clients[0]?.model ?? null,
       provider: clients[0]?.provider ?? null,
       trial: 0,

@@ -16,7 +16,7 @@ import { parseMinPasses, repeatGateExit } from '../gate-exit.js'
 import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
 import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
-import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, pricesGiven, runLlmConfig } from '../llm-flags.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
@@ -172,7 +172,7 @@ export const qaCommand: Command = async (argv, io) => {
     cwd: io.cwd,
     runDateUtc,
     project,
-    config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null },
+    config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null, priced: pricesGiven(values.prices, io.env) },
   })
   await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true })
   // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.

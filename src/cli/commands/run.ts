@@ -22,7 +22,7 @@ import { runEvaluation } from '../../run/run-evaluation.js'
 import { findInterruptedRun, readRecordedRun, resumeOptions, runEnvOf, type RunOptions } from '../../run/resume.js'
 import { journalKeyDir } from '../../run/journal-integrity.js'
 import { openRunFolder } from '../../run/run-folder.js'
-import { checkProviderFlags, runLlmConfig } from '../llm-flags.js'
+import { checkProviderFlags, pricesGiven, runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
 import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
@@ -247,6 +247,7 @@ export const runCommand: Command = async (argv, userIO) => {
     project,
     config: {
       command: 'run',
+      priced: pricesGiven(values.prices, io.env),
       agents: names,
       datasets: datasetIds,
       trials,

@@ -142,6 +142,9 @@ export function paretoSpec(points: readonly ParetoPoint[], axes: { costUnit: 'US
   } as TopLevelSpec
 }
 
+/** The legend's name for the spec's shares, beside each group's `NAME (evaluated)`. */
+export const REQUESTED_SERIES = 'requested (spec)'
+
 /** Requested against evaluated shares of one property's labels, grouped bars per label. */
 export function conformanceSpec(property: string, groups: readonly GroupConformance[], labelOf: (g: GroupConformance) => string): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
@@ -154,7 +157,7 @@ export function conformanceSpec(property: string, groups: readonly GroupConforma
       if (l.evaluated !== null) values.push({ label: l.label, series: labelOf(g), percent: l.evaluated })
     }
   }
-  values.unshift(...[...requested].map(([label, percent]) => ({ label, series: 'requested', percent })))
+  values.unshift(...[...requested].map(([label, percent]) => ({ label, series: REQUESTED_SERIES, percent })))
   return {
     width: WIDTH,
     height: 220,

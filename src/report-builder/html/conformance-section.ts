@@ -11,7 +11,8 @@ import type { GroupConformance } from './conformance-data.js'
 export async function conformanceSection(groups: readonly GroupConformance[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
   const labelOf = (g: GroupConformance) => labels.get(g.aggregate) ?? g.aggregate.group
   const short = chartLabels(groups.map((g) => g.aggregate), labels)
-  const shortOf = (g: GroupConformance) => short.get(g.aggregate)!
+  // The legend says what each bar is: the spec's share, or the share evaluated in a group's samples.
+  const seriesOf = (g: GroupConformance) => `${short.get(g.aggregate)!} (evaluated)`
   const rows = groups.map((g) => {
     const worst = g.properties.filter((p) => p.score !== null).sort((a, b) => a.score! - b.score!)[0]
     return (
@@ -28,11 +29,11 @@ export async function conformanceSection(groups: readonly GroupConformance[], la
   for (const [i, property] of properties.entries()) {
     const having = groups.filter((g) => g.properties.some((p) => p.name === property && p.labels.some((l) => l.evaluated !== null)))
     parts.push(
-      await figure(conformanceSpec(property, groups, shortOf), {
+      await figure(conformanceSpec(property, groups, seriesOf), {
         id: `conformance-${i}-${slug(property)}`,
-        caption: `${property}: requested share of each label against the share evaluated in each group's samples.`,
+        caption: `${property}: the share of each label the spec requested, against the share evaluated in each group's samples.`,
         markField: 'series',
-        marksFor: having.map(shortOf),
+        marksFor: having.map(seriesOf),
       }),
     )
   }

@@ -82,12 +82,13 @@ function hasCells(d: RepairDiagnostics): boolean {
 }
 
 /** Run failures, repair runs with their wrong and missed cells, and incorrect answers with the grader's detail. */
-export function failuresSection(records: readonly RunRecord[], questionRuns: ReadonlySet<RunRecord>): string {
+export function failuresSection(records: readonly RunRecord[], questionRuns: ReadonlySet<RunRecord>, repairReport: boolean): string {
   const failed = records.filter((r) => r.status === 'failed')
   const repair = records.filter((r) => r.status === 'ok' && r.correct !== true && r.diagnostics && hasCells(r.diagnostics))
   const answers = records.filter((r) => r.status === 'ok' && r.correct === false && questionRuns.has(r))
   const parts: string[] = []
-  parts.push('<h3>Run failures</h3>', failed.length ? runFailures(failed) : '<p>No run failures.</p>')
+  // A repair report's failures are repair trials that were never scored: named so, never as questions.
+  parts.push(repairReport ? '<h3>Failed trials</h3>' : '<h3>Run failures</h3>', failed.length ? runFailures(failed) : '<p>No run failures.</p>')
   if (repair.length) {
     parts.push(
       '<h3>Repairs that missed</h3>',

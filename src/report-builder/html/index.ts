@@ -11,11 +11,11 @@ import { page } from './page.js'
 import { questionRecords } from './question-data.js'
 import { questionSection } from './question-section.js'
 import { dabenchHtmlSection } from './dabench-section.js'
-import { columnHeatTables, kindCharts, repairCostChart, scoreCharts } from './repair-sections.js'
+import { columnHeatTables, kindCharts, repairCostChart, scoreCharts, scoreChartsTitle } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
 import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
-import { scoreRule } from '../score-rule.js'
+import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
 import { type UnitKind, unitsText } from '../../stats/units.js'
 
@@ -50,14 +50,14 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const title = opts.title ?? 'dataforge-evals report'
   const aggregates = report.aggregates
   const labels = groupLabels(aggregates)
-  const questions = questionRecords(report.records)
+  const questions = isRepairReport(report) ? [] : questionRecords(report.records)
   const conformance = groupConformance(aggregates)
   const repair = aggregates.filter((a) => a.pooled !== null)
   const sections: Section[] = []
 
-  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report)) + unitsTable(aggregates) })
+  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report), pricedOf(report)) + unitsTable(aggregates) })
   const scores = await scoreCharts(aggregates, labels)
-  if (scores) sections.push({ id: 'scores', title: 'Score and F1 per group', body: scores })
+  if (scores) sections.push({ id: 'scores', title: scoreChartsTitle(aggregates), body: scores })
   if (opts.baselineDeltas?.length) {
     sections.push({ id: 'baseline', title: 'Against the baseline', body: await baselineSection(opts.baselineDeltas, opts.alpha ?? 0.05) })
   }
@@ -68,11 +68,11 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const questionSet = new Set(questions)
   const repairCost = await repairCostChart(report.records.filter((r) => !questionSet.has(r) && !isConformanceRecord(r)))
   if (repairCost) sections.push({ id: 'repair-cost', title: 'Repair cost against F1', body: repairCost })
-  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions) })
+  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions, pricedOf(report)) })
   const dabench = questions.length ? dabenchHtmlSection(questions) : null
   if (dabench) sections.push({ id: 'dabench', title: 'DABench', body: dabench })
   if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
-  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet) })
+  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet, isRepairReport(report)) })
   sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })
 
   const body = [
@@ -93,7 +93,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
 /** The rule of the door that produced the report, and what the other columns mean. */
 function leaderboardNote(report: EvalReport): string {
   return (
-    `<p class="legend">${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
+    `<p class="legend">${esc(repairRank(report))}${escWithCode(scoreRule(report).legend)} Score is shown with its 95% Wilson interval and correct/attempted. ` +
     'P, R and F1 are means over completed runs (± sample standard deviation, and a 95% t interval over units; with one run, n = 1 and no spread: —); ' +
     'F1 pooled is computed from the summed tp/fp/fn counts.</p>'
   )

@@ -1,5 +1,5 @@
-import { type Aggregate, armName, failedRuns } from '../aggregate.js'
-import { fixed, meanIntervalText, meanStd, units, usd } from '../figure-text.js'
+import { type Aggregate, armName, failedRuns, leaderboardOrder } from '../aggregate.js'
+import { costText, fixed, meanIntervalText, meanStd, units } from '../figure-text.js'
 import type { ScoreRule } from '../score-rule.js'
 import { esc, sortValue } from './escape.js'
 import { unitsText } from '../../stats/units.js'
@@ -30,21 +30,22 @@ interface Column {
 
 const repairRan = (a: Aggregate) => a.repairRuns > 0
 
-function columns(rule: ScoreRule): Column[] {
+function columns(rule: ScoreRule, priced: boolean | undefined): Column[] {
   return [
     { head: 'trials', cell: (a) => num(a.trialsRequested, `${a.trialsCompleted}/${a.trialsRequested}`) },
+    // Repair leads with F1, the figure groups rank by; Score counts runs that met the door's bar.
+    { head: 'F1', cell: (a) => num(a.f1Mean, meanStd(a.f1Mean, a.f1Std, a.repairRuns)), hasValue: repairRan },
+    { head: 'F1 [95% CI]', cell: (a) => num(a.f1Interval?.mean ?? null, meanIntervalText(a.f1Interval)), hasValue: repairRan },
     {
       head: `Score: ${rule.short} [95% CI]`,
       cell: (a) => num(a.score.point, scoreText(a)),
     },
     { head: 'P', cell: (a) => num(a.precisionMean), hasValue: repairRan },
     { head: 'R', cell: (a) => num(a.recallMean), hasValue: repairRan },
-    { head: 'F1', cell: (a) => num(a.f1Mean, meanStd(a.f1Mean, a.f1Std, a.repairRuns)), hasValue: repairRan },
-    { head: 'F1 [95% CI]', cell: (a) => num(a.f1Interval?.mean ?? null, meanIntervalText(a.f1Interval)), hasValue: repairRan },
     { head: 'F1 pooled', cell: (a) => num(a.pooled?.f1 ?? null), hasValue: repairRan },
     { head: 'steps', cell: (a) => num(a.stepsMean, fixed(a.stepsMean, 1)), hasValue: (a) => (a.stepsMean ?? 0) > 0 },
     { head: 'tokens', cell: (a) => num(a.tokens.spent, String(a.tokens.spent)), hasValue: (a) => a.tokens.spent > 0 },
-    { head: 'cost', cell: (a) => num(a.usage.costUsd, usd(a.usage.costUsd)), hasValue: (a) => a.usage.calls > 0 || (a.usage.costUsd ?? 0) > 0 },
+    { head: 'cost', cell: (a) => num(a.usage.costUsd, costText(a.usage.costUsd, a.tokens.spent, priced)), hasValue: (a) => a.usage.calls > 0 || (a.usage.costUsd ?? 0) > 0 },
     { head: 'quota/trial', cell: (a) => num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)), hasValue: (a) => a.quotaUnitsPerTrial > 0 },
     {
       head: 'failures',
@@ -57,12 +58,12 @@ function columns(rule: ScoreRule): Column[] {
  * The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter.
  * Columns no group has a value in (no repair runs, no model calls) are left out and named under the table.
  */
-export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, rule: ScoreRule): string {
-  const all = columns(rule)
+export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, rule: ScoreRule, priced?: boolean): string {
+  const all = columns(rule, priced)
   const shown = all.filter((c) => !c.hasValue || aggregates.length === 0 || aggregates.some(c.hasValue))
   const left = all.filter((c) => !shown.includes(c)).map((c) => c.head)
   const head = ['agent / model', 'kind', 'suite · dataset · category', ...shown.map((c) => c.head)]
-  const rows = aggregates.map(
+  const rows = leaderboardOrder(aggregates).map(
     (a) =>
       `<tr data-group="${esc(labels.get(a) ?? a.group)}">` +
       `<th scope="row">${esc(armName(a.agent, a.model))}</th>` +

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../core/run-record.js'
 import { formatInterval } from '../../stats/number-format.js'
-import { fixed, usd } from '../figure-text.js'
+import { costText, fixed } from '../figure-text.js'
 import { categoryGridSpec, paretoSpec } from './charts.js'
 import { esc, sortValue } from './escape.js'
 import { figure } from './figure.js'
@@ -8,7 +8,7 @@ import { paretoPoints } from './pareto.js'
 import { armSummaries, categoryGrid } from './question-data.js'
 
 /** Question suites: accuracy per agent/model, the category × model grid and, when arms differ in cost, the Pareto view. */
-export async function questionSection(records: readonly RunRecord[]): Promise<string> {
+export async function questionSection(records: readonly RunRecord[], priced?: boolean): Promise<string> {
   const arms = armSummaries(records)
   const head = ['agent / model', 'accuracy [95% CI]', 'passed / attempted', 'failed runs', 'turns per case', 'steps', 'tokens', 'cost']
   const rows = arms.map(
@@ -20,7 +20,7 @@ export async function questionSection(records: readonly RunRecord[]): Promise<st
       `<td class="num"${sortValue(a.turnsPerCase)}>${fixed(a.turnsPerCase, 1)}</td>` +
       `<td class="num"${sortValue(a.stepsMean)}>${fixed(a.stepsMean, 1)}</td>` +
       `<td class="num"${sortValue(a.tokens)}>${a.tokens}</td>` +
-      `<td class="num"${sortValue(a.costUsd)}>${esc(usd(a.costUsd))}</td></tr>`,
+      `<td class="num"${sortValue(a.costUsd)}>${esc(costText(a.costUsd, a.tokens, priced))}</td></tr>`,
   )
   const parts = [
     `<div class="scroll"><table class="sortable" id="question-arms"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`,

@@ -19,13 +19,20 @@ export async function scoreCharts(aggregates: readonly Aggregate[], labels: Read
     parts.push(
       await figure(scoreF1Spec(rows), {
         id: `score-${i}-${slug(title)}`,
-        caption: `${title}: Score (correct/attempted, Wilson 95% interval) and mean F1 (t 95% interval over units) per group.`,
+        caption: `${title}: Score (correct/attempted, Wilson 95% interval)${groups.some(hasF1) ? ' and mean F1 (t 95% interval over units)' : ''} per group.`,
         markField: 'group',
         marksFor: rows.map((r) => r.label),
       }),
     )
   }
   return parts.join('')
+}
+
+const hasF1 = (a: Aggregate) => (a.f1Interval?.mean ?? null) !== null
+
+/** The heading of the Score charts: it names F1 only when some group has one. */
+export function scoreChartsTitle(aggregates: readonly Aggregate[]): string {
+  return aggregates.some(hasF1) ? 'Score and F1 per group' : 'Score per group'
 }
 
 function byDataset(aggregates: readonly Aggregate[]): Map<string, Aggregate[]> {

@@ -23,11 +23,12 @@ function datasetRows(report: EvalReport): string {
 /** Everything needed to reproduce the run, with dates and durations in their own list. */
 export function reproducibilitySection(report: EvalReport): string {
   const r = report.reproducibility
+  const isolation = describeIsolation(r.isolation)
   const items: Array<[string, string]> = [
     ['project commit', `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`],
     ['seeds', r.seeds.join(', ') || '—'],
     ['agents', r.agents.join(', ') || '—'],
-    ['isolation', describeIsolation(r.isolation)],
+    ...(isolation === null ? [] : [['isolation', isolation] as [string, string]]),
     ['models', r.models.join(', ') || '— (no model-backed agent)'],
     ...(r.llmUpstreams?.length ? [['model gateway upstream', r.llmUpstreams.join(', ')] as [string, string]] : []),
     ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],

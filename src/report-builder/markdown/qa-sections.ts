@@ -6,19 +6,20 @@ import { formatInterval } from '../../stats/number-format.js'
 import { wilsonInterval } from '../../stats/wilson.js'
 import { armName } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
-import { fixed, table, usd } from '../figure-text.js'
+import { costText, fixed, table } from '../figure-text.js'
 import { sortedEntries } from '../../core/order.js'
 import { oneLine } from '../../core/text.js'
 import { groupBy } from '../../core/group-by.js'
 import { renderDabenchSection } from './dabench-section.js'
 import { markdownCell } from '../../core/escape-text.js'
+import { isRepairReport, pricedOf } from '../score-rule.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
 export const MAX_FAILED_LISTED = 50
 
 /**
- * Question-answering records: those of suites where no run carries a repair score. (A suite whose repair
- * runs all failed before scoring would read as QA; such a run is all failures either way.)
+ * Question-answering records: those of suites where no run carries a repair score. A `run` report's runs are
+ * repairs even when none was scored (`isRepairReport`), and its caller asks for none.
  */
 export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
   const repairSuites = new Set(records.filter((r) => r.tp !== null).map((r) => r.suite))
@@ -38,7 +39,7 @@ function passed(rs: readonly RunRecord[]): number {
 }
 
 /** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
-export function renderQaModelTable(records: readonly RunRecord[]): string {
+export function renderQaModelTable(records: readonly RunRecord[], priced?: boolean): string {
   const rows = [...sortedGroups(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
     const first = rs[0]!
     const n = rs.length
@@ -53,7 +54,7 @@ export function renderQaModelTable(records: readonly RunRecord[]): string {
       `${k}/${n}`,
       fixed(mean(rs.map((r) => r.steps)), 2),
       String(tokensSpentAndSaved(usage).spent),
-      usd(usage.costUsd),
+      costText(usage.costUsd, tokensSpentAndSaved(usage).spent, priced),
       String(failures),
     ]
   })
@@ -92,7 +93,7 @@ function why(r: RunRecord): string {
 
 /** The question-answering sections of a report; empty when the report has no question runs. */
 export function renderQaSections(report: EvalReport): string {
-  const records = qaRecords(report.records)
+  const records = isRepairReport(report) ? [] : qaRecords(report.records)
   if (!records.length) return ''
   const dabench = [renderDabenchSection(records)].filter((x) => x !== '')
   return [
@@ -100,7 +101,7 @@ export function renderQaSections(report: EvalReport): string {
     '',
     'Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent\'s model steps per question.',
     '',
-    renderQaModelTable(records),
+    renderQaModelTable(records, pricedOf(report)),
     '',
     '### Category × model',
     '',

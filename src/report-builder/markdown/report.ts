@@ -1,7 +1,7 @@
 import { digestOfLabel } from '../../core/digest-of.js'
-import type { Aggregate } from '../aggregate.js'
+import { type Aggregate, leaderboardOrder } from '../aggregate.js'
 import type { EvalReport } from '../build.js'
-import { fixed, meanIntervalText, meanStd, seconds, table, units, usd } from '../figure-text.js'
+import { costText, fixed, meanIntervalText, meanStd, seconds, table, units } from '../figure-text.js'
 import { formatInterval } from '../../stats/number-format.js'
 import { unitsNote } from '../units-note.js'
 import { unitsText } from '../../stats/units.js'
@@ -13,7 +13,7 @@ import { caseLabel } from '../../core/case-label.js'
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
 import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
-import { scoreRule } from '../score-rule.js'
+import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 
 export interface MarkdownOptions {
   title?: string
@@ -43,7 +43,7 @@ export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {
   const header = ['agent', 'kind', 'dataset', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'P', 'R', scoreRule(report).header, 'trials done/asked', 'steps/trial', 'quota/trial', 'quota total']
   if (opts.runtimeInSummary) header.push('runtime total')
   header.push('failures')
-  const rows = report.aggregates.map((a) => {
+  const rows = leaderboardOrder(report.aggregates).map((a) => {
     const row = [
       markdownCell(a.model && a.model !== a.agent ? `${a.agent} (${a.model})` : a.agent),
       markdownCell(a.agentKind),
@@ -106,6 +106,7 @@ function renderMetrics(report: EvalReport): string {
 }
 
 function renderCost(report: EvalReport): string {
+  const priced = pricedOf(report)
   const rows = report.aggregates
     .filter((a) => a.usage.calls > 0 || a.usage.cachedCalls > 0)
     .map((a) => [
@@ -114,8 +115,8 @@ function renderCost(report: EvalReport): string {
       String(a.tokens.spent),
       String(a.usage.cachedCalls),
       String(a.tokens.saved),
-      usd(a.usage.costUsd),
-      usd(a.costPerCorrectFixUsd),
+      costText(a.usage.costUsd, a.tokens.spent, priced),
+      costText(a.costPerCorrectFixUsd, a.tokens.spent, priced),
     ])
   if (!rows.length) return ''
   return table(['group', 'calls', 'tokens spent', 'cached calls', 'tokens saved by cache', 'cost', 'cost per correct fix'], rows)
@@ -124,7 +125,9 @@ function renderCost(report: EvalReport): string {
 function renderFailures(report: EvalReport): string {
   const failed = report.records.filter((r) => r.status === 'failed')
   if (!failed.length) return 'No run failures.'
-  return table(
+  const attempted = report.records.filter((r) => r.status !== 'skipped').length
+  const count = isRepairReport(report) ? `${failed.length} of ${attempted} repair trials failed before they were scored (no F1).\n\n` : ''
+  return count + table(
     ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
     failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial + 1), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
   )
@@ -159,11 +162,12 @@ function generatorOptions(options: Record<string, unknown> | null | undefined): 
 
 export function renderReproducibility(report: EvalReport, opts: MarkdownOptions = {}): string {
   const r = report.reproducibility
+  const isolation = describeIsolation(r.isolation)
   const lines = [
     `- project commit: ${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
     `- seeds: ${r.seeds.join(', ') || '—'}`,
     `- agents: ${r.agents.map(markdownText).join(', ') || '—'}`,
-    `- isolation: ${markdownText(describeIsolation(r.isolation))}`,
+    ...(isolation === null ? [] : [`- isolation: ${markdownText(isolation)}`]),
     `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.map(markdownText).join(', ')}`] : []),
     `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
@@ -210,7 +214,7 @@ function withUnits(report: EvalReport): string {
 /** The sections of a report, in order, each built from the report's data. */
 export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): ReportSection[] {
   const sections: ReportSection[] = [
-    { id: 'summary', title: 'Summary', body: `${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
+    { id: 'summary', title: 'Summary', body: `${repairRank(report)}${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
   ]
   // The size policy's cuts, stated before any figure that came from a cut value.
   const cuts = valueCutsOf(report.records)
@@ -226,7 +230,7 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
   ]
   for (const [id, title, intro, body] of optional) if (body) sections.push({ id, title, body: intro ? `${intro}\n\n${body}` : body })
   sections.push(
-    { id: 'run-failures', title: 'Run failures', body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}` },
+    { id: 'run-failures', title: isRepairReport(report) ? 'Failed trials' : 'Run failures', body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}` },
     { id: 'reproducibility', title: 'Reproducibility', body: renderReproducibility(report, opts) },
     {
       id: 'compare-note',

@@ -116,7 +116,7 @@ describe('what the report says about its own runs', () => {
         units: await page.$$eval('#leaderboard table.units tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))),
         head: await page.locator('#leaderboard-table thead th').allTextContents(),
         rows: await page.$$eval('#leaderboard-table tbody tr', (rows) =>
-          rows.map((r) => ({ group: r.getAttribute('data-group'), f1: r.cells[7]!.textContent, f1Interval: r.cells[8]!.textContent })),
+          rows.map((r) => ({ group: r.getAttribute('data-group'), f1: r.cells[4]!.textContent, f1Interval: r.cells[5]!.textContent })),
         ),
         verdicts: await page.locator('td.verdict').count(),
       }
@@ -132,7 +132,7 @@ describe('what the report says about its own runs', () => {
     expect(text).not.toContain('pass threshold')
     expect(text).toContain('Intervals follow the units')
     expect(units).toContainEqual(['baseline · synthetic', '1 case', '5', "interval over this one unit's trials, which says nothing of other cases"])
-    expect(head[4]).toBe('Score: assertions held [95% CI]')
+    expect(head.slice(4, 7)).toEqual(['F1', 'F1 [95% CI]', 'Score: assertions held [95% CI]'])
     expect(rows.find((r) => r.group === 'solo · synthetic')).toEqual({ group: 'solo · synthetic', f1: '0.757 (n = 1)', f1Interval: '— (n = 1)' })
     expect(rows.find((r) => r.group === 'baseline · synthetic')!.f1).toMatch(/^0\.\d{3} ± 0\.\d{3}$/)
     expect(verdicts).toBeGreaterThan(0)
@@ -142,8 +142,9 @@ describe('what the report says about its own runs', () => {
     const { legend: text, head, rows } = await legend('cli')
     expect(text).toContain('Score is the share of attempted runs whose F1 reached --pass-f1 (1).')
     expect(text).not.toContain('assertions')
-    expect(head[4]).toBe('Score: F1 ≥ 1 [95% CI]')
-    expect(rows.map((r) => r.group)).toEqual(['baseline · synthetic', 'mock · synthetic', 'noop · synthetic'])
+    expect(head.slice(4, 7)).toEqual(['F1', 'F1 [95% CI]', 'Score: F1 ≥ 1 [95% CI]'])
+    // ranked by F1, not by name or Score
+    expect(rows.map((r) => r.group)).toEqual(['mock · synthetic', 'baseline · synthetic', 'noop · synthetic'])
     for (const r of rows) {
       expect(r.f1, r.group!).toMatch(/^\d\.\d{3} \(n = 1\)$/)
       expect(r.f1Interval, r.group!).toBe('— (n = 1)')

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { emptyUsage } from '../../../src/core/usage.js'
 import { conformanceMetrics, evaluateConformanceSync } from '../../../src/grading/conformance/index.js'
 import { renderHtmlReport } from '../../../src/report-builder/html/index.js'
+import { leaderboardOrder } from '../../../src/report-builder/aggregate.js'
 import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
 import { verdictLabel } from '../../../src/report-builder/comparison-verdict.js'
-import { makeRecord } from '../../helpers/stats-records.js'
+import { failedRecord, makeRecord } from '../../helpers/stats-records.js'
 import { CLEAN_SECRET, conformanceRecords, fullReport, manyRecords, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 import { expectSelfContainedHtml } from '../../helpers/html-self-contained.js'
 
@@ -19,9 +20,31 @@ describe('renderHtmlReport', () => {
     expect(sectionIds(html)).toEqual(['leaderboard', 'scores', 'baseline', 'kinds', 'columns', 'questions', 'conformance', 'failures', 'reproducibility'])
     expect(html).toContain('Gate passed')
     const rows = [...html.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])
-    expect(rows).toEqual(report.aggregates.map((a) => a.group))
+    expect(rows).toEqual(leaderboardOrder(report.aggregates).map((a) => a.group))
     // the three charts of the question section and the conformance bars
     for (const id of ['category-grid', 'pareto', 'baseline-deltas', 'conformance-0-sentiment']) expect(html).toContain(`<figure class="chart" id="${id}"`)
+  })
+
+  it('reports a run whose every repair trial failed as failed trials, with no question section', async () => {
+    const failed = [0, 1].map((trial) => failedRecord({ trial, seed: trial + 1, failureKind: 'budget_exceeded', failureMessage: 'budget spent' }))
+    const html = await renderHtmlReport(reportOf(failed, { command: 'run', passF1: 1 }))
+    expect(sectionIds(html)).not.toContain('questions')
+    expect(html).toContain('<h3>Failed trials</h3>')
+    expect(html).not.toContain('category-grid')
+  })
+
+  it('names F1 in the Score charts only where a group has one', async () => {
+    const heading = (html: string) => html.match(/<section id="scores"><h2>(.*?)<\/h2>/)![1]
+    const repairHtml = await renderHtmlReport(reportOf(repairRecords()))
+    expect(heading(repairHtml)).toBe('Score and F1 per group')
+    // no run recorded its wall: no isolation row, rather than a bare "—"
+    expect(repairHtml).not.toContain('<dt>isolation</dt>')
+    for (const records of [questionRecords(), conformanceRecords()]) {
+      const html = await renderHtmlReport(reportOf(records))
+      expect(heading(html)).toBe('Score per group')
+      expect(html).toContain('<a href="#scores">Score per group</a>')
+      expect(html).not.toContain('and mean F1')
+    }
   })
 
   it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
@@ -89,9 +112,11 @@ describe('renderHtmlReport', () => {
     expect(sectionIds(html)).toContain('conformance')
     expect(html).toMatch(/<th scope="row">writer-a · conformance<\/th><td class="num" data-value="[\d.]+">[\d.]+<\/td><td data-value="[\d.]+">tone\.formal [\d.]+<\/td>/)
     for (const [i, property] of ['sentiment', 'tone.formal'].entries()) {
-      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a&quot;,&quot;writer-b&quot;\\]"`))
+      expect(html).toMatch(new RegExp(`<figure class="chart" id="conformance-${i}-${property.replace('.', '-')}" data-mark-field="series" data-marks-for="\\[&quot;writer-a \\(evaluated\\)&quot;,&quot;writer-b \\(evaluated\\)&quot;\\]"`))
     }
-    expect(html).toContain('series: requested')
+    // The legend names what each bar shows: the spec's share, or a group's evaluated share.
+    expect(html).toContain('series: requested (spec)')
+    expect(html).toContain('series: writer-a (evaluated)')
   })
 
   it('shows only the sections whose data is there', async () => {
@@ -143,7 +168,7 @@ describe('renderHtmlReport', () => {
     expect(head).toEqual(['agent / model', 'kind', 'suite · dataset · category', 'trials', 'Score: correct [95% CI]', 'steps', 'tokens', 'cost', 'failures'])
     // Each group names its unit and count under its name.
     expect(html).toMatch(/<td>[^<]*<br><span class="muted">\d+ (cases?|conversations?)<\/span><\/td>/)
-    expect(html).toContain('Not shown, as no group has a value in them: P, R, F1, F1 [95% CI], F1 pooled, quota/trial.')
+    expect(html).toContain('Not shown, as no group has a value in them: F1, F1 [95% CI], P, R, F1 pooled, quota/trial.')
   })
 
   it('escapes names and messages', async () => {
