@@ -10,12 +10,14 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
 /**
  * The versions a consumer installs beside the package: the ones this repository pins in its devDependencies, but
- * for Vitest when `DATAFORGE_TEST_VITEST` names another version (the cross-stack run, test/cross-stack/run.sh).
+ * for Vitest when `DATAFORGE_TEST_VITEST` names another version (the cross-stack run, test/cross-stack/run.sh). There
+ * `@types/node` follows the running Node's major, as a user on that Node has it (Vitest 5 asks for ^22 or >=24).
  */
 export async function pinnedDevVersions(): Promise<Record<string, string>> {
   const pinned = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<string, string>
   const vitest = process.env.DATAFORGE_TEST_VITEST
-  return vitest ? { ...pinned, vitest } : pinned
+  const nodeMajor = process.versions.node.split('.')[0]
+  return vitest ? { ...pinned, vitest, '@types/node': `^${nodeMajor}` } : pinned
 }
 
 export interface PackedInstall {
