@@ -5,6 +5,7 @@ import type { RunRecord } from './run-record.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import type { FailureKind } from './failure-kind.js'
 import type { LlmCall, UsageSource } from './llm.js'
+import type { RecordToolCall } from './transcript.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
 import { ValueCuts } from './value-cap.js'
@@ -48,6 +49,10 @@ export interface RecordOutcome {
   usageSource?: UsageSource | null
   /** The gateway's trace of each model call. */
   llmCalls?: LlmCall[]
+  /** Each tool call of the run, in order (core/transcript.ts). */
+  toolCalls?: RecordToolCall[]
+  /** The id of the run's transcript in the report's transcripts file. */
+  transcriptId?: string | null
 }
 
 export interface RecordProvenance {
@@ -148,6 +153,8 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     llmUpstream: id.llmUpstream ?? null,
     usageSource: outcome.usageSource ?? (usage.calls > 0 ? 'agent' : null),
     llmCalls: outcome.llmCalls ?? [],
+    toolCalls: outcome.toolCalls ?? [],
+    transcriptId: outcome.transcriptId ?? null,
     // Last: the notes of every cut above are added here.
     warnings: cuts.warnings([...(outcome.warnings ?? []), ...(score?.warnings ?? [])]),
     datasetSha256: id.datasetSha256 ?? null,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /** One model call through the gateway, as `RunRecord.llmCalls` keeps it (`LlmCall` in core/llm.ts). */
 export const LlmCallSchema = z.object({
-  protocol: z.enum(['openai-chat', 'anthropic-messages', 'other']),
+  protocol: z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'other']),
   path: z.string(),
   model: z.string().nullable(),
   stream: z.boolean(),

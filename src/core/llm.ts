@@ -19,7 +19,7 @@ export interface LlmAccess {
 
 /** One model call as a record keeps it: never a key, a header or a message. */
 export interface LlmCall {
-  protocol: 'openai-chat' | 'anthropic-messages' | 'other'
+  protocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'other'
   /** The path under the gateway's `/v1` (`/chat/completions`). */
   path: string
   model: string | null

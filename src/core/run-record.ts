@@ -5,6 +5,7 @@ import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import { dataRecordSchema } from './data-record-schema.js'
 import { LlmCallSchema } from './llm-schema.js'
+import { RecordToolCallSchema } from './transcript.js'
 
 export { RUN_RECORD_VERSION }
 
@@ -62,6 +63,10 @@ export const RunRecordSchema = z.object({
   usageSource: z.enum(['gateway', 'agent']).nullable().default(null),
   /** Each model call the gateway served for this run, in order: no keys, headers or messages. */
   llmCalls: z.array(LlmCallSchema).default([]),
+  /** Each tool call of this run in order: the model's (from its answers) and the agent's own (core/transcript.ts). */
+  toolCalls: z.array(RecordToolCallSchema).default([]),
+  /** The id of this run's line in the report's transcripts file; null when none was kept. */
+  transcriptId: z.string().nullable().default(null),
   // provenance
   /**
    * The data's identity: for repair runs the sha256 of the dirty and clean data as `DatasetInfo` records it

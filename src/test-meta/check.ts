@@ -160,7 +160,7 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
 
 const LLM_META = keys(['upstream', 'usageSource', 'calls'])
 const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error'])
-const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'anthropic-messages', 'other'])
+const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'openai-responses', 'anthropic-messages', 'other'])
 const CACHE_STATES: ReadonlySet<unknown> = new Set(['hit', 'live', 'refused'])
 const llmCall = (c: unknown): boolean =>
   isPlainObject(c) &&

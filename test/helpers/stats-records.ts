@@ -46,6 +46,8 @@ export function makeRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     llmUpstream: null,
     usageSource: null,
     llmCalls: [],
+    toolCalls: [],
+    transcriptId: null,
     datasetSha256: HASH_A,
     agentSource: null,
     agentSha256: null,
