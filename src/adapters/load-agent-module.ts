@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createJiti } from 'jiti'
-import type { RepairAgent } from '../core/agent.js'
+import { agentKindOf, type RepairAgent } from '../core/agent.js'
 import type { DataAgent } from '../core/data-agent.js'
 import { InputError } from '../core/errors.js'
 
@@ -45,7 +45,7 @@ export async function loadAgentModule(spec: string, cwd: string): Promise<Repair
   const name = typeof agent.name === 'string' && agent.name ? agent.name : basename(path, extname(path))
   return {
     name,
-    kind: agent.kind ?? 'custom',
+    kind: agentKindOf(agent),
     model: agent.model,
     provider: agent.provider,
     run: (task, ctx) => agent.run(task, ctx),
@@ -61,5 +61,5 @@ export async function loadDataAgentModule(spec: string, cwd: string): Promise<Da
   }
   const a = candidate as DataAgent
   const name = typeof a.name === 'string' && a.name ? a.name : basename(path, extname(path))
-  return { name, kind: a.kind ?? 'custom', model: a.model, provider: a.provider, session: (tables, ctx) => a.session(tables, ctx) }
+  return { name, kind: agentKindOf(a), model: a.model, provider: a.provider, session: (tables, ctx) => a.session(tables, ctx) }
 }

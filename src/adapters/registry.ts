@@ -1,4 +1,4 @@
-import type { RepairAgent } from '../core/agent.js'
+import { agentKindOf, type RepairAgent } from '../core/agent.js'
 import { InputError } from '../core/errors.js'
 import { commandSpec, type IsolatedSpec, isCommandSpec, moduleSpec, parseCommandSpec, provenanceOf } from '../isolation/agent-spec.js'
 import { type IsolatedAgent, type IsolationOptions, startIsolatedAgent } from '../isolation/isolated-agent.js'
@@ -33,7 +33,7 @@ const LOCAL_AGENTS: Record<string, { agent: RepairAgent; description: string }> 
 export function listAgents(): AgentListing[] {
   const local = Object.entries(LOCAL_AGENTS).map(([name, { agent, description }]): AgentListing => ({
     name,
-    kind: agent.kind ?? 'custom',
+    kind: agentKindOf(agent),
     description,
     commands: ['run'],
   }))

@@ -1,3 +1,4 @@
+import { AgentFailure } from '../core/errors.js'
 import type { LlmAccess } from '../core/llm.js'
 import type { Usage } from '../core/schemas.js'
 import { isZeroUsage } from '../core/usage.js'
@@ -29,8 +30,11 @@ export interface CaseTrial {
   mark(): number
   /** A turn is answered: its calls still in flight are cancelled and counted to it. */
   endTurn(): void
-  /** Puts calls `from` … `to` (all when omitted) on `meta`: usage, whose usage counts, traces, a gateway failure. */
-  put(meta: DataforgeMeta, from?: number, to?: number): void
+  /**
+   * Puts calls `from` … `to` (all when omitted) on `meta`: usage, whose usage counts, traces, a gateway failure.
+   * Returns that failure, to throw: it fails the trial whatever the agent returned.
+   */
+  put(meta: DataforgeMeta, from?: number, to?: number): AgentFailure | null
   finish(): void
 }
 
@@ -43,15 +47,16 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
     llm: trial.llm,
     mark: () => trial.ledger.calls.length,
     endTurn: () => void trial.cancelInFlight(),
-    put(meta, from, to) {
-      putLlmOutcome(meta, gw.outcomeSince(trial, from, to))
-    },
+    put: (meta, from, to) => putLlmOutcome(meta, gw.outcomeSince(trial, from, to)),
     finish: () => void trial.finish(),
   }
 }
 
-/** The gateway's count replaces what the agent reported when it saw calls (no double count); its failure is the trial's. */
-export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
+/**
+ * The gateway's count replaces what the agent reported when it saw calls (no double count); its failure is the
+ * trial's, put on the meta with its kind and returned as the failure to throw (null when the gateway refused nothing).
+ */
+export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): AgentFailure | null {
   const agentUsage: Usage | null = meta.usage
   let usageSource: 'gateway' | 'agent' | null
   if (llm.calls.length > 0) {
@@ -60,5 +65,7 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls }
   if (llm.cancelled) meta.warnings = [...(meta.warnings ?? []), llm.cancelled]
-  if (llm.failure) meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
+  if (!llm.failure) return null
+  meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
+  return new AgentFailure(llm.failure.kind, meta.failure.message)
 }

@@ -3,16 +3,16 @@ import type { IsolateOption } from '../isolation/wall.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { tablesJsonSha256 } from '../core/hash.js'
 import type { Table } from '../core/schemas.js'
-import { putCounters, putUsage } from '../test-meta/put.js'
+import { putAgent, putCounters, putUsage } from '../test-meta/put.js'
 import { sanitizeUsage } from '../run/normalize-output.js'
-import { checkTimeoutMs, withLazyTimeout } from '../run/with-timeout.js'
+import { checkTimeoutMs, runnerTimeoutMs, withLazyTimeout } from '../run/with-timeout.js'
 import { checkConversationArgs } from './check-options.js'
 import { type DataInput, normalizeData } from './data-input.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
-import { agentNameOf } from './eval-trial.js'
-import { putAgentFailure } from '../test-meta/put-failure.js'
-import { AgentFailure } from '../core/errors.js'
-import { toFailureKind } from '../core/failure-kind.js'
+import { specIdentity } from './eval-trial.js'
+import { agentIdentity } from '../core/trial-identity.js'
+import { putAgentFailure, putFailureOnce } from '../test-meta/put-failure.js'
+import type { AgentFailure } from '../core/errors.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import { type CaseTrial, caseLlm, openCaseTrial } from './case-llm.js'
@@ -58,6 +58,12 @@ export interface ConversationSession {
    * usage and counters, or the failure, on `live`.
    */
   answer(live: DataforgeMeta, index: number): Promise<Answer>
+  /**
+   * Turn `index` as its test runs it: the answer, then `check`, within the turn's time (its question and the ones
+   * before it); a check still running then fails the turn as `timeout`. `runnerTimeoutMs` is the runner's, past it.
+   */
+  runTurn(live: DataforgeMeta, index: number, check: (answer: Answer) => unknown): Promise<void>
+  runnerTimeoutMs(index: number): number
   /** Closes the session and a resolved agent; the runner calls it after the file's tests. */
   close(): Promise<void>
 }
@@ -106,11 +112,14 @@ export function conversationSession(name: string, options: ConversationOptions, 
     })
     return session
   }
-  /** The gateway's view of turn `index` onto its test's meta (after the agent's own usage: the gateway's count wins). */
-  const putTurnLlm = async (live: DataforgeMeta, index: number) => {
+  /**
+   * The gateway's view of turn `index` onto its test's meta (after the agent's own usage: the gateway's count
+   * wins); returns the turn's gateway failure, if any.
+   */
+  const putTurnLlm = async (live: DataforgeMeta, index: number): Promise<AgentFailure | null> => {
     const trial = await llmTrial
     const range = turnMarks[index]
-    if (trial && range) trial.put(live, range[0], range[1])
+    return trial && range ? trial.put(live, range[0], range[1]) : null
   }
   const marked = async <T>(index: number, ask: () => Promise<T>): Promise<T> => {
     const trial = await llmTrial
@@ -142,26 +151,18 @@ export function conversationSession(name: string, options: ConversationOptions, 
     }
     return answers[index]!
   }
-  const identity =
-    typeof options.agent === 'object' && 'session' in options.agent
-      ? options.agent
-      : { name: agentNameOf(options.agent), kind: 'custom' as const, model: undefined, provider: undefined }
-
-  return {
+  const self: ConversationSession = {
     timeoutMs,
     turnMeta: (turn) =>
       newMeta({
         caseId: name,
-        suite: options.suite ?? name,
         dataset: options.suite ?? name,
-        agent: identity.name,
-        agentKind: identity.kind ?? 'custom',
-        model: identity.model ?? null,
-        provider: identity.provider ?? null,
-        category: options.category ?? null,
+        ...specIdentity(options.agent),
+        category: options.category,
+        trial: 0,
         seed,
         turn,
-        generation: options.generation ?? null,
+        generation: options.generation,
       }),
     async answer(live, index) {
       // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
@@ -176,15 +177,19 @@ export function conversationSession(name: string, options: ConversationOptions, 
         throw error
       } finally {
         const agent = await resolved?.catch(() => null)
-        if (agent) Object.assign(live, { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? live.model, provider: agent.provider ?? live.provider, agentProvenance: agent.provenance ?? null })
+        if (agent) putAgent(live, agentIdentity(agent))
       }
       const steps = answer.steps
       putUsage(live, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
       putCounters(live, answer.metrics)
-      await putTurnLlm(live, index)
-      if (live.failure?.message.startsWith('model gateway: ')) throw new AgentFailure(toFailureKind(live.failure.kind), live.failure.message)
+      const refused = await putTurnLlm(live, index)
+      if (refused) throw refused
       return answer
     },
+    async runTurn(live, index, check) {
+      await guardedTurn(live, timeoutMs * (index + 1), async () => check(await self.answer(live, index)))
+    },
+    runnerTimeoutMs: (index) => runnerTimeoutMs(timeoutMs * (index + 1)),
     async close() {
       const opened = await session?.catch(() => null)
       await opened?.close?.()
@@ -192,5 +197,19 @@ export function conversationSession(name: string, options: ConversationOptions, 
       const agent = await resolved?.catch(() => null)
       if (agent && agent !== options.agent) await (await import('../adapters/registry.js')).closeAgent(agent)
     },
+  }
+  return self
+}
+
+/**
+ * Runs a turn's test body within `ownMs`: past it the turn fails as `timeout`, recorded on `live` unless a failure
+ * is already there (the question's own timeout, the agent's failure). Every door's turns end through here.
+ */
+export async function guardedTurn(live: DataforgeMeta, ownMs: number, body: () => Promise<unknown>): Promise<void> {
+  try {
+    await withLazyTimeout(ownMs, body)
+  } catch (error) {
+    putFailureOnce(live, error)
+    throw error
   }
 }

@@ -1,13 +1,15 @@
 import { trialLabel } from '../core/trial-label.js'
 import type { RepairAgent } from '../core/agent.js'
+import type { DataAgent } from '../core/data-agent.js'
 import type { IsolateOption } from '../isolation/wall.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
 import type { DatasetRequest } from '../datasets/index.js'
-import { putMetric } from '../test-meta/put.js'
+import { putAgent, putMetric } from '../test-meta/put.js'
 import type { LlmAccess } from '../core/llm.js'
-import { AgentFailure } from '../core/errors.js'
-import { toFailureKind } from '../core/failure-kind.js'
+import type { AgentFailure } from '../core/errors.js'
+import { type AgentIdentity, agentIdentity } from '../core/trial-identity.js'
+import { agentKindOf } from '../core/agent.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
@@ -90,11 +92,14 @@ export function trialTestName(name: string, trial: number, trials: number, seed:
   return `${name} [${trialLabel(trial, trials)} · seed ${seed}]`
 }
 
+/** The dataset of a case whose task comes from a factory, until its first task names it. */
+const CUSTOM_DATASET = 'custom'
+
 function datasetIdOf(options: EvalCaseOptions): string {
   if (typeof options.dataset === 'string') return options.dataset
   if (options.dataset) return options.dataset.id
   if (options.task && typeof options.task !== 'function') return options.task.info.id
-  return 'custom'
+  return CUSTOM_DATASET
 }
 
 /** An agent's name before it is resolved: a module path's stem, a command's words. */
@@ -103,30 +108,27 @@ export function agentNameOf(spec: string | { command: readonly string[] }): stri
   return spec.command.join(' ')
 }
 
-function staticAgentIdentity(agent: EvalCaseOptions['agent']): { name: string; kind: string; model: string | null; provider: string | null } {
-  if (typeof agent === 'string' || !('run' in agent)) return { name: agentNameOf(agent), kind: 'custom', model: null, provider: null }
-  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
+/** Who runs a case before its agent is resolved: an agent object as it is, a module or command by its name. */
+export function specIdentity(spec: RepairAgent | DataAgent | string | { command: readonly string[] }): AgentIdentity {
+  if (typeof spec === 'object' && ('run' in spec || 'session' in spec)) return agentIdentity(spec)
+  return agentIdentity({ name: agentNameOf(spec as string | { command: readonly string[] }) })
+}
+
+/** The resolved task's data on the running test's meta (its description once per worker). */
+function putData(live: DataforgeMeta, info: DatasetInfo): void {
+  live.dataset = info.id
+  if (live.suite === CUSTOM_DATASET) live.suite = info.id
+  live.datasetSha256 = datasetDigests(info.dirty.sha256, info.clean.sha256)
+  if (firstDescription(info)) live.datasetInfo = info
 }
 
 /** The meta a trial starts with, before its agent and dataset are resolved. */
 export function trialMeta(name: string, options: EvalCaseOptions, trial: number): DataforgeMeta {
-  const identity = staticAgentIdentity(options.agent)
   const dataset = datasetIdOf(options)
-  return newMeta({
-    caseId: name,
-    suite: dataset,
-    dataset,
-    agent: identity.name,
-    agentKind: identity.kind,
-    model: identity.model,
-    provider: identity.provider,
-    category: options.category ?? null,
-    tags: options.tags ?? [],
-    trial,
-    trials: options.trials ?? 1,
-    seed: (options.seed ?? 1) + trial,
-    generation: options.generation ?? null,
-  })
+  return newMeta(
+    { caseId: name, dataset, ...specIdentity(options.agent), category: options.category, trial, seed: (options.seed ?? 1) + trial, generation: options.generation },
+    { tags: options.tags ?? [], trials: options.trials ?? 1 },
+  )
 }
 
 async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task: AgentTask; info: DatasetInfo }> {
@@ -204,24 +206,14 @@ export async function runTrial(
 ): Promise<void> {
   const seed = live.seed
   const agent = await agentOf.get()
-  Object.assign(live, {
-    agent: agent.name,
-    agentKind: agent.kind ?? 'custom',
-    model: agent.model ?? live.model,
-    provider: agent.provider ?? live.provider,
-    agentProvenance: agent.provenance ?? null,
-  })
+  putAgent(live, agentIdentity(agent))
   const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
-  Object.assign(live, {
-    dataset: info.id,
-    suite: live.suite === 'custom' ? info.id : live.suite,
-    datasetSha256: datasetDigests(info.dirty.sha256, info.clean.sha256),
-    ...(firstDescription(info) ? { datasetInfo: info } : {}),
-  })
+  putData(live, info)
   const own = ownUpstreamOf(agent)
   // A built-in model agent brings its preset's upstream; any other agent takes the case's.
   const llmTrial = await openCaseTrial(own ? async () => own : llmConfigOf(options), { caseId: live.caseId, trial: run.trial, seed })
   const llm = llmTrial?.llm
+  let refused: AgentFailure | null = null
   try {
     // The signal is made only if the body or the agent reads it (most trivial agents never do).
     await withLazyTimeout(
@@ -260,11 +252,11 @@ export async function runTrial(
   } finally {
     if (llmTrial) {
       llmTrial.finish()
-      llmTrial.put(live)
+      refused = llmTrial.put(live)
     }
   }
   // A call the gateway refused fails the trial even when the body caught the agent's error.
-  if (live.llm && live.failure?.message.startsWith('model gateway: ')) throw new AgentFailure(toFailureKind(live.failure.kind), live.failure.message)
+  if (refused) throw refused
 }
 
 const llmConfigs = new WeakMap<EvalCaseOptions, () => Promise<LlmConfig | null>>()
@@ -287,7 +279,7 @@ function llmConfigOf(options: EvalCaseOptions): () => Promise<LlmConfig | null> 
 function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess }, defaultTask: AgentTask, live: DataforgeMeta): BoundAgent {
   return {
     name: agent.name,
-    kind: agent.kind ?? 'custom',
+    kind: agentKindOf(agent),
     model: agent.model,
     async run(task = defaultTask) {
       try {

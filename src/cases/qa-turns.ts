@@ -1,6 +1,6 @@
 import type { Answer, Grader } from '../core/answer.js'
 import type { DataAgent } from '../core/data-agent.js'
-import { AgentFailure, InputError } from '../core/errors.js'
+import { InputError } from '../core/errors.js'
 import type { QaCase, QaSuite, QaSuiteOptions } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { putCounters, putFailure, putUsage } from '../test-meta/put.js'
@@ -8,8 +8,10 @@ import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
 import { checkQaSuiteOptions } from './check-options.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
+import type { AgentIdentity } from '../core/trial-identity.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { caseLlm, putLlmOutcome } from './case-llm.js'
+import { guardedTurn } from './conversation-turns.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta
@@ -112,33 +114,19 @@ export async function resolveQaAgent(spec: DataAgent | string): Promise<DataAgen
   return resolveDataAgentSpec(spec, { cwd: process.cwd(), providerOptions: { cwd: process.cwd() } })
 }
 
-/** Who answers, as recorded on every run. */
-export function qaAgentIdentity(agent: Pick<DataAgent, 'name' | 'kind' | 'model' | 'provider'>): Pick<DataforgeMeta, 'agent' | 'agentKind' | 'model' | 'provider'> {
-  return { agent: agent.name, agentKind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null }
-}
-
 /** The meta of one turn (or single question) of one trial. */
 export function qaTurnMeta(
   plan: QaPlan,
   qaCase: QaCase,
   index: number,
   trial: number,
-  agent: Pick<DataforgeMeta, 'agent' | 'agentKind' | 'model' | 'provider'>,
+  agent: AgentIdentity,
   generation: string | undefined,
 ): DataforgeMeta {
-  return newMeta({
-    caseId: qaCase.id,
-    suite: plan.name,
-    dataset: plan.name,
-    ...agent,
-    category: qaCase.category,
-    trial,
-    trials: plan.trials,
-    seed: plan.seed + trial,
-    turn: turnNumber(qaCase, index),
-    generation: generation ?? null,
-    ...(qaCase.metrics ? { metrics: { ...qaCase.metrics } } : {}),
-  })
+  return newMeta(
+    { caseId: qaCase.id, dataset: plan.name, ...agent, category: qaCase.category, trial, seed: plan.seed + trial, turn: turnNumber(qaCase, index), generation },
+    { trials: plan.trials, ...(qaCase.metrics ? { metrics: { ...qaCase.metrics } } : {}) },
+  )
 }
 
 /**
@@ -148,6 +136,15 @@ export function qaTurnMeta(
  * loads only when a suite registers.
  */
 export async function runQaTurn(
+  live: DataforgeMeta,
+  turn: { session: QaTrialSession; qaCase: QaCase; index: number; dataSha256: string; timeoutMs: number },
+  check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
+): Promise<void> {
+  // The question and the ones before it have their own timeouts; the grader runs within what is left of them.
+  await guardedTurn(live, turn.timeoutMs * (turn.index + 1), () => askAndCheck(live, turn, check))
+}
+
+async function askAndCheck(
   live: DataforgeMeta,
   turn: { session: QaTrialSession; qaCase: QaCase; index: number; dataSha256: string },
   check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
@@ -169,8 +166,8 @@ export async function runQaTurn(
   facts()
   if (outcome.llm) {
     // After the agent's own usage: the gateway's count replaces it (no double count).
-    putLlmOutcome(live, outcome.llm)
-    if (outcome.llm.failure) throw new AgentFailure(outcome.llm.failure.kind, `model gateway: ${outcome.llm.failure.message}`)
+    const refused = putLlmOutcome(live, outcome.llm)
+    if (refused) throw refused
   }
   await check(answer, turnsOf(qaCase)[index]!.grader)
 }

@@ -15,6 +15,11 @@ export interface RunContext {
 
 export type AgentKind = 'oracle' | 'baseline' | 'model' | 'custom'
 
+/** An agent's kind as reports name it: `custom` when it states none. */
+export function agentKindOf<K extends string>(agent: { kind?: K | undefined }): K | 'custom' {
+  return agent.kind ?? 'custom'
+}
+
 /** Where an agent came from, recorded on every RunRecord. */
 export interface AgentProvenance {
   /** `builtin:NAME`, `module:PATH` (relative to the working directory) or `cmd:COMMAND`. */

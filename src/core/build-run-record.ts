@@ -1,4 +1,4 @@
-import { type AgentProvenance, IN_PROCESS } from './agent.js'
+import { IN_PROCESS } from './agent.js'
 import { hashOf, sha256Hex } from './hash.js'
 import type { CellIssue, RepairDiagnostics, RepairScore } from './repair-score.js'
 import type { RunRecord } from './run-record.js'
@@ -9,26 +9,7 @@ import type { RecordToolCall } from './transcript.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
 import { ValueCuts } from './value-cap.js'
-
-export interface RecordIdentity {
-  caseId: string
-  turn?: number | null
-  suite?: string
-  dataset: string
-  category?: string | null
-  agent: string
-  agentKind?: string
-  model?: string | null
-  provider?: string | null
-  trial: number
-  seed: number
-  generation?: string | null
-  datasetSha256?: { dirty: string; clean: string } | null
-  /** Where the agent came from (built-in, module, command) and the sha256 of its file. */
-  agentProvenance?: AgentProvenance | null
-  /** The model gateway's upstream identity, when the run had one. */
-  llmUpstream?: string | null
-}
+import { type TrialIdentity, type TrialIdentityInput, trialIdentity } from './trial-identity.js'
 
 export interface RecordOutcome {
   status: 'ok' | 'failed' | 'skipped'
@@ -45,6 +26,8 @@ export interface RecordOutcome {
   runtimeS?: number
   usage?: Usage
   warnings?: string[]
+  /** The model gateway's upstream for this run (`applyLlmOutcome` in src/gateway/); null without one. */
+  llmUpstream?: string | null
   /** Whose count `usage` is (see `applyLlmOutcome` in src/gateway/). */
   usageSource?: UsageSource | null
   /** The gateway's trace of each model call. */
@@ -63,19 +46,13 @@ export interface RecordProvenance {
 const armIds = new Map<string, string>()
 
 /** Arm = what is being compared (agent configuration); config = arm × case × data. */
-export function armIdOf(id: RecordIdentity): string {
+export function armIdOf(id: TrialIdentity): string {
   // A lookup key, not a hash input: each part is typed (`s` string, `n` null) so no two identities share it.
-  let key = `s${id.agent}\u0000s${id.agentKind ?? 'custom'}`
-  for (const part of [id.model, id.provider, id.generation]) key += part === null || part === undefined ? '\u0000n' : `\u0000s${part}`
+  let key = `s${id.agent}\u0000s${id.agentKind}`
+  for (const part of [id.model, id.provider, id.generation]) key += part === null ? '\u0000n' : `\u0000s${part}`
   let armId = armIds.get(key)
   if (armId === undefined) {
-    armId = hashOf({
-      agent: id.agent,
-      agentKind: id.agentKind ?? 'custom',
-      model: id.model ?? null,
-      provider: id.provider ?? null,
-      generation: id.generation ?? null,
-    })
+    armId = hashOf({ agent: id.agent, agentKind: id.agentKind, model: id.model, provider: id.provider, generation: id.generation })
     armIds.set(key, armId)
   }
   return armId
@@ -86,22 +63,27 @@ export function armIdOf(id: RecordIdentity): string {
  * its keys already in canonical (sorted) order: one per record, and sorting them each time cost more than the
  * hash.
  */
-export function configIdOf(id: RecordIdentity, armId = armIdOf(id)): string {
+export function configIdOf(id: TrialIdentity, armId = armIdOf(id)): string {
   const digests = id.datasetSha256 ? { clean: id.datasetSha256.clean, dirty: id.datasetSha256.dirty } : null
   return sha256Hex(
     JSON.stringify({
       arm: armId,
       caseId: id.caseId,
-      category: id.category ?? null,
+      category: id.category,
       dataset: id.dataset,
       datasetSha256: digests,
-      suite: id.suite ?? id.dataset,
-      turn: id.turn ?? null,
+      suite: id.suite,
+      turn: id.turn,
     }),
   )
 }
 
-export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, provenance: RecordProvenance): RunRecord {
+/**
+ * The record of one trial, built once, with the run's real provenance: the door's identity of the trial
+ * (`trialIdentity`'s defaults for what it left out), what the trial did, and the run's commit and date.
+ */
+export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome, provenance: RecordProvenance): RunRecord {
+  const id = trialIdentity(given)
   const score = outcome.status === 'ok' ? (outcome.score ?? null) : null
   const passF1 = outcome.passF1 ?? 1
   let correct: boolean | null = null
@@ -116,17 +98,17 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
   return {
     recordVersion: RUN_RECORD_VERSION,
     caseId: id.caseId,
-    turn: id.turn ?? null,
-    suite: id.suite ?? id.dataset,
+    turn: id.turn,
+    suite: id.suite,
     dataset: id.dataset,
-    category: id.category ?? null,
+    category: id.category,
     agent: id.agent,
-    agentKind: id.agentKind ?? 'custom',
-    model: id.model ?? null,
-    provider: id.provider ?? null,
+    agentKind: id.agentKind,
+    model: id.model,
+    provider: id.provider,
     trial: id.trial,
     seed: id.seed,
-    generation: id.generation ?? null,
+    generation: id.generation,
     status: outcome.status,
     failureKind: outcome.status === 'ok' ? null : (outcome.failureKind ?? (outcome.status === 'skipped' ? 'skipped' : 'exception')),
     failureMessage: outcome.status === 'ok' ? null : cuts.nullable(outcome.failureMessage ?? null, 'failureMessage'),
@@ -144,20 +126,20 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     perColumn: score?.perColumn ?? null,
     perKind: score?.perKind ?? null,
     // An oracle's fixes are the truth itself: not persisted.
-    fixes: (id.agentKind ?? 'custom') === 'oracle' ? null : cuts.fixes(score?.fixes ?? null),
+    fixes: id.agentKind === 'oracle' ? null : cuts.fixes(score?.fixes ?? null),
     metrics: outcome.metrics ?? {},
     steps: outcome.steps ?? 0,
     runtimeS: outcome.runtimeS ?? 0,
     usage,
     cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
-    llmUpstream: id.llmUpstream ?? null,
+    llmUpstream: outcome.llmUpstream ?? null,
     usageSource: outcome.usageSource ?? (usage.calls > 0 ? 'agent' : null),
     llmCalls: outcome.llmCalls ?? [],
     toolCalls: outcome.toolCalls ?? [],
     transcriptId: outcome.transcriptId ?? null,
     // Last: the notes of every cut above are added here.
     warnings: cuts.warnings([...(outcome.warnings ?? []), ...(score?.warnings ?? [])]),
-    datasetSha256: id.datasetSha256 ?? null,
+    datasetSha256: id.datasetSha256,
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,
     isolated: id.agentProvenance?.isolated ?? null,

@@ -75,7 +75,7 @@ function cancelledCallsWarning(calls: readonly LlmCall[]): string | null {
  */
 export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null): RecordOutcome {
   if (!llm) return outcome
-  const out: RecordOutcome = { ...outcome, llmCalls: llm.calls }
+  const out: RecordOutcome = { ...outcome, llmUpstream: llm.upstream, llmCalls: llm.calls }
   if (llm.cancelled) out.warnings = [...(outcome.warnings ?? []), llm.cancelled]
   const agentUsage = outcome.usage
   if (llm.calls.length > 0) {

@@ -16,12 +16,9 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     const turn = index + 1
     jest.test(
       turnTestName(name, turn),
-      caseTest(async () => {
-        const answer = await session.answer(startMeta('conversation', session.turnMeta(turn)), index)
-        await check(answer, { turn })
-      }, session.turnMeta(turn)),
+      caseTest(() => session.runTurn(startMeta('conversation', session.turnMeta(turn)), index, (answer) => check(answer, { turn })), session.turnMeta(turn)),
       // A turn run alone may first wait for the questions before it, each with its own timeout.
-      session.timeoutMs * turn + 5_000,
+      session.runnerTimeoutMs(index),
     )
   })
 }

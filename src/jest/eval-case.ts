@@ -1,5 +1,5 @@
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
-import { checkTimeoutMs } from '../run/with-timeout.js'
+import { checkTimeoutMs, runnerTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { caseTest, type JestGlobals, jestGlobals, startMeta } from './globals.js'
 
@@ -23,7 +23,7 @@ function makeEvalCase(pick: (test: JestGlobals['test']) => JestGlobals['test'] |
         caseTest(async () => {
           await runTrial(startMeta('evalCase', meta), options, agentOf, { trial, timeoutMs }, body)
         }, meta),
-        timeoutMs + 5_000,
+        runnerTimeoutMs(timeoutMs),
       )
     }
   }

@@ -1,5 +1,8 @@
-import { qaAgentIdentity, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
-import { agentNameOf, trialTestName } from '../cases/eval-trial.js'
+import { qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
+import { specIdentity, trialTestName } from '../cases/eval-trial.js'
+import { agentIdentity } from '../core/trial-identity.js'
+import { putAgent } from '../test-meta/put.js'
+import { runnerTimeoutMs } from '../run/with-timeout.js'
 import type { DataAgent } from '../core/data-agent.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
@@ -19,8 +22,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
   const cases = qaCasesNow(suite, plan.suiteOptions, loadQaSuiteSync)
   // A named agent's identity until it is resolved: the suite's `beforeAll` resolves it and puts it on every test's
   // meta, so its skipped tests record it too; only a suite none of whose tests runs keeps this one.
-  const identity =
-    typeof options.agent === 'string' ? { agent: agentNameOf(options.agent), agentKind: 'custom', model: null, provider: null } : qaAgentIdentity(options.agent)
+  const identity = specIdentity(options.agent)
   let agent: Promise<DataAgent> | null = null
   const agentNow = () => {
     agent ??= resolveQaAgent(options.agent)
@@ -46,7 +48,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
     // tests, which fail with it as each asks its first question.
     jest.beforeAll(async () => {
       const resolved = await agentNow().catch(() => null)
-      if (resolved) for (const meta of metas) Object.assign(meta, qaAgentIdentity(resolved))
+      if (resolved) for (const meta of metas) putAgent(meta, agentIdentity(resolved))
     }, plan.timeoutMs)
     jest.afterAll(async () => {
       await Promise.all([...sessions.values()].map(async (s) => (await s.catch(() => null))?.close()))
@@ -60,12 +62,12 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
             trialTestName(turnId(qaCase, index), trial, plan.trials, plan.seed + trial),
             caseTest(async () => {
               const live = startMeta('qaSuite', meta)
-              Object.assign(live, qaAgentIdentity(await agentNow()))
+              putAgent(live, agentIdentity(await agentNow()))
               const session = await sessionOf(caseIndex, trial)
-              await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase) }, (answer, grader) => jest.expect(answer).toPass(grader))
+              await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs: plan.timeoutMs }, (answer, grader) => jest.expect(answer).toPass(grader))
             }, meta),
             // A turn run alone first asks the turns before it, each with its own timeout.
-            plan.timeoutMs * (index + 1) + 5_000,
+            runnerTimeoutMs(plan.timeoutMs * (index + 1)),
           )
         })
       }

@@ -1,3 +1,4 @@
+import { scored } from '../core/scored.js'
 import { mean } from '../stats/quantile.js'
 import type { UnitKind } from '../stats/units.js'
 
@@ -20,14 +21,7 @@ export interface TrialSource {
   f1: number | null
 }
 
-/**
- * A run scored when it reached a judgment or an F1. A run that crashed, timed out or exceeded its budget has
- * neither; in the paired tests it is not correct and, where the group measures F1, it is F1 0.
- */
-export function scored(r: TrialSource): boolean {
-  return r.correct !== null || r.f1 !== null
-}
-
+/** A run that did not score (`scored`) is, in the paired tests, not correct and, where the group measures F1, F1 0. */
 export function toTrial(r: TrialSource, groupHasF1: boolean): Trial {
   const ok = scored(r)
   return { trial: r.trial, turn: r.turn, pass: r.correct === true ? 1 : 0, f1: r.f1 ?? (groupHasF1 && !ok ? 0 : null), scored: ok }

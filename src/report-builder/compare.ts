@@ -19,10 +19,10 @@ import {
   isExact,
   mergeByCase,
   passOf,
-  scored,
   toTrial,
   trialsOf,
 } from './compare-units.js'
+import { scored } from '../core/scored.js'
 
 export const COMPARISON_VERSION = 4
 

@@ -7,6 +7,7 @@ import type { GroupDelta } from './baseline.js'
 import { sortedEntries } from '../core/order.js'
 import { caseLabel } from '../core/case-label.js'
 import type { RunRecord } from '../core/run-record.js'
+import { scored } from '../core/scored.js'
 
 export interface GateFailure {
   group: string
@@ -157,11 +158,11 @@ export function notRunNote(aggregates: readonly Aggregate[]): string | null {
 /**
  * The fail-closed rule every door shares (`run`, `qa`, `conformance`, the Vitest and Jest reporters): when no
  * run scored, the run fails with one line that says so: `no question scored: all 40 errored (timeout 40; first:
- * q1 trial 1: timed out after 120 s)`. Null when at least one run scored (status ok). Skipped runs do not count.
+ * q1 trial 1: timed out after 120 s)`. Null when at least one run scored (`scored`). Skipped runs do not count.
  */
 export function nothingScored(records: readonly RunRecord[], noun: { one: string; many: string }): string | null {
   const attempted = records.filter((r) => r.status !== 'skipped')
-  if (attempted.some((r) => r.status === 'ok')) return null
+  if (attempted.some(scored)) return null
   if (attempted.length === 0) return `no ${noun.one} scored: none ran`
   const first = attempted[0]!
   const kinds = failureKinds(attempted)

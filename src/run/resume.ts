@@ -1,7 +1,7 @@
 import { closeSync, existsSync, ftruncateSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { counted } from '../stats/number-format.js'
 import { basename, dirname, join, resolve } from 'node:path'
-import type { RepairAgent } from '../core/agent.js'
+import { agentKindOf, type RepairAgent } from '../core/agent.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import { InputError } from '../core/errors.js'
 import { checkJsonDepth } from '../core/json-depth.js'
@@ -224,7 +224,7 @@ function show(value: unknown): string {
 }
 
 export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
-  return { name: agent.name, kind: agent.kind ?? 'custom', model: agent.model ?? null, provider: agent.provider ?? null, sha256: agent.provenance?.sha256 ?? null }
+  return { name: agent.name, kind: agentKindOf(agent), model: agent.model ?? null, provider: agent.provider ?? null, sha256: agent.provenance?.sha256 ?? null }
 }
 
 export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {

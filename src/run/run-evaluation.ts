@@ -6,6 +6,7 @@ import type { AgentTask } from '../core/schemas.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import { agentIdentity } from '../core/trial-identity.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { Containment } from './contain.js'
 import type { TrialCell } from './resume.js'
@@ -69,7 +70,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
         const { task, info } = perTrial[trial]!
         const seed = seeds[trial]!
         if (skipped(agent, info, trial)) continue
-        const { outcome, model, oracle, llmUpstream } = await runRepairTrial({
+        const { outcome, model, oracle } = await runRepairTrial({
           agent,
           task,
           info,
@@ -89,16 +90,12 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
             dataset: info.id,
             suite: info.id,
             category: plan.category ?? null,
-            agent: agent.name,
-            agentKind: oracle ? 'oracle' : (agent.kind ?? 'custom'),
+            ...agentIdentity(agent, oracle),
             model,
-            provider: agent.provider ?? null,
             trial,
             seed,
             generation: plan.generation ?? null,
             datasetSha256: { dirty: info.dirty.sha256, clean: info.clean.sha256 },
-            agentProvenance: agent.provenance ?? null,
-            llmUpstream,
           },
           outcome,
           plan.provenance,

@@ -7,7 +7,8 @@ import { addUsage, emptyUsage } from '../core/usage.js'
 import type { QaCase } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
 import { buildRunRecord, type RecordOutcome, type RecordProvenance } from '../core/build-run-record.js'
-import { classifyFailure } from './run-repair-trial.js'
+import { agentIdentity, trialIdentity } from '../core/trial-identity.js'
+import { classifyFailure } from './classify-failure.js'
 import { withTimeout } from './with-timeout.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { GatewayTrial } from '../gateway/gateway.js'
@@ -147,27 +148,22 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
     const turns = turnsOf(qaCase)
     for (let index = 0; index < turns.length; index++) {
       const outcome = await session.turn(index)
-      const identity = {
+      const identity = trialIdentity({
         caseId: qaCase.id,
         turn: turnNumber(qaCase, index),
         suite: input.suite,
         dataset: input.suite,
         category: qaCase.category,
-        agent: agent.name,
-        agentKind: agent.kind ?? 'custom',
-        model: agent.model ?? null,
-        provider: agent.provider ?? null,
+        ...agentIdentity(agent),
         trial: input.trial,
         seed: input.seed,
-        generation: input.generation ?? null,
+        generation: input.generation,
         datasetSha256: { dirty: digest, clean: digest },
-        llmUpstream: outcome.llm?.upstream ?? null,
-        agentProvenance: agent.provenance ?? null,
-      }
+      })
       if ('error' in outcome) {
-        const failure = classifyFailure(outcome.error)
-        const counters = (outcome.error as { metrics?: unknown } | null)?.metrics
-        const metrics = isCounters(counters) || qaCase.metrics ? { metrics: { ...(isCounters(counters) ? counters : {}), ...qaCase.metrics } } : {}
+        const { metrics: counters, ...failure } = classifyFailure(outcome.error)
+        // The case's facts stay as the case states them, whatever counters the agent kept.
+        const metrics = counters || qaCase.metrics ? { metrics: { ...counters, ...qaCase.metrics } } : {}
         records.push(buildRunRecord(identity, withLlm({ status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, outcome.llm), input.provenance))
         continue
       }
@@ -196,10 +192,6 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
     await session.close()
   }
   return records
-}
-
-function isCounters(x: unknown): x is Record<string, number> {
-  return typeof x === 'object' && x !== null && Object.values(x).every((v) => typeof v === 'number' && Number.isFinite(v))
 }
 
 /** A grader that throws is a harness bug, reported as the verdict's detail rather than crashing the run. */

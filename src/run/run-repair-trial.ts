@@ -1,16 +1,13 @@
 import type { RepairAgent, RunContext } from '../core/agent.js'
 import type { RecordOutcome } from '../core/build-run-record.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
-import { AgentFailure } from '../core/errors.js'
 import type { RepairScore } from '../core/repair-score.js'
-import type { AgentTask, FailureKind } from '../core/schemas.js'
-import type { Usage } from '../core/schemas.js'
-import { addUsage, emptyUsage } from '../core/usage.js'
+import type { AgentTask } from '../core/schemas.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { Containment } from './contain.js'
 import { invokeRepairAgent } from './invoke-agent.js'
-import { sanitizeUsage } from './normalize-output.js'
+import { classifyFailure } from './classify-failure.js'
 import { withTimeout } from './with-timeout.js'
 
 export interface RepairTrialInput {
@@ -39,8 +36,6 @@ export interface RepairTrialResult {
   model: string | null
   /** The agent read the truth: record the run as `oracle`, whatever the agent calls itself. */
   oracle: boolean
-  /** The upstream the trial's model calls went to (`Upstream.label`); null without a gateway trial. */
-  llmUpstream: string | null
 }
 
 /**
@@ -50,7 +45,7 @@ export interface RepairTrialResult {
 export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTrialResult> {
   // A built-in model agent brings its preset's upstream; any other agent takes the run's.
   const config = ownUpstreamOf(input.agent) ?? input.llm
-  if (!config) return { ...(await runRepairTrialWith(input, undefined)), llmUpstream: null }
+  if (!config) return runRepairTrialWith(input, undefined)
   // Loaded only for runs with an upstream: the test workers import this module and need no HTTP server.
   const gw = await import('../gateway/trial-llm.js')
   const trial = await gw.openLlmTrial(config, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
@@ -58,13 +53,13 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
     const result = await runRepairTrialWith(input, trial?.llm)
     // Ends the trial before its count is read: calls still in flight are cancelled and counted.
     trial?.finish()
-    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null), llmUpstream: trial?.upstreamLabel ?? null }
+    return { ...result, outcome: gw.applyLlmOutcome(result.outcome, trial ? gw.outcomeSince(trial) : null) }
   } finally {
     trial?.finish()
   }
 }
 
-async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<Omit<RepairTrialResult, 'llmUpstream'>> {
+async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<RepairTrialResult> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
   const invoke = (signal: AbortSignal) =>
@@ -95,40 +90,5 @@ async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm'
       oracle: input.agent.kind === 'oracle',
       outcome: { status: 'failed', ...classifyFailure(error), runtimeS: elapsed() },
     }
-  }
-}
-
-export interface ClassifiedFailure {
-  failureKind: FailureKind
-  failureMessage: string
-  /** What the run spent before failing, when the failure carries it (provider failures do). */
-  usage?: Usage
-  steps?: number
-  warnings?: string[]
-  /** Counters the agent kept before failing (a data agent's tool calls). */
-  metrics?: Record<string, number>
-}
-
-/** A failure's kind comes from the error's structure (`AgentFailure.kind`), never from its message. */
-export function classifyFailure(error: unknown): ClassifiedFailure {
-  if (error instanceof AgentFailure) {
-    const spent = spentBefore(error)
-    return { failureKind: error.kind, failureMessage: error.message, ...spent }
-  }
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : `thrown non-error: ${String(error)}`
-  return { failureKind: 'exception', failureMessage: message }
-}
-
-function spentBefore(error: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings' | 'metrics'> {
-  const e = error as AgentFailure & { usage?: Partial<Usage>; steps?: unknown; warnings?: unknown; metrics?: unknown }
-  const metrics =
-    e.metrics && typeof e.metrics === 'object'
-      ? Object.fromEntries(Object.entries(e.metrics).filter((kv): kv is [string, number] => typeof kv[1] === 'number' && Number.isFinite(kv[1])))
-      : null
-  return {
-    ...(metrics ? { metrics } : {}),
-    ...(e.usage && typeof e.usage === 'object' ? { usage: addUsage(emptyUsage(), sanitizeUsage(e.usage)) } : {}),
-    ...(typeof e.steps === 'number' && Number.isInteger(e.steps) && e.steps >= 0 ? { steps: e.steps } : {}),
-    ...(Array.isArray(e.warnings) ? { warnings: e.warnings.map(String) } : {}),
   }
 }

@@ -10,6 +10,14 @@ export function checkTimeoutMs(timeoutMs: number, what: string): void {
   if (timeoutMs > MAX_TIMER_MS) throw new InputError(`${what} of ${timeoutMs} ms is beyond what a timer can hold (2^31−1 ms, about 24.8 days)`)
 }
 
+/**
+ * The test runner's timeout for a test whose own time is `ownMs`: 5 s past it, so a trial or turn that runs out of
+ * time fails with our `timeout` (its kind set where it happened), not with the runner's error.
+ */
+export function runnerTimeoutMs(ownMs: number): number {
+  return ownMs + 5_000
+}
+
 /** An abort signal created when first read: building one costs more than a trivial trial's own work. */
 export interface LazySignal {
   readonly signal: AbortSignal

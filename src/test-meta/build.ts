@@ -1,28 +1,27 @@
+import { type TrialIdentity, type TrialIdentityInput, trialIdentity } from '../core/trial-identity.js'
 import type { DataforgeMeta } from './schema.js'
 
 // Type-only import: the schema (and zod) stays out of the test workers' module graph.
 export type { DataforgeMeta, MatcherRecord } from './schema.js'
 
-/** A fresh meta: the identity given, neutral defaults for the rest, and nothing recorded yet. */
-export function newMeta(identity: Pick<DataforgeMeta, 'caseId' | 'suite' | 'dataset' | 'agent'> & Partial<DataforgeMeta>): DataforgeMeta {
+/**
+ * A fresh meta: the trial's identity (`trialIdentity`; trial and seed 0 unless given), then what the door adds
+ * (tags, the number of trials, a case's own metrics), nothing recorded yet.
+ */
+export function newMeta(
+  identity: Omit<TrialIdentityInput, 'trial' | 'seed'> & { trial?: number; seed?: number },
+  extra: Partial<Omit<DataforgeMeta, keyof TrialIdentity>> = {},
+): DataforgeMeta {
   return {
-    datasetSha256: null,
-    agentKind: 'custom',
-    model: null,
-    provider: null,
-    category: null,
+    ...trialIdentity({ ...identity, trial: identity.trial ?? 0, seed: identity.seed ?? 0 }),
     tags: [],
-    trial: 0,
     trials: 1,
-    seed: 0,
-    turn: null,
-    generation: null,
     matchers: [],
     metrics: {},
     usage: null,
     steps: null,
     failure: null,
-    ...identity,
+    ...extra,
   }
 }
 

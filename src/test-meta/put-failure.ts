@@ -1,7 +1,6 @@
-import { putCounters, putFailure, putUsage } from './put.js'
-import { classifyFailure } from '../run/run-repair-trial.js'
+import { putClassified, putFailure, putUsage } from './put.js'
+import { classifyFailure } from '../run/classify-failure.js'
 import type { DataforgeMeta } from './build.js'
-import { failureOf } from './cap.js'
 
 export { putUsage as putUsageOf }
 
@@ -11,10 +10,7 @@ export { putUsage as putUsageOf }
  * leaves a failed run.
  */
 export function putAgentFailure(meta: DataforgeMeta, error: unknown): void {
-  const failure = classifyFailure(error)
-  meta.failure ??= failureOf(meta, failure.failureKind, failure.failureMessage)
-  putUsage(meta, failure.usage, failure.steps, undefined)
-  putCounters(meta, failure.metrics)
+  putClassified(meta, classifyFailure(error), 'first')
 }
 
 /** A known agent failure thrown out of a body, unless the bound agent already recorded the first one. */

@@ -1,10 +1,17 @@
 import { AgentFailure } from '../core/errors.js'
+import { type ClassifiedFailure, classifyFailure } from '../run/classify-failure.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsage, emptyUsage, isZeroUsage } from '../core/usage.js'
+import type { AgentIdentity } from '../core/trial-identity.js'
 import type { DataforgeMeta } from './build.js'
 import { failureOf } from './cap.js'
 
 /** What a run records on its test's meta, whatever the runner that keeps the meta. */
+
+/** The resolved agent replaces who the test was registered with (a module or command known by its name). */
+export function putAgent(meta: DataforgeMeta, agent: AgentIdentity): void {
+  Object.assign(meta, agent)
+}
 
 /** A custom metric on this run (the `record` an eval body gets, a matcher's per-property figures). */
 export function putMetric(meta: DataforgeMeta, name: string, value: number): void {
@@ -25,11 +32,14 @@ export function putUsage(meta: DataforgeMeta, usage: Partial<Usage> | undefined,
 
 /** A known agent failure (timeout, rate limit…) goes on the run with what the run spent before it. */
 export function putFailure(meta: DataforgeMeta, error: unknown): void {
-  if (!(error instanceof AgentFailure)) return
-  meta.failure = failureOf(meta, error.kind, error.message)
-  const spent = error as AgentFailure & { usage?: Partial<Usage>; steps?: number; metrics?: Record<string, number> }
-  putUsage(meta, spent.usage, spent.steps, undefined)
-  putCounters(meta, spent.metrics)
+  if (error instanceof AgentFailure) putClassified(meta, classifyFailure(error), 'replace')
+}
+
+/** A classified failure on the run (the first one only, or replacing it), and what the run spent before it. */
+export function putClassified(meta: DataforgeMeta, failure: ClassifiedFailure, which: 'first' | 'replace'): void {
+  if (which === 'replace' || !meta.failure) meta.failure = failureOf(meta, failure.failureKind, failure.failureMessage)
+  putUsage(meta, failure.usage, failure.steps, undefined)
+  putCounters(meta, failure.metrics)
 }
 
 /** Adds an agent's per-question counters (tool calls, tool errors…) to this run's metrics. */

@@ -16,37 +16,22 @@ export interface FinishedTest {
   expectedToFail?: boolean
 }
 
-const TIMEOUT_PATTERN = /timed out|timeout/i
-
 /**
  * Turns one finished test into a RunRecord. A test whose matchers scored is a completed run (correct when the
- * test passed); a test that failed before any matcher scored is a run failure with its kind and message.
+ * test passed); a test that failed before any matcher scored is a run failure: of the kind its door put on the
+ * meta where the failure happened (a timeout, the agent's failure, the gateway's refusal), else an `exception`
+ * with the test's error. Never a kind guessed from the error's text.
  */
 export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): RunRecord {
   const m = t.meta
-  const identity = {
-    caseId: m.caseId,
-    turn: m.turn,
-    suite: m.suite,
-    dataset: m.dataset,
-    category: m.category,
-    agent: m.agent,
-    agentKind: m.agentKind,
-    model: m.model,
-    provider: m.provider,
-    trial: m.trial,
-    seed: m.seed,
-    generation: m.generation,
-    datasetSha256: m.datasetSha256,
-    agentProvenance: m.agentProvenance ?? null,
-    llmUpstream: m.llm?.upstream ?? null,
-  }
+  // The meta carries the trial's identity as its door built it (`newMeta`): the record takes it as it is.
+  const identity = m
   const common = {
     runtimeS: t.durationMs / 1000,
     steps: m.steps ?? 0,
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
-    ...(m.llm ? { usageSource: m.llm.usageSource, llmCalls: m.llm.calls } : {}),
+    ...(m.llm ? { llmUpstream: m.llm.upstream, usageSource: m.llm.usageSource, llmCalls: m.llm.calls } : {}),
     ...(m.warnings ? { warnings: m.warnings } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {
@@ -63,7 +48,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   if (!scored && (t.expectedToFail ? t.state === 'passed' : t.state === 'failed')) {
     return buildRunRecord(
       identity,
-      { status: 'failed', failureKind: TIMEOUT_PATTERN.test(errorText) ? 'timeout' : 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
+      { status: 'failed', failureKind: 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
       provenance,
     )
   }

@@ -17,20 +17,16 @@ export type Turn = [question: string, check: (answer: Answer, ctx: { turn: numbe
  */
 export function conversation(name: string, options: ConversationOptions, turns: Turn[]): void {
   const session = conversationSession(name, options, turns)
-  const { timeoutMs } = session
   afterAll(() => session.close())
 
   turns.forEach(([question, check], index) => {
     const turn = index + 1
     // A turn run alone may first wait for the questions before it, each with its own timeout.
-    const vitestTimeout = timeoutMs * turn + 5_000
-    vitestTest(turnTestName(name, turn), { timeout: vitestTimeout, meta: { dataforge: session.turnMeta(turn) } }, async (context: TestContext) => {
+    const timeout = session.runnerTimeoutMs(index)
+    vitestTest(turnTestName(name, turn), { timeout, meta: { dataforge: session.turnMeta(turn) } }, async (context: TestContext) => {
       const test = context.task as Test
       await runInTest(test, () =>
-        withQuestionAnnotated(test, `t${turn}: ${question}`, async () => {
-          const answer = await session.answer(metaOf(test), index)
-          await check(answer, { turn, test: context })
-        }),
+        withQuestionAnnotated(test, `t${turn}: ${question}`, () => session.runTurn(metaOf(test), index, (answer) => check(answer, { turn, test: context }))),
       )
     })
   })

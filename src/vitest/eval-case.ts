@@ -1,7 +1,7 @@
 import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, test as vitestTest } from 'vitest'
 import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
-import { checkTimeoutMs } from '../run/with-timeout.js'
+import { checkTimeoutMs, runnerTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { metaOf, runInTest } from './current.js'
 
@@ -28,7 +28,7 @@ function makeEvalCase(register: Registrar) {
     for (let trial = 0; trial < trials; trial++) {
       const meta = trialMeta(name, options, trial)
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
-      register(trialTestName(name, trial, trials, meta.seed), { timeout: timeoutMs + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
+      register(trialTestName(name, trial, trials, meta.seed), { timeout: runnerTimeoutMs(timeoutMs), meta: { dataforge: meta } }, async (context: TestContext) => {
         const test = context.task as Test
         // Vitest's `signal` is made when read: the trial reads it only if its own signal is read, and the context
         // gains Vitest's `test` in place (a spread would read it too).

@@ -5,7 +5,9 @@ import type { QaTrialSession } from '../run/run-qa-trial.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
-import { qaAgentIdentity, qaCases, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
+import { agentIdentity } from '../core/trial-identity.js'
+import { runnerTimeoutMs } from '../run/with-timeout.js'
+import { qaCases, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
 
 export type { QaSuiteRunOptions }
 
@@ -38,14 +40,14 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
         const session = new QaTrialSession(agent, qaCase, { seed: trialSeed, timeoutMs, llm, trial })
         sessions.push(session)
         turnsOf(qaCase).forEach(({ question }, index) => {
-          const meta = qaTurnMeta(plan, qaCase, index, trial, qaAgentIdentity(agent), options.generation)
+          const meta = qaTurnMeta(plan, qaCase, index, trial, agentIdentity(agent), options.generation)
           const testName = trialTestName(turnId(qaCase, index), trial, trials, trialSeed)
-          vitestTest(testName, { timeout: timeoutMs * (index + 1) + 5_000, meta: { dataforge: meta } }, async (context: TestContext) => {
+          vitestTest(testName, { timeout: runnerTimeoutMs(timeoutMs * (index + 1)), meta: { dataforge: meta } }, async (context: TestContext) => {
             const test = context.task as Test
             // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
             await runInTest(test, () =>
               withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, () =>
-                runQaTurn(metaOf(test), { session, qaCase, index, dataSha256: qaDataDigest(qaCase) }, (answer, grader) => context.expect(answer).toPass(grader)),
+                runQaTurn(metaOf(test), { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs }, (answer, grader) => context.expect(answer).toPass(grader)),
               ),
             )
           })

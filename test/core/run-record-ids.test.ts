@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { armIdOf, configIdOf, type RecordIdentity } from '../../src/core/build-run-record.js'
+import { armIdOf, configIdOf } from '../../src/core/build-run-record.js'
+import { type TrialIdentityInput as RecordIdentity, trialIdentity } from '../../src/core/trial-identity.js'
 import { hashOf } from '../../src/core/hash.js'
 
 // The ids are written in canonical order without sorting (one per record on the reporter's critical path);
@@ -43,12 +44,12 @@ const identities: RecordIdentity[] = [
 describe('run record ids', () => {
   it('are the sha256 of the canonical JSON of the arm and of the config', () => {
     for (const id of identities) {
-      expect(armIdOf(id)).toBe(canonicalArm(id))
-      expect(configIdOf(id)).toBe(canonicalConfig(id))
+      expect(armIdOf(trialIdentity(id))).toBe(canonicalArm(id))
+      expect(configIdOf(trialIdentity(id))).toBe(canonicalConfig(id))
     }
   })
 
   it('tell apart identities that differ only in null versus a string', () => {
-    expect(new Set(identities.slice(0, 5).map(armIdOf)).size).toBe(5)
+    expect(new Set(identities.slice(0, 5).map((id) => armIdOf(trialIdentity(id)))).size).toBe(5)
   })
 })

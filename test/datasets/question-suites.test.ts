@@ -106,7 +106,7 @@ describe('question suites', () => {
       name: 'failing',
       session: () => ({
         ask: () => {
-          throw Object.assign(new AgentFailure('no_answer', 'ran out of steps'), { metrics: { toolCalls: 16 } })
+          throw new AgentFailure('no_answer', 'ran out of steps', { metrics: { toolCalls: 16 } })
         },
       }),
     }

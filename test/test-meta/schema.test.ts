@@ -18,18 +18,16 @@ function repairMeta() {
   })
   const repair = gradeRepair(task, [{ row: 0, column: 'city', newValue: 'Boston' }, { row: 1, column: 'city', newValue: 'Rome' }])
   const usage = { calls: 1, promptTokens: 10, completionTokens: 2, quotaUnits: 0, costUsd: 0.01, cachedCalls: 0, cachedPromptTokens: 0, cachedCompletionTokens: 0 }
-  return newMeta({
-    caseId: 'c',
-    suite: 's',
-    dataset: 'tiny',
-    agent: 'a',
-    datasetInfo: info,
-    usage,
-    steps: 2,
-    agentProvenance: { source: 'built-in', sha256: null, isolated: false },
-    matchers: [{ matcher: 'toRepairCells', passed: false, negated: false, summary: 'F1 0.5', score: repair.f1, repair }],
-    metrics: { f1: repair.f1 },
-  })
+  return newMeta(
+    { caseId: 'c', suite: 's', dataset: 'tiny', agent: 'a', agentProvenance: { source: 'built-in', sha256: null, isolated: false } },
+    {
+      datasetInfo: info,
+      usage,
+      steps: 2,
+      matchers: [{ matcher: 'toRepairCells', passed: false, negated: false, summary: 'F1 0.5', score: repair.f1, repair }],
+      metrics: { f1: repair.f1 },
+    },
+  )
 }
 
 describe('the Vitest test meta schema', () => {

@@ -51,7 +51,8 @@ export class DataAgentFailure extends ProviderFailure {
   override name = 'DataAgentFailure'
   readonly metrics: Record<string, number>
   constructor(kind: FailureKind, message: string, stats: TurnStats) {
-    super(kind, message, stats.usage, stats.steps, [...new Set(stats.warnings)])
-    this.metrics = statsMetrics(stats)
+    const metrics = statsMetrics(stats)
+    super(kind, message, stats.usage, stats.steps, [...new Set(stats.warnings)], metrics)
+    this.metrics = metrics
   }
 }

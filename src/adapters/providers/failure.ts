@@ -13,7 +13,8 @@ export class ProviderFailure extends AgentFailure {
     readonly usage: Usage,
     readonly steps: number,
     readonly warnings: string[],
+    metrics?: Record<string, number>,
   ) {
-    super(kind, message)
+    super(kind, message, { usage, steps, warnings, ...(metrics ? { metrics } : {}) })
   }
 }
