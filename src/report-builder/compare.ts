@@ -19,7 +19,6 @@ import {
   isExact,
   mergeByCase,
   passOf,
-  scored,
   toTrial,
   trialsOf,
 } from './compare-units.js'
