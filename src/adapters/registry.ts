@@ -42,7 +42,7 @@ export function listAgents(): AgentListing[] {
     kind: 'model',
     description: `${p.provider} via its OpenAI-compatible API (${p.baseUrl || 'needs --base-url'})`,
     commands: ['run', 'qa'],
-    apiKeyEnv: p.apiKeyEnv ?? undefined,
+    apiKeyEnv: p.keyEnv ?? undefined,
     defaultModel: p.defaultModel ?? undefined,
   }))
   return [...local, ...providers]

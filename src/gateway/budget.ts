@@ -1,22 +1,12 @@
 import type { Usage } from '../core/schemas.js'
-import { InputError } from '../core/errors.js'
+import { type Budget, readBudget } from '../core/budget.js'
 import { GatewayError } from './errors.js'
 import { costUsd, type ModelPrice } from './prices.js'
-import type { Budget } from './types.js'
 
-/** A budget as given (`{ tokens, usd, calls }`), checked: each field a non-negative number, calls an integer. */
-export function checkBudget(value: unknown, source: string): Budget | undefined {
+/** A trial's budget as given (`{ tokens, usd, calls }`), checked; quota units are not metered per call. */
+export function readTrialBudget(value: unknown, source: string): Budget | undefined {
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${source}: expected { tokens?, usd?, calls? }`)
-  const out: Budget = {}
-  for (const [field, v] of Object.entries(value as Record<string, unknown>)) {
-    if (field !== 'tokens' && field !== 'usd' && field !== 'calls') throw new InputError(`${source}: unknown field "${field}" (use tokens, usd, calls)`)
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (field !== 'usd' && !Number.isInteger(v))) {
-      throw new InputError(`${source}.${field}: expected a non-negative ${field === 'usd' ? 'number' : 'integer'}, got ${JSON.stringify(v)}`)
-    }
-    out[field] = v
-  }
-  return out
+  return readBudget(value, source, ['tokens', 'usd', 'calls'])
 }
 
 /** What the calls in flight of a trial hold against its budget until each is settled with its real usage. */

@@ -2,9 +2,9 @@ import { resolve } from 'node:path'
 import { type CacheOptions, resolveCacheOptions } from './cache.js'
 import { loadPriceFile, type PriceMap } from './prices.js'
 import { InputError } from '../core/errors.js'
-import { checkBudget } from './budget.js'
+import { readTrialBudget } from './budget.js'
 import type { LlmConfig } from './trial-llm.js'
-import type { Budget } from './types.js'
+import type { Budget } from '../core/budget.js'
 import { type LlmOption, resolveUpstream } from './upstream.js'
 
 export interface LlmConfigInput {
@@ -51,7 +51,7 @@ export function resolveLlmConfig(input: LlmConfigInput): LlmConfig | null {
     ...(input.keyEnv ? { keyEnv: input.keyEnv } : {}),
   })
   const budgetRaw = typeof option === 'object' && option.budget !== undefined ? option.budget : (input.budget ?? env['DATAFORGE_LLM_BUDGET'])
-  const budget = typeof budgetRaw === 'string' ? parseBudget(budgetRaw, input.budget !== undefined ? '--llm-budget' : 'DATAFORGE_LLM_BUDGET') : checkBudget(budgetRaw, `${source}.budget`)
+  const budget = typeof budgetRaw === 'string' ? parseBudget(budgetRaw, input.budget !== undefined ? '--llm-budget' : 'DATAFORGE_LLM_BUDGET') : readTrialBudget(budgetRaw, `${source}.budget`)
   return { upstream, cache, ...(budget ? { budget } : {}) }
 }
 
@@ -66,5 +66,5 @@ export function parseBudget(text: string, source: string): Budget | undefined {
     if (!Number.isFinite(value)) throw new InputError(`${source}: ${match[1]}: "${match[2]}" is not a number`)
     out[match[1]!] = value
   }
-  return checkBudget(out, source)
+  return readTrialBudget(out, source)
 }

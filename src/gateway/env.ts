@@ -1,6 +1,6 @@
-import { PROVIDER_PRESETS } from './presets.js'
+import { LLM_PRESETS } from './presets.js'
 import type { Gateway, ProcessLease } from './gateway.js'
-import { keyVariablesInUse, LLM_PRESETS } from './upstream.js'
+import { keyVariablesInUse } from './upstream.js'
 
 /**
  * The environment an agent process gets for the gateway: the OpenAI and Anthropic SDKs' variables point at it,
@@ -21,6 +21,5 @@ export function gatewayEnv(gateway: Pick<Gateway, 'url'>, lease: Pick<ProcessLea
 function keyVariables(): Set<string> {
   const names = new Set<string>(keyVariablesInUse())
   for (const p of Object.values(LLM_PRESETS)) if (p.keyEnv) names.add(p.keyEnv)
-  for (const p of Object.values(PROVIDER_PRESETS)) if (p.apiKeyEnv) names.add(p.apiKeyEnv)
   return names
 }

@@ -1,9 +1,13 @@
+import type { Budget } from '../core/budget.js'
 import type { LlmCall } from '../core/llm.js'
 import type { FailureKind, Usage } from '../core/schemas.js'
 import type { BackoffOptions } from './backoff.js'
 import type { CacheOptions } from './cache.js'
 import type { Clock } from './clock.js'
 import type { PriceMap } from './prices.js'
+
+/** The gateway's per-trial limit (`tokens`, `usd`, `calls`): the call that would pass it is refused as `budget_exceeded`. */
+export type { Budget }
 
 /** The wire protocol of one call, read from its path. */
 export type Protocol = LlmCall['protocol']
@@ -26,13 +30,6 @@ export interface Upstream {
   quotaPerDay: number
   limits: { concurrency: number; rpm: number }
   prices?: PriceMap
-}
-
-/** A per-trial limit the gateway enforces: the call that would pass it is refused and the trial fails as `budget_exceeded`. */
-export interface Budget {
-  tokens?: number
-  usd?: number
-  calls?: number
 }
 
 /** One model call, as the record keeps it (the core's `LlmCall`). */

@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.js'
 import { loadEnvironment } from './env-file.js'
-import { PROVIDER_PRESETS } from './presets.js'
+import { DEFAULT_URL_KEY_ENV, LLM_PRESETS, type LlmPreset } from './presets.js'
 import type { PriceMap } from './prices.js'
 import type { Budget, Upstream } from './types.js'
 
@@ -9,32 +9,6 @@ import type { Budget, Upstream } from './types.js'
  * (with the variable holding a URL's key, and a per-trial budget).
  */
 export type LlmOption = string | { preset?: string; baseUrl?: string; keyEnv?: string; budget?: Budget }
-
-interface LlmPreset {
-  provider: string
-  baseUrl: string
-  keyEnv: string | null
-  quotaPerDay: number
-  limits: { concurrency: number; rpm: number }
-}
-
-const fromAgentPreset = (agent: string): LlmPreset => {
-  const p = PROVIDER_PRESETS[agent]!
-  return { provider: p.provider, baseUrl: p.baseUrl, keyEnv: p.apiKeyEnv, quotaPerDay: p.quotaPerDay, limits: p.limits }
-}
-
-/** Upstreams by name (`--llm groq`). The built-in agents' figures (quota, limits) come from their presets. */
-export const LLM_PRESETS: Record<string, LlmPreset> = {
-  groq: fromAgentPreset('groq-llama-70b'),
-  cerebras: fromAgentPreset('cerebras-llama'),
-  openrouter: fromAgentPreset('openrouter'),
-  gemini: fromAgentPreset('gemini-flash'),
-  ollama: fromAgentPreset('local-ollama'),
-  openai: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } },
-  anthropic: { provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } },
-}
-
-export const DEFAULT_URL_KEY_ENV = 'OPENAI_API_KEY'
 
 /** Every variable an upstream of this process took its key from: kept out of agent processes' environments. */
 const keyVariables = new Set<string>()
@@ -92,7 +66,7 @@ export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions 
     id = presetName
   } else {
     const baseUrl = typeof option === 'string' ? option : option.baseUrl!
-    checkUrl(baseUrl, source)
+    checkUpstreamUrl(baseUrl, source, '--llm-key-env')
     const keyEnv = typeof option === 'object' && option.keyEnv ? option.keyEnv : (opts.keyEnv ?? env['DATAFORGE_LLM_KEY_ENV'] ?? DEFAULT_URL_KEY_ENV)
     preset = { provider: 'openai-compatible', baseUrl: baseUrl.replace(/\/+$/, ''), keyEnv, quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } }
     id = upstreamIdentity(baseUrl)
@@ -119,15 +93,20 @@ function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text)
 }
 
-function checkUrl(baseUrl: string, source: string): void {
+/**
+ * A base URL an upstream may have: http or https, with no credential in it (user info, or a `key`, `api_key`,
+ * `apikey` or `token` query parameter); the error names `keyFlag`, where the key belongs. The URL itself is never
+ * echoed, since it may hold the key.
+ */
+export function checkUpstreamUrl(baseUrl: string, source: string, keyFlag: string): void {
   let url: URL
   try {
     url = new URL(baseUrl)
   } catch {
-    throw new InputError(`${source}: "${baseUrl}" is not a valid URL`)
+    throw new InputError(`${source}: not a valid URL`)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError(`${source}: expected an http or https URL`)
   if (url.username || url.password || /(^|[?&])(key|api_key|apikey|token)=/i.test(url.search)) {
-    throw new InputError(`${source}: credentials do not belong in the URL; put the key in an environment variable (--llm-key-env)`)
+    throw new InputError(`${source}: credentials do not belong in the URL; put the key in an environment variable (${keyFlag})`)
   }
 }

@@ -1,35 +1,20 @@
+import { BUDGET_FIELDS, type Budget, readBudget } from '../core/budget.js'
 import { InputError } from '../core/errors.js'
 import type { AgentRunResult, Usage } from '../core/schemas.js'
 
-export interface Budget {
-  /** Prompt + completion tokens, counting cached answers too, so a replay is held to the same budget. */
-  tokens?: number
-  /** USD actually spent (cached answers cost nothing). */
-  usd?: number
-  /** Model calls, cached or not. */
-  calls?: number
-  /** Free-tier quota units actually spent (cached answers cost none). */
-  quotaUnits?: number
-}
-
-const FIELDS = ['tokens', 'usd', 'calls', 'quotaUnits'] as const
+export type { Budget } from '../core/budget.js'
 
 /**
  * Checks a run's usage against limits. Tokens and calls measure what the agent needed, whether answered live
  * or from the cache; usd and quotaUnits measure what was spent. A result without usage counts as zero.
  */
 export function checkBudget(result: AgentRunResult | Partial<Usage> | unknown[], budget: Budget): { passed: boolean; detail: string } {
-  const given = FIELDS.filter((field) => budget[field] !== undefined)
-  if (given.length === 0) throw new InputError(`budget: give at least one of ${FIELDS.join(', ')}`)
-  for (const field of given) {
-    const limit = budget[field]!
-    if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) {
-      throw new InputError(`budget.${field}: expected a non-negative number, got ${String(limit)}`)
-    }
-  }
+  const limits = readBudget(budget, 'budget')
+  const given = BUDGET_FIELDS.filter((field) => limits[field] !== undefined)
+  if (given.length === 0) throw new InputError(`budget: give at least one of ${BUDGET_FIELDS.join(', ')}`)
   const usage = usageOf(result)
   const cachedTokens = (usage.cachedPromptTokens ?? 0) + (usage.cachedCompletionTokens ?? 0)
-  const actual: Record<(typeof FIELDS)[number], number> = {
+  const actual: Record<keyof Budget, number> = {
     tokens: (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0) + cachedTokens,
     usd: usage.costUsd ?? 0,
     calls: usage.calls ?? 0,
@@ -38,7 +23,7 @@ export function checkBudget(result: AgentRunResult | Partial<Usage> | unknown[],
   const parts: string[] = []
   let passed = true
   for (const field of given) {
-    const limit = budget[field]!
+    const limit = limits[field]!
     const ok = actual[field] <= limit
     if (!ok) passed = false
     const note = field === 'tokens' && cachedTokens > 0 ? ` (${cachedTokens} from cache)` : ''

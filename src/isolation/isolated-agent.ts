@@ -5,7 +5,7 @@ import { AgentFailure } from '../core/errors.js'
 import type { AgentRunResult, AgentTask, Fix, Table } from '../core/schemas.js'
 import type { LlmAccess } from '../core/llm.js'
 import { agentGateway } from '../gateway/process.js'
-import { AgentProcess, type Launch } from './agent-process.js'
+import { AgentProcess } from './agent-process.js'
 import { defaultName, type IsolatedSpec, provenanceOf } from './agent-spec.js'
 import { planLaunch, type WallOptions } from './wall.js'
 import { PROTOCOL_VERSION } from './protocol.js'
@@ -22,11 +22,6 @@ export interface IsolatedAgent extends RepairAgent, DataAgent {
   /** What the agent said it can do in its `ready` message (absent: not said). */
   capabilities: ReadonlyArray<'repair' | 'data'> | null
   close(): Promise<void>
-}
-
-/** The process an isolated agent runs in: what it may read, and nothing of the truth (see ./wall.ts). */
-export function launchOf(spec: IsolatedSpec, opts: IsolationOptions): Launch {
-  return planLaunch(spec, opts).launch
 }
 
 /**

@@ -705,8 +705,6 @@ function deltaSd(xs: readonly number[], ys: readonly number[]): number | null {
   return independent > 1e-12 ? independent : null
 }
 
-/** Whether a run scored: re-exported for the readers of runs that need the gate's rule. */
-export { scored as runScored }
 export type { Trial }
 
 function identityOf(r: ComparableRun): string {

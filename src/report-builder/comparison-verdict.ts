@@ -75,15 +75,15 @@ function exactText(g: PairedGroupComparison): string {
 }
 
 /**
- * One unit that is not exact, with too few trials for the two-sample test: `untestable here: 1 case with 1 vs 1
- * trials: add trials (2 identical trials a side make a deterministic agent's change exact; an agent that varies
- * needs 4 a side to reach α)`.
+ * One unit that is not exact, with too few trials for the two-sample test: `1 case with 1 vs 1 trials, too few for
+ * a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)`. The facts and the
+ * remedy only: the label (`untestable here`) or the gate's reason (`new failures`) goes before it.
  */
 export function untestableText(g: PairedGroupComparison): string {
   const needed = g.power.trialsNeeded ?? 4
   return (
-    `untestable here: ${unitsText(g)} with ${g.rows.a} vs ${g.rows.b} trials cannot show a change: add trials ` +
-    `(2 identical trials a side make a deterministic agent's change exact; an agent that varies needs ${needed} trials a side to reach α, or add cases)`
+    `${unitsText(g)} with ${g.rows.a} vs ${g.rows.b} trials, too few for a test ` +
+    `(add trials: ${needed} a side, or 2 identical a side for a deterministic agent; or add cases)`
   )
 }
 
@@ -129,7 +129,7 @@ export function verdictLabel(g: VerdictFacts): string {
   }
   if (parts.length) return parts.join(', ')
   if (g.significantBetter || g.f1?.significantBetter) return exact ? 'better (deterministic)' : 'better'
-  if (g.method === 'untestable') return 'untestable here: add trials'
+  if (g.method === 'untestable') return 'untestable here'
   return exact ? 'no deterministic drop' : 'no significant change'
 }
 

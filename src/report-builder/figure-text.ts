@@ -52,10 +52,15 @@ export function seconds(value: number): string {
 
 /**
  * A Markdown table. Cells are Markdown: text from agents, data or files goes in through `markdownCell`
- * (core/escape-text.ts); every cell, header included, is kept on one line with its bare `|` escaped.
+ * (core/escape-text.ts); every cell, header included, is kept on one line with its bare `|` escaped, and a
+ * blank cell shows `—`.
  */
-export function table(header: string[], rows: string[][]): string {
-  const lines = [`| ${header.map(cell).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
-  for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
-  return lines.join('\n')
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map(filled).join(' | ')} |`
+  return [line(header), `| ${header.map(() => '---').join(' | ')} |`, ...rows.map(line)].join('\n')
+}
+
+function filled(text: string): string {
+  const escaped = cell(text)
+  return escaped.trim() === '' ? '—' : escaped
 }

@@ -7,7 +7,7 @@ import { MANIFEST_FILE } from './manifest-build.js'
 import { gateAnnotations, type GithubGateView, renderJobSummary, renderPrComment } from './github/index.js'
 import type { GithubOutputPlan } from './github/plan.js'
 
-export { type GithubOutputPlan, type GithubSetting, githubOutputPlan } from './github/plan.js'
+export { githubOutputPlan } from './github/plan.js'
 
 /**
  * The run's GitHub output: the job summary appended to `$GITHUB_STEP_SUMMARY` (when set), `pr-comment.md` in the

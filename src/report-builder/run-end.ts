@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs'
-import { counted } from '../stats/number-format.js'
-import { relative } from 'node:path'
 import pc from 'picocolors'
 import { InputError } from '../core/errors.js'
 import { writeFileAtomic } from '../files/write-atomic.js'
@@ -9,17 +7,15 @@ import { buildReport, type EvalReport } from './build.js'
 import { dependencyVersions } from './reproducibility.js'
 import { toolVersion } from './tool-version.js'
 import type { DataforgeReporterOptions, FinishedRun } from './reporter-options.js'
-import { checkThresholds, evaluateGates } from './gates.js'
-import { githubOutputPlan } from './github/plan.js'
 import { renderDeltaLine, renderRunEnd } from './terminal.js'
-import { valueCutsOf } from './value-cuts.js'
 import { writeReportFolder } from './write-folder.js'
-import { asGateRow, gateGroupName, gatesPerSuite } from './gate-groups.js'
-import { aggregate } from './aggregate.js'
+import { asGateRow, gateGroupName } from './gate-groups.js'
+import { baselineProblem, baselineUpdateLines, decideRunEnd, gateView, runEndSettings } from './run-end-plan.js'
 
 /*
- * The end of a run for every runner's eval reporter: report, gates, baseline, report folder, printout and exit
- * code. Kept apart from EvalReporterBase, which the reporters import with the config: this graph (report
+ * The end of a run for every runner's eval reporter, its writing half: it reads the environment and the baseline
+ * file, builds the report, and writes what run-end-plan.ts decides (gates, folder, printout, GitHub output) to the
+ * baseline file, the report folder, the terminal and GitHub's files. Kept apart from EvalReporterBase, which the reporters import with the config: this graph (report
  * builder, renderers) loads while the tests run, not before the first worker starts. The baseline's reading,
  * comparisons and statistical tests (and zod, for checking the file) load only when a run has a baseline file,
  * updates it, or compares with the previous run in watch mode: the usual run needs none of them.
@@ -52,9 +48,10 @@ export function readVersionsAhead(): void {
   dependencyVersions()
 }
 
-/** Builds, gates, writes and prints one run's report; returns the gate failures. */
+/** Builds the report, then writes what `decideRunEnd` decided: baseline, folder, printout, GitHub; returns the gate failures. */
 export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ report: EvalReport; failures: string[] }> {
   const { options } = host
+  const settings = runEndSettings(options, process.env)
   const report = buildReport({
     records: run.records,
     datasets: run.datasets,
@@ -67,77 +64,27 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       thresholds: options.thresholds ?? {},
       watch: host.watching,
       // The runner doors price calls from DATAFORGE_PRICES only; without it the report does not claim either way.
-      ...(process.env.DATAFORGE_PRICES?.trim() ? { priced: true } : {}),
+      ...(settings.priced ? { priced: true } : {}),
     },
   })
 
-  const updating = process.env.DATAFORGE_UPDATE_BASELINE === '1'
   const existing = await loadBaseline(host.baselinePath)
-  const baseline = updating || existing.problem ? { deltas: [], problem: updating ? null : existing.problem } : await compare(host, existing.file, report)
-  const gate = evaluateGates({
-    report,
-    thresholds: options.thresholds ?? {},
-    ...(options.minPassesPerCase === undefined ? {} : { minPassesPerCase: options.minPassesPerCase }),
-    baseline,
-    filtered: run.filtered,
-  })
+  const baseline = settings.updating || existing.problem ? { deltas: [], problem: settings.updating ? null : existing.problem } : await compare(host, existing.file, report)
+  const color = pc.isColorSupported
+  const decided = decideRunEnd({ place: host, settings, report, run, baselineFile: existing.file, baseline, color })
 
   // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
-  const baselineUpdate = updating ? await updateBaseline(host.baselinePath, report, existing.file, gate.closed.length === 0) : []
-  await writeReportFolder(host.outputDir, report, {
-    formats: options.formats,
-    title: 'dataforge-evals leaderboard',
-    baselineDeltas: baseline.deltas,
-    gateFailures: gate.failures,
-    gateNotes: gate.notes,
-    alpha: host.alpha,
-    baselineNote: baselineNote(host, existing.file, updating),
-  })
-  const color = pc.isColorSupported
-  host.print(
-    renderRunEnd({
-      report,
-      gate,
-      baselineDeltas: baseline.deltas,
-      alpha: host.alpha,
-      sincePrevious: host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : [],
-      baselineUpdate,
-      outputDir: host.outputDir,
-      print: options.print !== false,
-      color,
-    }),
-  )
-  const github = githubOutputPlan(options.github, process.env)
-  if (github) {
-    const view = {
-      aggregates: report.aggregates,
-      failures: gate.failures,
-      notes: gate.notes,
-      thresholdFailures: checkThresholds(report.aggregates, options.thresholds ?? {}),
-      deltas: baseline.deltas,
-      alpha: host.alpha,
-      floor: host.baselineOptions.floor ?? null,
-      valueCuts: valueCutsOf(report.records),
-      title: `dataforge-evals (${run.command})`,
-      ...(run.sources ? { files: withGateGroups(run.sources, report) } : {}),
-    }
+  const baselineUpdate = settings.updating ? await updateBaseline(host.baselinePath, report, existing.file, decided.gate.closed.length === 0) : []
+  await writeReportFolder(host.outputDir, report, decided.folder)
+  const sinceBefore = host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : []
+  host.print(renderRunEnd({ ...decided.view, sincePrevious: sinceBefore, baselineUpdate }))
+  if (settings.github && decided.github) {
     // Loaded only when GitHub output is on: most runs write none.
     const { writeGithubOutput } = await import('./github-output.js')
-    const { annotations } = await writeGithubOutput(view, github, host.outputDir)
+    const { annotations } = await writeGithubOutput(decided.github, settings.github, host.outputDir)
     host.print(annotations.join('\n'))
   }
-  return { report, failures: gate.failures }
-}
-
-/** The eval files by group, with each gate group (a built-in suite) at the file of its first row. */
-function withGateGroups(sources: ReadonlyMap<string, { file: string; line?: number }>, report: EvalReport): Map<string, { file: string; line?: number }> {
-  const files = new Map(sources)
-  for (const a of report.aggregates) {
-    const at = sources.get(a.group)
-    const name = gateGroupName(a)
-    if (at && !files.has(name)) files.set(name, at)
-  }
-  return files
+  return { report, failures: decided.gate.failures }
 }
 
 /** The baseline file, or why it cannot be used (which fails the gate unless the run updates it). */
@@ -148,7 +95,7 @@ async function loadBaseline(path: string | null): Promise<{ file: BaselineFile |
     return { file: await readBaseline(path), problem: null }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    return { file: null, problem: `baseline ${path} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
+    return { file: null, problem: baselineProblem(path, error.message) }
   }
 }
 
@@ -156,22 +103,11 @@ async function compare(host: RunEndHost, file: BaselineFile | null, report: Eval
   if (!file) return { deltas: [], problem: null }
   const { baselineRuns, groupDeltas } = await baselineModule()
   try {
-    return { deltas: groupDeltas(baselineRuns(file).map(asGateRow), gateView(report, host), host.baselineOptions), problem: null }
+    return { deltas: groupDeltas(baselineRuns(file).map(asGateRow), gateView(report, host.options), host.baselineOptions), problem: null }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    return { deltas: [], problem: `baseline ${host.baselinePath} cannot be used: ${error.message}; refresh it with DATAFORGE_UPDATE_BASELINE=1` }
+    return { deltas: [], problem: baselineProblem(host.baselinePath, error.message) }
   }
-}
-
-/** What the leaderboard says when there is no baseline comparison (no machine paths: the page is diffed). */
-function baselineNote(host: RunEndHost, file: BaselineFile | null, updating: boolean): string {
-  const path = host.baselinePath
-  if (!path) return 'Baseline comparison is off (`baseline: false`).'
-  const where = relative(host.outputDir, path)
-  const name = where.startsWith('..') ? (host.options.baseline ? host.options.baseline.path : undefined) ?? path : `${where} next to these reports`
-  if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
-  if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
-  return ''
 }
 
 /** Writes the merged baseline (groups not run are kept); nothing when the run failed closed. */
@@ -181,21 +117,8 @@ async function updateBaseline(path: string | null, report: EvalReport, existing:
   const { baselineFromRecords, mergeBaseline, renderBaseline } = await baselineModule()
   const { file, kept } = mergeBaseline(existing, baselineFromRecords(report.records))
   await writeFileAtomic(path, renderBaseline(file))
-  const lines = [`dataforge-evals: baseline updated: ${path}`]
-  if (kept.length) lines.push(`dataforge-evals: kept ${counted(kept.length, 'baseline group')} this run did not execute: ${kept.join(', ')}`)
   const skipped = report.records.filter((r) => r.status === 'skipped').length
-  if (skipped) lines.push(pc.yellow(`dataforge-evals: the baseline comes from a partial run: ${counted(skipped, 'skipped run has', 'skipped runs have')} no result in it and will not be compared`))
-  return lines
-}
-
-/**
- * The report as the baseline gate groups it (gate-groups.ts): a built-in question suite is one group. The
- * report itself keeps its rows; only the comparison's groups change.
- */
-function gateView(report: EvalReport, host: Pick<RunEndHost, 'options'>): Pick<EvalReport, 'aggregates' | 'records'> {
-  if (!report.records.some(gatesPerSuite)) return report
-  const records = report.records.map(asGateRow)
-  return { records, aggregates: aggregate(records, { seed: host.options.statsSeed ?? 0 }) }
+  return baselineUpdateLines(path, kept, skipped).map((line) => (line.warn ? pc.yellow(line.text) : line.text))
 }
 
 /**
@@ -205,7 +128,7 @@ function gateView(report: EvalReport, host: Pick<RunEndHost, 'options'>): Pick<E
 async function sincePrevious(host: RunEndHost, previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): Promise<string[]> {
   const { groupDeltas } = await baselineModule()
   try {
-    const current = gateView(report, host)
+    const current = gateView(report, host.options)
     const ran = new Set(report.aggregates.filter((a) => touched.has(a.group)).map(gateGroupName))
     const before = previous.records.filter((r) => r.status !== 'skipped').map(asGateRow)
     const deltas = groupDeltas(before, current, { ...host.baselineOptions, against: 'previous run' }).filter((d) => ran.has(d.group) && d.status === 'compared')

@@ -7,7 +7,7 @@ import type { DataforgeMeta } from './schema.js'
  * strip, no default to fill in): the same answer as `compileExactCheck(DataforgeMetaSchema)`, written out by
  * hand so the reporter can take the common case (what evalCase wrote) without loading zod into Vitest's main
  * process, and faster than the compiled check. Anything else goes to `parseDataforgeMeta`, which gives zod's
- * result or its error. test/test-meta.test.ts holds the two checks to the same answers.
+ * result or its error. test/test-meta/schema.test.ts holds the two checks to the same answers.
  */
 
 type Obj = Record<string, unknown>

@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { basename } from 'node:path'
 import type { RunnerTestCase as Test } from 'vitest'
 import { TestRunner } from 'vitest'
-import type { Usage } from '../core/schemas.js'
-import { putCounters, putFailure, putMetric, putUsage } from '../test-meta/put.js'
+import { putMetric } from '../test-meta/put.js'
 import { annotate, shouldAnnotate } from './annotate.js'
 import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../test-meta/build.js'
 
@@ -65,17 +64,3 @@ export function recordMetricOn(test: Test, name: string, value: number): void {
   putMetric(metaOf(test), name, value)
 }
 
-/** Adds an agent call's usage and steps to this test's run; the first model id reported sticks. */
-export function recordUsageOn(test: Test, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
-  putUsage(metaOf(test), usage, steps, model)
-}
-
-/** A known agent failure (timeout, rate limit…) goes on the test with what the run spent before it. */
-export function recordFailureOn(test: Test, error: unknown): void {
-  putFailure(metaOf(test), error)
-}
-
-/** Adds an agent's per-question counters (tool calls, tool errors…) to this test's metrics. */
-export function recordCountersOn(test: Test, counters: Record<string, number> | undefined): void {
-  putCounters(metaOf(test), counters)
-}

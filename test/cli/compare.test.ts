@@ -138,8 +138,12 @@ describe('compare command', () => {
     const io = capture(dir)
     expect(await main(['compare', 'one-a.jsonl', 'one-b.jsonl', '--output-json', 'one.json'], io)).toBe(0)
     expect(io.out).toContain(
-      "ok: overall untestable here: add trials: untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials (2 identical trials a side make a deterministic agent's change exact; an agent that varies needs 4 trials a side to reach α, or add cases)",
+      'ok: overall untestable here: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)',
     )
+    // the summary line says the label and the remedy once each
+    const summary = io.out.split('\n').find((line) => line.startsWith('ok: overall'))!
+    expect(summary.match(/untestable here/g)).toHaveLength(1)
+    expect(summary.match(/add trials/g)).toHaveLength(1)
     const json = JSON.parse(await readFile(join(dir, 'one.json'), 'utf8'))
     expect(json.overall).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, power: { trialsNeeded: 4 } })
   })
@@ -149,7 +153,7 @@ describe('compare command', () => {
     await writeFile(join(dir, 'crash-b.jsonl'), jsonl([failedRecord({ caseId: 'h' })]))
     const io = capture(dir)
     expect(await main(['compare', 'crash-a.jsonl', 'crash-b.jsonl'], io)).toBe(1)
-    expect(io.out).toContain('REGRESSION: overall new failures: untestable here: 1 case with 1 vs 1 trials')
+    expect(io.out).toContain('REGRESSION: overall new failures: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side')
     expect(io.out).toContain('ΔF1 -0.514')
     expect(io.out).toContain('runs failed (crash, timeout or budget) on h, where A scored on every run')
   })

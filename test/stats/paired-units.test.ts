@@ -38,7 +38,7 @@ describe('determinism needs evidence: at least 2 trials a side, all identical', 
     const [v] = regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1))
     expect(v).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, reasons: [], power: { basis: 'trials', trialsNeeded: 4 } })
     expect(v!.message).toContain(
-      "untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials (2 identical trials a side make a deterministic agent's change exact; an agent that varies needs 4 trials a side to reach α, or add cases)",
+      '1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)',
     )
     // the floor still applies
     expect(regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1, { correct: false }), { floor: 0.5 })[0]).toMatchObject({ failed: true, reasons: ['below floor'] })
@@ -208,8 +208,8 @@ describe('one unit with varied trials: two samples', () => {
     const [v] = regressionVerdict(a, b)
     expect(v).toMatchObject({ method: 'untestable', failed: false, power: { basis: 'trials', canReachAlpha: false, trialsNeeded: 4 } })
     expect(v!.power.smallestP).toBeCloseTo(1 / 3, 12)
-    expect(v!.message).toContain('untestable here: add trials vs baseline')
-    expect(v!.message).toContain('an agent that varies needs 4 trials a side to reach α')
+    expect(v!.message).toContain('untestable here vs baseline')
+    expect(v!.message).toContain('(add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)')
   })
 })
 

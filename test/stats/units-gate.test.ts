@@ -58,7 +58,7 @@ describe('compare: units in the verdict, the Markdown and the JSON', () => {
   it('with one trial a side the same drop is untestable here (exit 0), and the message says to add trials', async () => {
     const io = captureIO(dir)
     expect(await main(['compare', 'before-1.jsonl', 'after-1.jsonl', '--output-json', 'cmp-1.json'], io)).toBe(0)
-    expect(io.out).toContain('ok: overall untestable here: add trials: untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials')
+    expect(io.out).toContain('ok: overall untestable here: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)')
     const out = JSON.parse(await readFile(join(dir, 'cmp-1.json'), 'utf8'))
     expect(out.overall).toMatchObject({ method: 'untestable', status: 'untestable', failed: false })
   })
@@ -121,9 +121,9 @@ describe('the Vitest baseline gate on a fixed table (real Vitest runs)', () => {
       expect(same.exitCode, `${trials} trials: same agent`).toBeFalsy()
       const worse = await run('0.55')
       if (trials === '1') {
-        expect(same.output).toContain('untestable here: add trials vs baseline')
+        expect(same.output).toContain('untestable here vs baseline')
         expect(worse.exitCode, '1 trial: worse agent').toBeFalsy()
-        expect(worse.output).toContain('untestable here: 1 case with 1 vs 1 trials cannot show a change: add trials')
+        expect(worse.output).toContain('1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side')
         continue
       }
       expect(same.output).toContain('no deterministic drop vs baseline')

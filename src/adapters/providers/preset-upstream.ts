@@ -1,7 +1,8 @@
 import { DEFAULT_CACHE_DIR } from '../../gateway/cache.js'
 import type { LlmConfig } from '../../gateway/trial-llm.js'
 import type { CallPolicy } from '../../gateway/types.js'
-import { LLM_PRESETS, noteKeyVariable, upstreamIdentity } from '../../gateway/upstream.js'
+import { LLM_PRESETS } from '../../gateway/presets.js'
+import { noteKeyVariable, upstreamIdentity } from '../../gateway/upstream.js'
 import type { ChatClientConfig } from './chat-config.js'
 
 const POLICY_FIELDS = ['timeoutMs', 'maxRetries', 'maxServerRetries', 'maxRetryAfterMs', 'backoff', 'clock', 'random', 'log'] as const

@@ -7,6 +7,7 @@ import type { Clock } from '../../gateway/clock.js'
 import { loadEnvironment, requireApiKey } from '../../gateway/env-file.js'
 import { PROVIDER_PRESETS, presetNames } from '../../gateway/presets.js'
 import { type PriceMap, resolvePrices } from '../../gateway/prices.js'
+import { checkUpstreamUrl } from '../../gateway/upstream.js'
 
 /** Options of a provider agent; the CLI flags `--model --base-url --api-key-env --cache --cache-dir --prices` map 1:1. */
 export interface ProviderAgentOptions {
@@ -52,11 +53,11 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   if (!preset) throw new InputError(`unknown provider agent "${name}": use one of ${presetNames().join(', ')}`)
   const baseUrl = opts.baseUrl ?? preset.baseUrl
   if (!baseUrl) throw new InputError(`agent ${name} needs --base-url (the server's OpenAI-compatible base URL)`)
-  checkBaseUrl(baseUrl)
+  checkUpstreamUrl(baseUrl, '--base-url', '--api-key-env')
   const model = opts.model ?? preset.defaultModel
   if (!model) throw new InputError(`agent ${name} needs --model (the model id to call)`)
   const env = loadEnvironment({ env: opts.env, envFile: opts.envFile, cwd: opts.cwd })
-  const keyVariable = opts.apiKeyEnv ?? preset.apiKeyEnv
+  const keyVariable = opts.apiKeyEnv ?? preset.keyEnv
   // Without an explicit choice, DATAFORGE_CACHE / DATAFORGE_CACHE_DIR decide (so `DATAFORGE_CACHE=replay vitest run`
   // replays in eval files that name a provider agent), relative to the working folder.
   const cache = opts.cache ?? resolveCacheOptions(env, {}, opts.cwd ?? process.cwd())
@@ -98,17 +99,4 @@ export function resolveProviderConfig(name: string, opts: ProviderAgentOptions =
   if (opts.clock) config.clock = opts.clock
   if (opts.random) config.random = opts.random
   return config
-}
-
-function checkBaseUrl(baseUrl: string): void {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    throw new InputError('--base-url: not a valid URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError('--base-url: expected an http or https URL')
-  if (url.username || url.password || /(^|[?&])(key|api_key|apikey|token)=/i.test(url.search)) {
-    throw new InputError('--base-url: credentials do not belong in the URL; put the key in the environment variable instead')
-  }
 }

@@ -25,7 +25,7 @@ A side is deterministic in a unit only with 2+ identical trials: where every uni
 sides, each unit is compared exactly (no p) and a drop beyond --min-delta fails. Otherwise: pass/fail by
 McNemar on units when every outcome is binary (exact binomial when b + c ≤ 25, else continuity-corrected χ²),
 else a sign-flip test on unit pass rates; F1 by a sign-flip test on unit means. One unit: its trials as two
-samples, or "untestable here: add trials" when too few. Each group gates on one primary test (F1 where it
+samples, or "untestable here" with the trials needed when too few. Each group gates on one primary test (F1 where it
 measures F1, else pass/fail); the groups' and the overall row's tests are corrected together (Holm), so an
 unchanged agent fails at most α of the time. With n units no paired p is below
 2·0.5^n (6 units are needed to reach α = 0.05). Refuses to compare runs whose dataset sha256s differ.

@@ -1,7 +1,8 @@
 import type { Answer, GradeResult } from '../../core/answer.js'
 import { InputError } from '../../core/errors.js'
 import { show } from './describe.js'
-import { ENCODING_CHANNELS, MARK_TYPES, checkVegaLite } from './vega-lite.js'
+import { checkVegaLite } from './vega-lite.js'
+import { vegaLiteNames } from './vega-lite-names.js'
 import type { SyncGrader } from './grader-types.js'
 
 export interface ChartOptions {
@@ -19,13 +20,13 @@ export interface ChartOptions {
  * repeat) must hold valid specs.
  */
 export function chartProduced(opts: ChartOptions = {}): SyncGrader {
-  if (opts.mark !== undefined && !MARK_TYPES.includes(opts.mark)) {
+  if (opts.mark !== undefined && !vegaLiteNames().marks.has(opts.mark)) {
     throw new InputError(`chartProduced(): option mark ${show(opts.mark)} is not a Vega-Lite mark type`)
   }
   const demanded = opts.encodings ?? []
   if (!Array.isArray(demanded)) throw new InputError('chartProduced(): option encodings must be a list of channel names')
   for (const channel of demanded) {
-    if (!ENCODING_CHANNELS.includes(channel)) {
+    if (!vegaLiteNames().channels.has(channel)) {
       throw new InputError(`chartProduced(): option encodings holds ${show(channel)}, not a Vega-Lite encoding channel`)
     }
   }

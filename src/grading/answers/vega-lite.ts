@@ -3,18 +3,7 @@
  * half-written or invented one, without pulling in the Vega-Lite compiler.
  */
 
-export const MARK_TYPES: readonly string[] = [
-  'area', 'bar', 'circle', 'line', 'point', 'rect', 'rule', 'square', 'text', 'tick', 'trail', 'arc',
-  'boxplot', 'errorband', 'errorbar', 'geoshape', 'image',
-]
-
-export const ENCODING_CHANNELS: readonly string[] = [
-  'x', 'y', 'x2', 'y2', 'xOffset', 'yOffset', 'xError', 'yError', 'xError2', 'yError2',
-  'color', 'fill', 'stroke', 'opacity', 'fillOpacity', 'strokeOpacity', 'strokeWidth', 'strokeDash',
-  'size', 'angle', 'shape', 'text', 'tooltip', 'href', 'url', 'description', 'detail', 'key', 'order',
-  'theta', 'theta2', 'radius', 'radius2', 'latitude', 'longitude', 'latitude2', 'longitude2',
-  'row', 'column', 'facet',
-]
+import { vegaLiteNames } from './vega-lite-names.js'
 
 export interface SpecCheck {
   /** Why the spec is not valid; empty when it is. */
@@ -173,7 +162,7 @@ function checkUnit(spec: Json, path: string, scope: Scope, out: SpecCheck): void
   const type = typeof mark === 'string' ? mark : isObject(mark) ? mark['type'] : undefined
   if (typeof type !== 'string') {
     out.problems.push(`${path}.mark must be a mark type or an object with a type`)
-  } else if (!MARK_TYPES.includes(type)) {
+  } else if (!vegaLiteNames().marks.has(type)) {
     out.problems.push(`${path}.mark ${JSON.stringify(type)} is not a Vega-Lite mark type`)
   } else {
     out.marks.add(type)
@@ -187,7 +176,7 @@ function checkUnit(spec: Json, path: string, scope: Scope, out: SpecCheck): void
   }
   for (const [channel, def] of Object.entries(encoding)) {
     const where = `${path}.encoding.${channel}`
-    if (!ENCODING_CHANNELS.includes(channel)) {
+    if (!vegaLiteNames().channels.has(channel)) {
       out.problems.push(`${where}: ${JSON.stringify(channel)} is not a Vega-Lite encoding channel`)
       continue
     }

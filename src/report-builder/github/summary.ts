@@ -4,10 +4,10 @@ import { deltaLabel, testName, testsText, unitsText } from '../comparison-verdic
 import { underpoweredLine } from '../power-note.js'
 import { gateGroupName } from '../gate-groups.js'
 import type { GateFailure } from '../gates.js'
-import { gfmTable, markdownCell, markdownText } from './escape.js'
+import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
+import { table } from '../figure-text.js'
 import type { GithubGateView } from './gate-view.js'
 import { type ValueCutsSummary, valueCutsLine } from '../value-cuts.js'
-import { markdownCode } from '../../core/escape-text.js'
 import { unitsText as formatUnits } from '../../stats/units.js'
 
 /*
@@ -63,7 +63,7 @@ function deltaRows(d: GroupDelta, view: GithubGateView): string[][] {
 function failingGroupsTable(view: GithubGateView): string {
   const rows = [...view.thresholdFailures.map(thresholdRow), ...view.deltas.filter((d) => d.failed).flatMap((d) => deltaRows(d, view))]
   if (!rows.length) return ''
-  return gfmTable(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'], rows)
+  return table(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'], rows)
 }
 
 function leaderboardTable(view: GithubGateView): string {
@@ -81,7 +81,7 @@ function leaderboardTable(view: GithubGateView): string {
       d ? markdownCell(own ? deltaLabel(d) : `${deltaLabel(d)} (whole suite, ${d.verdict ? unitsText(d.verdict) : 'no pairs'})`) : '—',
     ]
   })
-  return gfmTable(['group', 'units', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
+  return table(['group', 'units', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
 }
 
 function reportLink(view: GithubGateView): string[] {
@@ -145,7 +145,7 @@ export function renderPrComment(view: GithubGateView): string {
   parts.push('')
   if (!view.deltas.length) parts.push('No baseline to compare with: nothing is shown as changed.')
   else if (!rows.length) parts.push(`No group changed against the baseline (${view.deltas.length} compared).`)
-  else parts.push(`Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`, '', gfmTable(['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'], rows))
+  else parts.push(`Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`, '', table(['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'], rows))
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }

@@ -37,6 +37,7 @@ describe('checkBudget', () => {
   it('rejects an empty or negative budget', () => {
     expect(() => checkBudget(live, {})).toThrow(InputError)
     expect(() => checkBudget(live, { usd: -1 })).toThrow(/budget.usd/)
+    expect(() => checkBudget(live, { tokens: 1.5 })).toThrow('budget.tokens: expected a non-negative integer, got 1.5')
   })
 })
 

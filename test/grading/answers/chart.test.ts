@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../../src/core/errors.js'
 import { chartProduced, checkVegaLite } from '../../../src/grading/answers/index.js'
@@ -13,6 +15,36 @@ const bar = {
   encoding: { x: { field: 'month', type: 'nominal' }, y: { field: 'delays', type: 'quantitative' } },
 }
 const problemsOf = (spec: unknown) => checkVegaLite(spec).problems
+
+/** The pinned Vega-Lite's JSON schema, read here on its own to hold the grader's names to it. */
+const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('vega-lite/vega-lite-schema.json'), 'utf8')) as {
+  definitions: Record<string, { enum?: string[]; const?: string; properties?: Record<string, unknown> }>
+}
+
+describe("checkVegaLite: the names of the pinned Vega-Lite's schema", () => {
+  it('admits every mark the schema defines, primitive and composite', () => {
+    const marks = [...schema.definitions['Mark']!.enum!, ...['BoxPlot', 'ErrorBar', 'ErrorBand'].map((d) => schema.definitions[d]!.const!)]
+    expect(marks).toContain('geoshape')
+    for (const mark of marks) {
+      const spec = { ...bar, mark }
+      expect(problemsOf(spec).filter((p) => p.includes('mark type')), mark).toEqual([])
+      expect(problemsOf({ ...spec, mark: { type: mark } }).filter((p) => p.includes('mark type')), mark).toEqual([])
+      expect(chartProduced({ mark })({ charts: [spec] }).passed, mark).toBe(true)
+    }
+  })
+
+  it('admits encoding.time (Vega-Lite 6) and every other channel of a unit or faceted spec', () => {
+    const channels = Object.keys(schema.definitions['FacetedEncoding']!.properties!)
+    expect(channels).toContain('time')
+    for (const channel of channels) {
+      expect(problemsOf({ ...bar, encoding: { ...bar.encoding, [channel]: { field: 'month' } } }).filter((p) => p.includes('encoding channel')), channel).toEqual([])
+    }
+    const timed = { ...bar, encoding: { ...bar.encoding, time: { field: 'month' } } }
+    expect(problemsOf(timed)).toEqual([])
+    expect(chartProduced({ encodings: ['x', 'time'] })({ charts: [timed] })).toMatchObject({ passed: true })
+    expect(problemsOf({ ...bar, encoding: { ...bar.encoding, when: { field: 'month' } } })).toEqual(['spec.encoding.when: "when" is not a Vega-Lite encoding channel'])
+  })
+})
 
 describe('checkVegaLite: unit specs', () => {
   it('accepts a plain bar chart', () => {

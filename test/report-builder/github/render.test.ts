@@ -8,12 +8,13 @@ import {
   escapeCommandProperty,
   gateAnnotations,
   type GithubGateView,
-  markdownCell,
   PR_COMMENT_MARKER,
   renderJobSummary,
   renderPrComment,
   workflowCommand,
 } from '../../../src/report-builder/github/index.js'
+import { markdownCell } from '../../../src/core/escape-text.js'
+import { table } from '../../../src/report-builder/figure-text.js'
 import { makeRecord } from '../../helpers/stats-records.js'
 import { tables } from '../../helpers/markdown-tables.js'
 
@@ -54,9 +55,9 @@ describe('workflow command escaping (GitHub rules)', () => {
     expect(workflowCommand('warning', 'plain')).toBe('::warning::plain')
   })
 
-  it('escapes Markdown in cells so a hostile name keeps the table intact', () => {
+  it('escapes Markdown in cells so a hostile name keeps the table intact, and shows a blank cell as —', () => {
     expect(markdownCell('a|b <script>*x*')).toBe('a\\|b &lt;script>\\*x\\*')
-    expect(markdownCell('')).toBe('—')
+    expect(table(['group', 'note'], [[markdownCell('a|b'), markdownCell(' ')]])).toBe('| group | note |\n| --- | --- |\n| a\\|b | — |')
   })
 })
 
