@@ -21,6 +21,8 @@ const run = promisify(execFile)
 /** The frameworks the page tests, at the newest versions that run on Node 20 (docs/frameworks.md, Versions). */
 const FRAMEWORKS = ['ai@6.0.325', '@ai-sdk/openai@3.0.141', '@langchain/openai@1.5.8', '@langchain/core@1.4.0', '@openai/agents@0.14.3']
 const SECRET = 'sk-frameworks-test-SECRET-4455667788'
+/** A line that warns or reports an error (a framework's, Node's, the harness's), or a thrown error's name. */
+const WARNING = /^\W*(npm )?(warn|warning|error)\b|^\(node:\d+\)|\b\w*Error:|AI SDK Warning/im
 
 const CONFIG = `import { defineConfig } from 'vitest/config'
 import DataforgeReporter from 'dataforge-evals/reporter'
@@ -136,6 +138,7 @@ describe('docs/frameworks.md', () => {
     const before = fake.requests.length
     const recorded = await evals('record', { OPENAI_API_KEY: SECRET, ANTHROPIC_API_KEY: SECRET })
     expect(recorded.ran.code, recorded.ran.output).toBe(0)
+    expect(recorded.ran.output).not.toMatch(WARNING)
     const records = recorded.records
     expect(records).toHaveLength(3 * Object.keys(AGENTS).length)
     for (const [framework, protocol] of Object.entries(AGENTS)) {
@@ -172,6 +175,7 @@ describe('docs/frameworks.md', () => {
     await fake.stop()
     const replayed = await evals('replay', {})
     expect(replayed.ran.code, replayed.ran.output).toBe(0)
+    expect(replayed.ran.output).not.toMatch(WARNING)
     expect(replayed.records.map((r) => [r.caseId, r.agent, r.status, r.fixes])).toEqual(records.map((r) => [r.caseId, r.agent, r.status, r.fixes]))
     for (const [i, r] of replayed.records.entries()) {
       expect(r.cached, r.caseId).toBe(true)
