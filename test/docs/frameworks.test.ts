@@ -128,7 +128,9 @@ afterAll(async () => {
 })
 
 describe('docs/frameworks.md', () => {
-  it('has an agent and an eval for each framework, and the shared tool', () => {
+  it('has an agent and an eval for each framework, and the shared tool; every TypeScript and shell block is marked', () => {
+    const unmarked = docBlocks('docs/frameworks.md').filter((b) => b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang))
+    expect(unmarked.map((b) => b.line)).toEqual([])
     expect(blocks.map(namedPath).sort()).toEqual(
       ['agents/table-tool.ts', ...Object.keys(AGENTS).flatMap((name) => [`agents/${name}-agent.ts`, `evals/${name}.eval.ts`])].sort(),
     )
