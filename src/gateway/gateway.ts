@@ -199,11 +199,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
           if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
           throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
         }
-        const { events, usage, unreadable } = relayed
+        const { events, usage, unreadable, problem } = relayed
         if (!account(trial, entry, usage, false, response.status)) return
-        if (unreadable > 0) {
-          const message = `${trial.label}: ${spec.upstream.id} streamed ${unreadable} event(s) whose data is not JSON`
-          trial.ledger.failure ??= { kind: 'provider_error', message }
+        if (unreadable > 0 || problem) {
+          // Not recorded: a replay would hand on the broken answer as if it were the model's.
+          const what = problem ? `answered ${call.path} with a stream that ${problem}` : `streamed ${unreadable} event(s) whose data is not JSON`
+          trial.ledger.failure ??= { kind: 'provider_error', message: `${trial.label}: ${spec.upstream.id} ${what}` }
         } else if (trial.store && key && (mode === 'record' || mode === 'auto')) {
           // The stream ends only once it is recorded (see the JSON case below).
           await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'text/event-stream', events } })
@@ -227,8 +228,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         record(trial, entry, traceOf(call, 'live', response.status, null, started, message), emptyUsage(), { kind: 'provider_error', message })
         return
       }
-      if (call.protocol !== 'other' && !isChatAnswer(call, json)) {
-        throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered ${call.path} with JSON that is not a ${call.protocol === 'openai-chat' ? 'chat completion (no choices)' : 'message (no content)'}`, 'provider_error')
+      if (call.protocol !== 'other' && !isModelAnswer(call.protocol, json)) {
+        throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered ${call.path} with JSON that is not ${ANSWER_SHAPES[call.protocol]}`, 'provider_error')
       }
       // Recorded before the agent has the answer: a trial that ends right after its last call leaves a complete cassette.
       if (trial.store && key && (mode === 'record' || mode === 'auto')) {
@@ -387,7 +388,7 @@ async function relayStream(
   res: ServerResponse,
   entry: CallInFlight,
   secrets: readonly string[],
-): Promise<{ events: string[]; usage: CallUsage; unreadable: number }> {
+): Promise<{ events: string[]; usage: CallUsage; unreadable: number; problem: string | null }> {
   res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'live' })
   res.flushHeaders()
   const splitter = new SseSplitter()
@@ -412,7 +413,7 @@ async function relayStream(
   const rest = splitter.flush()
   if (rest !== null) onEvent(rest)
   if (redactor) for (const event of redactor.flush()) send(event)
-  return { events, usage: usage.result(), unreadable: usage.unreadable }
+  return { events, usage: usage.result(), unreadable: usage.unreadable, problem: usage.problem() }
 }
 
 /** Sends a recorded answer: JSON as it was, a stream as the same events in the same order, each its own write. */
@@ -434,10 +435,18 @@ function replay(entry: CassetteEntry, res: ServerResponse): CallUsage {
   return usageOfJson(response.json)
 }
 
-function isChatAnswer(call: ParsedCall, json: unknown): boolean {
+/** What a model answer of each protocol must hold, as the error names it. */
+const ANSWER_SHAPES: Record<Exclude<ParsedCall['protocol'], 'other'>, string> = {
+  'openai-chat': 'a chat completion (no choices)',
+  'anthropic-messages': 'a message (no content)',
+  'openai-responses': 'a response (no output)',
+}
+
+function isModelAnswer(protocol: ParsedCall['protocol'], json: unknown): boolean {
   if (!json || typeof json !== 'object') return false
   const root = json as Record<string, unknown>
-  return call.protocol === 'openai-chat' ? Array.isArray(root['choices']) : Array.isArray(root['content'])
+  const list = protocol === 'openai-chat' ? 'choices' : protocol === 'openai-responses' ? 'output' : 'content'
+  return Array.isArray(root[list])
 }
 
 function errorCodeOf(json: unknown): string {

@@ -38,10 +38,14 @@ export function usageOfJson(json: unknown): CallUsage {
   }
 }
 
+/** The events that end a Responses API stream; one that ends without any was cut off. */
+const RESPONSES_ENDS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error'])
+
 /**
  * Usage read from a stream, event by event: OpenAI's final `usage` chunk (`stream_options.include_usage`),
- * Anthropic's `message_start` (input tokens) and `message_delta` (output tokens so far). A later figure replaces
- * an earlier one: Anthropic's counts are cumulative.
+ * Anthropic's `message_start` (input tokens) and `message_delta` (output tokens so far), the Responses API's
+ * `response.completed` (its `response.usage`). A later figure replaces an earlier one: Anthropic's counts are
+ * cumulative. A Responses stream's end is kept too: one that failed or never ended is not a complete answer.
  */
 export class StreamUsage {
   private model: string | null = null
@@ -49,6 +53,9 @@ export class StreamUsage {
   private completion: number | undefined
   /** Events whose data is not JSON (other than OpenAI's `[DONE]`). */
   unreadable = 0
+  /** The type of the event that ended a Responses stream (`response.completed`, …), null until one came. */
+  private ending: string | null = null
+  private failureCode: string | null = null
 
   constructor(readonly protocol: Protocol) {}
 
@@ -63,6 +70,7 @@ export class StreamUsage {
     }
     if (!json || typeof json !== 'object') return
     const root = json as Record<string, unknown>
+    if (this.protocol === 'openai-responses') this.noteEnding(root)
     const message = root['message'] && typeof root['message'] === 'object' ? (root['message'] as Record<string, unknown>) : null
     const model = root['model'] ?? message?.['model'] ?? (root['response'] as Record<string, unknown> | undefined)?.['model']
     if (typeof model === 'string' && model) this.model = model
@@ -70,6 +78,27 @@ export class StreamUsage {
     if (!tokens) return
     if (tokens.prompt !== undefined && (tokens.prompt > 0 || this.prompt === undefined)) this.prompt = tokens.prompt
     if (tokens.completion !== undefined) this.completion = tokens.completion
+  }
+
+  private noteEnding(root: Record<string, unknown>): void {
+    const type = root['type']
+    if (typeof type !== 'string' || !RESPONSES_ENDS.has(type)) return
+    this.ending = type
+    const response = root['response'] as Record<string, unknown> | undefined
+    const error = type === 'error' ? root : (response?.['error'] as Record<string, unknown> | undefined)
+    const code = error?.['code'] ?? error?.['type']
+    this.failureCode = typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? code : null
+  }
+
+  /**
+   * Why a Responses stream is not a complete answer (it failed, or ended before `response.completed`), else null.
+   * Other protocols' streams are not judged here.
+   */
+  problem(): string | null {
+    if (this.protocol !== 'openai-responses') return null
+    if (this.ending === null) return 'ended before its response.completed event'
+    if (this.ending === 'response.failed' || this.ending === 'error') return `ended with a ${this.ending} event${this.failureCode ? ` (${this.failureCode})` : ''}`
+    return null
   }
 
   result(): CallUsage {

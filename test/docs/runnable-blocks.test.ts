@@ -113,7 +113,7 @@ describe('the markers', () => {
 
   it('fail on a marker that is not right before a fence, on an unknown kind and on a fence left open', () => {
     expect(() => page('<!-- runnable: sh -->', '', '```sh', 'x', '```')).toThrow('page.md:1: the marker "<!-- runnable: sh -->" is not right before a code fence')
-    expect(() => page('<!-- runnable: bash -->', '```sh', 'x', '```')).toThrow('page.md:1: unknown runnable kind "bash" (known: vitest, sh, typecheck)')
+    expect(() => page('<!-- runnable: bash -->', '```sh', 'x', '```')).toThrow('page.md:1: unknown runnable kind "bash" (known: vitest, sh, typecheck, recipe)')
     expect(() => page('```sh', 'x')).toThrow('page.md:1: a code fence that never closes')
   })
 

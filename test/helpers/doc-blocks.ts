@@ -7,9 +7,11 @@ import { repoRoot } from './vitest-run.js'
 //   <!-- runnable: vitest -->     a file of the consumer project (an eval, vitest.config.ts), run by `vitest run`
 //   <!-- runnable: sh -->         shell commands, run in the consumer project
 //   <!-- runnable: typecheck -->  TypeScript that needs a key or a provider: only type-checked
+//   <!-- runnable: recipe -->     a file of docs/frameworks.md's project, run by test/docs/frameworks.test.ts with the
+//                                 frameworks installed, against a loopback model
 //   <!-- not runnable: why -->    a deliberate exception (an install from the registry, this repository's own commands)
 
-export const RUNNABLE_KINDS = ['vitest', 'sh', 'typecheck'] as const
+export const RUNNABLE_KINDS = ['vitest', 'sh', 'typecheck', 'recipe'] as const
 export type RunnableKind = (typeof RUNNABLE_KINDS)[number]
 
 export interface DocBlock {

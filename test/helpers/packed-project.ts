@@ -34,6 +34,8 @@ export interface PackedInstall {
 export interface PackedInstallOptions {
   /** Packages installed beside the tarball, by name; their versions are the ones this repository pins. */
   beside?: string[]
+  /** Packages this repository does not pin, each with its exact version (`ai@6.0.325`), in the same install. */
+  extra?: string[]
   /** The consumer's package.json, `private` added (default `{ name: 'new-project', type: 'module' }`). */
   manifest?: Record<string, unknown>
   /** npm's log level during the install (default `error`). */
@@ -56,7 +58,7 @@ export async function installPacked(work: string, dir: string, opts: PackedInsta
     return `${name}@${dev[name]}`
   })
   await writeFile(join(dir, 'package.json'), JSON.stringify({ ...(opts.manifest ?? { name: 'new-project', type: 'module' }), private: true }))
-  const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...beside], {
+  const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...beside, ...(opts.extra ?? [])], {
     cwd: dir,
     env: { ...process.env, npm_config_loglevel: opts.loglevel ?? 'error' },
   })
