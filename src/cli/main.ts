@@ -14,6 +14,7 @@ import { reportCommand } from './commands/report.js'
 import { runCommand } from './commands/run.js'
 import { summaryCommand } from './commands/summary.js'
 import { verifyCommand } from './commands/verify.js'
+import { viewCommand } from './commands/view.js'
 import { withInputErrors } from './input-errors.js'
 import { type CliIO, type Command, processIO } from './io.js'
 import { terminalOutput, terminalText } from '../core/escape-text.js'
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   'merge-shards': mergeShardsCommand,
   summary: summaryCommand,
+  view: viewCommand,
 }
 
 export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
@@ -50,6 +52,7 @@ Commands:
   report RUNS      self-contained HTML report with charts (--html OUT.html)
   corpus merge     merge run corpora into latest/snapshot/history views
   verify DIR       re-derive a report folder's manifest and fail on any mismatch
+  view DIR         browse a report's runs: transcripts, graded cells, changes against a baseline (view --help)
   merge-shards S   one report (same gates, exit code) from the shards of a sharded Jest run
   summary DIR      DIR/SUMMARY.md: one table per suite or dataset from the newest report of each
   prices fetch     fetch per-token prices from OpenRouter's models endpoint
