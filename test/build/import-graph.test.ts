@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cycles, folderGraph, importGraph, sourceFiles } from '../helpers/source-graph.js'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { repoRoot } from '../helpers/dataset-paths.js'
 
 // What each entry loads at import. Every Vitest worker imports the setup entry (and eval files the vitest
 // entry) before its first test, and the config loads the reporter before any worker starts, so packages in

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { repoRoot } from '../helpers/dataset-paths.js'
 
 // Every relative link in README.md and docs/ resolves: the file exists, and a `#fragment` names a heading of the
 // page it points to (GitHub's anchors). No link leaves the repository: a user's clone has nothing beside it.

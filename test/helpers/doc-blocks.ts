@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { repoRoot } from './vitest-run.js'
+import { repoRoot } from './dataset-paths.js'
 
 // The marker convention of docs/development.md: an HTML comment on the line right before a code fence says
 // what the block is. GitHub renders the comment as nothing.

@@ -17,22 +17,38 @@ const base = { turn: null, agent: 'agent', model: null, dataset: 'hospital', sui
 /**
  * One arm of an unchanged stochastic repair agent: every case has 40 errors, each fixed with the case's own
  * probability (0.5 to 0.9, fixed per case); F1 = 2k/(k + 40) for k fixed (no false positives), and the case passes
- * its test when F1 ≥ 0.8. Two arms drawn with different seeds are the same agent run twice.
+ * its test when F1 ≥ 0.8. Two arms drawn with different seeds are the same agent run twice. `rows` (from `armRows`)
+ * is refilled in place: compareRuns keeps nothing between calls, and 500 repetitions then allocate no rows.
  */
-function arm(rng: Random, cdfs: readonly Float64Array[][], trials: number): ComparableRun[] {
-  const rows: ComparableRun[] = []
-  cdfs.forEach((cases, g) => {
-    cases.forEach((cdf, i) => {
+function arm(rng: Random, cdfs: readonly Float64Array[][], trials: number, rows: ComparableRun[]): ComparableRun[] {
+  let r = 0
+  for (const cases of cdfs) {
+    for (const cdf of cases) {
       for (let t = 0; t < trials; t++) {
         // k ~ Bin(40, q) by its inverse CDF: one draw per trial
         const u = rng.next()
         let k = 0
         while (k < 40 && cdf[k]! < u) k++
         const f1 = (2 * k) / (k + 40)
-        rows.push({ ...base, category: `g${g}`, caseId: `g${g}-c${i}`, trial: t, correct: f1 >= 0.8, f1 })
+        const row = rows[r++]!
+        row.f1 = f1
+        row.correct = f1 >= 0.8
       }
-    })
-  })
+    }
+  }
+  return rows
+}
+
+/** The rows of one arm, in the order `arm` fills them (group, case, trial). */
+function armRows(groups: number, units: number, trials: number): ComparableRun[] {
+  const rows: ComparableRun[] = []
+  for (let g = 0; g < groups; g++) {
+    for (let i = 0; i < units; i++) {
+      for (let t = 0; t < trials; t++) {
+        rows.push({ ...base, category: `g${g}`, caseId: `g${g}-c${i}`, trial: t, correct: null, f1: null })
+      }
+    }
+  }
   return rows
 }
 
@@ -53,10 +69,12 @@ function binomialCdf(q: number): Float64Array {
 function falseFailureRate(groups: number, units: number, trials: number, seed: number): number {
   const rng = new Random(seed)
   const difficulty = Array.from({ length: groups }, () => Array.from({ length: units }, () => binomialCdf(0.5 + 0.4 * rng.next())))
+  const rowsA = armRows(groups, units, trials)
+  const rowsB = armRows(groups, units, trials)
   let failed = 0
   for (let rep = 0; rep < REPS; rep++) {
-    const a = arm(rng, difficulty, trials)
-    const b = arm(rng, difficulty, trials)
+    const a = arm(rng, difficulty, trials, rowsA)
+    const b = arm(rng, difficulty, trials, rowsB)
     if (compareRuns(a, b, { alpha: ALPHA, seed: rep, iterations: ITERATIONS }).regression) failed++
   }
   return failed / REPS

@@ -32,9 +32,19 @@ describe('summarizeOutcomes', () => {
     expect(empty.attempted).toBe(0)
   })
 
-  it('is deterministic under a seed', () => {
-    const records = [0.2, 0.9, 0.4, 0.7].map((f1, trial) => makeRecord({ trial, f1, correct: f1 >= 0.5 }))
-    expect(summarizeOutcomes(records, { seed: 5 })).toEqual(summarizeOutcomes(records, { seed: 5 }))
+  it('is deterministic under a seed, and another seed moves the bootstrap interval alone', () => {
+    // 12 distinct F1s: enough resamples differ that the seed shows in the interval's ends
+    const records = Array.from({ length: 12 }, (_, trial) => {
+      const f1 = ((trial * 7) % 12) / 11
+      return makeRecord({ trial, f1, correct: f1 >= 0.5 })
+    })
+    const five = summarizeOutcomes(records, { seed: 5 })
+    expect(summarizeOutcomes(records, { seed: 5 })).toEqual(five)
+    const six = summarizeOutcomes(records, { seed: 6 })
+    expect(six.f1!.mean).toBe(five.f1!.mean)
+    expect([six.f1!.low, six.f1!.high]).not.toEqual([five.f1!.low, five.f1!.high])
+    // the Wilson intervals and the counts do not resample
+    expect({ ...six, f1: null }).toEqual({ ...five, f1: null })
   })
 })
 
