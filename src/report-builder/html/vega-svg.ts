@@ -22,13 +22,18 @@ const CONFIG = {
 } as const
 
 /**
- * Compiles a Vega-Lite spec with Vega-Lite, runs it with Vega's headless view and returns the SVG markup.
- * Nothing is drawn by hand: every mark, axis and legend comes from Vega. Data must be inline (`values`):
- * the loader is replaced by one that refuses any URL, so building a report never touches the network.
+ * Compiles a Vega-Lite spec with Vega-Lite, runs it with Vega's headless view and returns the SVG markup of each
+ * drawing: one per width (`spec.width` replaced), each with its ids scoped by its own id. Nothing is drawn by
+ * hand: every mark, axis and legend comes from Vega. The spec is compiled and parsed once, and one view draws
+ * every width (the width is a signal: the same drawing as a view made for that width, at about half the cost).
+ * Data must be inline (`values`): the loader is replaced by one that refuses any URL, so building a report
+ * never touches the network.
  */
-export async function renderVegaLiteSvg(spec: TopLevelSpec, id: string): Promise<string> {
+export async function renderVegaLiteSvgs(spec: TopLevelSpec, drawings: ReadonlyArray<{ width: number; id: string }>): Promise<string[]> {
   const { vega, vl } = await loadVega()
-  const compiled = vl.compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec
+  const first = drawings[0]
+  if (!first) return []
+  const compiled = vl.compile({ ...spec, width: first.width, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec
   // The spec's width is the whole chart's, axes and legends included. Set on the Vega spec: Vega-Lite warns
   // about fitting when the height is counted in steps, as most of these charts' heights are.
   compiled.autosize = { type: 'fit-x', contains: 'padding' }
@@ -38,8 +43,12 @@ export async function renderVegaLiteSvg(spec: TopLevelSpec, id: string): Promise
   }
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader })
   try {
-    const svg = await view.toSVG()
-    return scopeIds(svg, id)
+    const svgs: string[] = []
+    for (const { width, id } of drawings) {
+      if (width !== first.width) view.width(width)
+      svgs.push(scopeIds(await view.toSVG(), id))
+    }
+    return svgs
   } finally {
     view.finalize()
   }
