@@ -3,24 +3,25 @@
  * cases. The yardstick is plain Vitest (1,000 `test()`s, no dataforge setup file or reporter); against it, the
  * README's pattern (1,000 `evalCase`s whose body calls the agent and asserts `toRepairCells`) and 1,000
  * `conversation` turns asserting `toBeNumeric`, both with the README's config (setup file, dataforge reporter
- * writing its report). The package is loaded from dist/ as an installed package would be, so build first.
+ * writing its report, report.html included). As a user has it: `npm pack`, the tarball installed with the pinned
+ * Vitest into a new project outside the repository (a package importing itself from inside its repository is
+ * transformed by Vite; an installed one is not), the fixture files copied there. So build first.
  * Goal: the README pattern ≤ 1.35 × plain, whole process, median of paired rounds (the 1.15 goal is withdrawn).
- * Run alone: `npm run build && node --import jiti/register bench/vitest-overhead.ts`.
+ * Run alone: `npm run build && node --import jiti/register bench/vitest-overhead.ts` (`BENCH_VITEST_ROUNDS=n`).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { installPacked } from '../test/helpers/packed-project.js'
 import { median } from './median.js'
 
 const CASES = 1_000
-const ROUNDS = 7
+const ROUNDS = Number(process.env.BENCH_VITEST_ROUNDS ?? 7)
 const GOAL = 1.35
 const fixtureRoot = fileURLToPath(new URL('../test/fixtures/vitest/bench-overhead/', import.meta.url))
 const distEntry = fileURLToPath(new URL('../dist/vitest/setup.js', import.meta.url))
-const vitestCli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
 
 interface Variant {
   key: 'plain' | 'readme' | 'conversation'
@@ -42,7 +43,16 @@ interface Timing {
   testsMs: number
 }
 
-function runOnce(variant: Variant, work: string): Promise<Timing> {
+/** A new project outside the repository with the packed tarball and the pinned Vitest installed, the fixtures copied in. */
+async function packedProject(work: string): Promise<string> {
+  const project = join(work, 'project')
+  mkdirSync(project)
+  await installPacked(work, project, { beside: ['vitest'] })
+  cpSync(fixtureRoot, project, { recursive: true })
+  return project
+}
+
+function runOnce(variant: Variant, work: string, project: string): Promise<Timing> {
   const timingFile = join(work, `${variant.key}.json`)
   rmSync(timingFile, { force: true })
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_TIMING_FILE: timingFile, BENCH_REPORTS_DIR: join(work, 'reports'), BENCH_CACHE_DIR: join(work, 'vite-cache') }
@@ -50,7 +60,8 @@ function runOnce(variant: Variant, work: string): Promise<Timing> {
   delete env.DATAFORGE_UPDATE_BASELINE
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitestCli, 'run', '--root', fixtureRoot, '--config', variant.config, variant.file], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const vitestCli = join(project, 'node_modules/vitest/vitest.mjs')
+    const child = spawn(process.execPath, [vitestCli, 'run', '--config', variant.config, variant.file], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
@@ -69,19 +80,22 @@ function runOnce(variant: Variant, work: string): Promise<Timing> {
 export default async function run(): Promise<string> {
   if (!existsSync(distEntry)) throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')
   const work = mkdtempSync(join(tmpdir(), 'dataforge-bench-vitest-'))
-  const loadBefore = loadavg()[0]!
   try {
+    const project = await packedProject(work)
+    const loadBefore = loadavg()[0]!
+    const loads: number[] = []
     const timings = new Map<Variant['key'], Timing[]>(VARIANTS.map((v) => [v.key, []]))
     // Warm-up: Vite's transform cache and the file system.
-    for (const variant of VARIANTS) await runOnce(variant, work)
+    for (const variant of VARIANTS) await runOnce(variant, work, project)
     // Rounds run the three variants back to back, in rotating order; each ratio is the median over rounds of
     // that round's eval time / plain time, which a drift in the machine's load shifts far less than a ratio
     // of medians.
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < VARIANTS.length; i++) {
         const variant = VARIANTS[(round + i) % VARIANTS.length]!
-        timings.get(variant.key)!.push(await runOnce(variant, work))
+        timings.get(variant.key)!.push(await runOnce(variant, work, project))
       }
+      loads.push(loadavg()[0]!)
     }
     const plain = timings.get('plain')!
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
@@ -99,11 +113,13 @@ export default async function run(): Promise<string> {
     return [
       '## Vitest integration overhead',
       '',
-      `Whole \`vitest run\` processes, ${CASES} trivial cases each; medians of ${ROUNDS} rounds after a warm-up (a ratio is the median ` +
+      `Whole \`vitest run\` processes, ${CASES} trivial cases each, in a project where the packed tarball is installed; ` +
+        `medians of ${ROUNDS} rounds after a warm-up (a ratio is the median ` +
         "of the rounds' ratios to the plain run of the same round). Tests phase: Vitest's own `tests` time (running the cases, " +
         'without start-up, import and the reporter).',
       '',
-      `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores.`,
+      `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${median(loads).toFixed(1)} the median after a round ` +
+        `(${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}), on ${cpus().length} cores.`,
       '',
       '| run | wall time | tests phase | ratio to plain | goal | status |',
       '| --- | --- | --- | --- | --- | --- |',

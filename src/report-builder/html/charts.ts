@@ -6,10 +6,10 @@ import type { ParetoPoint } from './pareto.js'
 import type { GridCell } from './question-data.js'
 import { CHART_WIDTHS } from './figure.js'
 
-/** Vega-Lite specs for the report's charts: pure data → spec, rendered to SVG by `renderVegaLiteSvg`. */
+/** Vega-Lite specs for the report's charts: pure data → spec, rendered to SVG by `renderVegaLiteSvgs`. */
 
 const METRIC_COLORS = { domain: ['Score', 'F1'], range: ['#4c78a8', '#f58518'] }
-/** A chart's whole width, axes and legends included (`renderVegaLiteSvg` fits it); `figure` draws it at the page's widths. */
+/** A chart's whole width, axes and legends included (`renderVegaLiteSvgs` fits it); `figure` draws it at the page's widths. */
 const WIDTH = CHART_WIDTHS.wide
 const unit = { type: 'quantitative' as const, scale: { domain: [0, 1] } }
 

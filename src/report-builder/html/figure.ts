@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite'
 import { esc } from './escape.js'
-import { renderVegaLiteSvg } from './vega-svg.js'
+import { renderVegaLiteSvgs } from './vega-svg.js'
 
 export interface FigureOptions {
   /** Unique within the page; also scopes the SVG's ids. */
@@ -20,11 +20,12 @@ export const CHART_WIDTHS = { wide: 1100, narrow: 700 } as const
 
 /** A chart as a <figure>: the Vega-rendered SVGs inline, a caption, and what its marks stand for. */
 export async function figure(spec: TopLevelSpec, opts: FigureOptions): Promise<string> {
-  const drawings: string[] = []
-  for (const [fit, width] of Object.entries(CHART_WIDTHS)) {
-    const svg = await renderVegaLiteSvg({ ...spec, width, description: opts.caption } as TopLevelSpec, fit === 'wide' ? opts.id : `${opts.id}-${fit}`)
-    drawings.push(`<div class="svg ${fit}">${svg}</div>`)
-  }
+  const fits = Object.entries(CHART_WIDTHS)
+  const svgs = await renderVegaLiteSvgs(
+    { ...spec, description: opts.caption } as TopLevelSpec,
+    fits.map(([fit, width]) => ({ width, id: fit === 'wide' ? opts.id : `${opts.id}-${fit}` })),
+  )
+  const drawings = fits.map(([fit], i) => `<div class="svg ${fit}">${svgs[i]}</div>`)
   return (
     `<figure class="chart" id="${esc(opts.id)}" data-mark-field="${esc(opts.markField)}" data-marks-for="${esc(JSON.stringify(opts.marksFor))}">` +
     `${drawings.join('')}<figcaption>${esc(opts.caption)}</figcaption></figure>`
