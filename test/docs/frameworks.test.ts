@@ -36,6 +36,41 @@ export default defineConfig({
   },
 })
 `
+/**
+ * Beside the page: the AI SDK's default model, `openai(model)`, which speaks the Responses API (the page's recipe
+ * uses `.chat`), in process, streamed and not.
+ */
+const AI_SDK_RESPONSES = `import { createOpenAI } from '@ai-sdk/openai'
+import { generateText, stepCountIs, streamText, tool } from 'ai'
+import { expect } from 'vitest'
+import { z } from 'zod'
+import type { RepairAgent } from 'dataforge-evals'
+import { evalCase } from 'dataforge-evals/vitest'
+import { INSTRUCTIONS, parseFixes, question, READ_ROWS, readRows } from '../agents/table-tool.js'
+
+const llm = { baseUrl: process.env.MODEL_BASE_URL ?? 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' }
+
+const responsesAgent = (stream: boolean): RepairAgent => ({
+  name: stream ? 'ai-sdk-responses-stream' : 'ai-sdk-responses',
+  async run(task, ctx) {
+    const openai = createOpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey })
+    const read_rows = tool({
+      description: READ_ROWS,
+      inputSchema: z.object({ offset: z.number(), limit: z.number() }),
+      execute: async ({ offset, limit }) => readRows(task, offset, limit),
+    })
+    const options = { model: openai('gpt-4.1-mini'), system: INSTRUCTIONS, prompt: question(task), tools: { read_rows }, stopWhen: stepCountIs(5) }
+    const text = stream ? await streamText(options).text : (await generateText(options)).text
+    return parseFixes(text, task)
+  },
+})
+
+for (const stream of [false, true]) {
+  evalCase(\`responses-api ai-sdk \${stream ? 'streamText' : 'generateText'}\`, { dataset: { id: 'synthetic', rows: 8 }, agent: responsesAgent(stream), llm }, async ({ task, agent }) => {
+    expect(await agent.run()).toRepairCells(task, { minF1: 0 })
+  })
+}
+`
 const TSCONFIG = {
   compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
   include: ['agents/**/*.ts', 'evals/**/*.ts'],
@@ -116,6 +151,7 @@ beforeAll(async () => {
     await writeFile(join(project, file), block.code)
   }
   await writeFile(join(project, 'vitest.config.ts'), CONFIG)
+  await writeFile(join(project, 'evals/ai-sdk-responses.eval.ts'), AI_SDK_RESPONSES)
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG))
   typecheck = inProject([join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project], consumerEnv())
   fake = await new FakeProvider().start()
@@ -142,7 +178,7 @@ describe('docs/frameworks.md', () => {
     expect(recorded.ran.code, recorded.ran.output).toBe(0)
     expect(recorded.ran.output).not.toMatch(WARNING)
     const records = recorded.records
-    expect(records).toHaveLength(3 * Object.keys(AGENTS).length)
+    expect(records).toHaveLength(3 * Object.keys(AGENTS).length + 2)
     for (const [framework, protocol] of Object.entries(AGENTS)) {
       const mine = records.filter((r) => r.caseId.startsWith(`${framework} `))
       expect(mine.map((r) => r.agent).sort(), framework).toEqual([framework, framework, `${framework}-stream`])
@@ -166,6 +202,19 @@ describe('docs/frameworks.md', () => {
       const isolated = mine.find((r) => r.caseId.endsWith('isolated'))!
       expect(isolated.isolation?.level, framework).toMatch(/^(sandbox|process)$/)
     }
+    const responses = records.filter((r) => r.caseId.startsWith('responses-api '))
+    expect(responses.map((r) => [r.agent, r.status, r.usage.calls, r.llmCalls.map((c) => [c.protocol, c.stream])])).toEqual(
+      [false, true].map((stream) => [
+        stream ? 'ai-sdk-responses-stream' : 'ai-sdk-responses',
+        'ok',
+        2,
+        [
+          ['openai-responses', stream],
+          ['openai-responses', stream],
+        ],
+      ]),
+    )
+    expect(responses.map((r) => r.fixes![0]!.newValue)).toEqual([expect.stringMatching(/-checked$/), expect.stringMatching(/-checked$/)])
     // The model was asked by the gateway with the key; the agents never had it.
     const asked = fake.requests.slice(before)
     expect(asked.length).toBe(records.reduce((n, r) => n + r.usage.calls, 0))

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto'
 import type { ProviderHandler, ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
 
 // A model that calls a tool, on the three wire protocols the frameworks speak (OpenAI chat completions, the
 // Responses API, Anthropic messages), JSON and streamed, as the providers send them: argument deltas in pieces,
-// usage where each protocol puts it. Stateless: each request is answered from what it carries.
+// usage where each protocol puts it. Stateless and deterministic: each request is answered from what it carries.
 //   - no tool result in the conversation yet: it calls the first tool offered with TOOL_ARGS;
 //   - a tool result: it answers with text made from that result (`finalText`), so an answer shows the tool ran;
 //   - no tool offered: it answers `echo:` and the last user text reversed.
@@ -67,8 +68,8 @@ function decide(turn: Turn): { call: { name: string; args: string } } | { text: 
   return { text: `echo:${turn.lastUserText.split('').reverse().join('')}` }
 }
 
-let ids = 0
-const nextId = (prefix: string) => `${prefix}_${++ids}`
+/** Ids made from the request: the same request gets the same answer, as a recording of it replays it. */
+const idOf = (request: ProviderRequest, prefix: string) => `${prefix}_${createHash('sha256').update(JSON.stringify(request.body)).digest('hex').slice(0, 12)}`
 
 function chat(request: ProviderRequest): ProviderReply {
   const body = request.body ?? {}
@@ -82,7 +83,7 @@ function chat(request: ProviderRequest): ProviderReply {
   const said = decide(turn)
   const completion = 'call' in said ? said.call.args.length : said.text.length
   const usage = { prompt_tokens: turn.promptTokens, completion_tokens: completion, total_tokens: turn.promptTokens + completion }
-  const callId = nextId('call')
+  const callId = idOf(request, 'call')
   const finish = 'call' in said ? 'tool_calls' : 'stop'
   if (body['stream'] !== true) {
     const message =
@@ -124,10 +125,10 @@ function responses(request: ProviderRequest): ProviderReply {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: turn.promptTokens + completion,
   }
-  const itemId = nextId('call' in said ? 'fc' : 'msg')
+  const itemId = idOf(request, 'call' in said ? 'fc' : 'msg')
   const item =
     'call' in said
-      ? { type: 'function_call', id: itemId, call_id: nextId('call'), name: said.call.name, arguments: said.call.args, status: 'completed' }
+      ? { type: 'function_call', id: itemId, call_id: idOf(request, 'call'), name: said.call.name, arguments: said.call.args, status: 'completed' }
       : { type: 'message', id: itemId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: said.text, annotations: [] }] }
   const response = (status: string, output: Json[], withUsage: Json | null) => ({
     id: 'resp_t',
@@ -184,7 +185,7 @@ function messages(request: ProviderRequest): ProviderReply {
   )
   const said = decide(turn)
   const completion = 'call' in said ? said.call.args.length : said.text.length
-  const id = nextId('toolu')
+  const id = idOf(request, 'toolu')
   const block = 'call' in said ? { type: 'tool_use', id, name: said.call.name, input: JSON.parse(said.call.args) as Json } : { type: 'text', text: said.text }
   const stop = 'call' in said ? 'tool_use' : 'end_turn'
   const message = (content: Json[], usage: Json, stopReason: string | null) => ({
