@@ -59,8 +59,10 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
   for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
   const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
   const end = to ?? ledger.calls.length
-  // A turn keeps the steps noted after its first call was made (a whole trial all of them), placed relative to it.
-  const steps = ledger.agentTools.filter((n) => whole || (n.atCall >= from && (n.atCall < end || to === undefined))).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
+  // A turn keeps the steps noted after its first call was made, up to the next turn's first call (the first turn
+  // also those before any call; a whole trial all of them), placed relative to its first call.
+  const inTurn = (atCall: number) => (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
+  const steps = ledger.agentTools.filter((n) => whole || inTurn(n.atCall)).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
   const { transcript, toolCalls } = buildTranscript(`${ledger.label} calls ${from}`, ledger.transcript.slice(from, to), steps)
   return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls), transcript, toolCalls }
 }

@@ -1,48 +1,31 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import { finished, spawnCli } from '../helpers/cli-child.js'
+import { filesUnder, jsonLines } from '../helpers/report-files.js'
 import { runCli } from '../helpers/cli-harness.js'
-import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { toolScript } from '../helpers/tool-provider.js'
+import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { startToolProvider } from '../helpers/tool-provider.js'
+import { TempDirs } from '../helpers/vitest-run.js'
 
 // Transcripts through the CLI: a streamed in-process agent and a cmd: agent, both calling tools, against a loopback
 // provider; recorded, replayed with the provider down, verified, edited, and kept across --resume.
 
 const SECRET = 'sk-transcripts-run-SECRET-5566778899'
 const fixtures = resolve(import.meta.dirname, 'fixtures')
-const temps: string[] = []
-const temp = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dfg-tr-run-'))
-  temps.push(dir)
-  return dir
-}
+const temps = new TempDirs()
+const temp = () => temps.make()
 let fake: FakeProvider
 
 beforeAll(async () => {
-  fake = await new FakeProvider().start()
-  fake.handler = toolScript
+  fake = await startToolProvider()
 })
 afterAll(async () => {
   await fake.stop()
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+  temps.removeAll()
 })
-
-const jsonLines = <T>(path: string): T[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T)
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : [path]
-  })
-}
 
 const AGENTS = ['--no-isolate', '--agent', './tool-agent.mjs', '--agent', 'cmd:node tool_cmd_agent.mjs']
 const base = (out: string, cache: string, mode: string) => [

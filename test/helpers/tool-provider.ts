@@ -1,4 +1,4 @@
-import type { ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
+import { FakeProvider, type ProviderReply, type ProviderRequest } from './fake-llm-upstream.js'
 
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
 const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 }
@@ -92,3 +92,10 @@ export function toolScript(request: ProviderRequest): ProviderReply | undefined 
   return undefined
 }
 
+
+/** A FakeProvider on 127.0.0.1 answering with `toolScript`. */
+export async function startToolProvider(): Promise<FakeProvider> {
+  const fake = await new FakeProvider().start()
+  fake.handler = toolScript
+  return fake
+}
