@@ -252,6 +252,32 @@ describe('transcripts of the calls the gateway served', () => {
     ])
   })
 
+  it('a provider that echoes the key gets it redacted in the transcript, streamed and not (redact.ts)', async () => {
+    const echo = await new FakeProvider().start()
+    echo.handler = (request) => {
+      const leak = `your key is ${String(request.headers['authorization']).slice('Bearer '.length)}`
+      if (request.body?.['stream'] !== true) return { json: { id: 'x', object: 'chat.completion', created: 1, model: 'm1', choices: [{ index: 0, message: { role: 'assistant', content: leak }, finish_reason: 'stop' }] } }
+      const chunk = (content: string) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm1', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
+      // The key split across two events: the stream redactor holds the first piece back until it knows.
+      return { events: [chunk(leak.slice(0, 20)), chunk(leak.slice(20)), 'data: [DONE]\n\n'] }
+    }
+    const leaky = resolveUpstream({ baseUrl: `${echo.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+    try {
+      const trial = gateway.openTrial(spec({ caseId: 'echo', upstream: leaky }))
+      const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+      await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }] })
+      const stream = await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }], stream: true })
+      for await (const _ of stream) {
+      }
+      trial.finish()
+      const { transcript } = outcomeSince(trial)
+      expect(transcript!.calls.map((c) => c.response!.text)).toEqual(['your key is [redacted]', 'your key is [redacted]'])
+      expect(JSON.stringify(transcript)).not.toContain(SECRET)
+    } finally {
+      await echo.stop()
+    }
+  })
+
   it('a trial without calls or tools keeps no transcript', () => {
     const trial = gateway.openTrial(spec({ caseId: 'none' }))
     trial.finish()
