@@ -12,6 +12,12 @@ import { MAX_VALUE_CHARS, VALUE_CUT_MARK } from './value-cap.js'
 /** Calls one transcript keeps; a trial that made more keeps its first ones and says how many it left out. */
 export const MAX_TRANSCRIPT_CALLS = 1_000
 
+/**
+ * Characters of request messages one transcript keeps in full. Each request resends the conversation so far, so a
+ * long tool loop grows with the square of its calls: past this, a call keeps only its request's last message.
+ */
+export const MAX_TRANSCRIPT_MESSAGE_CHARS = 4_000_000
+
 /** A step the agent ran, with the model's tool call it answered (when it did) and the model calls made before it. */
 export interface AgentToolNote {
   step: Omit<AgentToolStep, 'index'>
@@ -85,14 +91,22 @@ function cutTranscript(calls: readonly TranscriptCall[], agentTools: readonly Ag
     name: cuts.text(t.name, `${at}.name`),
     arguments: cuts.text(t.arguments, `${at}.arguments`),
   })
+  let messageChars = 0
+  let trimmedFrom: number | null = null
   const cutCalls = kept.map((c, i) => {
     const at = `calls[${i}]`
+    let messages = c.request.messages
+    if (trimmedFrom === null) {
+      for (const m of messages) messageChars += m.content.length
+      if (messageChars > MAX_TRANSCRIPT_MESSAGE_CHARS) trimmedFrom = i
+    }
+    if (trimmedFrom !== null && messages.length > 1) messages = messages.slice(-1)
     return {
       ...c,
       error: cuts.nullable(c.error, `${at}.error`),
       request: {
         system: cuts.nullable(c.request.system, `${at}.request.system`),
-        messages: c.request.messages.map((m, j) => ({
+        messages: messages.map((m, j) => ({
           role: m.role,
           content: cuts.text(m.content, `${at}.request.messages[${j}].content`),
           toolCalls: m.toolCalls.map((t, k) => toolCall(t, `${at}.request.messages[${j}].toolCalls[${k}]`)),
@@ -124,6 +138,9 @@ function cutTranscript(calls: readonly TranscriptCall[], agentTools: readonly Ag
     }
   })
   const notes = [...cuts.notes]
+  if (trimmedFrom !== null) {
+    notes.push(`calls[${trimmedFrom}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`)
+  }
   if (calls.length > kept.length) notes.push(`${calls.length - kept.length} of ${calls.length} model calls left out: a transcript keeps the first ${MAX_TRANSCRIPT_CALLS}`)
   return { calls: cutCalls, agentTools: steps, notes }
 }

@@ -6,6 +6,7 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TranscriptSchema, type Transcript } from '../../src/core/transcript.js'
 import { MAX_VALUE_CHARS } from '../../src/core/value-cap.js'
+import { buildTranscript, MAX_TRANSCRIPT_MESSAGE_CHARS } from '../../src/core/transcript-build.js'
 import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
 import { outcomeSince } from '../../src/gateway/trial-llm.js'
@@ -282,5 +283,22 @@ describe('transcripts of the calls the gateway served', () => {
     const trial = gateway.openTrial(spec({ caseId: 'none' }))
     trial.finish()
     expect(outcomeSince(trial)).toMatchObject({ transcript: null, toolCalls: [] })
+  })
+})
+
+describe('the size policy over a whole transcript', () => {
+  it('past the message budget, later calls keep only their last message, noted', () => {
+    const trace = { protocol: 'openai-chat' as const, path: '/chat/completions', model: 'm', stream: false, promptTokens: 0, completionTokens: 0, latencyMs: 0, cache: 'live' as const, status: 200, error: null }
+    const message = (i: number) => ({ role: 'user', content: 'y'.repeat(9_000) + i, toolCalls: [], toolCallId: null })
+    // Each request resends the history: call i holds i + 1 messages of 9 KB.
+    const calls = Array.from({ length: 40 }, (_, i) => ({ ...trace, index: i, request: { system: null, messages: Array.from({ length: i + 1 }, (_, j) => message(j)), tools: [] }, response: null }))
+    const { transcript } = buildTranscript('budget', calls, [])
+    const kept = transcript!.calls.map((c) => c.request.messages.length)
+    const first = kept.findIndex((n, i) => n !== i + 1)
+    expect(first).toBeGreaterThan(0)
+    expect(kept.slice(first).every((n) => n === 1)).toBe(true)
+    expect(transcript!.calls.at(-1)!.request.messages[0]!.content).toBe(message(39).content)
+    expect(transcript!.notes).toEqual([`calls[${first}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`])
+    expect(JSON.stringify(transcript).length).toBeLessThan(MAX_TRANSCRIPT_MESSAGE_CHARS + 1_000_000)
   })
 })
