@@ -75,7 +75,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
 
   // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
   const baselineUpdate = settings.updating ? await updateBaseline(host.baselinePath, report, existing.file, decided.gate.closed.length === 0) : []
-  await writeReportFolder(host.outputDir, report, decided.folder)
+  await writeReportFolder(host.outputDir, report, { ...decided.folder, ...(run.transcripts ? { transcripts: run.transcripts } : {}) })
   const sinceBefore = host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : []
   host.print(renderRunEnd({ ...decided.view, sincePrevious: sinceBefore, baselineUpdate }))
   if (settings.github && decided.github) {
