@@ -1,7 +1,7 @@
 /**
  * The one escaping function per output kind for strings that come from agents, data or files (agent names,
  * model ids, dataset ids, categories, labels, error messages). Pure, no I/O. HTML has its own, `esc` in
- * report/html/escape.ts.
+ * report-builder/html/escape.ts.
  *
  * - `markdownText`: inline Markdown (a list item, a paragraph, a heading's text): one line, no HTML, no link,
  *   no emphasis, no heading.

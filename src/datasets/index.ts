@@ -1,3 +1,4 @@
+/** Where tasks come from: seeded synthetic corruption, CSV pairs, the Raha sets, question suites, WTQ. */
 export {
   CANONICAL_DATASETS,
   CANONICAL_UPSTREAM,

@@ -1,3 +1,4 @@
+/** Pure scoring: repair precision, recall and F1, answer graders, distribution conformance, budgets. */
 export * from './repair/index.js'
 export * from './answers/index.js'
 export { checkBudget, type Budget } from './budget.js'

@@ -1,3 +1,4 @@
+/** Jest's door (`dataforge-evals/jest`): evalCase(), conversation(), qaSuite() and the matchers' types. */
 import { installSetupCheck } from './setup-check.js'
 
 export type { DataforgeJestMatchers, DataforgeMatchers } from './augment.js'

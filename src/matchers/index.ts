@@ -1,3 +1,4 @@
+/** The `expect.extend` matchers: each grades, concludes pass or fail, and records on the current test. */
 import { checkMatcherOptions } from '../cases/check-options.js'
 import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
 import { toStayWithinBudget } from './budget.js'

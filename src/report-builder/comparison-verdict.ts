@@ -80,11 +80,12 @@ function exactText(g: PairedGroupComparison): string {
  * remedy only: the label (`untestable here`) or the gate's reason (`new failures`) goes before it.
  */
 export function untestableText(g: PairedGroupComparison): string {
-  const needed = g.power.trialsNeeded ?? 4
-  return (
-    `${unitsText(g)} with ${g.rows.a} vs ${g.rows.b} trials, too few for a test ` +
-    `(add trials: ${needed} a side, or 2 identical a side for a deterministic agent; or add cases)`
-  )
+  return `${unitsText(g)} with ${g.rows.a} vs ${g.rows.b} trials, too few for a test (${untestableRemedy(g)})`
+}
+
+/** What makes an untestable unit testable: `add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases`. */
+export function untestableRemedy(g: Pick<PairedGroupComparison, 'power'>): string {
+  return `add trials: ${g.power.trialsNeeded ?? 4} a side, or 2 identical a side for a deterministic agent; or add cases`
 }
 
 /** `17 cases`, `3 conversations`, `1 generated dataset`, `5 units (mixed)`. */

@@ -1,5 +1,5 @@
 import type { GroupDelta } from './baseline.js'
-import { powerText, unitsText } from './comparison-verdict.js'
+import { powerText, unitsText, untestableRemedy } from './comparison-verdict.js'
 
 /**
  * The groups compared with the baseline whose units can never give a paired p below α: they fail only through a
@@ -27,8 +27,30 @@ export function underpoweredLine(deltas: readonly GroupDelta[], alpha: number, e
   return `underpowered: ${many} too few units for a paired test to reach α=${alpha}${needed === undefined ? '' : ` (${needed} are needed)`}, so ${groups.length === 1 ? 'it fails' : 'they fail'} only through a threshold or the floor: ${named.join(', ')}`
 }
 
-/** A delta's verdict line without its power clause, which `underpoweredLine` says once for the run. */
+/**
+ * `untestable here: 3 groups have one unit with too few trials for a test: products (1 case), …; add trials: 4 a
+ * side, or 2 identical a side for a deterministic agent; or add cases`, once per remedy; empty when no group is.
+ */
+export function untestableLines(deltas: readonly GroupDelta[], escapeName: (text: string) => string = (t) => t): string[] {
+  const byRemedy = new Map<string, string[]>()
+  for (const d of deltas) {
+    if (d.status !== 'compared' || d.verdict?.method !== 'untestable') continue
+    const remedy = untestableRemedy(d.verdict)
+    byRemedy.set(remedy, [...(byRemedy.get(remedy) ?? []), `${escapeName(d.group)} (${unitsText(d.verdict)})`])
+  }
+  return [...byRemedy].map(([remedy, named]) => {
+    const many = named.length === 1 ? '1 group has' : `${named.length} groups have`
+    return `untestable here: ${many} one unit with too few trials for a test: ${named.join(', ')}; ${remedy}`
+  })
+}
+
+/**
+ * A delta's verdict line without the clauses said once for the run: the power clause (`underpoweredLine`) and an
+ * untestable unit's remedy (`untestableLines`).
+ */
 export function withoutPowerClause(d: GroupDelta, alpha: number): string {
-  const power = d.verdict && d.status === 'compared' ? powerText(d.verdict, alpha) : ''
-  return power ? d.message.replace(`; ${power}`, '') : d.message
+  const compared = d.verdict && d.status === 'compared' ? d.verdict : null
+  const power = compared ? powerText(compared, alpha) : ''
+  const message = power ? d.message.replace(`; ${power}`, '') : d.message
+  return compared?.method === 'untestable' ? message.replace(` (${untestableRemedy(compared)})`, '') : message
 }

@@ -10,7 +10,7 @@ import { unitsNote } from './units-note.js'
 import { unitsText } from '../stats/units.js'
 import { terminalText } from '../core/escape-text.js'
 import { valueCutsLine, valueCutsOf } from './value-cuts.js'
-import { underpoweredLine, withoutPowerClause } from './power-note.js'
+import { underpoweredLine, untestableLines, withoutPowerClause } from './power-note.js'
 
 /** A compact, colored leaderboard for the terminal, with the rule that decided its Score column and any values cut. */
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
@@ -47,7 +47,7 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
 
 /**
  * `drifty · synthetic: F1 1.000 → 0.875, pass rate 1.000 → 0.875 · <the verdict, its tests and deltas>`. With
- * `alpha`, the power clause is left out: the run says it once for every such group (power-note.ts).
+ * `alpha`, the power clause and an untestable unit's remedy are left out: the run says each once (power-note.ts).
  */
 export function renderDeltaLine(d: GroupDelta, opts: { color: boolean; alpha?: number }): string {
   const c = pc.createColors(opts.color)
@@ -84,6 +84,7 @@ export function renderRunEnd(view: RunEndView): string {
       const power = underpoweredLine(view.baselineDeltas, alpha, terminalText)
       lines.push(c.bold('against the baseline'), ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color, alpha })))
       if (power) lines.push(c.yellow(`  ${power}`))
+      lines.push(...untestableLines(view.baselineDeltas, terminalText).map((line) => c.dim(`  ${line}`)))
     }
     lines.push(...view.sincePrevious)
   }

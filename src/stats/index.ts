@@ -1,3 +1,4 @@
+/** Statistics, pure: intervals, paired tests, power, goodness of fit, number formats. */
 export { Z_95, type ProportionInterval, wilsonInterval } from './wilson.js'
 export {
   type BootstrapOptions,

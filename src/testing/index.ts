@@ -1,3 +1,4 @@
+/** What tests of the harness need and agents must never have: the privileged oracles. */
 /**
  * `dataforge-evals/testing`: what tests of the harness itself need and agents must never have. Everything here
  * returns clean values. A run whose agent reads the truth through these is recorded as an `oracle` run.

@@ -1,3 +1,4 @@
+/** Vitest's door (`dataforge-evals/vitest`): evalCase(), conversation(), qaSuite() and the matchers' setup. */
 import './install-recorder.js'
 
 export { evalCase, trialTestName } from './eval-case.js'

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { baselineFromRecords, baselineRuns, groupDeltas } from '../../src/report-builder/baseline.js'
 import { buildReport } from '../../src/report-builder/build.js'
 import type { FinishedRun } from '../../src/report-builder/reporter-options.js'
-import { baselineUpdateLines, decideRunEnd, runEndSettings } from '../../src/report-builder/run-end-plan.js'
+import { baselineUpdateLines, decideRunEnd, type RunEndPlace, runEndSettings } from '../../src/report-builder/run-end-plan.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
 const records = [makeRecord({ caseId: 'a', correct: true }), makeRecord({ caseId: 'b', correct: false })]
 const report = buildReport({ records, datasets: [], config: {}, cwd: '/repo', runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null } })
-const run: FinishedRun = { records, datasets: [], runDateUtc: report.runDateUtc ?? '', project: { commit: null, dirty: null }, touched: new Set(), filtered: false, command: 'vitest run evals/' }
-const place = (options = {}) => ({ options, outputDir: '/repo/evals/__reports__', baselinePath: '/repo/evals/__reports__/baseline.json', baselineOptions: {}, alpha: 0.05 })
+const run: FinishedRun = { records, datasets: [], runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null }, touched: new Set(), filtered: false, command: 'vitest run evals/' }
+const place = (options = {}): RunEndPlace => ({ options, outputDir: '/repo/evals/__reports__', baselinePath: '/repo/evals/__reports__/baseline.json', baselineOptions: {}, alpha: 0.05 })
 const quiet = runEndSettings({}, {})
 const none = { deltas: [], problem: null }
 
@@ -31,7 +31,7 @@ describe('the run end decides without writing', () => {
   })
 
   it('says why nothing was compared: no file, an update, comparison off', () => {
-    const decide = (p: ReturnType<typeof place>, updating: boolean) =>
+    const decide = (p: RunEndPlace, updating: boolean) =>
       decideRunEnd({ place: p, settings: { ...quiet, updating }, report, run, baselineFile: null, baseline: none, color: false }).folder.baselineNote
     expect(decide(place(), false)).toBe('No baseline to compare with: `DATAFORGE_UPDATE_BASELINE=1` writes baseline.json next to these reports.')
     expect(decide(place(), true)).toBe('This run updates the baseline (baseline.json next to these reports); it is not compared with it.')

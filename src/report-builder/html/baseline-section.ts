@@ -8,7 +8,7 @@ import { deltaLabel, verdictTone } from '../comparison-verdict.js'
 
 export type { BaselineDelta }
 
-/** The verdict in the words every report uses (`report/verdict.ts`), toned for the page. */
+/** The verdict in the words every report uses (`report-builder/comparison-verdict.ts`), toned for the page. */
 function verdict(d: BaselineDelta): { text: string; tone: string } {
   const isNew = d.status === 'new' || d.before === null
   return { text: deltaLabel(d), tone: isNew ? 'muted' : verdictTone(d.verdict) }

@@ -8,6 +8,7 @@ import { formatDelta, formatP } from '../../stats/number-format.js'
 import { deltaLabel, powerText, detectableText, testName, unitsText } from '../comparison-verdict.js'
 import { renderConformanceSection } from './conformance-section.js' // conformance (issue 14)
 import { markdownCell, markdownCode, markdownText } from '../../core/escape-text.js'
+import { untestableLines } from '../power-note.js'
 
 export interface LeaderboardExtras {
   title?: string
@@ -82,7 +83,8 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
     const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
     const detectable = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && detectableText(d.verdict) ? [`- ${d.group}: ${detectableText(d.verdict)}`] : []))
     const mde = detectable.length ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}` : ''
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${mde}` })
+    const untestable = untestableLines(deltas, markdownText).map((line) => `\n\n${line}`).join('')
+    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${untestable}${mde}` })
   }
   return sections
 }

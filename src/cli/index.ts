@@ -1,0 +1,3 @@
+/** The `dataforge-evals` command: `main` runs one subcommand (one file each in commands/). */
+
+export { main } from './main.js'
