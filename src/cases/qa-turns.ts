@@ -27,7 +27,10 @@ export interface QaSuiteRunOptions {
   seed?: number
   /** Suite name in reports and test names; default the built-in name or the suite function's name. */
   name?: string
-  /** Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`); grading gets as long. Default 60000. */
+  /**
+   * Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`); grading the answer gets
+   * as long again. Default 60000.
+   */
   timeout?: number
   generation?: string
   /** WikiTableQuestions and DABench: a full release folder (`dataDir`); a seeded sample size (`limit`). */
