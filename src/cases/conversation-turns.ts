@@ -36,7 +36,10 @@ export interface ConversationOptions {
   category?: string
   seed?: number
   generation?: string
-  /** Per-turn timeout in ms: the question's signal aborts and the turn fails as `timeout`. Default 60000. */
+  /**
+   * Per-turn timeout in ms: the question's signal aborts and the turn fails as `timeout`; the turn's check of the
+   * answer gets as long again. Default 60000.
+   */
   timeout?: number
   /** Where the agent's model calls go, through the harness's gateway (as `evalCase`'s `llm`). Default `DATAFORGE_LLM`. */
   llm?: LlmOption
@@ -58,11 +61,9 @@ export interface ConversationSession {
    * usage and counters, or the failure, on `live`.
    */
   answer(live: DataforgeMeta, index: number): Promise<Answer>
-  /**
-   * Turn `index` as its test runs it: the answer, then `check`, within the turn's time (its question and the ones
-   * before it); a check still running then fails the turn as `timeout`. `runnerTimeoutMs` is the runner's, past it.
-   */
+  /** Turn `index` as its test runs it: the answer, then `check` within the turn's timeout (`checkInTime`). */
   runTurn(live: DataforgeMeta, index: number, check: (answer: Answer) => unknown): Promise<void>
+  /** The test runner's timeout for turn `index` (`turnRunnerTimeoutMs`). */
   runnerTimeoutMs(index: number): number
   /** Closes the session and a resolved agent; the runner calls it after the file's tests. */
   close(): Promise<void>
@@ -187,9 +188,10 @@ export function conversationSession(name: string, options: ConversationOptions, 
       return answer
     },
     async runTurn(live, index, check) {
-      await guardedTurn(live, timeoutMs * (index + 1), async () => check(await self.answer(live, index)))
+      const answer = await self.answer(live, index)
+      await checkInTime(live, timeoutMs, () => check(answer))
     },
-    runnerTimeoutMs: (index) => runnerTimeoutMs(timeoutMs * (index + 1)),
+    runnerTimeoutMs: (index) => turnRunnerTimeoutMs(timeoutMs, index),
     async close() {
       const opened = await session?.catch(() => null)
       await opened?.close?.()
@@ -202,14 +204,22 @@ export function conversationSession(name: string, options: ConversationOptions, 
 }
 
 /**
- * Runs a turn's test body within `ownMs`: past it the turn fails as `timeout`, recorded on `live` unless a failure
- * is already there (the question's own timeout, the agent's failure). Every door's turns end through here.
+ * Runs a turn's check of its answer within the turn's timeout: past it the turn fails as `timeout`, put on `live`
+ * where it happens (unless a failure is there already). Every door's turns (`conversation`, `qaSuite`) check here.
  */
-export async function guardedTurn(live: DataforgeMeta, ownMs: number, body: () => Promise<unknown>): Promise<void> {
+export async function checkInTime(live: DataforgeMeta, timeoutMs: number, check: () => unknown): Promise<void> {
   try {
-    await withLazyTimeout(ownMs, body)
+    await withLazyTimeout(timeoutMs, async () => check())
   } catch (error) {
     putFailureOnce(live, error)
     throw error
   }
+}
+
+/**
+ * The test runner's timeout for turn `index` (0-based) of a session whose questions each have `timeoutMs`: a turn
+ * run alone first asks the ones before it, then its own, then checks the answer (`checkInTime`), each in its time.
+ */
+export function turnRunnerTimeoutMs(timeoutMs: number, index: number): number {
+  return runnerTimeoutMs(timeoutMs * (index + 2))
 }

@@ -8,6 +8,6 @@ export {
   type EvalTrialContext, runTrial, type TaskSource, trialMeta, trialTestName
 } from './eval-trial.js'
 export {
-  qaAgentIdentity, qaCases, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent,
+  qaCases, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent,
   runQaTurn
 } from './qa-turns.js'

@@ -11,7 +11,7 @@ import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { AgentIdentity } from '../core/trial-identity.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { caseLlm, putLlmOutcome } from './case-llm.js'
-import { guardedTurn } from './conversation-turns.js'
+import { checkInTime } from './conversation-turns.js'
 
 /**
  * What `qaSuite` does whatever the runner: its options, where its cases and agent come from, each turn's meta
@@ -27,7 +27,10 @@ export interface QaSuiteRunOptions {
   seed?: number
   /** Suite name in reports and test names; default the built-in name or the suite function's name. */
   name?: string
-  /** Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`). Default 60000. */
+  /**
+   * Per-question timeout in ms (the question's signal aborts, the turn fails as `timeout`); grading the answer gets
+   * as long again. Default 60000.
+   */
   timeout?: number
   generation?: string
   /** WikiTableQuestions and DABench: a full release folder (`dataDir`); a seeded sample size (`limit`). */
@@ -131,22 +134,14 @@ export function qaTurnMeta(
 
 /**
  * Asks turn `index` of the trial's session and records it on `live` (the running test's meta): the case's data
- * digest, usage, steps and counters, or the failure, which is rethrown. `check` grades the answer (`toPass`).
+ * digest, usage, steps and counters, or the failure, which is rethrown. `check` grades the answer (`toPass`)
+ * within the question's timeout (`turn.timeoutMs`): a grader past it fails the turn as `timeout`.
  * The caller brings the trial path (src/run/run-qa-trial.ts: the session, the digest), which the Vitest entry
  * loads only when a suite registers.
  */
 export async function runQaTurn(
   live: DataforgeMeta,
   turn: { session: QaTrialSession; qaCase: QaCase; index: number; dataSha256: string; timeoutMs: number },
-  check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
-): Promise<void> {
-  // The question and the ones before it have their own timeouts; the grader runs within what is left of them.
-  await guardedTurn(live, turn.timeoutMs * (turn.index + 1), () => askAndCheck(live, turn, check))
-}
-
-async function askAndCheck(
-  live: DataforgeMeta,
-  turn: { session: QaTrialSession; qaCase: QaCase; index: number; dataSha256: string },
   check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
 ): Promise<void> {
   const { session, qaCase, index, dataSha256 } = turn
@@ -169,5 +164,5 @@ async function askAndCheck(
     const refused = putLlmOutcome(live, outcome.llm)
     if (refused) throw refused
   }
-  await check(answer, turnsOf(qaCase)[index]!.grader)
+  await checkInTime(live, turn.timeoutMs, () => check(answer, turnsOf(qaCase)[index]!.grader))
 }

@@ -59,7 +59,7 @@ export function trialIdentity(id: TrialIdentityInput): TrialIdentity {
     dataset: id.dataset,
     category: id.category ?? null,
     agent: id.agent,
-    agentKind: id.agentKind ?? agentKindOf({}),
+    agentKind: agentKindOf({ kind: id.agentKind }),
     model: id.model ?? null,
     provider: id.provider ?? null,
     trial: id.trial,

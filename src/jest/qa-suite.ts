@@ -2,7 +2,7 @@ import { qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMe
 import { specIdentity, trialTestName } from '../cases/eval-trial.js'
 import { agentIdentity } from '../core/trial-identity.js'
 import { putAgent } from '../test-meta/put.js'
-import { runnerTimeoutMs } from '../run/with-timeout.js'
+import { turnRunnerTimeoutMs } from '../cases/conversation-turns.js'
 import type { DataAgent } from '../core/data-agent.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
 import { loadQaSuiteSync } from '../datasets/questions/index.js'
@@ -67,7 +67,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
               await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs: plan.timeoutMs }, (answer, grader) => jest.expect(answer).toPass(grader))
             }, meta),
             // A turn run alone first asks the turns before it, each with its own timeout.
-            runnerTimeoutMs(plan.timeoutMs * (index + 1)),
+            turnRunnerTimeoutMs(plan.timeoutMs, index),
           )
         })
       }

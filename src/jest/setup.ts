@@ -1,15 +1,15 @@
 import { basename } from 'node:path'
 import { dataforgeMatchers } from '../matchers/index.js'
 import { installCurrentTestAccess } from '../matchers/recorder.js'
-import { recordFromTest } from '../test-meta/to-run-record.js'
+import { keptErrors } from '../test-meta/to-run-record.js'
 import { type DataforgeMeta, plainTestMeta } from '../test-meta/build.js'
 import { markSetupLoaded, registeredMeta } from './globals.js'
 import { appendSideLine, SIDE_DIR_ENV } from './side-file.js'
 
 /**
  * `setupFilesAfterEnv: ['dataforge-evals/jest/setup']`: registers the matchers with Jest's `expect` and writes
- * each finished test that used them as a RunRecord line to this worker's side file (when the dataforge Jest
- * reporter runs, which names the folder).
+ * each finished test that used them (its result and meta) to this worker's side file, when the dataforge Jest
+ * reporter runs, which names the folder and builds the RunRecords.
  */
 
 /** The parts of a jest-circus test the recorder reads. */
@@ -122,23 +122,18 @@ function finish(test: CircusTest, meta: DataforgeMeta, skipped = false): void {
   const dir = process.env[SIDE_DIR_ENV]
   if (!dir) return
   const error = firstError(test.errors)
-  const record = recordFromTest(
-    {
+  appendSideLine(dir, {
+    testPath: jestExpect?.getState().testPath ?? '',
+    test: {
       fullName: fullName(test),
       // jest-circus has already inverted a `.failing` test's outcome: passed means its body threw.
       state: skipped ? 'skipped' : test.errors.length ? 'failed' : 'passed',
-      errors: error ? [error] : [],
+      // The file holds only what the record can: a failed verdict's message may show clean values.
+      errors: keptErrors(error ? [error] : [], meta),
       durationMs: test.duration ?? 0,
       meta,
       expectedToFail: test.failing === true,
     },
-    { projectCommit: null, runDateUtc: new Date().toISOString() },
-  )
-  appendSideLine(dir, {
-    testPath: jestExpect?.getState().testPath ?? '',
-    record,
-    ...(meta.datasetInfo ? { datasetInfo: meta.datasetInfo } : {}),
-    ...(meta.llm?.transcript ? { transcript: meta.llm.transcript } : {}),
   })
 }
 

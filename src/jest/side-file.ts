@@ -1,27 +1,37 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { DatasetInfoSchema } from '../core/dataset-info.js'
-import { RunRecordSchema } from '../core/run-record.js'
-import { TranscriptSchema } from '../core/transcript.js'
+import { DataforgeMetaSchema } from '../test-meta/schema.js'
+import type { FinishedTest } from '../test-meta/to-run-record.js'
 
 /**
  * Jest runs tests in worker processes and reporters in the parent, and test metadata does not travel between
- * them. So each worker appends its finished runs to its own side file under the run's folder, one JSON line
- * per RunRecord, and the reporter collects the folder when the run ends.
+ * them. So each worker appends its finished tests to its own side file under the run's folder, one JSON line
+ * per test (its result and its meta), and the reporter collects the folder when the run ends and builds each
+ * test's RunRecord there, once, with the run's commit and date.
  */
 
 /** The reporter names the run's side-file folder here before workers start; workers inherit it. */
 export const SIDE_DIR_ENV = 'DATAFORGE_JEST_SIDE_DIR'
 
+/** A finished test as `recordFromTest` reads it (`FinishedTest`), its errors already cut to what a record holds. */
+const FinishedTestSchema = z.object({
+  fullName: z.string(),
+  state: z.enum(['passed', 'failed', 'skipped', 'pending']),
+  errors: z.array(z.object({ message: z.string().optional(), name: z.string().optional() })).readonly(),
+  durationMs: z.number().nonnegative(),
+  meta: DataforgeMetaSchema,
+  expectedToFail: z.boolean().optional(),
+})
+
 export const SideLineSchema = z.object({
   testPath: z.string(),
-  record: RunRecordSchema,
-  datasetInfo: DatasetInfoSchema.optional(),
-  /** The run's transcript (the one `record.transcriptId` names), when it kept one. */
-  transcript: TranscriptSchema.optional(),
+  test: FinishedTestSchema,
 })
-export type SideLine = z.infer<typeof SideLineSchema>
+export interface SideLine {
+  testPath: string
+  test: FinishedTest
+}
 
 const workerFile = `${process.pid}-${Math.random().toString(36).slice(2, 10)}.jsonl`
 
@@ -36,7 +46,7 @@ export function appendSideLine(dir: string, line: SideLine): void {
 
 export interface CollectedRuns {
   lines: SideLine[]
-  /** Lines that could not be read (a torn last line of a crashed worker, a record that fails the schema). */
+  /** Lines that could not be read (a torn last line of a crashed worker, a test that fails the schema). */
   problems: string[]
 }
 
@@ -63,8 +73,8 @@ export function collectSideFiles(dir: string): CollectedRuns {
         problems.push(`${name} line ${i + 1}: ${parsed.error}`)
         return
       }
-      const r = parsed.data.record
-      byRun.set(JSON.stringify([parsed.data.testPath, r.caseId, r.turn, r.trial, r.agent, r.dataset, r.suite]), parsed.data)
+      const m = parsed.data.test.meta
+      byRun.set(JSON.stringify([parsed.data.testPath, m.caseId, m.turn, m.trial, m.agent, m.dataset, m.suite]), parsed.data)
     })
   }
   rmSync(dir, { recursive: true, force: true })
@@ -82,7 +92,7 @@ function parseLine(raw: string): { success: true; data: SideLine } | { success: 
   const result = SideLineSchema.safeParse(json)
   if (result.success) return { success: true, data: result.data }
   const issue = result.error.issues[0]
-  return { success: false, error: `not a RunRecord: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}` }
+  return { success: false, error: `not a finished test: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}` }
 }
 
 

@@ -37,8 +37,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   if (t.state === 'skipped' || t.state === 'pending') {
     return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)
   }
-  const firstError = t.errors[0]
-  const errorText = firstError ? `${firstError.name && firstError.name !== 'Error' ? `${firstError.name}: ` : ''}${firstError.message ?? ''}` : ''
+  const errorText = errorTextOf(t.errors)
   if (m.failure) {
     return buildRunRecord(identity, { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
   }
@@ -59,11 +58,34 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
       status: 'ok',
       correct: assertionsHeld,
       score: repair,
-      validationError: assertionsHeld ? null : (errorText || failedVerdict(m)).split('\n')[0]!.slice(0, 500),
+      validationError: assertionsHeld ? null : validationLine(errorText || failedVerdict(m)),
       ...common,
     },
     provenance,
   )
+}
+
+function errorTextOf(errors: FinishedTest['errors']): string {
+  const first = errors[0]
+  return first ? `${first.name && first.name !== 'Error' ? `${first.name}: ` : ''}${first.message ?? ''}` : ''
+}
+
+/** A scored run's `validationError`: the first line of what failed, at most 500 characters. */
+function validationLine(text: string): string {
+  return text.split('\n')[0]!.slice(0, 500)
+}
+
+/**
+ * A test's errors as far as its record reads them, for a file that holds the test until its record is built (Jest's
+ * side files): a scored run keeps only its first line (a failed verdict's message may show clean values); a run
+ * that failed before scoring keeps its first error, which becomes its `failureMessage`.
+ */
+export function keptErrors(errors: FinishedTest['errors'], meta: DataforgeMeta): FinishedTest['errors'] {
+  const first = errors[0]
+  // A run with a failure on its meta is recorded from it alone.
+  if (!first || meta.failure) return []
+  if (meta.matchers.length === 0) return [first]
+  return [{ ...(first.name === undefined ? {} : { name: first.name }), message: validationLine(first.message ?? '') }]
 }
 
 /** The first failed verdict's summary: what a `.fails` test's expected failure was (its error is not reported). */

@@ -6,7 +6,7 @@ import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
 import { agentIdentity } from '../core/trial-identity.js'
-import { runnerTimeoutMs } from '../run/with-timeout.js'
+import { turnRunnerTimeoutMs } from '../cases/conversation-turns.js'
 import { qaCases, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
 
 export type { QaSuiteRunOptions }
@@ -42,7 +42,7 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
         turnsOf(qaCase).forEach(({ question }, index) => {
           const meta = qaTurnMeta(plan, qaCase, index, trial, agentIdentity(agent), options.generation)
           const testName = trialTestName(turnId(qaCase, index), trial, trials, trialSeed)
-          vitestTest(testName, { timeout: runnerTimeoutMs(timeoutMs * (index + 1)), meta: { dataforge: meta } }, async (context: TestContext) => {
+          vitestTest(testName, { timeout: turnRunnerTimeoutMs(timeoutMs, index), meta: { dataforge: meta } }, async (context: TestContext) => {
             const test = context.task as Test
             // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
             await runInTest(test, () =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildReport } from '../../src/report-builder/build.js'
 import { evaluateGates, failClosed, nothingScored } from '../../src/report-builder/gates.js'
 import type { RunRecord } from '../../src/core/run-record.js'
+import { scored } from '../../src/core/scored.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
 // The gate's rules for runs that scored nothing and groups that did not run, on real reports of RunRecords.
@@ -30,6 +31,16 @@ describe('fail closed: nothing scored', () => {
     expect(nothingScored([errored('q1', 'timeout', 't'), makeRecord({ caseId: 'q2' })], { one: 'question', many: 'questions' })).toBeNull()
     expect(nothingScored([skipped('q1', 'a')], { one: 'question', many: 'questions' })).toBe('no question scored: none ran')
     expect(nothingScored([], { one: 'question', many: 'questions' })).toBe('no question scored: none ran')
+  })
+
+  it('asks the one definition of a run that scored, as the paired comparisons do', () => {
+    const runs = [makeRecord({ correct: true }), makeRecord({ correct: false }), makeRecord({ correct: null, f1: 0.5 }), errored('q', 'timeout', 't')]
+    for (const r of runs) expect(nothingScored([r], { one: 'run', many: 'runs' }) === null).toBe(scored(r))
+    expect(runs.map(scored)).toEqual([true, true, true, false])
+    // A completed run with neither a judgment nor an F1 scored nothing: the gate and the comparisons agree.
+    const unjudged = makeRecord({ correct: null, f1: null })
+    expect(scored(unjudged)).toBe(false)
+    expect(nothingScored([unjudged], { one: 'run', many: 'runs' })).not.toBeNull()
   })
 })
 

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { buildRunRecord, type RecordIdentity, type RecordOutcome } from '../../src/core/build-run-record.js'
+import { buildRunRecord, type RecordOutcome } from '../../src/core/build-run-record.js'
+import type { TrialIdentityInput as RecordIdentity } from '../../src/core/trial-identity.js'
 import { groundTruthOf } from '../../src/core/ground-truth.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { type Transcript, TRANSCRIPT_VERSION, type TranscriptCall } from '../../src/core/transcript.js'

@@ -10,8 +10,8 @@ import { type SideLine, SideLineSchema } from '../../jest/side-file.js'
 
 /**
  * Jest's `--shard=i/n` runs are separate processes, often on separate machines. Each shard's reporter keeps its
- * records in `<outputDir>.jest-shards/shard-<i>-of-<n>.json` with the reporter options that gate them (beside
- * the report folder, not in it: a verified report folder holds only what its writer listed); the
+ * finished tests in `<outputDir>.jest-shards/shard-<i>-of-<n>.json` with the reporter options that gate them
+ * (beside the report folder, not in it: a verified report folder holds only what its writer listed); the
  * `merge-shards` command reads all n files and ends the run as one unsharded run would (same report, gates and
  * exit code).
  */
@@ -28,7 +28,8 @@ export function shardDirOf(outputDir: string): string {
 const MergeOptionsSchema = z.record(z.string(), z.unknown())
 
 const ShardFileSchema = z.object({
-  format: z.literal('dataforge-evals jest shard 1'),
+  /** 2: lines hold each finished test (its meta), the merge builds the records; 1 held records. */
+  format: z.literal('dataforge-evals jest shard 2'),
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }),
   /** A name, path or test filter other than the shard narrowed the run. */
   filtered: z.boolean(),
@@ -57,7 +58,7 @@ function mergeOptionsOf(options: DataforgeReporterOptions): z.infer<typeof Merge
   return JSON.parse(JSON.stringify(kept))
 }
 
-/** Writes this shard's records (`testPath` relative to the root) beside its report. */
+/** Writes this shard's finished tests (`testPath` relative to the root) beside its report. */
 export async function writeShardFile(
   outputDir: string,
   shard: ShardSpec,
@@ -67,7 +68,7 @@ export async function writeShardFile(
   mkdirSync(dir, { recursive: true })
   const path = join(dir, `shard-${shard.index}-of-${shard.count}.json`)
   const file: ShardFile = {
-    format: 'dataforge-evals jest shard 1',
+    format: 'dataforge-evals jest shard 2',
     shard,
     filtered: run.filtered,
     project: run.project,

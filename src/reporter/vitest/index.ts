@@ -2,6 +2,7 @@ import pc from 'picocolors'
 import { relative } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { projectCommitAsync } from '../../report-builder/reproducibility.js'
+import type { RecordProvenance } from '../../core/build-run-record.js'
 import { provideAnnotateMode, verdictPrinter } from './case-summaries.js'
 import { type DataforgeReporterOptions, EvalReporterBase, type ReportFormat } from '../reporter-base.js'
 import type { EvalRunState } from './run-state.js'
@@ -25,6 +26,10 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   private printVerdicts: ((testCase: TestCase) => void) | null = null
   /** The project's commit, looked up while the tests run (git is a child process). */
   private pendingCommit: ReturnType<typeof projectCommitAsync> | null = null
+  /** When this run started: its records' `runDateUtc`. */
+  private runDateUtc: string | null = null
+  /** This run's commit and date, every record built with it; made once per run. */
+  private runProvenance: Promise<{ project: Awaited<ReturnType<typeof projectCommitAsync>>; provenance: RecordProvenance }> | null = null
 
   onInit(vitest: Vitest): void {
     // Under the threads pool an isolated agent's parent is this process (docs/isolation.md).
@@ -39,6 +44,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   onTestRunStart(): void {
     this.state?.startRun()
     this.preloadPending = true
+    this.runDateUtc = new Date().toISOString()
+    this.runProvenance = null
   }
 
   /**
@@ -51,9 +58,21 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     if (!this.preloadPending) return
     this.preloadPending = false
     void this.preloadRunEnd()
-    void this.runState()
     this.pendingCommit = this.lookUpCommit()
+    const provenance = this.provenance()
+    // Once the commit is known, each result's record is built as it arrives.
+    void Promise.all([this.runState(), provenance]).then(([state, known]) => {
+      if (this.runProvenance === provenance) state.knowProvenance(known.provenance)
+    })
     this.projectEvalFiles = this.globEvalFiles()
+  }
+
+  /** The run's commit (looked up once) and the date it started. */
+  private provenance(): NonNullable<typeof this.runProvenance> {
+    this.runDateUtc ??= new Date().toISOString()
+    const runDateUtc = this.runDateUtc
+    this.runProvenance ??= (this.pendingCommit ?? this.lookUpCommit()).then((project) => ({ project, provenance: { projectCommit: project.commit, runDateUtc } }))
+    return this.runProvenance
   }
 
   /** The project's eval files, globbed while the tests run (for `wasFiltered`); null when the glob fails. */
@@ -100,19 +119,20 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
-    const runDateUtc = new Date().toISOString()
     const broken = evalModules.filter((m) => m.errors().length > 0)
     if (broken.length) this.print(brokenFilesNote(broken.map((m) => ({ path: relative(this.root, m.moduleId), message: m.errors()[0]?.message ?? '' }))))
     const filtered = this.wasFiltered(evalModules)
-    const project = await (this.pendingCommit ?? this.lookUpCommit())
+    const { project, provenance } = await this.provenance()
     this.pendingCommit = null
+    this.runProvenance = null
+    this.runDateUtc = null
     this.preloadPending = false
     const state = await this.runState()
-    const touched = await state.collect(evalModules, { projectCommit: project.commit, runDateUtc })
+    const touched = await state.collect(evalModules, provenance)
     await this.finishRun({
       records: state.allRecords(),
       datasets: state.allDatasets(),
-      runDateUtc,
+      runDateUtc: provenance.runDateUtc,
       project,
       touched,
       // A file that failed outside its tests leaves the run incomplete, as a filter does.

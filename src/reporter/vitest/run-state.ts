@@ -20,29 +20,40 @@ export class EvalRunState {
   /** Each test's transcript (the one its record names), by test id. */
   private readonly transcripts = new Map<string, Transcript>()
   /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
-  private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
+  private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord; provenance: RecordProvenance }>()
+  /** This run's commit and date, once its commit is known; until then results wait for the run's end. */
+  private provenance: RecordProvenance | null = null
   previous: EvalReport | null = null
 
   /** A run starts: records prepared for a run that never reached its end (no eval file ran) are dropped. */
   startRun(): void {
     this.prepared.clear()
+    this.provenance = null
+  }
+
+  /** The run's provenance is known (its commit is looked up while the tests run): records are built with it. */
+  knowProvenance(provenance: RecordProvenance): void {
+    this.provenance = provenance
   }
 
   /**
    * Builds a finished test's record as its result arrives, while the other tests still run, so the end of the
-   * run (on the critical path) only stamps the run's commit and date on it. Skipped tests, and metas that
-   * need zod's parse (to strip, fill in or report an error), are left to the end.
+   * run (on the critical path) has it already, built once with the run's commit and date. Results that arrive
+   * before the commit is known, skipped tests, and metas that need zod's parse (to strip, fill in or report an
+   * error) are left to the end.
    */
   prepare(testCase: TestCase): void {
+    if (!this.provenance) return
     const meta = testCase.meta().dataforge
     const state = testCase.result().state
     if (!isExactDataforgeMeta(meta) || state === 'skipped' || state === 'pending') return
-    this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, UNSTAMPED) })
+    const provenance = this.provenance
+    this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, provenance), provenance })
   }
 
   /**
-   * Collects the modules of one run; returns the groups that executed in it. Tests that no longer exist in a
-   * rerun module are dropped.
+   * Collects the modules of one run (`provenance`: the one `knowProvenance` gave, if it was given); returns the
+   * groups that executed in it. Tests that no longer exist in a rerun module are dropped.
    */
   async collect(modules: readonly TestModule[], provenance: RecordProvenance): Promise<Set<string>> {
     const touched = new Set<string>()
@@ -90,11 +101,9 @@ export class EvalRunState {
 
   private async collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): Promise<RunRecord | null> {
     const early = this.prepared.get(testCase.id)
-    if (early && early.testCase === testCase && early.state === testCase.result().state) {
-      // Built while the tests ran; only the run's provenance was not known then. A new object, not an edit:
-      // a record's JSON is made once (core/record-json.ts).
-      const record = { ...early.record, projectCommit: provenance.projectCommit, runDateUtc: provenance.runDateUtc }
-      return this.keep(testCase, moduleId, record, early.meta)
+    if (early && early.testCase === testCase && early.state === testCase.result().state && early.provenance === provenance) {
+      // Built while the tests ran, with this run's provenance.
+      return this.keep(testCase, moduleId, early.record, early.meta)
     }
     const raw = testCase.meta().dataforge
     if (!raw) return null
@@ -121,9 +130,6 @@ export class EvalRunState {
 function parser(): Promise<typeof import('../../test-meta/schema.js').parseDataforgeMeta> {
   return import('../../test-meta/schema.js').then((m) => m.parseDataforgeMeta)
 }
-
-/** Provenance placeholder of a record built before the run's end (`prepare`); `collect` stamps the real one. */
-const UNSTAMPED: RecordProvenance = { projectCommit: null, runDateUtc: '' }
 
 function recordOf(testCase: TestCase, meta: DataforgeMeta, provenance: RecordProvenance): RunRecord {
   const result = testCase.result()
