@@ -22,7 +22,6 @@ import {
   toTrial,
   trialsOf,
 } from './compare-units.js'
-import { scored } from '../core/scored.js'
 
 export const COMPARISON_VERSION = 4
 
