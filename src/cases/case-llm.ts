@@ -58,7 +58,7 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
     meta.usage = llm.usage
     usageSource = 'gateway'
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
-  meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls }
+  meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls, toolCalls: llm.toolCalls, transcript: llm.transcript }
   if (llm.cancelled) meta.warnings = [...(meta.warnings ?? []), llm.cancelled]
   if (llm.failure) meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
 }

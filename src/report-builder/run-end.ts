@@ -92,6 +92,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     gateNotes: gate.notes,
     alpha: host.alpha,
     baselineNote: baselineNote(host, existing.file, updating),
+    ...(run.transcripts ? { transcripts: run.transcripts } : {}),
   })
   const color = pc.isColorSupported
   host.print(

@@ -230,7 +230,7 @@ export const runCommand: Command = async (argv, userIO) => {
     beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
     skip: (cell) => folder.journal.has(cell),
     onTrialDone: (e) => {
-      folder.journal.add(e.record)
+      folder.journal.add(e.record, e.transcript)
       if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, trials, colors))
     },
     containment,
@@ -260,7 +260,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, transcripts: folder.journal.transcripts() })
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
