@@ -1,9 +1,13 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: the text as the browser renders it is what these tests read
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { startToolProvider } from '../helpers/tool-provider.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
-import { completion, type FakeChatServer, startFakeServer } from '../helpers/fake-provider.js'
+import { type FakeChatServer, startFakeServer } from '../helpers/fake-provider.js'
+import { sqlThenAnswer } from '../helpers/sql-then-answer.js'
 import { launchChromium } from '../report-builder/html/browser.js'
 import { startView } from './serve-helper.js'
 
@@ -11,25 +15,19 @@ const KEY = 'sk-test-view-e2e-5f1c0a'
 
 let browser: Awaited<ReturnType<typeof launchChromium>>
 let server: FakeChatServer
+let tools: FakeProvider
 beforeAll(async () => {
   browser = await launchChromium()
+  tools = await startToolProvider()
   // The data agent's model, on loopback: it asks for one SQL query, then answers with the count it got.
   server = await startFakeServer({
-    handler: async (req) => {
-      const messages = (req.body as { messages: Array<{ role: string; content: string | null }> }).messages
-      const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
-      const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
-      const call = (name: string, args: Record<string, unknown>) =>
-        completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }], promptTokens: 50, completionTokens: 5 })
-      if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
-      const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
-      return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
-    },
+    handler: sqlThenAnswer,
   })
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
   await server?.close()
+  await tools?.stop()
 })
 
 /** Every file under `dir`, as text. */
@@ -78,6 +76,10 @@ describe('view on reports written by the real commands', () => {
         await page.goto(`${questions.url}runs/0`)
         const main = await page.locator('main').innerText()
         expect(main).toContain('data-agent@m1 · large')
+        // Its transcript: the model's tool calls with their arguments, the agent's own SQL with a preview of its rows.
+        expect(main).toContain('{"query":"SELECT count(*) AS n FROM events"}')
+        expect(main).toMatch(/The agent's own tools \(\d+\)/)
+        expect(main).toMatch(/SELECT count\(\*\) AS n FROM events\s+[\s\S]*100000/)
         expect(main).toMatch(/Answer and verdict\s+incorrect\s+expected [\d.]+ \(±[\d.]+\), found 100000 \(value\)/)
         for (const path of ['', 'runs/0', 'runs/1']) expect(await (await fetch(`${questions.url}${path}`)).text()).not.toContain(KEY)
       } finally {
@@ -98,4 +100,39 @@ describe('view on reports written by the real commands', () => {
       await page.close()
     })
   }, 180_000)
+
+  it('a gateway run with a streamed in-process agent and a cmd: agent calling tools on a loopback provider', async () => {
+    await withTempDir(async (dir) => {
+      const fixtures = resolve(import.meta.dirname, '../gateway/fixtures')
+      const argv = ['run', '--dataset', 'synthetic', '--rows', '6', '--quiet', '--output', join(dir, 'r/r.md'), '--llm', `${tools.url}/v1`, '--llm-key-env', 'VIEW_KEY', '--cache', 'off']
+      const ran = await runCli([...argv, '--no-isolate', '--agent', './tool-agent.mjs', '--agent', 'cmd:node tool_cmd_agent.mjs'], fixtures, { VIEW_KEY: KEY })
+      expect(ran.code, ran.stderr).toBe(0)
+      const served = await startView(['r', '--port', '0'], dir)
+      const page = await browser.context.newPage()
+      page.setDefaultTimeout(10_000)
+      try {
+        await page.goto(served.url)
+        expect(await page.locator('#runs tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/tool-agent · synthetic.*kept$/), expect.stringMatching(/tool-cmd · synthetic.*kept$/)])
+        // The streamed in-process agent: system prompt, the tools offered, both tool calls assembled from deltas.
+        await page.goto(`${served.url}runs/0`)
+        const streamed = await page.locator('#transcript ~ .call').first().innerText()
+        expect(streamed).toMatch(/call 1\s+live\s+m1\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/)
+        expect(streamed).toContain('Repair the table.')
+        expect(streamed).toMatch(/tool call\s+sql\s+call_1\s+\{"query":"SELECT count\(\*\) FROM t"\}/)
+        expect(streamed).toMatch(/tool call\s+describe\s+call_2\s+\{"table":"t"\}/)
+        const second = await page.locator('#transcript ~ .call').nth(1).innerText()
+        expect(second).toMatch(/tool\s+answers call_1\s+rows for sql/)
+        // The cmd: agent, not streamed.
+        await page.goto(`${served.url}runs/1`)
+        const plain = await page.locator('#transcript ~ .call').first().innerText()
+        expect(plain).toMatch(/openai-chat \/chat\/completions\s+status 200/)
+        expect(plain).not.toContain('streamed')
+        expect(plain).toMatch(/tool call\s+sql\s+call_1/)
+        for (const path of ['', 'runs/0', 'runs/1']) expect(await (await fetch(`${served.url}${path}`)).text()).not.toContain(KEY)
+      } finally {
+        await page.close()
+        expect((await served.stop()).code).toBe(0)
+      }
+    })
+  }, 120_000)
 })
