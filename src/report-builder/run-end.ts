@@ -120,6 +120,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
       floor: host.baselineOptions.floor ?? null,
       valueCuts: valueCutsOf(report.records),
       title: `dataforge-evals (${run.command})`,
+      viewCommand: host.baselinePath && baseline.deltas.length ? viewAgainst(host.outputDir, host.baselinePath) : null,
       ...(run.sources ? { files: withGateGroups(run.sources, report) } : {}),
     }
     // Loaded only when GitHub output is on: most runs write none.
@@ -128,6 +129,12 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     host.print(annotations.join('\n'))
   }
   return { report, failures: gate.failures }
+}
+
+/** `npx dataforge-evals view DIR --against BASELINE`, with both paths relative to the working directory. */
+function viewAgainst(dir: string, baseline: string): string {
+  const rel = (path: string) => relative(process.cwd(), path) || '.'
+  return `npx dataforge-evals view ${rel(dir)} --against ${rel(baseline)}`
 }
 
 /** The eval files by group, with each gate group (a built-in suite) at the file of its first row. */

@@ -77,9 +77,10 @@ describe('view on reports written by the real commands', () => {
         const main = await page.locator('main').innerText()
         expect(main).toContain('data-agent@m1 · large')
         // Its transcript: the model's tool calls with their arguments, the agent's own SQL with a preview of its rows.
-        expect(main).toContain('{"query":"SELECT count(*) AS n FROM events"}')
-        expect(main).toMatch(/The agent's own tools \(\d+\)/)
-        expect(main).toMatch(/SELECT count\(\*\) AS n FROM events\s+[\s\S]*100000/)
+        const all = (await page.locator('main').textContent())! // calls out of view are not laid out: no innerText
+        expect(all).toContain('{"query":"SELECT count(*) AS n FROM events"}')
+        expect(all).toMatch(/The agent's own tools \(\d+\)/)
+        expect(all).toMatch(/SELECT count\(\*\) AS n FROM events[\s\S]*100000/)
         expect(main).toMatch(/Answer and verdict\s+incorrect\s+expected [\d.]+ \(±[\d.]+\), found 100000 \(value\)/)
         for (const path of ['', 'runs/0', 'runs/1']) expect(await (await fetch(`${questions.url}${path}`)).text()).not.toContain(KEY)
       } finally {
@@ -115,16 +116,22 @@ describe('view on reports written by the real commands', () => {
         expect(await page.locator('#runs tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/tool-agent · synthetic.*kept$/), expect.stringMatching(/tool-cmd · synthetic.*kept$/)])
         // The streamed in-process agent: system prompt, the tools offered, both tool calls assembled from deltas.
         await page.goto(`${served.url}runs/0`)
-        const streamed = await page.locator('#transcript ~ .call').first().innerText()
+        // Each call is scrolled to first: calls out of view are not laid out (content-visibility: auto).
+        const callText = async (i: number) => {
+          const call = page.locator('#transcript ~ .call').nth(i)
+          await call.scrollIntoViewIfNeeded()
+          return call.innerText()
+        }
+        const streamed = await callText(0)
         expect(streamed).toMatch(/call 1\s+live\s+m1\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/)
         expect(streamed).toContain('Repair the table.')
         expect(streamed).toMatch(/tool call\s+sql\s+call_1\s+\{"query":"SELECT count\(\*\) FROM t"\}/)
         expect(streamed).toMatch(/tool call\s+describe\s+call_2\s+\{"table":"t"\}/)
-        const second = await page.locator('#transcript ~ .call').nth(1).innerText()
+        const second = await callText(1)
         expect(second).toMatch(/tool\s+answers call_1\s+rows for sql/)
         // The cmd: agent, not streamed.
         await page.goto(`${served.url}runs/1`)
-        const plain = await page.locator('#transcript ~ .call').first().innerText()
+        const plain = await callText(0)
         expect(plain).toMatch(/openai-chat \/chat\/completions\s+status 200/)
         expect(plain).not.toContain('streamed')
         expect(plain).toMatch(/tool call\s+sql\s+call_1/)

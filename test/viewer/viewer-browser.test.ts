@@ -112,7 +112,8 @@ describe('view: the served viewer in Chromium', () => {
         expect(await page.locator('#against').evaluate((h) => h.parentElement!.innerText)).toContain('0 cells right → wrong · 2 wrong → right')
 
         // The transcript: messages, tool calls with arguments, the streamed answer, cache and tokens, agent tools.
-        const transcript = await page.locator('main').innerText()
+        // textContent: calls out of view are not laid out (content-visibility: auto), so innerText skips them.
+        const transcript = (await page.locator('main').textContent())!
         expect(transcript).toContain(`Fix this table. ${HOSTILE_HTML}`)
         expect(transcript).toContain('{"query":"SELECT city FROM t"}')
         expect(transcript).toContain('Streamed repair answer **bold**')
@@ -186,7 +187,7 @@ describe('view: the served viewer in Chromium', () => {
       await page.selectOption('#f-s', '')
       await Promise.all([page.waitForURL(/runs\/0\.html$/), page.locator('#runs a').first().click()])
       expect(await page.locator('#cells-table thead').innerText()).not.toContain('expected')
-      expect(await page.locator('main').innerText()).toContain('Streamed repair answer')
+      expect(await page.locator('main').textContent()).toContain('Streamed repair answer')
       await hostileInert(page)
       await Promise.all([page.waitForURL(/runs\/1\.html$/), page.keyboard.press('ArrowRight')])
       await Promise.all([page.waitForURL(/index\.html/), page.keyboard.press('u')])
