@@ -79,7 +79,7 @@ export function indexPageHtml(ctx: ViewContext, changes: Change[] | null): strin
     `<th class="num opt">calls</th><th class="num opt">tokens</th><th class="num opt">cost</th><th class="num opt">s</th><th class="opt">transcript</th></tr></thead><tbody>${firstPage.join('')}</tbody></table></div>` +
     `<script type="application/json" id="runs-data">${jsonInHtml(data)}</script>` +
     (records.length > RUNS_PER_PAGE ? `<noscript><p class="muted">Showing the first ${RUNS_PER_PAGE} runs; every run has its page at runs/N.</p></noscript>` : '')
-  const transcripts = !report.transcriptsFound && records.some((r) => r.transcriptId !== null) ? `<p class="note">${txt(report.transcriptsFile.split('/').pop())} is missing: the runs name transcripts the folder does not hold.</p>` : withoutTranscript ? `<p class="muted">${withoutTranscript} runs made model calls but have no transcript; their pages say why.</p>` : ''
+  const transcripts = !report.transcriptsFound && records.some((r) => r.transcriptId !== null) ? `<p class="note">${txt(report.transcriptsFile.split('/').pop())} is missing: the runs name transcripts the folder does not hold.</p>` : withoutTranscript ? `<p class="muted">Runs that made model calls but kept no transcript: ${withoutTranscript}; their pages say why.</p>` : ''
   const body =
     `<h1>${txt(report.stem)}</h1><p class="muted">${records.length} runs from ${txt(report.runsFile)} · <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>/</kbd> searches</p>` +
     transcripts +
@@ -106,7 +106,7 @@ function changesHtml(source: string, changes: Change[], run: (n: number) => stri
       `<td class="num">${c.rightToWrong || ''}</td><td class="num">${c.wrongToRight || ''}</td><td>${c.answerChanged ? 'changed' : ''}</td></tr>`,
   )
   return (
-    `<h2 id="changed">What changed against ${txt(source)}</h2><p>${changes.length} runs changed: ${worse} worse, ${better} better.</p>` +
+    `<h2 id="changed">What changed against ${txt(source)}</h2><p>Runs changed: ${changes.length} (${worse} worse, ${better} better).</p>` +
     (changes.length
       ? `<div class="scroll"><table id="changes" data-page-size="50" aria-label="changed runs"><thead><tr><th class="num">#</th><th>run</th><th>baseline</th><th>this run</th>` +
         `<th>change</th><th class="num">cells right → wrong</th><th class="num">cells wrong → right</th><th>answer</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
