@@ -10,13 +10,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  * Runs every benchmark and rewrites the generated part of BENCHMARKS.md. The 1M-row noop run goes first: after
  * the grading bench has held 2 GB in this process, the same run measured 4.2–5.1 s against 3.5–3.6 s alone.
  */
-const BENCHES = ['noop-run', 'grading', 'providers', 'gateway', 'transcripts', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report']
+const BENCHES = ['noop-run', 'grading', 'providers', 'gateway', 'transcripts', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report', 'viewer']
 /**
  * Benches run in a process of their own, through jiti's CLI rather than this process's `--import jiti/register`:
  * playwright-core's bundle `require`s an ES module, which Node 20's loader refuses under jiti's hooks
  * (ERR_VM_MODULE_LINK_FAILURE). Each prints its section when run alone.
  */
-const OWN_PROCESS = new Set(['html-report'])
+const OWN_PROCESS = new Set(['html-report', 'viewer'])
 const jitiCli = join(dirname(createRequire(import.meta.url).resolve('jiti/package.json')), 'lib/jiti-cli.mjs')
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'

@@ -109,10 +109,17 @@ export function decideRunEnd(input: {
         floor: place.baselineOptions.floor ?? null,
         valueCuts: valueCutsOf(report.records),
         title: `dataforge-evals (${run.command})`,
+        viewCommand: place.baselinePath && baseline.deltas.length ? viewAgainst(place.outputDir, place.baselinePath) : null,
         ...(run.sources ? { files: withGateGroups(run.sources, report) } : {}),
       }
     : null
   return { gate, folder, view, github }
+}
+
+/** `npx dataforge-evals view DIR --against BASELINE`, with both paths relative to the working directory. */
+function viewAgainst(dir: string, baseline: string): string {
+  const rel = (path: string) => relative(process.cwd(), path) || '.'
+  return `npx dataforge-evals view ${rel(dir)} --against ${rel(baseline)}`
 }
 
 /** The eval files by group, with each gate group (a built-in suite) at the file of its first row. */

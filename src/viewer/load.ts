@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.js'
 import type { RunRecord } from '../core/run-record.js'
 import { type Transcript, TranscriptSchema } from '../core/transcript.js'
 import { LEGACY_RUNS_FILE, stemFiles, stemOf } from '../files/output-paths.js'
-import { parseRunRecords, resolveRunsFile } from '../files/read-runs.js'
+import { parseRunRecords, parseRunRecordText, resolveRunsFile } from '../files/read-runs.js'
 import { checkJsonDepth } from '../core/json-depth.js'
 
 /** One report as the viewer shows it: its records, in file order, and the transcripts its records name. */
@@ -55,11 +55,25 @@ export async function loadReport(path: string): Promise<ViewedReport> {
   const text = await readFile(runsFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new InputError(`${runsFile}: cannot read (${error.code ?? String(error)})`)
   })
-  const records = parseRunRecords(text, runsFile)
+  const records = conformanceRecord(text, runsFile) ?? parseRunRecords(text, runsFile)
   const transcriptsFile = join(dir, transcriptsFileOf(stem))
   const transcriptsText = await readFile(transcriptsFile, 'utf8').catch(() => null)
   const transcripts = transcriptsText === null ? new Map<string, Transcript>() : parseTranscripts(transcriptsText, transcriptsFile)
   return { dir, stem, runsFile, records, transcriptsFile, transcriptsFound: transcriptsText !== null, transcripts }
+}
+
+/** `conformance --output-json c.json` keeps its one run's record as `runRecord`; null for any other file. */
+function conformanceRecord(text: string, file: string): RunRecord[] | null {
+  if (!file.endsWith('.json') || !/"runRecord"\s*:/.test(text)) return null
+  checkJsonDepth(text, (line) => `${file}: line ${line}`)
+  let parsed: { runRecord?: unknown; records?: unknown }
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`)
+  }
+  if (parsed.records !== undefined || typeof parsed.runRecord !== 'object' || parsed.runRecord === null) return null
+  return [parseRunRecordText(JSON.stringify(parsed.runRecord), `${file}: runRecord`)]
 }
 
 /** One transcript per line, each checked against TranscriptSchema; an error names the file, the line and the field. */

@@ -35,7 +35,7 @@ tbody tr:nth-child(even){background:#fafbfc}
 .verdict-right{color:var(--good);font-weight:600}.verdict-bad{color:var(--bad);font-weight:600}.verdict-warn{color:var(--warn);font-weight:600}
 pre{margin:4px 0;padding:6px 8px;background:var(--alt);border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;
 font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;max-height:480px;overflow:auto}
-.call{border:1px solid var(--line);border-radius:6px;margin:10px 0;padding:6px 10px}
+.call{border:1px solid var(--line);border-radius:6px;margin:10px 0;padding:6px 10px;content-visibility:auto;contain-intrinsic-size:auto 320px}
 .call>.head{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:baseline}
 .msg{border-left:3px solid var(--line);padding-left:8px;margin:6px 0}
 .msg.role-user{border-color:#4c78a8}.msg.role-assistant{border-color:#54a24b}.msg.role-system{border-color:#9d755d}

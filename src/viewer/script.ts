@@ -42,35 +42,50 @@ export const VIEWER_SCRIPT = `(function () {
     }
     show()
   })
-  // The index: filters, pages, a current row moved with j/k.
-  var runs = document.getElementById('runs')
-  if (runs) {
+  // The index: its runs come as data (one JSON block); the script filters them and draws one page of rows.
+  var runs = document.getElementById('runs'), data = document.getElementById('runs-data')
+  if (runs && data) {
     var size = Number(runs.getAttribute('data-page-size')) || 100
-    var all = Array.prototype.map.call(runs.tBodies[0].rows, function (r) {
-      return { r: r, g: r.getAttribute('data-g'), s: r.getAttribute('data-s'), k: r.getAttribute('data-k'), c: r.getAttribute('data-c'), t: r.getAttribute('data-t') }
-    })
+    var d = JSON.parse(data.textContent)
+    var prefix = runs.getAttribute('data-href-prefix') || '', suffix = runs.getAttribute('data-href-suffix') || ''
+    var all = d.rows
     var fields = ['g', 's', 'k', 'c', 'q'], inputs = {}
     fields.forEach(function (f) { inputs[f] = document.getElementById('f-' + f) })
     var count = document.getElementById('f-count')
+    var body = runs.tBodies[0]
     var shown = [], page = 0, current = -1
-    var p = pager('runs', function (d) { page = Math.max(0, Math.min(Math.ceil(shown.length / size) - 1, page + d)); current = -1; paint() })
+    var p = pager('runs', function (dir) { page = Math.max(0, Math.min(Math.ceil(shown.length / size) - 1, page + dir)); current = -1; paint() })
     runs.parentNode.insertBefore(p.box, runs.nextSibling)
+    function td(text, cls) { var c = document.createElement('td'); if (cls) c.className = cls; c.textContent = text; return c }
+    // A row: [n, group, case, trial, outcome, tone, score, kind, calls, tokens, cost, seconds, transcript, failure kind, [columns], search text, statuses]
+    function rowOf(x) {
+      var tr = document.createElement('tr')
+      var first = td('', 'num'), a = document.createElement('a')
+      a.href = prefix + x[0] + suffix; a.textContent = String(x[0]); first.appendChild(a); tr.appendChild(first)
+      tr.appendChild(td(d.groups[x[1]])); tr.appendChild(td(x[2])); tr.appendChild(td(String(x[3]), 'num'))
+      var o = td(''), b = document.createElement('span'); b.className = 'badge ' + x[5]; b.textContent = x[4]; o.appendChild(b); tr.appendChild(o)
+      tr.appendChild(td(x[6], 'num')); tr.appendChild(td(x[7], 'opt')); tr.appendChild(td(String(x[8]), 'num opt'))
+      tr.appendChild(td(String(x[9]), 'num opt')); tr.appendChild(td(x[10], 'num opt')); tr.appendChild(td(x[11], 'num opt'))
+      tr.appendChild(td(x[12], 'opt'))
+      return tr
+    }
     function wanted() {
       var w = {}
       fields.forEach(function (f) { w[f] = inputs[f] ? inputs[f].value : '' })
       return w
     }
-    function apply(keepPage) {
+    function apply() {
       var w = wanted(), terms = w.q.toLowerCase().split(/\\s+/).filter(Boolean)
+      var g = w.g === '' ? -1 : d.groups.indexOf(w.g), c = w.c === '' ? -1 : d.columns.indexOf(w.c)
       shown = all.filter(function (x) {
-        if (w.g && x.g !== w.g) return false
-        if (w.s && x.s.split(' ').indexOf(w.s) === -1) return false
-        if (w.k && x.k !== w.k) return false
-        if (w.c && x.c.split('\\u0001').indexOf(w.c) === -1) return false
-        for (var i = 0; i < terms.length; i++) if (x.t.indexOf(terms[i]) === -1) return false
+        if (w.g && x[1] !== g) return false
+        if (w.s && x[16].split(' ').indexOf(w.s) === -1) return false
+        if (w.k && x[13] !== w.k) return false
+        if (w.c && x[14].indexOf(c) === -1) return false
+        for (var i = 0; i < terms.length; i++) if (x[15].indexOf(terms[i]) === -1) return false
         return true
       })
-      if (!keepPage) { page = 0; current = -1 }
+      page = 0; current = -1
       if (count) count.textContent = shown.length + ' of ' + all.length + ' runs'
       var parts = []
       fields.forEach(function (f) { if (w[f]) parts.push(f + '=' + encodeURIComponent(w[f])) })
@@ -78,18 +93,22 @@ export const VIEWER_SCRIPT = `(function () {
       paint()
     }
     function paint() {
-      var from = page * size, to = Math.min(shown.length, from + size)
-      for (var i = 0; i < all.length; i++) { all[i].r.hidden = true; all[i].r.classList.remove('current') }
-      for (var j = from; j < to; j++) shown[j].r.hidden = false
-      if (current >= 0 && shown[current]) shown[current].r.classList.add('current')
+      var from = page * size, to = Math.min(shown.length, from + size), rows = document.createDocumentFragment()
+      for (var j = from; j < to; j++) {
+        var tr = rowOf(shown[j])
+        if (j === current) tr.className = 'current'
+        rows.appendChild(tr)
+      }
+      body.textContent = ''
+      body.appendChild(rows)
       p.set(from, to, shown.length, page === 0, to >= shown.length)
     }
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
       var i = kv.indexOf('='); if (i < 1) return
       var f = kv.slice(0, i); if (inputs[f]) inputs[f].value = decodeURIComponent(kv.slice(i + 1))
     })
-    fields.forEach(function (f) { if (inputs[f]) inputs[f].addEventListener(f === 'q' ? 'input' : 'change', function () { apply(false) }) })
-    apply(false)
+    fields.forEach(function (f) { if (inputs[f]) inputs[f].addEventListener(f === 'q' ? 'input' : 'change', apply) })
+    apply()
     document.addEventListener('keydown', function (e) {
       if (e.altKey || e.ctrlKey || e.metaKey) return
       if (e.key === '/' && !typing(e) && inputs.q) { e.preventDefault(); inputs.q.focus(); return }
@@ -100,9 +119,10 @@ export const VIEWER_SCRIPT = `(function () {
         current = Math.max(0, Math.min(shown.length - 1, current + step))
         page = Math.floor(current / size)
         paint()
-        if (shown[current]) shown[current].r.scrollIntoView({ block: 'nearest' })
+        var at = body.rows[current - page * size]
+        if (at) at.scrollIntoView({ block: 'nearest' })
       } else if (e.key === 'Enter' && shown[current]) {
-        var a = shown[current].r.querySelector('a'); if (a) location.href = a.href
+        location.href = prefix + shown[current][0] + suffix
       }
     })
   } else {

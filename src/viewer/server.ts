@@ -55,8 +55,10 @@ export async function serveViewer(options: ServeOptions): Promise<RunningViewer>
     close: async () => {
       watcher.close()
       for (const res of streams) res.end()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      // An open page keeps its event stream (and reconnects): close every connection, not only idle ones.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
+      await closed
     },
   }
 }

@@ -20,6 +20,8 @@ export interface SiteOptions {
 export class ViewerSite {
   private ctx: ViewContext | null = null
   private changed: Change[] | null = null
+  /** The index of the report as last read: built once per load, as every request would build it the same. */
+  private index: string | null = null
   private readonly expected: ExpectedValues | null
 
   constructor(
@@ -43,6 +45,7 @@ export class ViewerSite {
     }
     this.changed = pairs ? changes(report.records, pairs, answerOf) : null
     this.ctx = ctx
+    this.index = null
   }
 
   get report() {
@@ -55,7 +58,8 @@ export class ViewerSite {
   }
 
   indexHtml(): string {
-    return indexPageHtml(this.ctx!, this.changed)
+    this.index ??= indexPageHtml(this.ctx!, this.changed)
+    return this.index
   }
 
   async runHtml(n: number): Promise<string> {

@@ -35,7 +35,11 @@ function callHtml(call: TranscriptCall, before: TranscriptCall | undefined): str
   const system = call.request.system !== null && from === 0 ? messageHtml({ role: 'system', content: call.request.system, toolCalls: [], toolCallId: null }) : ''
   const earlier = from > 0 ? `<p class="muted">${from} earlier messages as in call ${call.index}.</p>` : ''
   const shown = messages.slice(from).map(messageHtml).join('')
-  const tools = call.request.tools.length
+  // The tools offered are shown where they change, not again on each call of a tool loop.
+  const sameTools = before !== undefined && JSON.stringify(before.request.tools) === JSON.stringify(call.request.tools)
+  const tools = sameTools
+    ? ''
+    : call.request.tools.length
     ? `<details><summary>${call.request.tools.length} tools offered: ${txt(call.request.tools.map((t) => t.name).join(', '))}</summary>` +
       call.request.tools.map((t) => `<h3>${txt(t.name)}</h3>${t.description ? `<p>${txt(t.description)}</p>` : ''}${t.parameters ? `<pre>${txt(t.parameters)}</pre>` : ''}`).join('') +
       '</details>'

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { tablesJsonSha256 } from '../../src/core/hash.js'
 import { canonicalJson } from '../../src/core/hash.js'
 import { loadQaSuite } from '../../src/datasets/questions/index.js'
+import { sqlThenAnswer } from '../helpers/sql-then-answer.js'
 import { completion, type FakeChatServer, type RecordedRequest, startFakeServer } from '../helpers/fake-provider.js'
 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
@@ -326,19 +327,8 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
 describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a loopback chat server', () => {
   let server: FakeChatServer
   beforeAll(async () => {
-    // Each question: first call `sql` counting the rows of the first table listed in the prompt, then answer with
-    // the count the engine returned. The model never sees more than the schema and five sample rows.
     server = await startFakeServer({
-      handler: async (req) => {
-        const messages = (req.body as { messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }> }).messages
-        const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
-        const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
-        const call = (name: string, args: Record<string, unknown>) =>
-          completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }], promptTokens: 50, completionTokens: 5 })
-        if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
-        const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
-        return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
-      },
+      handler: sqlThenAnswer,
     })
   })
   afterAll(async () => server.close())

@@ -68,6 +68,7 @@ describe('help', () => {
         [['export', '--help'], /^Usage: dataforge-evals export/],
         [['corpus', 'merge', '--help'], /^Usage: dataforge-evals corpus merge/],
         [['verify', '--help'], /^Usage: dataforge-evals verify/],
+        [['view', '--help'], /^Usage: dataforge-evals view DIR /],
         [['prices', 'fetch', '--help'], /^Usage: dataforge-evals prices fetch/],
       ]
       for (const [argv, usage] of commands) {

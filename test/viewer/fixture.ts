@@ -13,6 +13,8 @@ import { gradeRepair } from '../../src/grading/repair/grade.js'
 export const HOSTILE_HTML = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 export const HOSTILE_MARKDOWN = '**bold** [link](javascript:alert(1)) # heading'
 export const HOSTILE_ANSI = '\u001b[31mred\u001b[0m\u001b]0;title\u0007'
+/** A category that tries to close the index's JSON block and run a script of its own. */
+export const HOSTILE_CATEGORY = '</script><script>window.__pwned=3</script><!--'
 /** A key that must appear in no page: the fixtures never store it, the test looks for it. */
 export const FAKE_KEY = 'sk-test-viewer-key-0123456789'
 
@@ -88,7 +90,7 @@ export async function writeFixtureReport(dir: string, options: FixtureOptions = 
     buildRunRecord(repairId, { status: 'ok', score, usage, usageSource: 'gateway', transcriptId: 't-repair', toolCalls: [{ name: 'sql', arguments: 'SELECT * FROM t', resultChars: 120, source: 'agent', call: null }] }, PROVENANCE),
     question(agent, options, 't-question'),
     buildRunRecord(
-      { caseId: 'people', suite: 'conformance', dataset: 'people', agent, model: 'model-small', trial: 0, seed: 1 },
+      { caseId: 'people', suite: 'conformance', dataset: 'people', category: HOSTILE_CATEGORY, agent, model: 'model-small', trial: 0, seed: 1 },
       { status: 'ok', correct: true, metrics: { conformanceScore: 0.91, 'conformance.age.pValue': 0.42 } },
       PROVENANCE,
     ),

@@ -54,6 +54,7 @@ describe('view: bad input is one line and exit 2', () => {
       await writeFile(transcripts, t.slice(0, t.length - 40))
       oneLine(await view(['cut-transcripts', '--port', '0'], dir), /transcripts\.jsonl: line 2: not valid JSON .*cut short\?\n$/)
 
+      oneLine(await view(['edited', '--export', 'edited'], dir), /^dataforge-evals: --export edited: the pages need a folder of their own, not the report folder\n$/)
       oneLine(await view(['edited', '--port', 'http'], dir), /^dataforge-evals: --port must be an integer, got "http"\n$/)
     })
   }, 120_000)

@@ -8,7 +8,7 @@ import { groundTruthOf } from '../../src/core/ground-truth.js'
 import { loadDataset } from '../../src/datasets/load.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
 import { launchChromium } from '../report-builder/html/browser.js'
-import { FAKE_KEY, HOSTILE_ANSI, HOSTILE_HTML, HOSTILE_MARKDOWN, writeFixtureReport } from './fixture.js'
+import { FAKE_KEY, HOSTILE_ANSI, HOSTILE_CATEGORY, HOSTILE_HTML, HOSTILE_MARKDOWN, writeFixtureReport } from './fixture.js'
 import { type ServedView, startView } from './serve-helper.js'
 
 let browser: Awaited<ReturnType<typeof launchChromium>>
@@ -36,8 +36,8 @@ const visibleRows = (page: Page) => page.locator('#runs tbody tr:visible')
 async function hostileInert(page: Page): Promise<void> {
   expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
   // Only the viewer's own script and no image from an agent's markup.
-  expect(await page.locator('main script, main img').count()).toBe(0)
-  expect(await page.locator('script').count()).toBe(1)
+  expect(await page.locator('main script:not(#runs-data), main img').count()).toBe(0)
+  expect(await page.locator('script:not(#runs-data)').count()).toBe(1)
 }
 
 describe('view: the served viewer in Chromium', () => {
@@ -63,6 +63,13 @@ describe('view: the served viewer in Chromium', () => {
         await page.selectOption('#f-g', 'fixer-v2@model-small · shop-questions · shop')
         expect(await visibleRows(page).count()).toBe(1)
         await page.selectOption('#f-g', '')
+        // A category that tries to close the runs' JSON block: one group like any other, drawn as text.
+        const hostileGroup = `fixer-v2@model-small · conformance · people · ${HOSTILE_CATEGORY}`
+        expect(await page.locator('#f-g option').allTextContents()).toContain(hostileGroup)
+        await page.selectOption('#f-g', hostileGroup)
+        expect(await visibleRows(page).locator('td').nth(1).textContent()).toBe(hostileGroup)
+        await page.selectOption('#f-g', '')
+        await hostileInert(page)
         const columns = await page.locator('#f-c option').allInnerTexts()
         expect(columns.length).toBeGreaterThan(1)
         await page.selectOption('#f-c', columns[1]!)
@@ -112,7 +119,8 @@ describe('view: the served viewer in Chromium', () => {
         expect(await page.locator('#against').evaluate((h) => h.parentElement!.innerText)).toContain('0 cells right → wrong · 2 wrong → right')
 
         // The transcript: messages, tool calls with arguments, the streamed answer, cache and tokens, agent tools.
-        const transcript = await page.locator('main').innerText()
+        // textContent: calls out of view are not laid out (content-visibility: auto), so innerText skips them.
+        const transcript = (await page.locator('main').textContent())!
         expect(transcript).toContain(`Fix this table. ${HOSTILE_HTML}`)
         expect(transcript).toContain('{"query":"SELECT city FROM t"}')
         expect(transcript).toContain('Streamed repair answer **bold**')
@@ -186,7 +194,7 @@ describe('view: the served viewer in Chromium', () => {
       await page.selectOption('#f-s', '')
       await Promise.all([page.waitForURL(/runs\/0\.html$/), page.locator('#runs a').first().click()])
       expect(await page.locator('#cells-table thead').innerText()).not.toContain('expected')
-      expect(await page.locator('main').innerText()).toContain('Streamed repair answer')
+      expect(await page.locator('main').textContent()).toContain('Streamed repair answer')
       await hostileInert(page)
       await Promise.all([page.waitForURL(/runs\/1\.html$/), page.keyboard.press('ArrowRight')])
       await Promise.all([page.waitForURL(/index\.html/), page.keyboard.press('u')])

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises'
-import { relative, resolve, sep } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
 import { exportViewer } from '../../viewer/export.js'
+import { pickRunsFile } from '../../viewer/load.js'
 import { serveViewer } from '../../viewer/server.js'
 import { counted } from '../../stats/number-format.js'
 import { parseIntegerFlag } from '../flags.js'
@@ -56,12 +57,11 @@ export const viewCommand: Command = async (argv, io) => {
   const dataDir = values['data-dir'] === undefined ? undefined : resolve(io.cwd, values['data-dir'])
   const common = { path, ...(against ? { against } : {}), ...(dataDir ? { dataDir } : {}) }
   if (values.export !== undefined) {
-    if (values['show-expected']) throw new InputError('--show-expected shows expected values on served pages only; an --export never holds them');
+    if (values['show-expected']) throw new InputError('--show-expected shows expected values on served pages only; an --export never holds them')
     if (values.port !== undefined) throw new InputError('--port serves the pages; --export writes them: give one')
     const out = resolve(io.cwd, values.export)
-    const { pages, site } = await exportViewer(common, out)
-    const inside = relative(site.report.dir, out)
-    if (inside === '' ) throw new InputError('--export OUT must be a folder of its own, not the report folder')
+    if (dirname(await pickRunsFile(path)) === out) throw new InputError(`--export ${values.export}: the pages need a folder of their own, not the report folder`)
+    const { pages } = await exportViewer(common, out)
     io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(pages, 'page')} (open ${shownPath(io.cwd, `${out}${sep}index.html`)})\n`)
     return 0
   }

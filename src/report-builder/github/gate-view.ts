@@ -25,6 +25,8 @@ export interface GithubGateView {
   reportUrl?: string | null
   /** What the size policy cut in the run's records (value-cuts.ts's valueCutsOf); null or absent when nothing was. */
   valueCuts?: ValueCutsSummary | null
+  /** The `dataforge-evals view DIR --against BASELINE` line that shows each changed run, when both paths are known. */
+  viewCommand?: string | null
   /** Heading of the summary, e.g. `dataforge-evals (vitest)`. */
   title?: string
 }

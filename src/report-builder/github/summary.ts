@@ -102,6 +102,7 @@ export function renderJobSummary(view: GithubGateView): string {
   const all = [...view.notes.map((n) => `- ${markdownText(n)}`), ...warnings]
   if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups, groups not run, unchecked patterns</summary>`, '', ...all, '', '</details>')
   if (view.aggregates.length) parts.push('', '### Leaderboard', '', leaderboardTable(view))
+  if (view.viewCommand && view.deltas.some(changed)) parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }
@@ -146,6 +147,7 @@ export function renderPrComment(view: GithubGateView): string {
   if (!view.deltas.length) parts.push('No baseline to compare with: nothing is shown as changed.')
   else if (!rows.length) parts.push(`No group changed against the baseline (${view.deltas.length} compared).`)
   else parts.push(`Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`, '', table(['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'], rows))
+  if (view.viewCommand && rows.length) parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }

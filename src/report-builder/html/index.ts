@@ -85,7 +85,9 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
     ...sections.map((s) => `<section id="${s.id}"><h2>${esc(s.title)}</h2>${s.body}</section>`),
     '</main>',
     `<footer>Reports compare only when dataset hashes, seeds, model ids and adapter code are identical. ` +
-      `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}${recordsClause(opts.recordFiles ?? ['runs.jsonl', 'report.json'])}.</footer>`,
+      `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}${recordsClause(opts.recordFiles ?? ['runs.jsonl', 'report.json'])}. ` +
+      'Each run, its transcript and its cells graded one by one: <code>npx dataforge-evals view</code> on this report\'s folder; ' +
+      'what changed since a baseline: add <code>--against BASELINE</code> (docs/viewer.md).</footer>',
   ].join('\n')
   return page(title, body)
 }

@@ -89,6 +89,12 @@ describe('job summary and PR comment', () => {
     expect(cells[6]).toContain('regression (pass/fail)')
     expect(cells[5]).toMatch(/, 12 cases$/)
 
+    // The viewer's command for the changed runs, where the run end knows both paths; none when nothing changed.
+    expect(comment).not.toContain('dataforge-evals view')
+    const withView = renderPrComment({ ...v, viewCommand: 'npx dataforge-evals view evals/__reports__ --against evals/baseline.json' })
+    expect(withView).toContain('Each changed run, cell by cell, with its transcript: `npx dataforge-evals view evals/__reports__ --against evals/baseline.json`')
+    expect(renderPrComment({ ...view(records('baseline', 2), records('baseline', 2)), viewCommand: 'npx dataforge-evals view x --against y' })).not.toContain('dataforge-evals view')
+
     const annotations = gateAnnotations(v)
     const error = annotations.find((a) => a.startsWith('::error'))!
     expect(error).toMatch(/^::error title=baseline · hospital · repair,file=evals\/repair\.eval\.ts,line=7::baseline · hospital · repair: regression/)
