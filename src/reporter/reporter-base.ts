@@ -58,6 +58,7 @@ export abstract class EvalReporterBase {
    * reporter calls it once the tests are under way, so the import is not paid at the run's end.
    */
   preloadRunEnd(): Promise<typeof import('../report-builder/run-end.js')> {
+    if (!this.runEnd && (this.options.formats ?? REPORT_FORMATS).includes('html')) preloadVega()
     this.runEnd ??= import('../report-builder/run-end.js').then((runEnd) => {
       runEnd.readVersionsAhead()
       return runEnd
@@ -118,6 +119,17 @@ export abstract class EvalReporterBase {
         }
       : {}
   }
+}
+
+/**
+ * Vega and Vega-Lite (the HTML report's charts) load while the tests run: they are most of the HTML report's cost
+ * in a short run. A failure is not lost: the chart rendering awaits the same load and reports it.
+ */
+function preloadVega(): void {
+  import('../report-builder/html/vega-svg.js').then(
+    ({ loadVega }) => loadVega().catch(() => {}),
+    () => {},
+  )
 }
 
 function validateBaselineOptions(b: BaselineOptions): void {

@@ -26,13 +26,14 @@ export function loadVega(): Promise<{ vega: VegaModule; vl: VegaLiteModule }> {
  */
 function singleFileBuild(name: string, file: string, deps: Record<string, unknown>): unknown {
   const path = join(dirname(createRequire(import.meta.url).resolve(name)), file)
-  const module = { exports: {} as Record<string, unknown> }
-  const require = (id: string) => {
+  // Not named `module` and `require`: in the CommonJS build those are this file's own.
+  const umd = { exports: {} as Record<string, unknown> }
+  const requireDep = (id: string) => {
     if (id in deps) return deps[id]
     throw new Error(`${path} requires ${id}, which the report's charts do not provide`)
   }
-  compileFunction(readFileSync(path, 'utf8'), ['exports', 'module', 'require'], { filename: path })(module.exports, module, require)
-  return module.exports
+  compileFunction(readFileSync(path, 'utf8'), ['exports', 'module', 'require'], { filename: path })(umd.exports, umd, requireDep)
+  return umd.exports
 }
 
 /** Shared look: system fonts only (no web font is ever fetched), quiet axes, the page's text colour. */
