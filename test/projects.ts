@@ -56,4 +56,12 @@ export const E2E_TESTS = [
   'test/run/huge-values.test.ts',
   'test/run/journal.test.ts',
   'test/stats/units-gate.test.ts',
+  // transcripts through the CLI and the data agent's qa; the framework recipes from the packed tarball
+  'test/gateway/transcripts-run.test.ts',
+  'test/adapters/data-agent/transcripts.test.ts',
+  'test/docs/frameworks.test.ts',
+  // the viewer: the CLI as a child, Chromium
+  'test/viewer/view-cli.test.ts',
+  'test/viewer/view-e2e.test.ts',
+  'test/viewer/viewer-browser.test.ts',
 ]

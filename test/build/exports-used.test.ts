@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { unusedExports } from '../helpers/export-graph.js'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { repoRoot } from '../helpers/dataset-paths.js'
 
 // The transcript contract (core/transcript.ts) is on main before the code that fills it (issues 38, 39).
 const AWAITING_THEIR_USERS = ['core/transcript.ts: AgentToolStep', 'core/transcript.ts: Transcript', 'core/transcript.ts: TranscriptCall']

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { repoRoot } from '../helpers/dataset-paths.js'
 
 const src = resolve(repoRoot, 'src')
 const folders = readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)

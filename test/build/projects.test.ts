@@ -34,7 +34,9 @@ function startersReached(file: string): string[] {
     seen.add(name)
     const here = [...chain, name]
     if (STARTERS.includes(name)) found.push(here.join(' → '))
-    for (const m of readFileSync(path, 'utf8').matchAll(IMPORT)) {
+    // Comments may show an import as an example (`import('./x.js')`): only code is read.
+    const code = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')
+    for (const m of code.matchAll(IMPORT)) {
       const spec = (m[1] ?? m[2] ?? m[3])!
       if (STARTERS.includes(spec)) found.push([...here, spec].join(' → '))
       // the test folder's helpers; src/ starts processes only where a unit test's guard would stop it

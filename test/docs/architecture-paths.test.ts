@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '../helpers/vitest-run.js'
+import { repoRoot } from '../helpers/dataset-paths.js'
 
 const page = readFileSync(resolve(repoRoot, 'docs/architecture.md'), 'utf8')
 const exists = (path: string) => existsSync(resolve(repoRoot, path))
