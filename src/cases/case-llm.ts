@@ -2,6 +2,7 @@ import type { LlmAccess } from '../core/llm.js'
 import type { Usage } from '../core/schemas.js'
 import { isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from '../gateway/gateway.js'
+import type { TrialLedger } from '../gateway/types.js'
 import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
@@ -32,6 +33,8 @@ export interface CaseTrial {
   /** Puts calls `from` … `to` (all when omitted) on `meta`: usage, whose usage counts, traces, a gateway failure. */
   put(meta: DataforgeMeta, from?: number, to?: number): void
   finish(): void
+  /** The gateway's ledger of this trial (what `ctx.trajectory()` reads). */
+  readonly ledger: TrialLedger
 }
 
 export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids: { caseId: string; trial: number; seed: number }): Promise<CaseTrial | null> {
@@ -47,6 +50,7 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
       putLlmOutcome(meta, gw.outcomeSince(trial, from, to))
     },
     finish: () => void trial.finish(),
+    ledger: trial.ledger,
   }
 }
 

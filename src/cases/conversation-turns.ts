@@ -16,6 +16,8 @@ import { toFailureKind } from '../core/failure-kind.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import { type CaseTrial, caseLlm, openCaseTrial } from './case-llm.js'
+import type { Trajectory } from '../grading/trajectory.js'
+import { trialTrajectory } from './trajectory-source.js'
 
 /**
  * What `conversation` does whatever the runner: one session, questions asked strictly in order, each turn's
@@ -58,6 +60,8 @@ export interface ConversationSession {
    * usage and counters, or the failure, on `live`.
    */
   answer(live: DataforgeMeta, index: number): Promise<Answer>
+  /** Turn `index`'s trajectory once it is answered: its model calls, tool calls and steps (`ctx.trajectory()`). */
+  trajectory(live: DataforgeMeta, index: number): Trajectory
   /** Closes the session and a resolved agent; the runner calls it after the file's tests. */
   close(): Promise<void>
 }
@@ -95,6 +99,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
   // The model gateway: one trial for the whole session; each turn's test gets the calls made while it was asked.
   const llmConfig = caseLlm(options.llm, `conversation "${name}"`)
   let llmTrial: Promise<CaseTrial | null> | null = null
+  let openedTrial: CaseTrial | null = null
   const turnMarks: Array<[from: number, to: number]> = []
   const openSession = () => {
     session ??= agentOf().then(async (agent) => {
@@ -102,6 +107,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
       // A built-in model agent brings its preset's upstream; any other agent takes the conversation's.
       llmTrial ??= openCaseTrial(own ? async () => own : llmConfig, { caseId: name, trial: 0, seed })
       const trial = await llmTrial
+      openedTrial = trial
       return agent.session(tables().tables, { seed, ...(trial ? { llm: trial.llm } : {}) })
     })
     return session
@@ -184,6 +190,10 @@ export function conversationSession(name: string, options: ConversationOptions, 
       await putTurnLlm(live, index)
       if (live.failure?.message.startsWith('model gateway: ')) throw new AgentFailure(toFailureKind(live.failure.kind), live.failure.message)
       return answer
+    },
+    trajectory(live, index) {
+      const range = turnMarks[index]
+      return trialTrajectory(openedTrial && range ? { ledger: openedTrial.ledger, from: range[0], to: range[1] } : null, live)
     },
     async close() {
       const opened = await session?.catch(() => null)

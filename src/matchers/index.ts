@@ -3,6 +3,7 @@ import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toP
 import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
+import { toCallTools, toUseAtMostCalls, toUseAtMostSteps } from './trajectory.js'
 
 /** Every dataforge matcher, ready for `expect.extend`; an unknown option (a typo) is an error naming it. */
 export const dataforgeMatchers = checkingOptions({
@@ -16,6 +17,9 @@ export const dataforgeMatchers = checkingOptions({
   toPass,
   toStayWithinBudget,
   toMatchDistribution,
+  toCallTools,
+  toUseAtMostSteps,
+  toUseAtMostCalls,
 })
 
 function checkingOptions<T extends Record<string, (this: never, ...args: never[]) => unknown>>(matchers: T): T {
