@@ -172,6 +172,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
     async answer(live, index) {
       // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
       const { digest } = tables()
+      live.startedAt = new Date().toISOString()
       live.datasetSha256 = datasetDigests(digest, digest)
       let answer: Answer
       try {

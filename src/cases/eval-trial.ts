@@ -210,6 +210,7 @@ export async function runTrial(
   body: (ctx: EvalTrialContext) => unknown,
 ): Promise<void> {
   const seed = live.seed
+  live.startedAt = new Date().toISOString()
   const agent = await agentOf.get()
   Object.assign(live, {
     agent: agent.name,

@@ -43,6 +43,8 @@ export interface RecordOutcome {
   metrics?: Record<string, number>
   steps?: number
   runtimeS?: number
+  /** When the run started (ISO 8601 UTC). */
+  startedAt?: string | null
   usage?: Usage
   warnings?: string[]
   /** Whose count `usage` is (see `applyLlmOutcome` in src/gateway/). */
@@ -148,6 +150,7 @@ export function buildRunRecord(id: RecordIdentity, outcome: RecordOutcome, prove
     metrics: outcome.metrics ?? {},
     steps: outcome.steps ?? 0,
     runtimeS: outcome.runtimeS ?? 0,
+    startedAt: outcome.startedAt ?? null,
     usage,
     cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
     llmUpstream: id.llmUpstream ?? null,
