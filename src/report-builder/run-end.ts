@@ -16,6 +16,7 @@ import { valueCutsOf } from './value-cuts.js'
 import { writeReportFolder } from './write-folder.js'
 import { asGateRow, gateGroupName, gatesPerSuite } from './gate-groups.js'
 import { aggregate } from './aggregate.js'
+import { exportRunTraces } from './tracing/run-traces.js'
 
 /*
  * The end of a run for every runner's eval reporter: report, gates, baseline, report folder, printout and exit
@@ -93,6 +94,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     alpha: host.alpha,
     baselineNote: baselineNote(host, existing.file, updating),
   })
+  await exportRunTraces(options.otel, run.records, { cwd: host.root, env: process.env }, (line) => host.print(line))
   const color = pc.isColorSupported
   host.print(
     renderRunEnd({
