@@ -23,6 +23,7 @@ export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly
   toMatchDistribution: [2, ['classify', 'minScore', 'alpha']],
   toCallTools: [2, ['order', 'exact', 'source']],
   toUseAtMostCalls: [2, ['tool', 'source']],
+  toAvoidSnapshotTrap: [2, ['tables', 'sampleRows', 'engine']],
 }
 
 /** Refuses keys outside `known`, naming the option, where it was given and, for a near miss, the intended one. */

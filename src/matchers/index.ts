@@ -4,6 +4,7 @@ import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
 import { toCallTools, toUseAtMostCalls, toUseAtMostSteps } from './trajectory.js'
+import { toAvoidSnapshotTrap } from './snapshot-trap.js'
 
 /** Every dataforge matcher, ready for `expect.extend`; an unknown option (a typo) is an error naming it. */
 export const dataforgeMatchers = checkingOptions({
@@ -20,6 +21,7 @@ export const dataforgeMatchers = checkingOptions({
   toCallTools,
   toUseAtMostSteps,
   toUseAtMostCalls,
+  toAvoidSnapshotTrap,
 })
 
 function checkingOptions<T extends Record<string, (this: never, ...args: never[]) => unknown>>(matchers: T): T {

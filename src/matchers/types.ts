@@ -6,6 +6,7 @@ import type { RepairThresholds } from './repair.js'
 import type { ConformanceSpec } from '../grading/conformance/spec.js'
 import type { DistributionMatcherOptions } from './distribution.js'
 import type { CallsOptions, CallToolsOptions, ExpectedTool } from '../grading/trajectory.js'
+import type { SnapshotTrapOptions } from '../adapters/data-agent/snapshot-trap.js'
 
 /** The dataforge matchers as they appear on `expect(x)`. */
 export interface DataforgeMatchers<R = void> {
@@ -28,4 +29,6 @@ export interface DataforgeMatchers<R = void> {
   toUseAtMostSteps(n: number): R
   /** On a trajectory: at most `n` tool calls (of one tool with `{ tool }`). */
   toUseAtMostCalls(n: number, opts?: CallsOptions): R
+  /** On a trajectory: the answer is in the result of one of its SQL queries over the full tables, not over the sample rows. */
+  toAvoidSnapshotTrap(answer: unknown, opts: SnapshotTrapOptions): Promise<void>
 }
