@@ -1,8 +1,8 @@
-import type { LlmAccess } from '../core/llm.js'
+import type { LlmAccess, LlmCall } from '../core/llm.js'
 import type { Usage } from '../core/schemas.js'
 import { isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from '../gateway/gateway.js'
-import type { TrialLedger } from '../gateway/types.js'
+import type { RecordToolCall } from '../core/transcript.js'
 import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
@@ -33,8 +33,8 @@ export interface CaseTrial {
   /** Puts calls `from` … `to` (all when omitted) on `meta`: usage, whose usage counts, traces, a gateway failure. */
   put(meta: DataforgeMeta, from?: number, to?: number): void
   finish(): void
-  /** The gateway's ledger of this trial (what `ctx.trajectory()` reads). */
-  readonly ledger: TrialLedger
+  /** Calls `from` … `to` so far and their tool calls (what `ctx.trajectory()` reads). */
+  calls(from?: number, to?: number): { modelCalls: readonly LlmCall[]; toolCalls: readonly RecordToolCall[] }
 }
 
 export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids: { caseId: string; trial: number; seed: number }): Promise<CaseTrial | null> {
@@ -50,7 +50,7 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
       putLlmOutcome(meta, gw.outcomeSince(trial, from, to))
     },
     finish: () => void trial.finish(),
-    ledger: trial.ledger,
+    calls: (from = 0, to) => ({ modelCalls: trial.ledger.calls.slice(from, to), toolCalls: gw.toolCallsSince(trial.ledger, from, to) }),
   }
 }
 
@@ -62,7 +62,7 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): void {
     meta.usage = llm.usage
     usageSource = 'gateway'
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
-  meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls }
+  meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls, toolCalls: llm.toolCalls, transcript: llm.transcript }
   if (llm.cancelled) meta.warnings = [...(meta.warnings ?? []), llm.cancelled]
   if (llm.failure) meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)
 }

@@ -194,7 +194,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
     },
     trajectory(live, index) {
       const range = turnMarks[index]
-      return trialTrajectory(openedTrial && range ? { ledger: openedTrial.ledger, from: range[0], to: range[1] } : null, live)
+      return trialTrajectory(openedTrial && range ? openedTrial.calls(range[0], range[1]) : null, live)
     },
     async close() {
       const opened = await session?.catch(() => null)

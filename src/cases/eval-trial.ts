@@ -245,7 +245,7 @@ export async function runTrial(
             return lazy.signal
           },
           record: (metric, value) => putMetric(live, metric, value),
-          trajectory: () => trialTrajectory(llmTrial ? { ledger: llmTrial.ledger } : null, live),
+          trajectory: () => trialTrajectory(llmTrial ? llmTrial.calls() : null, live),
           agent: bindAgent(
             agent,
             {

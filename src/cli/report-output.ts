@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import type { Transcript } from '../core/transcript.js'
+import { renderTranscriptsJsonl } from '../report-builder/transcripts-file.js'
 import type { ManifestUse } from '../report-builder/manifest.js'
 import { type ReportPaths, stemFiles, timestampedStem } from '../files/output-paths.js'
 import type { EvalReport } from '../report-builder/build.js'
@@ -26,6 +29,8 @@ export interface CliReportOptions {
   timestamp?: boolean
   /** `--otel`: where the run's traces go (default `DATAFORGE_OTEL`; none: no tracing). */
   otel?: string
+  /** The runs' transcripts: STEM.transcripts.jsonl holds those the records name. */
+  transcripts?: Iterable<Transcript>
 }
 
 /**
@@ -48,7 +53,11 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
     contents.set(join(paths.dir, dated.markdown), markdown)
     contents.set(join(paths.dir, dated.json), contents.get(paths.json)!)
   }
-  const replaces = await legacyRunsOf(paths.dir, paths.stem)
+  const transcriptsPath = join(paths.dir, stemFiles(paths.stem).transcripts)
+  const transcripts = renderTranscriptsJsonl(report.records, opts.transcripts ?? [])
+  if (transcripts) contents.set(transcriptsPath, transcripts)
+  // A transcripts file of this stem from an earlier run goes when this run kept none.
+  const replaces = [...(await legacyRunsOf(paths.dir, paths.stem)), ...(!transcripts && existsSync(transcriptsPath) ? [transcriptsPath] : [])]
   const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs], replaces }
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))

@@ -5,7 +5,7 @@ import type { RunRecord } from './run-record.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import type { FailureKind } from './failure-kind.js'
 import type { LlmCall, UsageSource } from './llm.js'
-import type { RecordToolCall } from './transcript.js'
+import type { RecordToolCall, Transcript } from './transcript.js'
 import type { Usage } from './schemas.js'
 import { emptyUsage } from './usage.js'
 import { ValueCuts } from './value-cap.js'
@@ -55,6 +55,8 @@ export interface RecordOutcome {
   toolCalls?: RecordToolCall[]
   /** The id of the run's transcript in the report's transcripts file. */
   transcriptId?: string | null
+  /** The transcript itself: not part of the record; whoever writes the record keeps it for the transcripts file. */
+  transcript?: Transcript | null
 }
 
 export interface RecordProvenance {

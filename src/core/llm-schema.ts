@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RecordToolCallSchema, TranscriptSchema } from './transcript.js'
 
 /** One model call through the gateway, as `RunRecord.llmCalls` keeps it (`LlmCall` in core/llm.ts). */
 export const LlmCallSchema = z.object({
@@ -21,4 +22,8 @@ export const LlmMetaSchema = z.object({
   upstream: z.string(),
   usageSource: z.enum(['gateway', 'agent']).nullable(),
   calls: z.array(LlmCallSchema),
+  /** The trial's tool calls (`RunRecord.toolCalls`); absent on metas written before transcripts were kept. */
+  toolCalls: z.array(RecordToolCallSchema).optional(),
+  /** The trial's transcript, capped by the size policy: the reporter writes it to transcripts.jsonl. */
+  transcript: TranscriptSchema.nullable().optional(),
 })

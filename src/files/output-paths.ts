@@ -21,9 +21,20 @@ export const LEGACY_RUNS_FILE = 'runs.jsonl'
 /**
  * The files of the report named `stem` in its folder: `smoke` → smoke.md, smoke.json, smoke.html,
  * smoke.runs.jsonl, and while a run works smoke.run.partial.json and smoke.runs.partial.jsonl. One folder holds
- * any number of reports. The stem `report` keeps runs.jsonl, run.partial.json and runs.partial.jsonl.
+ * any number of reports. The stem `report` keeps runs.jsonl, run.partial.json and runs.partial.jsonl. Runs that
+ * kept transcripts add smoke.transcripts.jsonl (transcripts.jsonl for `report`), journaled in
+ * smoke.transcripts.partial.jsonl while the run works.
  */
-export function stemFiles(stem: string): { markdown: string; json: string; html: string; runs: string; plan: string; journal: string } {
+export function stemFiles(stem: string): {
+  markdown: string
+  json: string
+  html: string
+  runs: string
+  plan: string
+  journal: string
+  transcripts: string
+  transcriptsJournal: string
+} {
   const legacy = stem === LEGACY_STEM
   return {
     markdown: `${stem}.md`,
@@ -32,6 +43,9 @@ export function stemFiles(stem: string): { markdown: string; json: string; html:
     runs: legacy ? LEGACY_RUNS_FILE : `${stem}.runs.jsonl`,
     plan: legacy ? 'run.partial.json' : `${stem}.run.partial.json`,
     journal: legacy ? 'runs.partial.jsonl' : `${stem}.runs.partial.jsonl`,
+    // The trials' transcripts (core/transcript.ts), one line per transcript a record names.
+    transcripts: legacy ? 'transcripts.jsonl' : `${stem}.transcripts.jsonl`,
+    transcriptsJournal: legacy ? 'transcripts.partial.jsonl' : `${stem}.transcripts.partial.jsonl`,
   }
 }
 

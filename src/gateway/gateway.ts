@@ -19,6 +19,8 @@ import { eventData, SseSplitter } from './sse.js'
 import { tokenOf, TokenRegistry } from './tokens.js'
 import { type CallInFlight, DEFAULT_TRIAL_CONCURRENCY, TrialCalls } from './trial-calls.js'
 import type { CallTrace, TrialLedger, TrialSpec, Upstream } from './types.js'
+import { forgetLedger, registerLedger } from './agent-tools.js'
+import { answerOfJson, StreamAnswer, type TranscriptAnswer, transcriptCall } from './transcript-capture.js'
 import { type CallUsage, StreamUsage, usageOfJson } from './usage.js'
 
 export type { LlmAccess }
@@ -137,7 +139,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         res.destroy()
         return
       }
-      if (trial && error.kind && trial.open) record(trial, entry, traceOf(call, 'refused', error.status, null, started, error.message), emptyUsage(), error)
+      if (trial && error.kind && trial.open) record(trial, entry, traceOf(call, 'refused', error.status, null, started, error.message), emptyUsage(), error, call)
       if (error.status === 499) res.destroy()
       else if (!res.headersSent) sendError(res, error)
       else res.destroy()
@@ -168,8 +170,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const recorded = await trial.store.read(key)
       if (recorded) {
         entry.sent = true
-        const usage = replay(recorded, res)
-        account(trial, entry, usage, true, recorded.response.status)
+        const { usage, answer } = replay(recorded, res)
+        account(trial, entry, usage, true, recorded.response.status, null, answer)
         return
       }
       if (mode === 'replay') {
@@ -199,8 +201,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
           if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
           throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
         }
-        const { events, usage, unreadable } = relayed
-        if (!account(trial, entry, usage, false, response.status)) return
+        const { events, usage, unreadable, answer } = relayed
+        if (!account(trial, entry, usage, false, response.status, null, answer)) return
         if (unreadable > 0) {
           const message = `${trial.label}: ${spec.upstream.id} streamed ${unreadable} event(s) whose data is not JSON`
           trial.ledger.failure ??= { kind: 'provider_error', message }
@@ -234,7 +236,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (trial.store && key && (mode === 'record' || mode === 'auto')) {
         await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'application/json', json } })
       }
-      if (!account(trial, entry, usageOfJson(json), false, response.status)) return
+      if (!account(trial, entry, usageOfJson(json), false, response.status, null, answerOfJson(json))) return
       res.writeHead(response.status, { 'content-type': 'application/json', 'x-dataforge-cache': 'live' })
       res.end(raw)
     } finally {
@@ -243,7 +245,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   }
 
   /** Puts an answered (or cancelled) call on the ledger, once; false when it was accounted already (cancelled). */
-  function account(trial: TrialState, entry: CallInFlight, usage: CallUsage, cached: boolean, status: number, error: string | null = null): boolean {
+  function account(trial: TrialState, entry: CallInFlight, usage: CallUsage, cached: boolean, status: number, error: string | null = null, answer: TranscriptAnswer | null = null): boolean {
     if (entry.settled) return false
     const { call } = entry
     const { upstream } = trial.spec
@@ -253,14 +255,23 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
       { cached, quotaPerDay: upstream.quotaPerDay, ...(price ? { price } : {}) },
     )
-    record(trial, entry, traceOf(call, cached ? 'hit' : 'live', status, usage, entry.started, error, model), callUsage)
+    record(trial, entry, traceOf(call, cached ? 'hit' : 'live', status, usage, entry.started, error, model), callUsage, undefined, call, answer)
     return true
   }
 
-  function record(trial: TrialState, entry: CallInFlight | null, trace: CallTrace, usage: ReturnType<typeof emptyUsage>, failure?: { kind: FailureKind | null; message: string }): void {
+  function record(
+    trial: TrialState,
+    entry: CallInFlight | null,
+    trace: CallTrace,
+    usage: ReturnType<typeof emptyUsage>,
+    failure?: { kind: FailureKind | null; message: string },
+    call: ParsedCall | null = entry?.call ?? null,
+    answer: TranscriptAnswer | null = null,
+  ): void {
     if (entry) entry.settled = true
     addUsageInPlace(trial.ledger.usage, usage)
     trial.ledger.callUsage.push(usage)
+    trial.ledger.transcript.push(transcriptCall(trial.ledger.calls.length, trace, call, answer))
     trial.ledger.calls.push(trace)
     if (failure?.kind) trial.ledger.failure ??= { kind: failure.kind, message: failure.message }
   }
@@ -286,13 +297,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         label,
         spec,
         forward: withPolicy(opts, spec.policy),
-        ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null },
+        ledger: { usage: emptyUsage(), calls: [], callUsage: [], failure: null, transcript: [], agentTools: [], label },
         store: spec.cache.mode === 'off' ? null : new CassetteStore(spec.cache.dir, secrets),
         calls: new TrialCalls(trialConcurrency),
         open: true,
       }
       const token = registry.issueTrial(state)
       byToken.set(token, state)
+      registerLedger(token, state.ledger)
       const llm: LlmAccess = {
         baseURL: `${url}/v1`,
         apiKey: token,
@@ -311,6 +323,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
             state.open = false
             registry.retire(token)
             byToken.delete(token)
+            forgetLedger(token)
             connections.forget(state)
           }
           return state.ledger
@@ -387,12 +400,13 @@ async function relayStream(
   res: ServerResponse,
   entry: CallInFlight,
   secrets: readonly string[],
-): Promise<{ events: string[]; usage: CallUsage; unreadable: number }> {
+): Promise<{ events: string[]; usage: CallUsage; unreadable: number; answer: TranscriptAnswer | null }> {
   res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'live' })
   res.flushHeaders()
   const splitter = new SseSplitter()
   const usage = new StreamUsage(entry.call.protocol)
   entry.partial = usage
+  const answer = new StreamAnswer()
   const events: string[] = []
   const decoder = new TextDecoder()
   const redactor = secrets.length > 0 ? new StreamRedactor(secretMatcher(secrets)) : null
@@ -400,7 +414,10 @@ async function relayStream(
     events.push(event)
     res.write(event)
     const data = eventData(event)
-    if (data !== null) usage.onData(data)
+    if (data !== null) {
+      usage.onData(data)
+      answer.onData(data)
+    }
   }
   const onEvent = (raw: string) => {
     if (!redactor) send(raw)
@@ -412,26 +429,30 @@ async function relayStream(
   const rest = splitter.flush()
   if (rest !== null) onEvent(rest)
   if (redactor) for (const event of redactor.flush()) send(event)
-  return { events, usage: usage.result(), unreadable: usage.unreadable }
+  return { events, usage: usage.result(), unreadable: usage.unreadable, answer: answer.result() }
 }
 
 /** Sends a recorded answer: JSON as it was, a stream as the same events in the same order, each its own write. */
-function replay(entry: CassetteEntry, res: ServerResponse): CallUsage {
+function replay(entry: CassetteEntry, res: ServerResponse): { usage: CallUsage; answer: TranscriptAnswer | null } {
   const { response } = entry
   if (response.events) {
     res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'hit' })
     const usage = new StreamUsage('other')
+    const answer = new StreamAnswer()
     for (const event of response.events) {
       res.write(event)
       const data = eventData(event)
-      if (data !== null) usage.onData(data)
+      if (data !== null) {
+        usage.onData(data)
+        answer.onData(data)
+      }
     }
     res.end()
-    return usage.result()
+    return { usage: usage.result(), answer: answer.result() }
   }
   res.writeHead(response.status, { 'content-type': response.contentType || 'application/json', 'x-dataforge-cache': 'hit' })
   res.end(JSON.stringify(response.json))
-  return usageOfJson(response.json)
+  return { usage: usageOfJson(response.json), answer: answerOfJson(response.json) }
 }
 
 function isChatAnswer(call: ParsedCall, json: unknown): boolean {

@@ -1,11 +1,13 @@
 import type { CacheOptions } from './cache.js'
 import type { RecordOutcome } from '../core/build-run-record.js'
 import type { LlmCall } from '../core/llm.js'
+import type { RecordToolCall, Transcript } from '../core/transcript.js'
+import { type AgentToolNote, buildTranscript, toolCallsOf } from '../core/transcript-build.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsageInPlace, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from './gateway.js'
 import { sharedGateway } from './shared.js'
-import type { Budget, CallPolicy, GatewayFailure, Upstream } from './types.js'
+import type { Budget, CallPolicy, GatewayFailure, TrialLedger, Upstream } from './types.js'
 
 /** A run's model configuration: where calls go, the cache mode, the per-trial budget. */
 export interface LlmConfig {
@@ -25,6 +27,10 @@ export interface LlmOutcome {
   failure: GatewayFailure | null
   /** The record's note on calls cancelled because the trial (or turn) ended with them in flight; null when none were. */
   cancelled: string | null
+  /** The calls in full and the agent's own tool steps, capped (core/transcript-build.ts); null when there were none. */
+  transcript: Transcript | null
+  /** Each tool call, in order: the record's `toolCalls`. */
+  toolCalls: RecordToolCall[]
 }
 
 /** Registers a trial with the process's gateway; null when the run has no upstream. */
@@ -52,7 +58,26 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
   const usage = emptyUsage()
   for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
   const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
-  return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls) }
+  const { transcript, toolCalls } = buildTranscript(`${ledger.label} calls ${from}`, ledger.transcript.slice(from, to), stepsSince(ledger, from, to))
+  return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls), transcript, toolCalls }
+}
+
+/**
+ * The tools the agent ran itself during calls `from` … `to`: a turn keeps the steps noted after its first call was
+ * made, up to the next turn's first call (the first turn also those before any call; a whole trial all of them),
+ * placed relative to its first call.
+ */
+function stepsSince(ledger: TrialLedger, from: number, to: number | undefined): AgentToolNote[] {
+  const whole = from === 0 && to === undefined
+  const end = to ?? ledger.calls.length
+  const inTurn = (atCall: number) => (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
+  return ledger.agentTools.filter((n) => whole || inTurn(n.atCall)).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
+}
+
+/** The tool calls of calls `from` … `to` so far, as the record's `toolCalls` will list them (`ctx.trajectory()`). */
+export function toolCallsSince(ledger: TrialLedger, from = 0, to?: number): RecordToolCall[] {
+  const calls = ledger.transcript.slice(from, to).map((c, i) => (c.index === i ? c : { ...c, index: i }))
+  return toolCallsOf(calls, stepsSince(ledger, from, to))
 }
 
 /**
@@ -75,7 +100,7 @@ function cancelledCallsWarning(calls: readonly LlmCall[]): string | null {
  */
 export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null): RecordOutcome {
   if (!llm) return outcome
-  const out: RecordOutcome = { ...outcome, llmCalls: llm.calls }
+  const out: RecordOutcome = { ...outcome, llmCalls: llm.calls, toolCalls: llm.toolCalls, transcriptId: llm.transcript?.id ?? null, transcript: llm.transcript }
   if (llm.cancelled) out.warnings = [...(outcome.warnings ?? []), llm.cancelled]
   const agentUsage = outcome.usage
   if (llm.calls.length > 0) {

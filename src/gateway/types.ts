@@ -1,4 +1,6 @@
 import type { LlmCall } from '../core/llm.js'
+import type { TranscriptCall } from '../core/transcript.js'
+import type { AgentToolNote } from '../core/transcript-build.js'
 import type { FailureKind, Usage } from '../core/schemas.js'
 import type { BackoffOptions } from './backoff.js'
 import type { CacheOptions } from './cache.js'
@@ -51,6 +53,12 @@ export interface TrialLedger {
   callUsage: Usage[]
   /** The first call the gateway refused or could not answer; it fails the trial whatever the agent returned. */
   failure: GatewayFailure | null
+  /** Each call in full (uncut), parallel to `calls`: the transcript's calls (gateway/transcript-capture.ts). */
+  transcript: TranscriptCall[]
+  /** The tools the agent ran itself (the data agent's SQL), as it noted them (`noteAgentTool`). */
+  agentTools: AgentToolNote[]
+  /** Names the trial in its transcript's id: case, trial and seed. */
+  label: string
 }
 
 /**

@@ -134,7 +134,12 @@ function finish(test: CircusTest, meta: DataforgeMeta, skipped = false): void {
     },
     { projectCommit: null, runDateUtc: new Date().toISOString() },
   )
-  appendSideLine(dir, { testPath: jestExpect?.getState().testPath ?? '', record, ...(meta.datasetInfo ? { datasetInfo: meta.datasetInfo } : {}) })
+  appendSideLine(dir, {
+    testPath: jestExpect?.getState().testPath ?? '',
+    record,
+    ...(meta.datasetInfo ? { datasetInfo: meta.datasetInfo } : {}),
+    ...(meta.llm?.transcript ? { transcript: meta.llm.transcript } : {}),
+  })
 }
 
 handlers.push((event) => {

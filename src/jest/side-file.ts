@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { DatasetInfoSchema } from '../core/dataset-info.js'
 import { RunRecordSchema } from '../core/run-record.js'
+import { TranscriptSchema } from '../core/transcript.js'
 
 /**
  * Jest runs tests in worker processes and reporters in the parent, and test metadata does not travel between
@@ -17,6 +18,8 @@ export const SideLineSchema = z.object({
   testPath: z.string(),
   record: RunRecordSchema,
   datasetInfo: DatasetInfoSchema.optional(),
+  /** The run's transcript (the one `record.transcriptId` names), when it kept one. */
+  transcript: TranscriptSchema.optional(),
 })
 export type SideLine = z.infer<typeof SideLineSchema>
 

@@ -1,3 +1,4 @@
+import { isTranscriptsFile } from './transcripts-file.js'
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { InputError } from '../core/errors.js'
@@ -150,6 +151,8 @@ export async function buildManifest(dir: string, files: readonly string[], extra
  * .jsonl, the `records` of a .json report; null for files that hold no rows this can count.
  */
 export function recordRows(name: string, bytes: Uint8Array): unknown[] | null {
+  // Transcripts are no run records; verify checks them apart (manifest.ts).
+  if (isTranscriptsFile(name)) return null
   const format = name.endsWith('.jsonl') ? 'jsonl' : name.endsWith('.json') ? 'report' : null
   if (!format) return null
   try {

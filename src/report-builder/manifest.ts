@@ -6,11 +6,13 @@ import { checkJsonDepth } from '../core/json-depth.js'
 import { canonicalJson, sha256Hex } from '../core/hash.js'
 import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
+import { TranscriptSchema } from '../core/transcript.js'
 import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
 import { buildManifest, isSafeRelative, keptFiles, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { stemFiles, stemOf } from '../files/output-paths.js'
 import { makeFolder } from '../files/fs-errors.js'
+import { isTranscriptsFile } from './transcripts-file.js'
 
 const ManifestSchema: z.ZodType<Manifest> = z.object({
   manifestVersion: z.literal(MANIFEST_VERSION),
@@ -145,6 +147,7 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
     if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
   }
   const recordsByFile = new Map<string, unknown[]>()
+  const transcriptsByFile = new Map<string, Set<string>>()
   let bounds: Map<string, DataBounds> | undefined
   for (const entry of manifest.files) {
     if (!isSafeRelative(entry.path)) {
@@ -161,6 +164,12 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
     }
     const hash = sha256Hex(bytes)
     if (hash !== entry.sha256) problems.push(`${entry.path}: sha256 ${hash}, manifest says ${entry.sha256}`)
+    if (isTranscriptsFile(entry.path)) {
+      const read = transcriptIds(entry.path, bytes)
+      problems.push(...read.problems)
+      transcriptsByFile.set(entry.path, read.ids)
+      continue
+    }
     let rows: unknown[] | null
     try {
       rows = recordRows(entry.path, bytes)
@@ -185,6 +194,7 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
     if (!listed.has(name)) problems.push(`${MANIFEST_FILE}: row count for ${name}, which is not listed`)
   }
   problems.push(...checkReportMatchesRuns(recordsByFile))
+  problems.push(...checkTranscriptsFound(recordsByFile, transcriptsByFile))
   if (recordsByFile.size > 0) problems.push(...checkConfigIds(manifest.configIds, recordsByFile))
   return { ok: problems.length === 0, problems, files: manifest.files.length }
 }
@@ -266,6 +276,46 @@ function checkReportMatchesRuns(recordsByFile: Map<string, unknown[]>): string[]
   return problems
 }
 
+/** The ids of a transcripts file's lines, each line checked against the transcript's schema (the first 5 bad ones named). */
+function transcriptIds(path: string, bytes: Uint8Array): { ids: Set<string>; problems: string[] } {
+  const ids = new Set<string>()
+  const problems: string[] = []
+  Buffer.from(bytes)
+    .toString('utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return
+      let json: unknown
+      try {
+        json = JSON.parse(line)
+      } catch {
+        if (problems.length < 5) problems.push(`${path}: line ${i + 1} is not JSON`)
+        return
+      }
+      const parsed = TranscriptSchema.safeParse(json)
+      if (parsed.success) ids.add(parsed.data.id)
+      else if (problems.length < 5) problems.push(`${path}: line ${i + 1} is not a valid transcript (${parsed.error.issues[0]?.path.join('.') || 'root'})`)
+    })
+  return { ids, problems }
+}
+
+/** Each run's `transcriptId` names a line of its report's transcripts file (smoke.runs.jsonl: smoke.transcripts.jsonl). */
+function checkTranscriptsFound(recordsByFile: Map<string, unknown[]>, transcriptsByFile: Map<string, Set<string>>): string[] {
+  const problems: string[] = []
+  for (const [name, rows] of recordsByFile) {
+    if (!name.endsWith('.jsonl')) continue
+    const slash = name.lastIndexOf('/') + 1
+    const transcriptsName = name.slice(0, slash) + stemFiles(stemOf(name.slice(slash))).transcripts
+    const ids = transcriptsByFile.get(transcriptsName)
+    const missing = rows.findIndex((row) => {
+      const id = (row as { transcriptId?: unknown } | null)?.transcriptId
+      return typeof id === 'string' && !ids?.has(id)
+    })
+    if (missing >= 0) problems.push(`${name}: row ${missing + 1} names transcript ${(rows[missing] as { transcriptId: string }).transcriptId}, which ${transcriptsName} ${ids ? 'does not hold' : 'is not there to hold'}`)
+  }
+  return problems
+}
+
 function checkConfigIds(claimed: readonly string[], recordsByFile: Map<string, unknown[]>): string[] {
   const actual = new Set<string>()
   for (const rows of recordsByFile.values()) {
@@ -284,7 +334,7 @@ function checkConfigIds(claimed: readonly string[], recordsByFile: Map<string, u
 }
 
 function isRecordFileName(name: string): boolean {
-  return name.endsWith('.jsonl') || name.endsWith('.json')
+  return (name.endsWith('.jsonl') && !isTranscriptsFile(name)) || name.endsWith('.json')
 }
 
 /** Folders a walk of a report folder never enters: a repository's history and installed packages are no report's files. */

@@ -1,4 +1,5 @@
 import type { DatasetInfo } from '../core/dataset-info.js'
+import type { Transcript } from '../core/transcript.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { BaselineOptions } from './baseline.js'
 import type { GithubSetting } from './github/plan.js'
@@ -54,5 +55,7 @@ export interface FinishedRun {
   command: string
   /** group → the eval file it ran in (relative to the root), for annotations; where the runner knows it. */
   sources?: ReadonlyMap<string, { file: string; line?: number }>
+  /** The transcripts the records name (`transcriptId`): the report folder's transcripts.jsonl. */
+  transcripts?: readonly Transcript[]
 }
 

@@ -93,6 +93,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
     gateNotes: gate.notes,
     alpha: host.alpha,
     baselineNote: baselineNote(host, existing.file, updating),
+    ...(run.transcripts ? { transcripts: run.transcripts } : {}),
   })
   await exportRunTraces(options.otel, run.records, { cwd: host.root, env: process.env }, (line) => host.print(line))
   const color = pc.isColorSupported

@@ -4,6 +4,9 @@ import type { GroupDelta } from './baseline.js'
 import type { EvalReport } from './build.js'
 import { type LeaderboardExtras, renderLeaderboard } from './markdown/leaderboard.js'
 import type { ReportFormat } from './report-formats.js'
+import type { Transcript } from '../core/transcript.js'
+import { LEGACY_STEM, stemFiles } from '../files/output-paths.js'
+import { renderTranscriptsJsonl } from './transcripts-file.js'
 import { commitReportFolderLocked, type ReportFolderFile, renderJsonReport, renderRunsJsonl } from './write-report.js'
 
 export interface FolderOptions {
@@ -15,6 +18,8 @@ export interface FolderOptions {
   baselineNote?: string
   /** Significance level of the baseline comparison, for the verdict column. */
   alpha?: number
+  /** The runs' transcripts: written as transcripts.jsonl when a record names one. */
+  transcripts?: readonly Transcript[]
 }
 
 /** The files a report folder can hold: format → file name and renderer. Add a format here to add a file. */
@@ -60,6 +65,11 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
   // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
   const recordFiles = (['json', 'jsonl'] as const).map((format) => join(dir, REPORT_FILES[format].file)).filter((path) => outputs.has(path))
-  await commitReportFolderLocked({ dir, contents: outputs, records: report.records, recordFiles, alsoList })
+  // A folder's transcripts are this run's: one left by an earlier run goes when this one kept none.
+  const transcriptsPath = join(dir, stemFiles(LEGACY_STEM).transcripts)
+  const transcripts = renderTranscriptsJsonl(report.records, opts.transcripts ?? [])
+  if (transcripts) outputs.set(transcriptsPath, transcripts)
+  const replaces = !transcripts && existsSync(transcriptsPath) ? [transcriptsPath] : []
+  await commitReportFolderLocked({ dir, contents: outputs, records: report.records, recordFiles, alsoList, replaces })
   return formats.map((format) => join(dir, REPORT_FILES[format].file))
 }

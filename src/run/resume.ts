@@ -7,6 +7,7 @@ import { InputError } from '../core/errors.js'
 import { checkJsonDepth } from '../core/json-depth.js'
 import type { RunRecord } from '../core/run-record.js'
 import { recordJson } from '../core/record-json.js'
+import { type Transcript, TranscriptSchema } from '../core/transcript.js'
 import { commitFiles } from '../files/write-atomic.js'
 import { checkOwnFile, openOwnFile } from '../files/own-file.js'
 import { LEGACY_STEM, stemFiles, stemOf } from '../files/output-paths.js'
@@ -34,9 +35,15 @@ export interface JournalPlace {
   stem: string
 }
 
-export function journalFiles(place: JournalPlace): { plan: string; journal: string; planName: string; journalName: string } {
+export function journalFiles(place: JournalPlace): { plan: string; journal: string; planName: string; journalName: string; transcripts: string } {
   const files = stemFiles(place.stem)
-  return { plan: join(place.dir, files.plan), journal: join(place.dir, files.journal), planName: files.plan, journalName: files.journal }
+  return {
+    plan: join(place.dir, files.plan),
+    journal: join(place.dir, files.journal),
+    planName: files.plan,
+    journalName: files.journal,
+    transcripts: join(place.dir, files.transcriptsJournal),
+  }
 }
 
 const PLAN_SUFFIX = stemFiles('x').plan.slice(1)
@@ -67,6 +74,25 @@ export function findInterruptedRun(path: string): JournalPlace {
   const name = basename(path)
   const asStem = existsSync(journalFiles({ dir, stem: name }).plan)
   return { dir, stem: asStem ? name : stemOf(name) }
+}
+
+/**
+ * The transcripts an interrupted run journaled: each whole line that is a transcript. A torn last line (the run
+ * was killed mid-write) is skipped; its trial's record was not written after it, so the trial runs again.
+ */
+function readJournaledTranscripts(path: string): Transcript[] {
+  if (!checkOwnFile(path)) return []
+  const out: Transcript[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const parsed = TranscriptSchema.safeParse(JSON.parse(line))
+      if (parsed.success) out.push(parsed.data)
+    } catch {
+      // a torn line
+    }
+  }
+  return out
 }
 
 export type RunOptions = Record<string, string | string[] | boolean | undefined>
@@ -268,6 +294,9 @@ export class RunJournal {
   private sealer: JournalSealer | null = null
   private key: JournalKey | null = null
   private readonly byCell = new Map<string, RunRecord>()
+  /** The trials' transcripts by id, journaled beside the records (unsealed: `verify` covers the file they end in). */
+  private readonly transcriptsById = new Map<string, Transcript>()
+  private transcriptAppender: RunsAppender | null = null
 
   private readonly files: ReturnType<typeof journalFiles>
 
@@ -280,6 +309,7 @@ export class RunJournal {
   ) {
     for (const record of previous) this.byCell.set(cellKey(record), record)
     this.files = journalFiles(place)
+    if (resumed) for (const t of readJournaledTranscripts(this.files.transcripts)) this.transcriptsById.set(t.id, t)
   }
 
   /** `keyDir`: the state folder's run-keys (journal-integrity.ts), where the run's journal key is kept. */
@@ -325,6 +355,7 @@ export class RunJournal {
       this.sealer = new JournalSealer(key, plan.planMac)
     }
     this.appender = openRunsAppender(this.files.journal, { truncate: !this.resumed })
+    if (!this.resumed) rmSync(this.files.transcripts, { force: true })
   }
 
   /** Whether a cell is already done. A rate-limited trial never reached the model: it runs again. */
@@ -333,7 +364,13 @@ export class RunJournal {
     return record !== undefined && record.failureKind !== 'rate_limited'
   }
 
-  add(record: RunRecord): void {
+  /** A finished trial, with its transcript (written first: a record on disk always finds its transcript). */
+  add(record: RunRecord, transcript: Transcript | null = null): void {
+    if (transcript && this.appender) {
+      this.transcriptAppender ??= openRunsAppender(this.files.transcripts, { truncate: false })
+      this.transcriptAppender.append(`${JSON.stringify(transcript)}\n`)
+    }
+    if (transcript) this.transcriptsById.set(transcript.id, transcript)
     if (this.appender && this.sealer) this.appender.append(this.sealer.line(recordJson(record)))
     this.byCell.set(cellKey(record), record)
   }
@@ -342,9 +379,16 @@ export class RunJournal {
     return [...this.byCell.values()]
   }
 
+  /** The transcripts journaled so far (a resumed run's included). */
+  transcripts(): Iterable<Transcript> {
+    return this.transcriptsById.values()
+  }
+
   /** The reports are written: the journal has done its job. */
   finish(): void {
     this.appender?.close()
+    this.transcriptAppender?.close()
+    rmSync(this.files.transcripts, { force: true })
     rmSync(this.files.journal, { force: true })
     rmSync(this.files.plan, { force: true })
     const key = this.resumed?.key ?? this.key
@@ -353,6 +397,7 @@ export class RunJournal {
 
   close(): void {
     this.appender?.close()
+    this.transcriptAppender?.close()
   }
 
   resumeHint(displayDir: string, total: number | null): string {

@@ -3,6 +3,7 @@ import type { DatasetInfo } from '../core/dataset-info.js'
 import type { RepairScore } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { AgentTask } from '../core/schemas.js'
+import type { Transcript } from '../core/transcript.js'
 import { loadDataset, type DatasetRequest } from '../datasets/index.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
@@ -41,6 +42,8 @@ export interface TrialEvent {
   index: number
   total: number
   record: RunRecord
+  /** The trial's transcript (the one `record.transcriptId` names), null when it kept none. */
+  transcript: Transcript | null
 }
 
 /**
@@ -105,7 +108,7 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
         )
         records.push(record)
         if (outcome.score) plan.onScored?.(record, outcome.score)
-        plan.onTrialDone?.({ index: ++index, total, record })
+        plan.onTrialDone?.({ index: ++index, total, record, transcript: outcome.transcript ?? null })
       }
     }
   }

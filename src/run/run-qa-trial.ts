@@ -3,6 +3,7 @@ import { AnswerSchema } from '../core/answer.js'
 import type { DataAgent, DataSession } from '../core/data-agent.js'
 import { tablesJsonSha256 } from '../core/hash.js'
 import type { RunRecord } from '../core/run-record.js'
+import type { Transcript } from '../core/transcript.js'
 import { addUsage, emptyUsage } from '../core/usage.js'
 import type { QaCase } from '../datasets/questions/types.js'
 import { turnNumber, turnsOf } from '../datasets/questions/types.js'
@@ -130,6 +131,8 @@ export interface QaTrialInput {
   signal?: AbortSignal
   /** The run's model upstream (`--llm`): the session goes through the gateway. */
   llm?: LlmConfig | null
+  /** Called with each turn's transcript (the one its record's `transcriptId` names). */
+  onTranscript?: (transcript: Transcript) => void
 }
 
 /**
@@ -141,7 +144,12 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
   const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal, llm: input.llm ?? null, trial: input.trial })
   const gw = input.llm || ownUpstreamOf(agent) ? await import('../gateway/trial-llm.js') : null
-  const withLlm = (outcome: RecordOutcome, llm: LlmOutcome | undefined): RecordOutcome => (gw ? gw.applyLlmOutcome(outcome, llm ?? null) : outcome)
+  const withLlm = (outcome: RecordOutcome, llm: LlmOutcome | undefined): RecordOutcome => {
+    if (!gw) return outcome
+    const out = gw.applyLlmOutcome(outcome, llm ?? null)
+    if (out.transcript) input.onTranscript?.(out.transcript)
+    return out
+  }
   const digest = qaDataDigest(qaCase)
   const records: RunRecord[] = []
   try {

@@ -159,7 +159,7 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
   )
 }
 
-const LLM_META = keys(['upstream', 'usageSource', 'calls'])
+const LLM_META = keys(['upstream', 'usageSource', 'calls', 'toolCalls', 'transcript'])
 const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error', 'startedAtMs'])
 const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'openai-responses', 'anthropic-messages', 'other'])
 const CACHE_STATES: ReadonlySet<unknown> = new Set(['hit', 'live', 'refused'])
@@ -177,5 +177,12 @@ const llmCall = (c: unknown): boolean =>
   int(c.status) &&
   strOrNull(c.error) &&
   (c.startedAtMs === null || nonNegative(c.startedAtMs))
+// A meta with tool calls or a transcript goes through zod's parse (only trials with model calls or tools have them).
 const llmMeta = (v: unknown): boolean =>
-  isPlainObject(v) && onlyKnownKeys(v, LLM_META) && str(v.upstream) && (v.usageSource === null || v.usageSource === 'gateway' || v.usageSource === 'agent') && arrayOf(v.calls, llmCall)
+  isPlainObject(v) &&
+  onlyKnownKeys(v, LLM_META) &&
+  str(v.upstream) &&
+  (v.usageSource === null || v.usageSource === 'gateway' || v.usageSource === 'agent') &&
+  arrayOf(v.calls, llmCall) &&
+  (v.toolCalls === undefined || (Array.isArray(v.toolCalls) && v.toolCalls.length === 0)) &&
+  (v.transcript === undefined || v.transcript === null)

@@ -47,7 +47,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     steps: m.steps ?? 0,
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
-    ...(m.llm ? { usageSource: m.llm.usageSource, llmCalls: m.llm.calls } : {}),
+    ...(m.llm ? { usageSource: m.llm.usageSource, llmCalls: m.llm.calls, toolCalls: m.llm.toolCalls ?? [], transcriptId: m.llm.transcript?.id ?? null } : {}),
     ...(m.warnings ? { warnings: m.warnings } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {

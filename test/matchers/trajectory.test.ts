@@ -7,6 +7,7 @@ import { checkToolCalls, type Trajectory } from '../../src/grading/trajectory.js
 import { recordFromTest } from '../../src/test-meta/to-run-record.js'
 import type { MatcherRecord } from '../../src/vitest/meta.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { failureOf } from '../helpers/assertion-failure.js'
 
 // The trajectory matchers in this process (the repo's vitest.config.ts registers them), on trajectories given
@@ -140,12 +141,13 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
     delete process.env['TRAJ_KEY']
   })
 
-  // Three model calls through the gateway, then one SQL query the agent ran itself and put on the meta.
+  // Three model calls through the gateway, then one SQL query the agent ran itself and noted on its trial.
   const threeCalls: RepairAgent = {
     name: 'three-calls',
     async run(task, ctx) {
       const client = new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 })
       for (const content of ['one', 'two', 'three']) await client.chat.completions.create({ model: 'm-traj', messages: [{ role: 'user', content }] })
+      noteAgentTool(ctx.llm, { name: 'sql', input: 'SELECT count(*) FROM t', result: '[[4]]', error: null, ms: 1 })
       return [{ row: 0, column: task.columns[0]!, newValue: 'x' }]
     },
   }
@@ -157,8 +159,6 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
     await runTrial(live, options, caseAgent(options), { trial: 0, timeoutMs: 10_000 }, async (ctx) => {
       seen.push(ctx.trajectory())
       await ctx.agent.run()
-      // What the agent ran itself, as an agent reports it on its test's meta.
-      ;(live as typeof live & { toolCalls: RecordToolCall[] }).toolCalls = [{ name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 12, source: 'agent', call: null }]
       const trajectory = ctx.trajectory()
       seen.push(trajectory)
       expect(trajectory).toUseAtMostSteps(3)
@@ -172,6 +172,7 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
       ['m-traj', 200, 'live'],
     ])
     expect(seen[1]!.steps).toBe(3)
+    expect(seen[1]!.toolCalls).toEqual([{ name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 5, source: 'agent', call: null }])
     expect(JSON.stringify(seen)).not.toContain(SECRET)
     // The verdicts went to this very test (runTrial alone binds no test; evalCase does): its record's metrics
     // hold each matcher's score (1 held, 0 not), the mean over the test's uses.

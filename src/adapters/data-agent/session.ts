@@ -14,6 +14,23 @@ import { ANSWER_REMINDER } from './prompt.js'
 import { addStepUsage, countCall, DataAgentFailure, newTurnStats, statsMetrics, type TurnStats } from './stats.js'
 import { argsProblem, TOOL_ARGS, TOOL_NAMES, type ToolArgs, type ToolName } from './tools.js'
 import { isPlainObject } from '../../core/is-plain-object.js'
+import { noteAgentTool } from '../../gateway/agent-tools.js'
+
+/** What a transcript shows as a tool's input: its SQL when it has one, else the arguments as the model sent them. */
+function toolInput(call: ToolCall): string {
+  const args = call.parsedArguments
+  const query = isPlainObject(args) ? args['query'] : undefined
+  return typeof query === 'string' && Object.keys(args as object).length === 1 ? query : call.arguments
+}
+
+function errorOf(content: string): string {
+  try {
+    const error = (JSON.parse(content) as { error?: unknown }).error
+    return typeof error === 'string' ? error : content
+  } catch {
+    return content
+  }
+}
 
 /** Rows a table answer (`answer(result=…)`) may hold. */
 const MAX_ANSWER_ROWS = 10_000
@@ -148,7 +165,7 @@ export class DataAgentSession implements DataSession {
         // Every call gets a result, so the history stays valid for the next question.
         const outcome = answer
           ? { content: JSON.stringify({ skipped: 'the turn already ended with answer' }) }
-          : await this.runTool(call, stats, charts)
+          : await this.runNoted(call, stats, charts)
         this.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content })
         answer ??= outcome.answer
       }
@@ -162,6 +179,23 @@ export class DataAgentSession implements DataSession {
         `(${calls} tool calls, ${stats.toolErrors} tool errors, ${stats.textReplies} replies without a tool call)`,
       stats,
     )
+  }
+
+  /** Runs a tool and notes it on the harness's trial (its transcript's agent steps, the record's tool calls). */
+  private async runNoted(call: ToolCall, stats: TurnStats, charts: Array<Record<string, unknown>>): Promise<ToolOutcome> {
+    const started = performance.now()
+    const errors = stats.toolErrors
+    const outcome = await this.runTool(call, stats, charts)
+    const failed = stats.toolErrors > errors
+    noteAgentTool(this.setup.llm, {
+      name: call.name,
+      input: toolInput(call),
+      result: outcome.content,
+      error: failed ? errorOf(outcome.content) : null,
+      ms: Math.round((performance.now() - started) * 1000) / 1000,
+      callId: call.id,
+    })
+    return outcome
   }
 
   private async runTool(call: ToolCall, stats: TurnStats, charts: Array<Record<string, unknown>>): Promise<ToolOutcome> {

@@ -5,6 +5,7 @@ import { DATA_AGENTS, isModelBackedSpec, resolveDataAgentSpec } from '../../adap
 import { PROVIDER_PRESETS, resolveCacheOptions } from '../../adapters/providers/index.js'
 import type { DataAgent } from '../../core/data-agent.js'
 import { InputError } from '../../core/errors.js'
+import type { Transcript } from '../../core/transcript.js'
 import type { RunRecord } from '../../core/run-record.js'
 import { loadQaSuite, QA_SUITES } from '../../datasets/questions/index.js'
 import type { QaCase } from '../../datasets/questions/types.js'
@@ -140,6 +141,7 @@ export const qaCommand: Command = async (argv, io) => {
   const colors = colorsFor(io)
   let done = 0
   const records: RunRecord[] = []
+  const transcripts: Transcript[] = []
   await Promise.all(
     arms.map((arm) =>
       inPool(
@@ -156,6 +158,7 @@ export const qaCommand: Command = async (argv, io) => {
             provenance: { projectCommit: project.commit, runDateUtc },
             generation: values.generation ?? null,
             llm,
+            onTranscript: (t) => transcripts.push(t),
           })
           records.push(...rs)
           done++
@@ -175,7 +178,7 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null, priced: pricesGiven(values.prices, io.env) },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true, otel: values.otel as string | undefined })
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true, transcripts, otel: values.otel as string | undefined })
   // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.
   const none = nothingScored(records, { one: 'question', many: 'questions' })
   const failures = none ? [`qa failed: ${none}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

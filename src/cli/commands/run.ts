@@ -231,7 +231,7 @@ export const runCommand: Command = async (argv, userIO) => {
     beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
     skip: (cell) => folder.journal.has(cell),
     onTrialDone: (e) => {
-      folder.journal.add(e.record)
+      folder.journal.add(e.record, e.transcript)
       if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, trials, colors))
     },
     containment,
@@ -261,7 +261,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, otel: values.otel as string | undefined })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, transcripts: folder.journal.transcripts(), otel: values.otel as string | undefined })
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

@@ -32,5 +32,6 @@ export async function finishJestRun(
     filtered,
     command: 'jest',
     sources: new Map(ordered.map((l) => [groupName(l.record), { file: l.testPath.split('\\').join('/') }])),
+    transcripts: ordered.flatMap((l) => (l.transcript ? [l.transcript] : [])),
   })
 }

@@ -119,6 +119,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
       filtered: (await filtered) || broken.length > 0,
       command: 'vitest',
       sources: state.sources(this.root),
+      transcripts: state.allTranscripts(),
     })
   }
 

@@ -2,6 +2,7 @@ import { relative, sep } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { DatasetInfo } from '../../core/dataset-info.js'
 import type { RunRecord } from '../../core/run-record.js'
+import type { Transcript } from '../../core/transcript.js'
 import { groupName } from '../../report-builder/aggregate.js'
 import type { EvalReport } from '../../report-builder/build.js'
 import type { RecordProvenance } from '../../core/build-run-record.js'
@@ -16,6 +17,8 @@ import type { DataforgeMeta } from '../../test-meta/build.js'
 export class EvalRunState {
   private readonly records = new Map<string, { record: RunRecord; moduleId: string; line?: number }>()
   private readonly datasets = new Map<string, DatasetInfo>()
+  /** Each test's transcript (the one its record names), by test id. */
+  private readonly transcripts = new Map<string, Transcript>()
   /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
   private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord }>()
   previous: EvalReport | null = null
@@ -50,7 +53,12 @@ export class EvalRunState {
         const record = await this.collectTest(testCase, module.moduleId, provenance)
         if (record && record.status !== 'skipped') touched.add(groupName(record))
       }
-      for (const [id, entry] of this.records) if (entry.moduleId === module.moduleId && !present.has(id)) this.records.delete(id)
+      for (const [id, entry] of this.records) {
+        if (entry.moduleId === module.moduleId && !present.has(id)) {
+          this.records.delete(id)
+          this.transcripts.delete(id)
+        }
+      }
     }
     this.prepared.clear()
     return touched
@@ -70,6 +78,10 @@ export class EvalRunState {
 
   allRecords(): RunRecord[] {
     return [...this.records.values()].map((e) => e.record)
+  }
+
+  allTranscripts(): Transcript[] {
+    return [...this.transcripts.values()]
   }
 
   allDatasets(): DatasetInfo[] {
@@ -97,6 +109,9 @@ export class EvalRunState {
   private keep(testCase: TestCase, moduleId: string, record: RunRecord, meta: DataforgeMeta): RunRecord {
     const line = testCase.location?.line
     this.records.set(testCase.id, line === undefined ? { record, moduleId } : { record, moduleId, line })
+    const transcript = meta.llm?.transcript
+    if (transcript) this.transcripts.set(testCase.id, transcript)
+    else this.transcripts.delete(testCase.id)
     if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
     return record
   }

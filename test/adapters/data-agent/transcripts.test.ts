@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunRecord } from '../../../src/core/run-record.js'
+import type { Transcript } from '../../../src/core/transcript.js'
+import { jsonLines } from '../../helpers/report-files.js'
+import { runCli, withTempDir } from '../../helpers/cli-harness.js'
+import { completion, type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+
+// The data agent (DuckDB) under `qa` through the gateway: its SQL runs are agent tool steps with a preview of their
+// rows, and the record's toolCalls list them in the order the model asked for them.
+
+const KEY = 'sk-data-agent-transcripts-SECRET-42'
+let server: FakeChatServer
+
+beforeAll(async () => {
+  server = await startFakeServer({
+    handler: async (req) => {
+      const messages = (req.body as { messages: Array<{ role: string; content: string | null }> }).messages
+      const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
+      const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
+      const call = (name: string, args: Record<string, unknown>) => completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }] })
+      if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
+      const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
+      return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
+    },
+  })
+})
+afterAll(async () => server.close())
+
+describe('the data agent in transcripts', () => {
+  it('keeps each SQL it ran with a preview of the result, and lists it as an agent tool call', async () => {
+    await withTempDir(async (dir) => {
+      const args = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'large', '--limit', '1', '--quiet']
+      const res = await runCli(args, dir, { QA_KEY: KEY })
+      expect(res.code, res.stderr).toBe(0)
+      const [record] = jsonLines<RunRecord>(join(dir, 'reports/qa/qa.runs.jsonl'))
+      const [transcript] = jsonLines<Transcript>(join(dir, 'reports/qa/qa.transcripts.jsonl'))
+      expect(record!.transcriptId).toBe(transcript!.id)
+      expect(transcript!.calls).toHaveLength(2)
+      const [sql, answer] = transcript!.agentTools
+      expect(sql).toMatchObject({ index: 0, name: 'sql', input: 'SELECT count(*) AS n FROM events', error: null })
+      expect(JSON.parse(sql!.resultPreview)).toMatchObject({ columns: ['n'], rows: [[expect.any(Number)]] })
+      expect(sql!.resultChars).toBe(sql!.resultPreview.length)
+      expect(answer).toMatchObject({ index: 1, name: 'answer' })
+      // The model asked for both; the agent ran both: each listed once, as the agent's.
+      expect(record!.toolCalls).toEqual([
+        { name: 'sql', arguments: 'SELECT count(*) AS n FROM events', resultChars: sql!.resultChars, source: 'agent', call: null },
+        { name: 'answer', arguments: answer!.input, resultChars: answer!.resultChars, source: 'agent', call: null },
+      ])
+      // The tool result went back to the model in the second request, as the transcript shows.
+      expect(transcript!.calls[1]!.request.messages.find((m) => m.role === 'tool')).toMatchObject({ content: sql!.resultPreview, toolCallId: 'c2' })
+      expect(readFileSync(join(dir, 'reports/qa/qa.transcripts.jsonl'), 'utf8')).not.toContain(KEY)
+      expect((await runCli(['verify', join(dir, 'reports/qa')], dir)).code).toBe(0)
+    })
+  }, 60_000)
+})

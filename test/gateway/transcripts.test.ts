@@ -1,0 +1,260 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TranscriptSchema, type Transcript } from '../../src/core/transcript.js'
+import { MAX_VALUE_CHARS } from '../../src/core/value-cap.js'
+import { noteAgentTool } from '../../src/gateway/agent-tools.js'
+import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
+import { outcomeSince } from '../../src/gateway/trial-llm.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { toolScript } from '../helpers/tool-provider.js'
+
+const SECRET = 'sk-transcript-test-SECRET-0123456789'
+let fake: FakeProvider
+let gateway: Gateway
+let upstream: Upstream
+const dirs: string[] = []
+
+beforeAll(async () => {
+  fake = await new FakeProvider().start()
+  fake.handler = toolScript
+  gateway = await startGateway({ log: () => undefined, backoff: { baseMs: 5, capMs: 20 } })
+  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+})
+afterAll(async () => {
+  await gateway.close()
+  await fake.stop()
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dfg-tr-'))
+  dirs.push(dir)
+  return dir
+}
+
+function spec(over: Partial<TrialSpec> = {}): TrialSpec {
+  return { caseId: 'case-t', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir: '' }, ...over }
+}
+
+const sqlTool = { type: 'function' as const, function: { name: 'sql', description: 'run one SELECT', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } }
+const describeTool = { type: 'function' as const, function: { name: 'describe', description: 'columns of a table', parameters: { type: 'object', properties: { table: { type: 'string' } } } } }
+
+/** A tool loop with the OpenAI SDK: ask, run each tool call (its result a fixed text), ask again. */
+async function openAiLoop(llm: { baseURL: string; apiKey: string }, stream: boolean): Promise<string> {
+  const client = new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You answer with SQL.' },
+    { role: 'user', content: 'How many rows?' },
+  ]
+  const ask = async () => {
+    if (!stream) return (await client.chat.completions.create({ model: 'm1', messages, tools: [sqlTool, describeTool] })).choices[0]!.message
+    const runner = client.chat.completions.stream({ model: 'm1', messages, tools: [sqlTool, describeTool], stream_options: { include_usage: true } })
+    return (await runner.finalChatCompletion()).choices[0]!.message
+  }
+  const first = await ask()
+  messages.push({ role: 'assistant', content: first.content ?? null, tool_calls: first.tool_calls ?? [] })
+  for (const call of first.tool_calls ?? []) {
+    if (call.type !== 'function') continue
+    messages.push({ role: 'tool', tool_call_id: call.id, content: call.function.name === 'sql' ? '[{"count":3}]' : '{"columns":["a","b"]}' })
+  }
+  return (await ask()).content ?? ''
+}
+
+async function anthropicLoop(llm: { anthropicBaseURL: string; apiKey: string }, stream: boolean): Promise<string> {
+  const client = new Anthropic({ baseURL: llm.anthropicBaseURL, apiKey: llm.apiKey, maxRetries: 0 })
+  const tools: Anthropic.Tool[] = [{ name: 'sql', description: 'run one SELECT', input_schema: { type: 'object', properties: { query: { type: 'string' } } } }]
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'How many rows?' }]
+  const ask = async () => {
+    const params = { model: 'claude-x', max_tokens: 100, system: 'Use the sql tool.', messages, tools }
+    return stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params)
+  }
+  const first = await ask()
+  messages.push({ role: 'assistant', content: first.content })
+  const uses = first.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')
+  messages.push({ role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: '[{"1":1}]' })) })
+  const second = await ask()
+  return second.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+}
+
+async function responsesLoop(llm: { baseURL: string; apiKey: string }, stream: boolean): Promise<string> {
+  const client = new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
+  const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'sql', description: 'run one SELECT', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: false }]
+  const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'How many rows?' }]
+  const ask = async () => {
+    const params = { model: 'gpt-r', instructions: 'Answer with SQL.', input, tools }
+    return stream ? await client.responses.stream(params).finalResponse() : await client.responses.create(params)
+  }
+  const first = await ask()
+  for (const item of first.output) {
+    if (item.type !== 'function_call') continue
+    input.push({ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments })
+    input.push({ type: 'function_call_output', call_id: item.call_id, output: '[{"n":3}]' })
+  }
+  return (await ask()).output_text
+}
+
+/** What a transcript says apart from timing and where the answer came from. */
+const content = (t: Transcript) => t.calls.map(({ latencyMs: _l, cache: _c, ...rest }) => rest)
+
+describe('transcripts of the calls the gateway served', () => {
+  for (const stream of [false, true]) {
+    it(`OpenAI chat with tool calls (${stream ? 'streamed' : 'JSON'}): request, tools, answer and tool results`, async () => {
+      const trial = gateway.openTrial(spec({ caseId: `chat-${stream}` }))
+      expect(await openAiLoop(trial.llm, stream)).toMatch(/^echo:/)
+      trial.finish()
+      const { transcript, toolCalls } = outcomeSince(trial)
+      expect(TranscriptSchema.parse(transcript)).toEqual(transcript)
+      const [first, second] = transcript!.calls
+      expect(first).toMatchObject({ index: 0, protocol: 'openai-chat', path: '/chat/completions', model: 'm1', stream, cache: 'live', status: 200, promptTokens: 11, completionTokens: 7, error: null })
+      expect(first!.request.system).toBe('You answer with SQL.')
+      expect(first!.request.messages).toEqual([{ role: 'user', content: 'How many rows?', toolCalls: [], toolCallId: null }])
+      expect(first!.request.tools).toEqual([
+        { name: 'sql', description: 'run one SELECT', parameters: JSON.stringify(sqlTool.function.parameters) },
+        { name: 'describe', description: 'columns of a table', parameters: JSON.stringify(describeTool.function.parameters) },
+      ])
+      expect(first!.response).toEqual({
+        text: null,
+        toolCalls: [
+          { id: 'call_1', name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}' },
+          { id: 'call_2', name: 'describe', arguments: '{"table":"t"}' },
+        ],
+        finishReason: 'tool_calls',
+      })
+      expect(second!.request.messages.filter((m) => m.role === 'tool')).toEqual([
+        { role: 'tool', content: '[{"count":3}]', toolCalls: [], toolCallId: 'call_1' },
+        { role: 'tool', content: '{"columns":["a","b"]}', toolCalls: [], toolCallId: 'call_2' },
+      ])
+      expect(second!.response).toMatchObject({ finishReason: 'stop' })
+      expect(second!.response!.text).toMatch(/^echo:/)
+      expect(toolCalls).toEqual([
+        { name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}', resultChars: 13, source: 'model', call: 0 },
+        { name: 'describe', arguments: '{"table":"t"}', resultChars: 21, source: 'model', call: 0 },
+      ])
+      expect(JSON.stringify(transcript)).not.toContain(SECRET)
+    })
+
+    it(`Anthropic messages with tool_use (${stream ? 'streamed' : 'JSON'})`, async () => {
+      const trial = gateway.openTrial(spec({ caseId: `anthropic-${stream}` }))
+      expect(await anthropicLoop(trial.llm, stream)).toMatch(/^echo:/)
+      trial.finish()
+      const { transcript, toolCalls } = outcomeSince(trial)
+      const [first, second] = transcript!.calls
+      expect(first).toMatchObject({ protocol: 'anthropic-messages', path: '/messages', stream, promptTokens: 20, completionTokens: 9 })
+      expect(first!.request.system).toBe('Use the sql tool.')
+      expect(first!.request.tools).toEqual([{ name: 'sql', description: 'run one SELECT', parameters: '{"type":"object","properties":{"query":{"type":"string"}}}' }])
+      expect(first!.response!.text).toBe('Let me count.')
+      expect(first!.response!.finishReason).toBe('tool_use')
+      expect(first!.response!.toolCalls).toHaveLength(1)
+      expect(first!.response!.toolCalls[0]).toMatchObject({ id: 'toolu_1', name: 'sql' })
+      expect(JSON.parse(first!.response!.toolCalls[0]!.arguments)).toEqual({ query: 'SELECT 1' })
+      expect(second!.request.messages.map((m) => [m.role, m.toolCalls.map((c) => c.name), m.toolCallId])).toEqual([
+        ['user', [], null],
+        ['assistant', ['sql'], null],
+        ['tool', [], 'toolu_1'],
+      ])
+      expect(toolCalls).toEqual([{ name: 'sql', arguments: first!.response!.toolCalls[0]!.arguments, resultChars: 9, source: 'model', call: 0 }])
+    })
+
+    it(`the Responses API with a function call (${stream ? 'streamed' : 'JSON'})`, async () => {
+      const trial = gateway.openTrial(spec({ caseId: `responses-${stream}` }))
+      expect(await responsesLoop(trial.llm, stream)).toBe('There are 3 rows.')
+      trial.finish()
+      const { transcript, toolCalls } = outcomeSince(trial)
+      const [first, second] = transcript!.calls
+      expect(first).toMatchObject({ protocol: 'openai-responses', path: '/responses', stream })
+      expect(first!.request).toEqual({
+        system: 'Answer with SQL.',
+        messages: [{ role: 'user', content: 'How many rows?', toolCalls: [], toolCallId: null }],
+        tools: [{ name: 'sql', description: 'run one SELECT', parameters: '{"type":"object","properties":{"query":{"type":"string"}}}' }],
+      })
+      expect(first!.response).toEqual({ text: null, toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }], finishReason: 'completed' })
+      expect(second!.request.messages.slice(1)).toEqual([
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }], toolCallId: null },
+        { role: 'tool', content: '[{"n":3}]', toolCalls: [], toolCallId: 'call_r1' },
+      ])
+      expect(second!.response!.text).toBe('There are 3 rows.')
+      expect(toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 3"}', resultChars: 9, source: 'model', call: 0 }])
+    })
+  }
+
+  it('a replay with the provider down keeps the same transcript and tool calls, marked cached, chunk for chunk', async () => {
+    const dir = await tempDir()
+    const provider = await new FakeProvider().start()
+    provider.handler = toolScript
+    const live = resolveUpstream({ baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+    const run = async (mode: 'record' | 'replay') => {
+      const out: Array<{ answers: string[]; transcript: Transcript; toolCalls: unknown }> = []
+      for (const stream of [false, true]) {
+        const trial = gateway.openTrial(spec({ caseId: `replay-${stream}`, upstream: live, cache: { mode, dir } }))
+        const answers = [await openAiLoop(trial.llm, stream), await anthropicLoop(trial.llm, stream)]
+        trial.finish()
+        const { transcript, toolCalls } = outcomeSince(trial)
+        out.push({ answers, transcript: transcript!, toolCalls })
+      }
+      return out
+    }
+    const recorded = await run('record')
+    await provider.stop()
+    const replayed = await run('replay')
+    for (let i = 0; i < recorded.length; i++) {
+      expect(replayed[i]!.answers).toEqual(recorded[i]!.answers)
+      expect(content(replayed[i]!.transcript)).toEqual(content(recorded[i]!.transcript))
+      expect(replayed[i]!.toolCalls).toEqual(recorded[i]!.toolCalls)
+      expect(recorded[i]!.transcript.calls.every((c) => c.cache === 'live')).toBe(true)
+      expect(replayed[i]!.transcript.calls.every((c) => c.cache === 'hit')).toBe(true)
+    }
+    // No key in the cassettes or the transcripts.
+    for (const name of await readdir(dir, { recursive: true })) {
+      const path = join(dir, String(name))
+      const text = await readFile(path, 'utf8').catch(() => '')
+      expect(text).not.toContain(SECRET)
+    }
+    expect(JSON.stringify([recorded, replayed])).not.toContain(SECRET)
+  })
+
+  it('cuts long strings to the size policy and notes each cut; the id differs per trial', async () => {
+    const trial = gateway.openTrial(spec({ caseId: 'long' }))
+    const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+    const long = 'x'.repeat(MAX_VALUE_CHARS + 5)
+    await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: long }, { role: 'user', content: 'short' }] })
+    trial.finish()
+    const { transcript } = outcomeSince(trial)
+    expect(transcript!.calls[0]!.request.messages[0]!.content).toHaveLength(MAX_VALUE_CHARS)
+    expect(transcript!.notes).toEqual([expect.stringMatching(/^value cut: calls\[0\]\.request\.messages\[0\]\.content has 10005 characters \(sha256 [0-9a-f]{64}\); the transcript keeps the first 10000$/)])
+    const other = gateway.openTrial(spec({ caseId: 'long', trial: 1 }))
+    await new OpenAI({ baseURL: other.llm.baseURL, apiKey: other.llm.apiKey, maxRetries: 0 }).chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: long }, { role: 'user', content: 'short' }] })
+    other.finish()
+    expect(outcomeSince(other).transcript!.id).not.toBe(transcript!.id)
+  })
+
+  it("an agent's own tool steps join the transcript and take the place of the model's call they ran", async () => {
+    const trial = gateway.openTrial(spec({ caseId: 'agent-steps' }))
+    const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+    const first = (await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }], tools: [sqlTool, describeTool] })).choices[0]!.message
+    const sqlCall = first.tool_calls!.find((c) => c.type === 'function' && c.function.name === 'sql')!
+    noteAgentTool(trial.llm, { name: 'sql', input: 'SELECT count(*) FROM t', result: 'count\n3', error: null, ms: 1.5, callId: sqlCall.id })
+    noteAgentTool(trial.llm, { name: 'load', input: 'data.csv', result: 'r'.repeat(5000), error: null, ms: null })
+    trial.finish()
+    noteAgentTool(trial.llm, { name: 'late', input: '', result: '', error: null, ms: null })
+    const { transcript, toolCalls } = outcomeSince(trial)
+    expect(transcript!.agentTools).toEqual([
+      { index: 0, name: 'sql', input: 'SELECT count(*) FROM t', resultPreview: 'count\n3', resultChars: 7, error: null, ms: 1.5 },
+      { index: 1, name: 'load', input: 'data.csv', resultPreview: 'r'.repeat(2000), resultChars: 5000, error: null, ms: null },
+    ])
+    expect(toolCalls).toEqual([
+      { name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 7, source: 'agent', call: null },
+      { name: 'describe', arguments: '{"table":"t"}', resultChars: null, source: 'model', call: 0 },
+      { name: 'load', arguments: 'data.csv', resultChars: 5000, source: 'agent', call: null },
+    ])
+  })
+
+  it('a trial without calls or tools keeps no transcript', () => {
+    const trial = gateway.openTrial(spec({ caseId: 'none' }))
+    trial.finish()
+    expect(outcomeSince(trial)).toMatchObject({ transcript: null, toolCalls: [] })
+  })
+})
