@@ -6,12 +6,14 @@ import type { Answer } from '../../../src/core/answer.js'
 import type { RecordToolCall } from '../../../src/core/transcript.js'
 import type { Trajectory } from '../../../src/grading/trajectory.js'
 import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { conversationSession } from '../../../src/cases/conversation-turns.js'
+import { recordFromTest } from '../../../src/test-meta/to-run-record.js'
 import { callTool, firstCell, lastToolResult, messagesOf, scriptedModel, testClient, trapTable } from '../../helpers/scripted-model.js'
 
 // The snapshot trap on the data agent with a scripted model: the first five rows (all `describe` shows) are big
 // outliers, so their mean is far from the table's. The check runs the agent's SQL again over the full table and
-// over the sample rows. Here the tool calls are the model's, read from the requests it was sent (as the gateway
-// reads them); test/gateway covers the trajectory the gateway records itself.
+// over the sample rows. The first tests take the model's tool calls from the requests it was sent; the last runs
+// the agent through the gateway as a conversation does and grades the turn's ctx.trajectory().
 
 const { table, sampleMean, trueMean } = trapTable(2_000)
 const tables = { sales: table }
@@ -116,5 +118,61 @@ describe('snapshot trap', () => {
   it('refuses a check without the tables, and an answer with no single value fails', async () => {
     await expect(checkSnapshotTrap({ value: 1 }, { toolCalls: [] }, { tables: {} })).rejects.toThrow('toAvoidSnapshotTrap: give the tables the agent saw')
     expect((await checkSnapshotTrap({ text: 'about 50' }, { toolCalls: [] }, { tables })).detail).toBe('the answer has no single value to trace (undefined)')
+  })
+})
+
+describe('snapshot trap and trajectory through the gateway (a conversation turn, its ctx.trajectory())', () => {
+  it('the data agent answered with sql over the full table: the turn trajectory holds its tool calls, the matchers pass', async ({ task }) => {
+    server.onChat(
+      scriptedModel([
+        callTool('describe', { table: 'sales' }),
+        callTool('sql', { query: 'SELECT avg(amount) AS mean FROM sales' }),
+        (request) => callTool('answer', { value: firstCell(request) }),
+        callTool('describe', { table: 'sales' }),
+        sampleAnswer,
+      ]),
+    )
+    agent = createDataAgent({ client: testClient(server) })
+    const conv = conversationSession('trap', { data: tables, agent }, [
+      ['What is the mean sale amount?', () => undefined],
+      ['And again?', () => undefined],
+    ])
+    try {
+      const first = conv.turnMeta(1)
+      const answer = await conv.answer(first, 0)
+      const trajectory = conv.trajectory(first, 0)
+      // The data agent ran each tool the model asked for: each is listed once, as the agent's, with its SQL.
+      expect(trajectory.toolCalls.map((c) => [c.name, c.source])).toEqual([
+        ['describe', 'agent'],
+        ['sql', 'agent'],
+        ['answer', 'agent'],
+      ])
+      expect(trajectory.toolCalls[1]!.arguments).toBe('SELECT avg(amount) AS mean FROM sales')
+      expect(trajectory.steps).toBe(3)
+      expect(trajectory).toCallTools(['describe', 'sql', 'answer'], { order: true, exact: true })
+      expect(trajectory).toUseAtMostSteps(3)
+      await expect(trajectory).toAvoidSnapshotTrap(answer, { tables })
+      // The record lists the same tool calls.
+      const record = recordFromTest({ fullName: 'trap#t1', state: 'passed', errors: [], durationMs: 1, meta: first }, { projectCommit: null, runDateUtc: new Date().toISOString() })
+      expect(record.toolCalls).toEqual(trajectory.toolCalls)
+
+      const second = conv.turnMeta(2)
+      const fromSample = await conv.answer(second, 1)
+      const secondTrajectory = conv.trajectory(second, 1)
+      expect(secondTrajectory.toolCalls.map((c) => c.name)).toEqual(['describe', 'answer'])
+      expect(secondTrajectory).not.toCallTools(['sql'])
+      await expect(expect(secondTrajectory).toAvoidSnapshotTrap(fromSample, { tables })).rejects.toThrow(
+        `toAvoidSnapshotTrap: the answer ${sampleMean} comes from no sql call: nothing was computed over the table`,
+      )
+      expect(task.meta.dataforge!.matchers.map((m) => [m.matcher, m.passed])).toEqual([
+        ['toCallTools', true],
+        ['toUseAtMostSteps', true],
+        ['toAvoidSnapshotTrap', true],
+        ['toCallTools', true],
+        ['toAvoidSnapshotTrap', false],
+      ])
+    } finally {
+      await conv.close()
+    }
   })
 })
