@@ -52,11 +52,12 @@ export function trajectoryOf(received: unknown, where: string): Trajectory {
   if (!Array.isArray(modelCalls) || !Array.isArray(toolCalls)) {
     throw new InputError(`${where}: expected a trajectory with modelCalls (or llmCalls) and toolCalls lists`)
   }
+  // A step is a model call the gateway served; without any, the steps the agent reported (a record's `steps`).
   const steps = received['steps']
   return {
     modelCalls: modelCalls as LlmCall[],
     toolCalls: toolCalls.map((c, i) => checkedToolCall(c, i, where)),
-    steps: typeof steps === 'number' && Number.isFinite(steps) ? steps : modelCalls.length,
+    steps: modelCalls.length > 0 ? modelCalls.length : typeof steps === 'number' && Number.isFinite(steps) ? steps : 0,
   }
 }
 
