@@ -488,7 +488,7 @@ function traceOf(
     status,
     error,
     // `started` is on the performance clock; the epoch time is for traces (docs/tracing.md).
-    startedAtMs: Math.round(performance.timeOrigin + started),
+    startedAtMs: Math.round((performance.timeOrigin + started) * 1000) / 1000,
   }
 }
 

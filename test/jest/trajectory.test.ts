@@ -1,53 +1,21 @@
+import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
-import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { type JestRun, runJest } from '../helpers/jest-project.js'
+import { FakeProvider, sqlToolCallOnPlan } from '../helpers/fake-llm-upstream.js'
+import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
+import { repoRoot } from '../helpers/vitest-run.js'
 import { installPacked } from '../helpers/packed-project.js'
 
-// The trajectory matchers under real Jest 30 (ts-jest, CommonJS), the package installed from its packed tarball
+// The trajectory fixture of test/vitest/trajectory.test.ts under real Jest 30 (ts-jest, CommonJS), the package
+// installed from its packed tarball
 // with the OpenTelemetry packages beside it: ctx.trajectory() of an evalCase whose agent calls a loopback provider
 // through the gateway and gets a tool call back, passing and failing verdicts in the report, and the run's traces
 // written by the Jest reporter under DATAFORGE_OTEL.
 
-const EVAL = `import { expect } from '@jest/globals'
-import { evalCase } from 'dataforge-evals/jest'
-
-const llm = { baseUrl: process.env.TRAJ_UPSTREAM as string, keyEnv: 'TRAJ_KEY' }
-
-const toolAgent = {
-  name: 'tool-agent',
-  async run(task: { columns: string[] }, ctx: { llm?: { baseURL: string; apiKey: string } }) {
-    for (const content of ['plan', 'answer']) {
-      const res = await fetch(ctx.llm!.baseURL + '/chat/completions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer ' + ctx.llm!.apiKey },
-        body: JSON.stringify({ model: 'm-jest', messages: [{ role: 'user', content }] }),
-      })
-      await res.json()
-    }
-    return [{ row: 0, column: task.columns[0], newValue: 'x' }]
-  },
-}
-
-evalCase('trajectory holds', { dataset: { id: 'synthetic', rows: 4 }, agent: toolAgent, llm }, async (ctx) => {
-  await ctx.agent.run()
-  const trajectory = ctx.trajectory()
-  expect(trajectory).toCallTools(['sql'], { exact: true })
-  expect(trajectory).toUseAtMostSteps(2)
-  expect(trajectory).toUseAtMostCalls(1, { tool: 'sql' })
-  expect(trajectory).not.toCallTools(['chart'])
-})
-
-evalCase('trajectory too long', { dataset: { id: 'synthetic', rows: 4 }, agent: toolAgent, llm }, async (ctx) => {
-  await ctx.agent.run()
-  expect(ctx.trajectory()).toUseAtMostSteps(1)
-})
-`
-
-const sqlCall = { id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}' } }
+const EVAL = toJest(readFileSync(join(repoRoot, 'test/fixtures/vitest/trajectory/evals/trajectory.eval.ts'), 'utf8'))
 
 let work: string
 let fake: FakeProvider
@@ -59,10 +27,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-jest-trajectory-'))
     fake = await new FakeProvider().start()
   // The `plan` call of each trial answers with a tool call, the `answer` call with text.
-  fake.handler = (request) =>
-    JSON.stringify(request.body?.['messages'] ?? '').includes('"plan"')
-      ? { json: { id: 'c', object: 'chat.completion', created: 1, model: 'm-jest', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [sqlCall] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } }
-      : undefined
+  fake.handler = sqlToolCallOnPlan('m-vitest')
   const otel = ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/resources', '@opentelemetry/otlp-transformer', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/semantic-conventions']
   await installPacked(work, work, { beside: ['jest', 'ts-jest', 'typescript', ...otel], manifest: { name: 'jest-trajectory' } })
   await mkdir(join(work, 'evals'))
@@ -93,9 +58,9 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     expect(run.output).toContain('toUseAtMostSteps: 2 step(s), over the bound of 1')
     const held = records.find((r) => r.caseId === 'trajectory holds')!
     expect(held).toMatchObject({ correct: true, usageSource: 'gateway' })
-    expect(held.llmCalls.map((c) => c.model)).toEqual(['m-jest', 'm-jest'])
+    expect(held.llmCalls.map((c) => c.model)).toEqual(['m-vitest', 'm-vitest'])
     expect(held.metrics).toMatchObject({ toCallTools: 1, toUseAtMostSteps: 1, toUseAtMostCalls: 1 })
-    expect(held.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}', resultChars: null, source: 'model', call: 0 }])
+    expect(held.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 }])
     const long = records.find((r) => r.caseId === 'trajectory too long')!
     expect(long).toMatchObject({ correct: false, validationError: expect.stringContaining('toUseAtMostSteps') })
     expect(long.metrics).toMatchObject({ toUseAtMostSteps: 0 })
@@ -105,7 +70,7 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     const lines = traces.trimEnd().split('\n').map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> })
     expect(lines).toHaveLength(2)
     for (const line of lines) {
-      expect(line.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name).sort()).toEqual(['chat m-jest', 'chat m-jest', 'execute_tool sql', 'invoke_agent tool-agent'])
+      expect(line.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name).sort()).toEqual(['chat m-vitest', 'chat m-vitest', 'execute_tool sql', 'invoke_agent tool-agent'])
     }
     expect(traces).not.toContain('sk-jest-trajectory-SECRET')
   })
