@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  * Runs every benchmark and rewrites the generated part of BENCHMARKS.md. The 1M-row noop run goes first: after
  * the grading bench has held 2 GB in this process, the same run measured 4.2–5.1 s against 3.5–3.6 s alone.
  */
-const BENCHES = ['noop-run', 'grading', 'providers', 'gateway', 'transcripts', 'vitest-overhead', 'entry-imports', 'run-end', 'data-agent', 'qa-large', 'isolation', 'html-report', 'viewer']
+const BENCHES = ['noop-run', 'grading', 'providers', 'gateway', 'transcripts', 'vitest-overhead', 'entry-imports', 'run-end', 'tracing', 'data-agent', 'qa-large', 'isolation', 'html-report', 'viewer']
 /**
  * Benches run in a process of their own, through jiti's CLI rather than this process's `--import jiti/register`:
  * playwright-core's bundle `require`s an ES module, which Node 20's loader refuses under jiti's hooks

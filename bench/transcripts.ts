@@ -74,7 +74,7 @@ export default async function run(): Promise<string> {
     const call = parseCall('POST', '/v1/chat/completions', JSON.stringify({ model: 'bench', messages: [{ role: 'system', content: 'You answer with SQL.' }, { role: 'user', content: 'How many orders?' }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT count(*) FROM orders"}' } }] }, { role: 'tool', tool_call_id: 'call_1', content: '{"rows":[[3]]}' }], tools }))
     const json = (await (await fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'q' }], tools }) })).json()) as unknown
     const events = (await (await fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'q' }], tools }) })).text()).split('\n\n').filter((e) => e.trim()).map((e) => `${e}\n\n`)
-    const trace = { protocol: 'openai-chat' as const, path: '/chat/completions', model: 'bench', stream: false, promptTokens: 11, completionTokens: 7, latencyMs: 1, cache: 'live' as const, status: 200, error: null }
+    const trace = { protocol: 'openai-chat' as const, path: '/chat/completions', model: 'bench', stream: false, promptTokens: 11, completionTokens: 7, latencyMs: 1, cache: 'live' as const, status: 200, error: null, startedAtMs: null }
     const N = 20_000
     const capture = (stream: boolean) => {
       const samples: number[] = []

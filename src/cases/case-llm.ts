@@ -1,8 +1,9 @@
 import { AgentFailure } from '../core/errors.js'
-import type { LlmAccess } from '../core/llm.js'
+import type { LlmAccess, LlmCall } from '../core/llm.js'
 import type { Usage } from '../core/schemas.js'
 import { isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from '../gateway/gateway.js'
+import type { RecordToolCall } from '../core/transcript.js'
 import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import type { DataforgeMeta } from '../test-meta/build.js'
@@ -36,6 +37,8 @@ export interface CaseTrial {
    */
   put(meta: DataforgeMeta, from?: number, to?: number): AgentFailure | null
   finish(): void
+  /** Calls `from` … `to` so far and their tool calls (what `ctx.trajectory()` reads). */
+  calls(from?: number, to?: number): { modelCalls: readonly LlmCall[]; toolCalls: readonly RecordToolCall[] }
 }
 
 export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids: { caseId: string; trial: number; seed: number }): Promise<CaseTrial | null> {
@@ -49,6 +52,7 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
     endTurn: () => void trial.cancelInFlight(),
     put: (meta, from, to) => putLlmOutcome(meta, gw.outcomeSince(trial, from, to)),
     finish: () => void trial.finish(),
+    calls: (from = 0, to) => ({ modelCalls: trial.ledger.calls.slice(from, to), toolCalls: gw.toolCallsSince(trial.ledger, from, to) }),
   }
 }
 

@@ -21,6 +21,9 @@ export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly
   toProduceChart: [1, ['mark', 'encodings']],
   toStayWithinBudget: [1, ['tokens', 'usd', 'calls', 'quotaUnits']],
   toMatchDistribution: [2, ['classify', 'minScore', 'alpha']],
+  toCallTools: [2, ['order', 'exact', 'source']],
+  toUseAtMostCalls: [2, ['tool', 'source']],
+  toAvoidSnapshotTrap: [2, ['tables', 'sampleRows', 'engine']],
 }
 
 /** Refuses keys outside `known`, naming the option, where it was given and, for a near miss, the intended one. */

@@ -16,6 +16,8 @@ import type { AgentFailure } from '../core/errors.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import { type CaseTrial, caseLlm, openCaseTrial } from './case-llm.js'
+import type { Trajectory } from '../grading/trajectory.js'
+import { trialTrajectory } from './trajectory-source.js'
 
 /**
  * What `conversation` does whatever the runner: one session, questions asked strictly in order, each turn's
@@ -65,6 +67,8 @@ export interface ConversationSession {
   runTurn(live: DataforgeMeta, index: number, check: (answer: Answer) => unknown): Promise<void>
   /** The test runner's timeout for turn `index` (`turnRunnerTimeoutMs`). */
   runnerTimeoutMs(index: number): number
+  /** Turn `index`'s trajectory once it is answered: its model calls, tool calls and steps (`ctx.trajectory()`). */
+  trajectory(live: DataforgeMeta, index: number): Trajectory
   /** Closes the session and a resolved agent; the runner calls it after the file's tests. */
   close(): Promise<void>
 }
@@ -102,6 +106,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
   // The model gateway: one trial for the whole session; each turn's test gets the calls made while it was asked.
   const llmConfig = caseLlm(options.llm, `conversation "${name}"`)
   let llmTrial: Promise<CaseTrial | null> | null = null
+  let openedTrial: CaseTrial | null = null
   const turnMarks: Array<[from: number, to: number]> = []
   const openSession = () => {
     session ??= agentOf().then(async (agent) => {
@@ -109,6 +114,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
       // A built-in model agent brings its preset's upstream; any other agent takes the conversation's.
       llmTrial ??= openCaseTrial(own ? async () => own : llmConfig, { caseId: name, trial: 0, seed })
       const trial = await llmTrial
+      openedTrial = trial
       return agent.session(tables().tables, { seed, ...(trial ? { llm: trial.llm } : {}) })
     })
     return session
@@ -168,6 +174,7 @@ export function conversationSession(name: string, options: ConversationOptions, 
     async answer(live, index) {
       // A conversation's data has no dirty/clean pair: both name the sha256 of its tables' canonical JSON.
       const { digest } = tables()
+      live.startedAt = new Date().toISOString()
       live.datasetSha256 = datasetDigests(digest, digest)
       let answer: Answer
       try {
@@ -192,6 +199,10 @@ export function conversationSession(name: string, options: ConversationOptions, 
       await checkInTime(live, timeoutMs, () => check(answer))
     },
     runnerTimeoutMs: (index) => turnRunnerTimeoutMs(timeoutMs, index),
+    trajectory(live, index) {
+      const range = turnMarks[index]
+      return trialTrajectory(openedTrial && range ? openedTrial.calls(range[0], range[1]) : null, live)
+    },
     async close() {
       const opened = await session?.catch(() => null)
       await opened?.close?.()

@@ -14,6 +14,8 @@ import { ownUpstreamOf } from '../gateway/agent-upstream.js'
 import type { LlmConfig } from '../gateway/trial-llm.js'
 import type { LlmOption } from '../gateway/upstream.js'
 import { caseLlm, openCaseTrial } from './case-llm.js'
+import type { Trajectory } from '../grading/trajectory.js'
+import { trialTrajectory } from './trajectory-source.js'
 import { invokeRepairAgent } from '../run/invoke-agent.js'
 import { type ParentSignal, withLazyTimeout } from '../run/with-timeout.js'
 import { type DataforgeMeta, datasetDigests, newMeta } from '../test-meta/build.js'
@@ -84,6 +86,11 @@ export interface EvalTrialContext {
   record(name: string, value: number): void
   /** The model gateway for this trial (`baseURL`, `apiKey`, `anthropicBaseURL`, `fetch`), when the case has an upstream. */
   llm: LlmAccess | undefined
+  /**
+   * The trial's trajectory so far: the model calls the gateway served, the tool calls (the model's, read from its
+   * answers, and the agent's own) and the steps. For `toCallTools`, `toUseAtMostSteps`, `toUseAtMostCalls`.
+   */
+  trajectory(): Trajectory
 }
 
 export const DEFAULT_TRIAL_TIMEOUT_MS = 60_000
@@ -205,6 +212,7 @@ export async function runTrial(
   body: (ctx: EvalTrialContext) => unknown,
 ): Promise<void> {
   const seed = live.seed
+  live.startedAt = new Date().toISOString()
   const agent = await agentOf.get()
   putAgent(live, agentIdentity(agent))
   const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
@@ -229,6 +237,7 @@ export async function runTrial(
             return lazy.signal
           },
           record: (metric, value) => putMetric(live, metric, value),
+          trajectory: () => trialTrajectory(llmTrial ? llmTrial.calls() : null, live),
           agent: bindAgent(
             agent,
             {

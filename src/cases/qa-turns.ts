@@ -145,6 +145,7 @@ export async function runQaTurn(
   check: (answer: Answer, grader: Grader) => unknown | Promise<unknown>,
 ): Promise<void> {
   const { session, qaCase, index, dataSha256 } = turn
+  live.startedAt = new Date().toISOString()
   live.datasetSha256 = datasetDigests(dataSha256, dataSha256)
   const outcome = await session.turn(index)
   // The case's facts stay as the case states them, whatever counters the agent reports.

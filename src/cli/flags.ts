@@ -65,6 +65,7 @@ export const EVALUATION_FLAGS = {
   timestamp: { type: 'boolean' },
   quiet: { type: 'boolean' },
   github: { type: 'boolean' },
+  otel: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 

@@ -15,6 +15,7 @@ import type { GroupDelta } from '../report-builder/baseline.js'
 import { verdictLine } from '../report-builder/comparison-verdict.js'
 import { githubOutputPlan, writeGithubOutput } from '../report-builder/github-output.js'
 import { valueCutsOf } from '../report-builder/value-cuts.js'
+import { exportRunTraces } from '../report-builder/tracing/run-traces.js'
 
 export interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
@@ -26,6 +27,8 @@ export interface CliReportOptions {
   shownFrom: string
   /** `--timestamp`: also write dated copies of the Markdown and JSON report (`timestampedStem`). */
   timestamp?: boolean
+  /** `--otel`: where the run's traces go (default `DATAFORGE_OTEL`; none: no tracing). */
+  otel?: string
   /** The runs' transcripts: STEM.transcripts.jsonl holds those the records name. */
   transcripts?: Iterable<Transcript>
 }
@@ -59,6 +62,7 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)
+  await exportRunTraces(opts.otel, report.records, { cwd: opts.shownFrom, env: opts.io.env }, (line) => opts.io.stderr(`${line}\n`))
 }
 
 export interface CliGithubInput {

@@ -24,6 +24,8 @@ export interface RecordOutcome {
   metrics?: Record<string, number>
   steps?: number
   runtimeS?: number
+  /** When the run started (ISO 8601 UTC). */
+  startedAt?: string | null
   usage?: Usage
   warnings?: string[]
   /** The model gateway's upstream for this run (`applyLlmOutcome` in src/gateway/); null without one. */
@@ -132,6 +134,7 @@ export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome
     metrics: outcome.metrics ?? {},
     steps: outcome.steps ?? 0,
     runtimeS: outcome.runtimeS ?? 0,
+    startedAt: outcome.startedAt ?? null,
     usage,
     cached: usage.cachedCalls > 0 && usage.cachedCalls >= usage.calls,
     llmUpstream: outcome.llmUpstream ?? null,

@@ -13,6 +13,8 @@ export const LlmCallSchema = z.object({
   cache: z.enum(['hit', 'live', 'refused']),
   status: z.number().int(),
   error: z.string().nullable(),
+  /** When the call started, in ms since the epoch (its span's start in a trace); null in records made before it was kept. */
+  startedAtMs: z.number().nonnegative().nullable().default(null),
 })
 
 /** What the gateway saw of one test's trial, on its meta (Vitest, Jest) until the reporter builds its RunRecord. */

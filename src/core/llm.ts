@@ -32,6 +32,8 @@ export interface LlmCall {
   /** The HTTP status the agent got. */
   status: number
   error: string | null
+  /** When the call started, in ms since the epoch; null when unknown. */
+  startedAtMs: number | null
 }
 
 /** Which usage a record counts: the gateway's (it saw the calls) or the agent's own report (no call went through it). */

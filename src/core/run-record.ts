@@ -53,6 +53,8 @@ export const RunRecordSchema = z.object({
   // efficiency
   steps: z.number().int().nonnegative(),
   runtimeS: z.number().nonnegative(),
+  /** When the run (trial, or turn) started, ISO 8601 UTC: the start of its span in a trace; null when not known. */
+  startedAt: z.string().nullable().default(null),
   usage: UsageSchema,
   /** True when every model call of this run was answered from the record/replay cache. */
   cached: z.boolean(),

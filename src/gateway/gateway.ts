@@ -496,6 +496,8 @@ function traceOf(
     cache,
     status,
     error,
+    // `started` is on the performance clock; the epoch time is for traces (docs/tracing.md).
+    startedAtMs: Math.round((performance.timeOrigin + started) * 1000) / 1000,
   }
 }
 

@@ -313,9 +313,11 @@ export class StreamAnswer {
 /** One call as a transcript keeps it (uncut), from the gateway's trace of it, its request and its answer. */
 export function transcriptCall(index: number, trace: CallTrace, call: ParsedCall | null, answer: TranscriptAnswer | null): TranscriptCall {
   const protocol = call ? transcriptProtocol(call) : trace.protocol
+  // The call's start time is the record's (`llmCalls`, for traces); a transcript keeps what was said.
+  const { startedAtMs: _, ...kept } = trace
   return {
     index,
-    ...trace,
+    ...kept,
     protocol,
     request: transcriptRequest(protocol, call?.body ?? null),
     response: answer,

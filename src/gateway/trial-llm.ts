@@ -2,12 +2,12 @@ import type { CacheOptions } from './cache.js'
 import type { RecordOutcome } from '../core/build-run-record.js'
 import type { LlmCall } from '../core/llm.js'
 import type { RecordToolCall, Transcript } from '../core/transcript.js'
-import { buildTranscript } from '../core/transcript-build.js'
+import { type AgentToolNote, buildTranscript, toolCallsOf } from '../core/transcript-build.js'
 import type { Usage } from '../core/schemas.js'
 import { addUsageInPlace, emptyUsage, isZeroUsage } from '../core/usage.js'
 import type { GatewayTrial } from './gateway.js'
 import { sharedGateway } from './shared.js'
-import type { Budget, CallPolicy, GatewayFailure, Upstream } from './types.js'
+import type { Budget, CallPolicy, GatewayFailure, TrialLedger, Upstream } from './types.js'
 
 /** A run's model configuration: where calls go, the cache mode, the per-trial budget. */
 export interface LlmConfig {
@@ -58,13 +58,26 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
   const usage = emptyUsage()
   for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
   const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
-  const end = to ?? ledger.calls.length
-  // A turn keeps the steps noted after its first call was made, up to the next turn's first call (the first turn
-  // also those before any call; a whole trial all of them), placed relative to its first call.
-  const inTurn = (atCall: number) => (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
-  const steps = ledger.agentTools.filter((n) => whole || inTurn(n.atCall)).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
-  const { transcript, toolCalls } = buildTranscript(`${ledger.label} calls ${from}`, ledger.transcript.slice(from, to), steps)
+  const { transcript, toolCalls } = buildTranscript(`${ledger.label} calls ${from}`, ledger.transcript.slice(from, to), stepsSince(ledger, from, to))
   return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls), transcript, toolCalls }
+}
+
+/**
+ * The tools the agent ran itself during calls `from` … `to`: a turn keeps the steps noted after its first call was
+ * made, up to the next turn's first call (the first turn also those before any call; a whole trial all of them),
+ * placed relative to its first call.
+ */
+function stepsSince(ledger: TrialLedger, from: number, to: number | undefined): AgentToolNote[] {
+  const whole = from === 0 && to === undefined
+  const end = to ?? ledger.calls.length
+  const inTurn = (atCall: number) => (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
+  return ledger.agentTools.filter((n) => whole || inTurn(n.atCall)).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
+}
+
+/** The tool calls of calls `from` … `to` so far, as the record's `toolCalls` will list them (`ctx.trajectory()`). */
+export function toolCallsSince(ledger: TrialLedger, from = 0, to?: number): RecordToolCall[] {
+  const calls = ledger.transcript.slice(from, to).map((c, i) => (c.index === i ? c : { ...c, index: i }))
+  return toolCallsOf(calls, stepsSince(ledger, from, to))
 }
 
 /**

@@ -4,6 +4,8 @@ import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toP
 import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'
+import { toCallTools, toUseAtMostCalls, toUseAtMostSteps } from './trajectory.js'
+import { toAvoidSnapshotTrap } from './snapshot-trap.js'
 
 /** Every dataforge matcher, ready for `expect.extend`; an unknown option (a typo) is an error naming it. */
 export const dataforgeMatchers = checkingOptions({
@@ -17,6 +19,10 @@ export const dataforgeMatchers = checkingOptions({
   toPass,
   toStayWithinBudget,
   toMatchDistribution,
+  toCallTools,
+  toUseAtMostSteps,
+  toUseAtMostCalls,
+  toAvoidSnapshotTrap,
 })
 
 function checkingOptions<T extends Record<string, (this: never, ...args: never[]) => unknown>>(matchers: T): T {

@@ -72,6 +72,7 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col('metrics', 'STRING', false, (r) => json(r.metrics), 'metrics (JSON)'),
   col('steps', 'INT32', false, (r) => r.steps),
   col('runtimeS', 'DOUBLE', false, (r) => r.runtimeS),
+  col('startedAt', 'STRING', true, (r) => r.startedAt ?? null),
   ...USAGE_FIELDS.map((f) => col(`usage_${f}`, 'DOUBLE', false, (r) => r.usage[f], `usage.${f}`)),
   col('cached', 'BOOLEAN', false, (r) => r.cached),
   col('warnings', 'STRING', false, (r) => json(r.warnings), 'warnings (JSON)'),

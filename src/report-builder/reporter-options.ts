@@ -35,6 +35,11 @@ export interface DataforgeReporterOptions {
    * report (else `DATAFORGE_REPORT_URL`).
    */
   github?: GithubSetting
+  /**
+   * OpenTelemetry traces of the run: a file path (OTLP/JSON lines) or an http(s) receiver (`…/v1/traces`). Default
+   * `DATAFORGE_OTEL`; none: nothing of OpenTelemetry loads. See docs/tracing.md.
+   */
+  otel?: string
 }
 
 /** One run's RunRecords and what the report needs to know about the run. */

@@ -11,6 +11,7 @@ import { renderDeltaLine, renderRunEnd } from './terminal.js'
 import { writeReportFolder } from './write-folder.js'
 import { asGateRow, gateGroupName } from './gate-groups.js'
 import { baselineProblem, baselineUpdateLines, decideRunEnd, gateView, runEndSettings } from './run-end-plan.js'
+import { exportRunTraces } from './tracing/run-traces.js'
 
 /*
  * The end of a run for every runner's eval reporter, its writing half: it reads the environment and the baseline
@@ -77,6 +78,7 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
   const baselineUpdate = settings.updating ? await updateBaseline(host.baselinePath, report, existing.file, decided.gate.closed.length === 0) : []
   await writeReportFolder(host.outputDir, report, { ...decided.folder, ...(run.transcripts ? { transcripts: run.transcripts } : {}) })
   const sinceBefore = host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : []
+  await exportRunTraces(options.otel, run.records, { cwd: host.root, env: process.env }, (line) => host.print(line))
   host.print(renderRunEnd({ ...decided.view, sincePrevious: sinceBefore, baselineUpdate }))
   if (settings.github && decided.github) {
     // Loaded only when GitHub output is on: most runs write none.

@@ -19,7 +19,7 @@ import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
  * What one question of a trial produced: an answer, or the error that replaced it, and how long it took; with an
  * upstream, what the gateway saw while it was asked.
  */
-export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & { llm?: LlmOutcome }
+export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & { llm?: LlmOutcome; startedAt?: string }
 
 /**
  * One session of `agent` over a case's data, shared by the CLI and `qaSuite`. Questions are asked strictly
@@ -64,6 +64,7 @@ export class QaTrialSession {
 
   private async askOnce(question: string): Promise<TurnOutcome> {
     const started = performance.now()
+    const startedAt = new Date().toISOString()
     const runtimeS = () => (performance.now() - started) / 1000
     this.callsBefore = (await this.llmTrial?.catch(() => null))?.ledger.calls.length ?? 0
     try {
@@ -77,9 +78,9 @@ export class QaTrialSession {
         const issue = parsed.error.issues[0]
         throw new TypeError(`agent returned something that is not an Answer (${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'invalid'})`)
       }
-      return { answer: parsed.data, runtimeS: runtimeS() }
+      return { answer: parsed.data, runtimeS: runtimeS(), startedAt }
     } catch (error) {
-      return { error, runtimeS: runtimeS() }
+      return { error, runtimeS: runtimeS(), startedAt }
     }
   }
 
@@ -172,7 +173,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
         const { metrics: counters, ...failure } = classifyFailure(outcome.error)
         // The case's facts stay as the case states them, whatever counters the agent kept.
         const metrics = counters || qaCase.metrics ? { metrics: { ...counters, ...qaCase.metrics } } : {}
-        records.push(buildRunRecord(identity, withLlm({ status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS }, outcome.llm), input.provenance))
+        records.push(buildRunRecord(identity, withLlm({ status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS, startedAt: outcome.startedAt ?? null }, outcome.llm), input.provenance))
         continue
       }
       const { answer } = outcome
@@ -188,6 +189,7 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
               metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }), ...qaCase.metrics },
               steps: answer.steps ?? 1,
               runtimeS: outcome.runtimeS,
+              startedAt: outcome.startedAt ?? null,
               usage: addUsage(emptyUsage(), answer.usage ?? {}),
             },
             outcome.llm,

@@ -61,6 +61,7 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
 
 async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm']): Promise<RepairTrialResult> {
   const started = performance.now()
+  const startedAt = new Date().toISOString()
   const elapsed = () => (performance.now() - started) / 1000
   const invoke = (signal: AbortSignal) =>
     invokeRepairAgent(input.agent, input.task, { seed: input.seed, trial: input.trial, signal, ...(llm ? { llm } : {}) })
@@ -80,6 +81,7 @@ async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm'
         passF1: input.passF1,
         steps: output.steps,
         runtimeS: elapsed(),
+        startedAt,
         usage: output.usage,
         warnings: output.warnings,
       },
@@ -88,7 +90,7 @@ async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm'
     return {
       model: input.agent.model ?? null,
       oracle: input.agent.kind === 'oracle',
-      outcome: { status: 'failed', ...classifyFailure(error), runtimeS: elapsed() },
+      outcome: { status: 'failed', ...classifyFailure(error), runtimeS: elapsed(), startedAt },
     }
   }
 }

@@ -137,7 +137,7 @@ const provenance = (v: unknown): boolean =>
 
 const META = keys(
   ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],
-  ['datasetInfo', 'agentProvenance', 'llm', 'warnings'],
+  ['datasetInfo', 'agentProvenance', 'llm', 'warnings', 'startedAt'],
 )
 
 /** True when `DataforgeMetaSchema` would accept `value` and return an equal copy of it. */
@@ -154,12 +154,13 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
     (!('datasetInfo' in v) || datasetInfo(v.datasetInfo)) &&
     (!('agentProvenance' in v) || v.agentProvenance === null || provenance(v.agentProvenance)) &&
     (!('llm' in v) || llmMeta(v.llm)) &&
-    (!('warnings' in v) || arrayOf(v.warnings, str))
+    (!('warnings' in v) || arrayOf(v.warnings, str)) &&
+    (!('startedAt' in v) || str(v.startedAt))
   )
 }
 
 const LLM_META = keys(['upstream', 'usageSource', 'calls', 'toolCalls', 'transcript'])
-const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error'])
+const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error', 'startedAtMs'])
 const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'openai-responses', 'anthropic-messages', 'other'])
 const CACHE_STATES: ReadonlySet<unknown> = new Set(['hit', 'live', 'refused'])
 const llmCall = (c: unknown): boolean =>
@@ -174,7 +175,8 @@ const llmCall = (c: unknown): boolean =>
   nonNegative(c.latencyMs) &&
   CACHE_STATES.has(c.cache) &&
   int(c.status) &&
-  strOrNull(c.error)
+  strOrNull(c.error) &&
+  (c.startedAtMs === null || nonNegative(c.startedAtMs))
 // A meta with tool calls or a transcript goes through zod's parse (only trials with model calls or tools have them).
 const llmMeta = (v: unknown): boolean =>
   isPlainObject(v) &&

@@ -65,6 +65,8 @@ export const DataforgeMetaSchema = z.object({
   llm: LlmMetaSchema.optional(),
   /** Notes for the run's record: the cuts of the size policy (core/value-cap.ts) made before the meta left the worker. */
   warnings: z.array(z.string()).optional(),
+  /** When the trial (or turn) started, ISO 8601 UTC. */
+  startedAt: z.string().optional(),
 })
 export type DataforgeMeta = z.infer<typeof DataforgeMetaSchema>
 

@@ -28,6 +28,7 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   const identity = m
   const common = {
     runtimeS: t.durationMs / 1000,
+    ...(m.startedAt ? { startedAt: m.startedAt } : {}),
     steps: m.steps ?? 0,
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),

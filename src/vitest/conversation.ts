@@ -2,12 +2,13 @@ import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, test as vitestTest } from 'vitest'
 import { type ConversationOptions, conversationSession, turnTestName } from '../cases/conversation-turns.js'
 import type { Answer } from '../core/answer.js'
+import type { Trajectory } from '../grading/trajectory.js'
 import { withQuestionAnnotated } from './annotate.js'
 import { metaOf, runInTest } from './current.js'
 
 export type { ConversationOptions }
 
-export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext }) => unknown | Promise<unknown>]
+export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext; trajectory(): Trajectory }) => unknown | Promise<unknown>]
 
 /**
  * One session, turns asked in order, each turn its own test named `name#t<n>`. State persists across turns;
@@ -26,7 +27,9 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     vitestTest(turnTestName(name, turn), { timeout, meta: { dataforge: session.turnMeta(turn) } }, async (context: TestContext) => {
       const test = context.task as Test
       await runInTest(test, () =>
-        withQuestionAnnotated(test, `t${turn}: ${question}`, () => session.runTurn(metaOf(test), index, (answer) => check(answer, { turn, test: context }))),
+        withQuestionAnnotated(test, `t${turn}: ${question}`, () =>
+          session.runTurn(metaOf(test), index, (answer) => check(answer, { turn, test: context, trajectory: () => session.trajectory(metaOf(test), index) })),
+        ),
       )
     })
   })

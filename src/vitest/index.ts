@@ -10,6 +10,7 @@ export { normalizeData, recordsToTable, type DataInput } from '../cases/data-inp
 export { createRepairTask } from '../datasets/create-repair-task.js'
 export { recordMetric as record } from './current.js'
 export type { DataforgeMeta, MatcherRecord } from './meta.js'
+export type { CallsOptions, CallToolsOptions, ExpectedTool, Trajectory } from '../grading/trajectory.js'
 export type { DataforgeAssertion, DataforgeMatchers, VitestAssertion } from './augment.js'
 export { dataforgeMatchers } from '../matchers/index.js'
 export { createMockQaAgent, type ScriptedAnswer } from '../adapters/mock-qa.js'

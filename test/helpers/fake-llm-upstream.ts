@@ -165,3 +165,21 @@ export class FakeProvider {
     })
   }
 }
+
+/** A handler whose answer to a request saying `plan` is one `sql` tool call (OpenAI chat); anything else the default. */
+export function sqlToolCallOnPlan(model: string): ProviderHandler {
+  const call = { id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT 1"}' } }
+  return (request) =>
+    JSON.stringify(request.body?.['messages'] ?? '').includes('"plan"')
+      ? {
+          json: {
+            id: 'c',
+            object: 'chat.completion',
+            created: 1,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          },
+        }
+      : undefined
+}

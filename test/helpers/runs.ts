@@ -14,7 +14,7 @@ export function parseRuns(text: string): RunRecord[] {
     .map((line) => JSON.parse(line) as RunRecord)
 }
 
-/** A record with the fields that change from run to run (duration, date) blanked, for comparing two runs. */
-export function withoutVolatile<T extends { runtimeS?: unknown; runDateUtc?: unknown }>(record: T): T {
-  return { ...record, runtimeS: 0, runDateUtc: '' }
+/** A record with the fields that change from run to run (duration, start, date) blanked, for comparing two runs. */
+export function withoutVolatile<T extends { runtimeS?: unknown; runDateUtc?: unknown; startedAt?: unknown }>(record: T): T {
+  return { ...record, runtimeS: 0, runDateUtc: '', ...('startedAt' in record ? { startedAt: null } : {}) }
 }

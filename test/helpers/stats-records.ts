@@ -40,6 +40,7 @@ export function makeRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     metrics: {},
     steps: 1,
     runtimeS: 0.5,
+    startedAt: null,
     usage: emptyUsage(),
     cached: false,
     warnings: [],

@@ -39,7 +39,7 @@ const GATED = JSON.stringify({ thresholds: { 'refuse*': { passRate: 0.5 } } })
 
 /** A record without what differs between any two runs (time, date, commit). */
 function stable(r: RunRecord): Partial<RunRecord> {
-  const { runtimeS: _t, runDateUtc: _d, projectCommit: _c, ...rest } = r
+  const { runtimeS: _t, startedAt: _s, runDateUtc: _d, projectCommit: _c, ...rest } = r
   return rest
 }
 

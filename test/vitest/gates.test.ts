@@ -23,7 +23,7 @@ function stableMarkdown(md: string): string {
 /** report.json without its volatile fields (dates, durations, the commit and tree state). */
 function stableReport(report: EvalReport): unknown {
   return JSON.parse(
-    JSON.stringify(report, (key, value) => (['runtimeS', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value)),
+    JSON.stringify(report, (key, value) => (['runtimeS', 'startedAt', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value)),
   )
 }
 

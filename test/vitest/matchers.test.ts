@@ -4,6 +4,7 @@ import { createRepairTask } from '../../src/datasets/create-repair-task.js'
 import { allOf, anyOf, contains, numeric } from '../../src/grading/index.js'
 import { dataforgeMatchers } from '../../src/vitest/index.js'
 import type { MatcherRecord } from '../../src/vitest/meta.js'
+import { failureOf } from '../helpers/assertion-failure.js'
 
 // The matchers in this very process: the repo's vitest.config.ts registers them through src/vitest/setup.ts.
 
@@ -49,15 +50,6 @@ const partial = [
   { row: 2, column: 'city', newValue: 'Denver, CO' },
   { row: 3, column: 'city', newValue: 'Seatle' },
 ]
-
-const failureOf = (fn: () => unknown): string => {
-  try {
-    fn()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected the assertion to fail')
-}
 
 const verdicts = (meta: { dataforge?: { matchers: MatcherRecord[] } }) =>
   (meta.dataforge?.matchers ?? []).map((m) => [m.matcher, m.passed, m.negated])

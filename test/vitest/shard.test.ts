@@ -71,7 +71,7 @@ afterAll(() => temp.removeAll())
 function metricsOf(report: EvalReport): unknown {
   return JSON.parse(
     JSON.stringify({ ...report, config: undefined }, (key, value) =>
-      ['runtimeS', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value,
+      ['runtimeS', 'startedAt', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value,
     ),
   )
 }

@@ -5,3 +5,4 @@ export { DataEngine, ToolError, type TableSource, type EngineOptions, type Query
 export { DataAgentFailure, statsMetrics, type TurnStats } from './stats.js'
 export { toolDefinitions, TOOL_NAMES, type ToolName } from './tools.js'
 export { MAX_CHART_ROWS } from './chart.js'
+export { checkSnapshotTrap, type SnapshotTrapOptions } from './snapshot-trap.js'

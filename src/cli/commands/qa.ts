@@ -41,6 +41,7 @@ Options:
   --trials N             trials per agent and case (default 1)
   --min-passes K         repeat gate: exit 1 unless every question (each turn) is correct in at least K of its trials
   --github               GitHub Actions output: job summary, ::error lines, pr-comment.md (default on when GITHUB_ACTIONS=true)
+  --otel FILE|URL        OpenTelemetry traces: OTLP/JSON lines to FILE, or POSTed to URL/v1/traces (default $DATAFORGE_OTEL)
   --timeout-s T          abort a question after T seconds and record a timeout (default 120)
   --provider P           provider preset of model-backed agents (${Object.keys(PROVIDER_PRESETS).join(', ')})
   --models M1,M2         model matrix: one model-backed agent per model (concurrent within the provider's limits)
@@ -177,7 +178,7 @@ export const qaCommand: Command = async (argv, io) => {
     project,
     config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null, priced: pricesGiven(values.prices, io.env) },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true, transcripts })
+  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true, transcripts, otel: values.otel as string | undefined })
   // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.
   const none = nothingScored(records, { one: 'question', many: 'questions' })
   const failures = none ? [`qa failed: ${none}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

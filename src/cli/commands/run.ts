@@ -76,6 +76,7 @@ ${ISOLATION_HELP}
   --chunk-token-budget N split tables into row chunks under this many prompt tokens (default 4000)
   --min-passes K         repeat gate: exit 1 unless every case is correct in at least K of its trials
   --github               GitHub Actions output: job summary, ::error lines, pr-comment.md (default on when GITHUB_ACTIONS=true)
+  --otel FILE|URL        OpenTelemetry traces: OTLP/JSON lines to FILE, or POSTed to URL/v1/traces (default $DATAFORGE_OTEL)
   --resume DIR[/NAME]    finish an interrupted run: run only the trials missing from its journal (NAME.runs.partial.jsonl;
                          runs.partial.jsonl for reports/run) with the recorded configuration (flags given again must
                          agree), then write the reports. DIR alone when it holds one interrupted run
@@ -260,7 +261,7 @@ export const runCommand: Command = async (argv, userIO) => {
       ...(errorRate !== undefined ? { errorRate } : {}),
     },
   })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, transcripts: folder.journal.transcripts() })
+  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, transcripts: folder.journal.transcripts(), otel: values.otel as string | undefined })
   folder.journal.finish()
   const broken = runBroken(records)
   const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunRecord } from '../../src/core/run-record.js'
+import { FakeProvider, sqlToolCallOnPlan } from '../helpers/fake-llm-upstream.js'
+import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
+import { repoRoot } from '../helpers/vitest-run.js'
+import { installPacked } from '../helpers/packed-project.js'
+
+// The trajectory fixture of test/vitest/trajectory.test.ts under real Jest 30 (ts-jest, CommonJS), the package
+// installed from its packed tarball
+// with the OpenTelemetry packages beside it: ctx.trajectory() of an evalCase whose agent calls a loopback provider
+// through the gateway and gets a tool call back, passing and failing verdicts in the report, and the run's traces
+// written by the Jest reporter under DATAFORGE_OTEL.
+
+const EVAL = toJest(readFileSync(join(repoRoot, 'test/fixtures/vitest/trajectory/evals/trajectory.eval.ts'), 'utf8'))
+
+let work: string
+let fake: FakeProvider
+let run: JestRun
+let records: RunRecord[]
+let traces: string
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'dataforge-jest-trajectory-'))
+    fake = await new FakeProvider().start()
+  // The `plan` call of each trial answers with a tool call, the `answer` call with text.
+  fake.handler = sqlToolCallOnPlan('m-vitest')
+  const otel = ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/resources', '@opentelemetry/otlp-transformer', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/semantic-conventions']
+  await installPacked(work, work, { beside: ['jest', 'ts-jest', 'typescript', ...otel], manifest: { name: 'jest-trajectory' } })
+  await mkdir(join(work, 'evals'))
+  await writeFile(join(work, 'evals', 'trajectory.eval.ts'), EVAL)
+  await writeFile(join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'Node16', moduleResolution: 'Node16', strict: true, types: [], isolatedModules: true, noEmit: true, skipLibCheck: true } }))
+  await writeFile(
+    join(work, 'jest.config.js'),
+    `module.exports = {
+  testMatch: ['**/evals/**/*.eval.ts'],
+  transform: { '^.+\\\\.ts$': ['ts-jest', {}] },
+  setupFilesAfterEnv: ['dataforge-evals/jest/setup'],
+  reporters: ['default', ['dataforge-evals/jest-reporter', { outputDir: 'reports' }]],
+}\n`,
+  )
+  run = await runJest(work, work, [], { TRAJ_UPSTREAM: `${fake.url}/v1`, TRAJ_KEY: 'sk-jest-trajectory-SECRET', DATAFORGE_OTEL: 'traces.otlp.jsonl' })
+  records = JSON.parse(await readFile(join(work, 'reports', 'report.json'), 'utf8')).records as RunRecord[]
+  traces = await readFile(join(work, 'traces.otlp.jsonl'), 'utf8')
+}, 600_000)
+afterAll(async () => {
+  await fake?.stop()
+  await rm(work, { recursive: true, force: true })
+})
+
+describe('trajectory matchers under Jest, from the packed tarball', () => {
+  it('grade ctx.trajectory(): the model calls and the tool call the gateway read, a failing bound failing its test', () => {
+    expect(run.output).toContain('✓ trajectory holds')
+    expect(run.output).toContain('✕ trajectory too long')
+    expect(run.output).toContain('toUseAtMostSteps: 2 step(s), over the bound of 1')
+    const held = records.find((r) => r.caseId === 'trajectory holds')!
+    expect(held).toMatchObject({ correct: true, usageSource: 'gateway' })
+    expect(held.llmCalls.map((c) => c.model)).toEqual(['m-vitest', 'm-vitest'])
+    expect(held.metrics).toMatchObject({ toCallTools: 1, toUseAtMostSteps: 1, toUseAtMostCalls: 1 })
+    expect(held.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 }])
+    const long = records.find((r) => r.caseId === 'trajectory too long')!
+    expect(long).toMatchObject({ correct: false, validationError: expect.stringContaining('toUseAtMostSteps') })
+    expect(long.metrics).toMatchObject({ toUseAtMostSteps: 0 })
+  })
+
+  it('the Jest reporter writes a trace per trial under DATAFORGE_OTEL, with no key', () => {
+    const lines = traces.trimEnd().split('\n').map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> })
+    expect(lines).toHaveLength(2)
+    for (const line of lines) {
+      expect(line.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name).sort()).toEqual(['chat m-vitest', 'chat m-vitest', 'execute_tool sql', 'invoke_agent tool-agent'])
+    }
+    expect(traces).not.toContain('sk-jest-trajectory-SECRET')
+  })
+})
