@@ -60,6 +60,8 @@ export const E2E_TESTS = [
   'test/gateway/transcripts-run.test.ts',
   'test/adapters/data-agent/transcripts.test.ts',
   'test/docs/frameworks.test.ts',
+  // OpenTelemetry out through the CLI
+  'test/report-builder/tracing.test.ts',
   // the viewer: the CLI as a child, Chromium
   'test/viewer/view-cli.test.ts',
   'test/viewer/view-e2e.test.ts',
