@@ -104,7 +104,7 @@ describe('dataforge-evals conformance', () => {
         expect(readFileSync(join(dir, 'pages', 'conf.html'), 'utf8')).toContain('<section id="conformance">')
         const withJson = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output', 'j.md', '--output-json', 'j.json'], dir)
         expect(withJson.code, withJson.stderr).toBe(0)
-        expect(readFileSync(join(dir, 'j.html'), 'utf8')).toContain('every run is in j.json.</footer>')
+        expect(readFileSync(join(dir, 'j.html'), 'utf8')).toMatch(/every run is in j\.json\. Each run, its transcript/)
 
         const alone = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output-html', 'only.html'], dir)
         expect(alone.code, alone.stderr).toBe(0)

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TranscriptSchema } from '../../src/core/transcript.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { FakeProvider, sqlToolCallOnPlan } from '../helpers/fake-llm-upstream.js'
 import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
@@ -64,6 +65,19 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     const long = records.find((r) => r.caseId === 'trajectory too long')!
     expect(long).toMatchObject({ correct: false, validationError: expect.stringContaining('toUseAtMostSteps') })
     expect(long.metrics).toMatchObject({ toUseAtMostSteps: 0 })
+  })
+
+  it('the Jest reporter writes the transcript of each trial, found by its record, with no key', async () => {
+    const text = await readFile(join(work, 'reports', 'transcripts.jsonl'), 'utf8')
+    const transcripts = text.trimEnd().split('\n').map((l) => TranscriptSchema.parse(JSON.parse(l)))
+    const ids = records.map((r) => r.transcriptId)
+    expect(ids.every((id) => typeof id === 'string')).toBe(true)
+    expect([...new Set(ids)].sort()).toEqual(transcripts.map((t) => t.id).sort())
+    for (const t of transcripts) {
+      expect(t.calls.map((c) => c.response?.toolCalls.map((call) => call.name) ?? [])[0]).toEqual(['sql'])
+      expect(t.calls).toHaveLength(2)
+    }
+    expect(text).not.toContain('sk-jest-trajectory-SECRET')
   })
 
   it('the Jest reporter writes a trace per trial under DATAFORGE_OTEL, with no key', () => {
