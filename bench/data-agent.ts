@@ -28,7 +28,10 @@ const QUERIES: Array<[string, string]> = [
   ['top country by amount', 'SELECT country FROM events GROUP BY country ORDER BY sum(amount) DESC LIMIT 1'],
   ['mobile share %', "SELECT round(100.0 * avg(CASE WHEN device = 'mobile' THEN 1 ELSE 0 END), 1) FROM events"],
   ['refunded amount', "SELECT sum(amount) FROM events WHERE status = 'refunded'"],
-  ['per-country median and count', 'SELECT country, median(amount), count(*) FROM events GROUP BY country ORDER BY country'],
+  [
+    'per-country median and count',
+    'SELECT country, median(amount), count(*) FROM events GROUP BY country ORDER BY country',
+  ],
   ['all rows (truncated to 50, counted)', 'SELECT * FROM events'],
 ]
 
@@ -51,7 +54,6 @@ function eventsTable(seed: number): Table {
   }
   return { columns: ['event_id', 'user_id', 'country', 'device', 'amount', 'status'], rows }
 }
-
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const started = performance.now()
@@ -76,7 +78,9 @@ async function engineBenchmark(table: Table): Promise<string[]> {
       const times: number[] = []
       for (let i = 0; i < QUERY_REPEATS; i++) times.push((await timed(() => engine.query(sql, 50)))[0])
       const ms = median(times)
-      lines.push(`| \`sql\`: ${label} (median of ${QUERY_REPEATS}) | ${ms.toFixed(2)} ms | < ${GOAL_MS} ms | ${ms < GOAL_MS ? 'met' : 'MISSED'} |`)
+      lines.push(
+        `| \`sql\`: ${label} (median of ${QUERY_REPEATS}) | ${ms.toFixed(2)} ms | < ${GOAL_MS} ms | ${ms < GOAL_MS ? 'met' : 'MISSED'} |`,
+      )
     }
   } finally {
     engine.close()

@@ -23,7 +23,8 @@ const staticClosure = (entry: string): string[] => builtClosure(entry).files
 function lazyImports(entry: string): string[] {
   const closure = staticClosure(entry)
   const lazy = new Set<string>()
-  for (const file of closure) for (const m of readFileSync(file, 'utf8').matchAll(DYNAMIC_IMPORT)) lazy.add(resolve(dirname(file), m[1]!))
+  for (const file of closure)
+    for (const m of readFileSync(file, 'utf8').matchAll(DYNAMIC_IMPORT)) lazy.add(resolve(dirname(file), m[1]!))
   return [...lazy].filter((f) => !closure.includes(f))
 }
 
@@ -41,7 +42,11 @@ process.stdout.write(JSON.stringify(out))
 
 /** Milliseconds for each step, in one fresh process that first loads `first` untimed. */
 async function timeSteps(first: string, steps: string[][]): Promise<number[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', TIMED, JSON.stringify([first, ...steps])], { cwd: repoRoot })
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', TIMED, JSON.stringify([first, ...steps])],
+    { cwd: repoRoot },
+  )
   return JSON.parse(stdout) as number[]
 }
 
@@ -54,19 +59,27 @@ interface Sample {
 
 async function sample(dist: string): Promise<Sample> {
   const url = (path: string) => pathToFileURL(path).href
-  const [setup, vitest] = await timeSteps('vitest', [[url(resolve(dist, 'vitest/setup.js'))], [url(resolve(dist, 'vitest/index.js'))]])
+  const [setup, vitest] = await timeSteps('vitest', [
+    [url(resolve(dist, 'vitest/setup.js'))],
+    [url(resolve(dist, 'vitest/index.js'))],
+  ])
   const reporterEntry = resolve(dist, 'vitest/reporter/index.js')
-  const [reporter, runStart] = await timeSteps('vitest/node', [[url(reporterEntry)], lazyImports(reporterEntry).map(url)])
+  const [reporter, runStart] = await timeSteps('vitest/node', [
+    [url(reporterEntry)],
+    lazyImports(reporterEntry).map(url),
+  ])
   return { setup: setup!, vitest: vitest!, reporter: reporter!, runStart: runStart! }
 }
 
-
 export default async function run(dists = ['dist']): Promise<string> {
   const dirs = dists.map((d) => resolve(repoRoot, d))
-  for (const dir of dirs) if (!existsSync(resolve(dir, 'vitest/setup.js'))) throw new Error(`${dir}/vitest/setup.js is missing: run \`npm run build\` first`)
+  for (const dir of dirs)
+    if (!existsSync(resolve(dir, 'vitest/setup.js')))
+      throw new Error(`${dir}/vitest/setup.js is missing: run \`npm run build\` first`)
   const samples = dirs.map(() => [] as Sample[])
   await Promise.all(dirs.map(sample)) // warm-up: disk cache
-  for (let round = 0; round < ROUNDS; round++) for (const [i, dir] of dirs.entries()) samples[i]!.push(await sample(dir))
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, dir] of dirs.entries()) samples[i]!.push(await sample(dir))
   const rows = dirs.map((dir, i) => {
     const s = samples[i]!
     const cell = (key: keyof Sample) => `${median(s.map((x) => x[key])).toFixed(1)} ms`
@@ -78,7 +91,7 @@ export default async function run(dists = ['dist']): Promise<string> {
     '',
     `Module loading alone, fresh processes, medians of ${ROUNDS} alternated rounds; files: the entry's static closure of our own files.`,
     '',
-    '| build | `vitest/setup` (after `vitest`) | then `vitest` | `reporter` (after `vitest/node`) | then the run start\'s lazy imports |',
+    "| build | `vitest/setup` (after `vitest`) | then `vitest` | `reporter` (after `vitest/node`) | then the run start's lazy imports |",
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',

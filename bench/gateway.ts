@@ -20,18 +20,30 @@ const CALLS = 1_000
 const REPLAYS = 1_000
 
 const body = (i: number, stream = false) =>
-  JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `question ${i}` }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) })
+  JSON.stringify({
+    model: 'bench',
+    messages: [{ role: 'user', content: `question ${i}` }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  })
 
 async function timeCall(url: string, token: string, i: number): Promise<number> {
   const started = performance.now()
-  const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body(i) })
+  const res = await fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body(i),
+  })
   await res.arrayBuffer()
   return performance.now() - started
 }
 
 async function timeFirstByte(url: string, token: string, i: number): Promise<number> {
   const started = performance.now()
-  const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body(i, true) })
+  const res = await fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body(i, true),
+  })
   const reader = res.body!.getReader()
   await reader.read()
   const first = performance.now() - started
@@ -46,18 +58,36 @@ function timeHttpCall(url: string, token: string, i: number): Promise<number> {
   const started = performance.now()
   const payload = body(i)
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/chat/completions`, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` } }, (res) => {
-      res.on('data', () => undefined)
-      res.on('end', () => resolve(performance.now() - started))
-      res.on('error', reject)
-    })
+    const req = request(
+      `${url}/chat/completions`,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.on('data', () => undefined)
+        res.on('end', () => resolve(performance.now() - started))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(payload)
   })
 }
 
 /** Alternates direct and gateway calls so load on the machine hits both alike. */
-async function paired(measure: (url: string, token: string, i: number) => Promise<number>, direct: string, gateway: string, token: string, n: number) {
+async function paired(
+  measure: (url: string, token: string, i: number) => Promise<number>,
+  direct: string,
+  gateway: string,
+  token: string,
+  n: number,
+) {
   const d: number[] = []
   const g: number[] = []
   for (let i = 0; i < WARMUP; i++) {
@@ -81,10 +111,14 @@ export default async function run(): Promise<string> {
     const live = gateway.openTrial({ caseId: 'bench', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir } })
     const json = await paired(timeCall, `${fake.url}/v1`, live.llm.baseURL, live.llm.apiKey, CALLS)
     const added = json.gateway - json.direct
-    rows.push(`| JSON call, median (direct ${json.direct.toFixed(2)} ms, gateway ${json.gateway.toFixed(2)} ms) | +${added.toFixed(2)} ms | ≤ 1 ms | ${added <= 1 ? 'met' : 'NOT met'} |`)
+    rows.push(
+      `| JSON call, median (direct ${json.direct.toFixed(2)} ms, gateway ${json.gateway.toFixed(2)} ms) | +${added.toFixed(2)} ms | ≤ 1 ms | ${added <= 1 ? 'met' : 'NOT met'} |`,
+    )
     const sse = await paired(timeFirstByte, `${fake.url}/v1`, live.llm.baseURL, live.llm.apiKey, CALLS)
     const addedFirst = sse.gateway - sse.direct
-    rows.push(`| first streamed byte, median (direct ${sse.direct.toFixed(2)} ms, gateway ${sse.gateway.toFixed(2)} ms) | +${addedFirst.toFixed(2)} ms | ≤ 2 ms | ${addedFirst <= 2 ? 'met' : 'NOT met'} |`)
+    rows.push(
+      `| first streamed byte, median (direct ${sse.direct.toFixed(2)} ms, gateway ${sse.gateway.toFixed(2)} ms) | +${addedFirst.toFixed(2)} ms | ≤ 2 ms | ${addedFirst <= 2 ? 'met' : 'NOT met'} |`,
+    )
     live.finish()
 
     const record = gateway.openTrial({ caseId: 'bench', trial: 0, seed: 1, upstream, cache: { mode: 'record', dir } })
@@ -100,7 +134,10 @@ export default async function run(): Promise<string> {
       for (let i = 0; i < REPLAYS; i++) await measure(replay.llm.baseURL, replay.llm.apiKey, i)
       const total = performance.now() - started
       const ledger = replay.finish()
-      if (ledger.usage.cachedCalls !== REPLAYS || ledger.failure) throw new Error(`replay bench: ${ledger.usage.cachedCalls} of ${REPLAYS} calls replayed (${ledger.failure?.message ?? 'no failure'})`)
+      if (ledger.usage.cachedCalls !== REPLAYS || ledger.failure)
+        throw new Error(
+          `replay bench: ${ledger.usage.cachedCalls} of ${REPLAYS} calls replayed (${ledger.failure?.message ?? 'no failure'})`,
+        )
       const served = median(ledger.calls.map((c) => c.latencyMs))
       rows.push(
         `| ${REPLAYS.toLocaleString('en-US')} replayed calls, provider down, ${client} (gateway's own median ${served.toFixed(2)} ms a call) | ${(total / 1000).toFixed(2)} s (${(total / REPLAYS).toFixed(2)} ms a call) | < 1 s | ${total < 1000 ? 'met' : 'NOT met'} |`,

@@ -18,7 +18,6 @@ import { median } from './median.js'
 const RECORDS = 1_000
 const OPENS = 7
 
-
 export default async function run(): Promise<string> {
   return [await measure(10), await measure(100)].join('\n')
 }

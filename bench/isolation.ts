@@ -14,7 +14,6 @@ import { median } from './median.js'
 const TRIALS = Number(process.env.BENCH_ISOLATION_TRIALS ?? 30)
 const repo = fileURLToPath(new URL('../', import.meta.url))
 
-
 /**
  * Per-trial wall time of agents over TRIALS trials on hospital (agent call + grading, as the CLI runs it). The
  * agents take turns trial by trial, so a shared machine's load falls on all of them alike.
@@ -25,7 +24,15 @@ async function perTrial(...agents: RepairAgent[]): Promise<Array<{ first: number
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const [i, agent] of agents.entries()) {
       const start = performance.now()
-      const { outcome } = await runRepairTrial({ agent, task, info, trial, seed: 1, timeoutMs: 60_000, grade: (t, f) => gradeRepair(t, f) })
+      const { outcome } = await runRepairTrial({
+        agent,
+        task,
+        info,
+        trial,
+        seed: 1,
+        timeoutMs: 60_000,
+        grade: (t, f) => gradeRepair(t, f),
+      })
       if (outcome.status !== 'ok') throw new Error(`bench agent failed: ${outcome.failureMessage}`)
       times[i]!.push(performance.now() - start)
     }
@@ -74,12 +81,21 @@ export default async function run(): Promise<string> {
   line('noop, in process', inProcess!, '—')
   for (const [i, level] of levels.entries()) {
     const r = isolated[i]!
-    line(`noop module (TypeScript), ${level}`, { first: r.first + started[i]!, median: r.median }, `overhead ${(r.median - inProcess!.median).toFixed(1)} ms (goal < 100 ms) ${r.median - inProcess!.median < 100 ? 'met' : 'MISSED'}`)
+    line(
+      `noop module (TypeScript), ${level}`,
+      { first: r.first + started[i]!, median: r.median },
+      `overhead ${(r.median - inProcess!.median).toFixed(1)} ms (goal < 100 ms) ${r.median - inProcess!.median < 100 ? 'met' : 'MISSED'}`,
+    )
   }
   const examples: IsolatedAgent[] = []
   for (const level of levels) {
     examples.push(await startIsolatedAgent(moduleSpec('fixtures/agents/example-agent.ts', repo), { cwd: repo, level }))
-    examples.push(await startIsolatedAgent(commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo), { cwd: repo, level }))
+    examples.push(
+      await startIsolatedAgent(commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo), {
+        cwd: repo,
+        level,
+      }),
+    )
   }
   const exampleTimes = await perTrial(...examples)
   await Promise.all(examples.map((a) => a.close()))
@@ -95,17 +111,27 @@ export default async function run(): Promise<string> {
     const [plain, boxed] = await startMs(levels, moduleSpec(join(dir, 'noop.mjs'), repo))
     startRows.push(`| noop module (.mjs), process | ${plain!.toFixed(0)} ms | — |`)
     if (sandbox.ok) {
-      startRows.push(`| noop module (.mjs), sandbox (bubblewrap ${sandbox.version}) | ${boxed!.toFixed(0)} ms | overhead ${(boxed! - plain!).toFixed(0)} ms (goal ≤ 50 ms) ${boxed! - plain! <= 50 ? 'met' : 'MISSED'} |`)
-      const [pyPlain, pyBoxed] = await startMs(levels, commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo))
+      startRows.push(
+        `| noop module (.mjs), sandbox (bubblewrap ${sandbox.version}) | ${boxed!.toFixed(0)} ms | overhead ${(boxed! - plain!).toFixed(0)} ms (goal ≤ 50 ms) ${boxed! - plain! <= 50 ? 'met' : 'MISSED'} |`,
+      )
+      const [pyPlain, pyBoxed] = await startMs(
+        levels,
+        commandSpec(['python3', 'fixtures/agents/example_agent.py'], repo),
+      )
       startRows.push(`| example agent (Python, cmd:), process | ${pyPlain!.toFixed(0)} ms | — |`)
-      startRows.push(`| example agent (Python, cmd:), sandbox | ${pyBoxed!.toFixed(0)} ms | overhead ${(pyBoxed! - pyPlain!).toFixed(0)} ms (goal ≤ 50 ms) ${pyBoxed! - pyPlain! <= 50 ? 'met' : 'MISSED'} |`)
+      startRows.push(
+        `| example agent (Python, cmd:), sandbox | ${pyBoxed!.toFixed(0)} ms | overhead ${(pyBoxed! - pyPlain!).toFixed(0)} ms (goal ≤ 50 ms) ${pyBoxed! - pyPlain! <= 50 ? 'met' : 'MISSED'} |`,
+      )
     } else {
       startRows.push(`| sandbox | — | not measured: ${sandbox.missing} |`)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  const trialCost = perLevel.sandbox !== undefined && perLevel.process !== undefined ? ` Per trial, the sandbox adds ${(perLevel.sandbox - perLevel.process).toFixed(1)} ms over \`process\` (noop module).` : ''
+  const trialCost =
+    perLevel.sandbox !== undefined && perLevel.process !== undefined
+      ? ` Per trial, the sandbox adds ${(perLevel.sandbox - perLevel.process).toFixed(1)} ms over \`process\` (noop module).`
+      : ''
   return [
     '## Isolation cost per trial (hospital, 1,000 rows × 20 columns)',
     '',

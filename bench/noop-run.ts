@@ -19,16 +19,34 @@ const WALL_GOAL_S = 4
 const RSS_GOAL_BYTES = 1.1e9
 const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 
-
 function round(work: string, preload: string, i: number): { wallS: number; rssBytes: number } {
   const dir = join(work, `round-${i}`)
   const rssFile = join(work, `rss-${i}`)
   rmSync(dir, { recursive: true, force: true })
   const start = performance.now()
-  const child = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, bin, 'run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', String(ROWS), '--trials', '1', '--output', join(dir, 'report.md')], {
-    encoding: 'utf8',
-    env: { ...process.env, NOOP_RUN_RSS_FILE: rssFile, DATAFORGE_STATE_DIR: join(work, 'state') },
-  })
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(preload).href,
+      bin,
+      'run',
+      '--agent',
+      'noop',
+      '--dataset',
+      'synthetic',
+      '--rows',
+      String(ROWS),
+      '--trials',
+      '1',
+      '--output',
+      join(dir, 'report.md'),
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, NOOP_RUN_RSS_FILE: rssFile, DATAFORGE_STATE_DIR: join(work, 'state') },
+    },
+  )
   const wallS = (performance.now() - start) / 1000
   if (child.status !== 0) throw new Error(`bench/noop-run.ts: the run exited ${child.status}: ${child.stderr}`)
   return { wallS, rssBytes: Number(readFileSync(rssFile, 'utf8')) }
@@ -39,7 +57,10 @@ export default async function run(): Promise<string> {
   try {
     const preload = join(work, 'rss.mjs')
     // maxRSS is in KiB.
-    writeFileSync(preload, "import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(process.env.NOOP_RUN_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)))\n")
+    writeFileSync(
+      preload,
+      "import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(process.env.NOOP_RUN_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)))\n",
+    )
     return table(work, preload)
   } finally {
     rmSync(work, { recursive: true, force: true })

@@ -43,7 +43,10 @@ async function rateBenchmark(): Promise<string[]> {
     const elapsedS = (performance.now() - started) / 1000
     const achievedRpm = (RATE_CALLS / elapsedS) * 60
     const arrivals = server.requests.map((r) => r.receivedAt).sort((a, b) => a - b)
-    const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]!).sort((a, b) => a - b)
+    const gaps = arrivals
+      .slice(1)
+      .map((t, i) => t - arrivals[i]!)
+      .sort((a, b) => a - b)
     const medianGapMs = gaps[Math.floor(gaps.length / 2)]!
     const share = achievedRpm / RPM_CAP
     return [
@@ -59,7 +62,9 @@ async function rateBenchmark(): Promise<string[]> {
 
 async function replayBenchmark(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'dataforge-bench-cache-'))
-  const server = await startFakeServer({ handler: (_r, i) => fixesReply([{ row: i, column: 'city', new_value: `v${i}` }]) })
+  const server = await startFakeServer({
+    handler: (_r, i) => fixesReply([{ row: i, column: 'city', new_value: `v${i}` }]),
+  })
   try {
     const recorder = createChatClient(config(server.baseUrl, { cache: { mode: 'record', dir }, concurrency: 16 }))
     await Promise.all(Array.from({ length: REPLAY_CALLS }, (_, i) => recorder.chat(request(i), { trial: 0, seed: 1 })))

@@ -1,5 +1,11 @@
 import { pathToFileURL } from 'node:url'
-import { LARGE_ROWS, largeEventsTable, largeReadingsTable, largeSuite, READINGS_ROWS } from '../src/datasets/questions/index.js'
+import {
+  LARGE_ROWS,
+  largeEventsTable,
+  largeReadingsTable,
+  largeSuite,
+  READINGS_ROWS,
+} from '../src/datasets/questions/index.js'
 import { median } from './median.js'
 
 /**

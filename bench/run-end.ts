@@ -55,23 +55,33 @@ function runEndFile(dir: string): string {
  */
 function runEndExports(chunk: Record<string, unknown>): typeof import('../src/report-builder/run-end.js') {
   if (typeof chunk.endRun === 'function') return chunk as unknown as typeof import('../src/report-builder/run-end.js')
-  const namespace = Object.values(chunk).find((v) => typeof v === 'object' && v !== null && typeof (v as { endRun?: unknown }).endRun === 'function')
+  const namespace = Object.values(chunk).find(
+    (v) => typeof v === 'object' && v !== null && typeof (v as { endRun?: unknown }).endRun === 'function',
+  )
   if (!namespace) throw new Error('bench/run-end.ts: the run end chunk exports no endRun')
   return namespace as typeof import('../src/report-builder/run-end.js')
 }
 
-
 /** Runs a fixture once with the dataforge reporter and turns its report.json back into the run the reporter ended. */
 export function finishedRunOf(fixture: string, work: string): FinishedRun {
   const reports = join(work, `fixture-${fixture}`)
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_REPORTS_DIR: reports, BENCH_CACHE_DIR: join(work, 'vite-cache') }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BENCH_REPORTS_DIR: reports,
+    BENCH_CACHE_DIR: join(work, 'vite-cache'),
+  }
   delete env.DATAFORGE_UPDATE_BASELINE
-  execFileSync(process.execPath, [vitestCli, 'run', '--root', fixtureRoot, '--config', 'evals.config.ts', fixture], { env, stdio: 'ignore' })
+  execFileSync(process.execPath, [vitestCli, 'run', '--root', fixtureRoot, '--config', 'evals.config.ts', fixture], {
+    env,
+    stdio: 'ignore',
+  })
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as EvalReport
   const r = report.reproducibility
   // What buildReproducibility reads of each DatasetInfo; the rest (column names, counts) the run end does not use.
   // Entries known only from records (rows null) are derived again from the records by buildReproducibility.
-  const described = r.datasets.filter((d) => d.rows !== null && d.columns !== null && d.dirty.bytes !== null && d.clean.bytes !== null)
+  const described = r.datasets.filter(
+    (d) => d.rows !== null && d.columns !== null && d.dirty.bytes !== null && d.clean.bytes !== null,
+  )
   const datasets = described.map(
     (d): DatasetInfo => ({
       id: d.id,
@@ -84,8 +94,18 @@ export function finishedRunOf(fixture: string, work: string): FinishedRun {
       idColumns: [],
       ...(d.seed === null ? {} : { seed: d.seed }),
       ...(d.options ? { options: d.options } : {}),
-      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes!, ...(d.dirty.path ? { path: d.dirty.path } : {}), ...(d.dirty.of ? { of: d.dirty.of as DigestOf } : {}) },
-      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes!, ...(d.clean.path ? { path: d.clean.path } : {}), ...(d.clean.of ? { of: d.clean.of as DigestOf } : {}) },
+      dirty: {
+        sha256: d.dirty.sha256,
+        bytes: d.dirty.bytes!,
+        ...(d.dirty.path ? { path: d.dirty.path } : {}),
+        ...(d.dirty.of ? { of: d.dirty.of as DigestOf } : {}),
+      },
+      clean: {
+        sha256: d.clean.sha256,
+        bytes: d.clean.bytes!,
+        ...(d.clean.path ? { path: d.clean.path } : {}),
+        ...(d.clean.of ? { of: d.clean.of as DigestOf } : {}),
+      },
     }),
   )
   return {
@@ -183,14 +203,22 @@ export default async function run(): Promise<string> {
       const finished = finishedRunOf(fixture.file, work)
       const outputDir = join(work, `out-${fixture.file}`)
       const first = timeFirstCalls(finished, work, outputDir)
-      rows.push(`| \`endRun\` first call in a fresh process, ${fixture.label} (median of ${FIRST_CALLS}) | ${ms(median(first))} (${ms(Math.min(...first))}–${ms(Math.max(...first))}) |`)
+      rows.push(
+        `| \`endRun\` first call in a fresh process, ${fixture.label} (median of ${FIRST_CALLS}) | ${ms(median(first))} (${ms(Math.min(...first))}–${ms(Math.max(...first))}) |`,
+      )
       const times = await timeEndRun(finished, outputDir)
-      rows.push(`| \`endRun\` warm, ${fixture.label} (median of ${ROUNDS}, after ${WARMUP} warm-up) | ${ms(median(times))} (${ms(Math.min(...times))}–${ms(Math.max(...times))}) |`)
+      rows.push(
+        `| \`endRun\` warm, ${fixture.label} (median of ${ROUNDS}, after ${WARMUP} warm-up) | ${ms(median(times))} (${ms(Math.min(...times))}–${ms(Math.max(...times))}) |`,
+      )
     }
     const imports = timeColdImport()
     const graph = staticGraph(runEndModule)
-    rows.push(`| import the run end's graph cold, fresh process (median of ${IMPORTS}) | ${ms(median(imports))} (${ms(Math.min(...imports))}–${ms(Math.max(...imports))}) |`)
-    rows.push(`| its static graph | ${graph.modules} own files; packages: ${[...graph.packages].sort().join(', ') || 'none'} |`)
+    rows.push(
+      `| import the run end's graph cold, fresh process (median of ${IMPORTS}) | ${ms(median(imports))} (${ms(Math.min(...imports))}–${ms(Math.max(...imports))}) |`,
+    )
+    rows.push(
+      `| its static graph | ${graph.modules} own files; packages: ${[...graph.packages].sort().join(', ') || 'none'} |`,
+    )
     return [
       '## The end of a Vitest run, in process',
       '',

@@ -10,7 +10,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  * Runs every benchmark and rewrites the generated part of BENCHMARKS.md. The 1M-row noop run goes first: after
  * the grading bench has held 2 GB in this process, the same run measured 4.2–5.1 s against 3.5–3.6 s alone.
  */
-const BENCHES = ['noop-run', 'grading', 'providers', 'gateway', 'transcripts', 'vitest-overhead', 'entry-imports', 'run-end', 'tracing', 'data-agent', 'qa-large', 'isolation', 'html-report', 'viewer']
+const BENCHES = [
+  'noop-run',
+  'grading',
+  'providers',
+  'gateway',
+  'transcripts',
+  'vitest-overhead',
+  'entry-imports',
+  'run-end',
+  'tracing',
+  'data-agent',
+  'qa-large',
+  'isolation',
+  'html-report',
+  'viewer',
+]
 /**
  * Benches run in a process of their own, through jiti's CLI rather than this process's `--import jiti/register`:
  * playwright-core's bundle `require`s an ES module, which Node 20's loader refuses under jiti's hooks
@@ -28,7 +43,13 @@ async function main(): Promise<void> {
     if (!existsSync(file)) continue
     process.stderr.write(`bench: ${name}…\n`)
     if (OWN_PROCESS.has(name)) {
-      sections.push(execFileSync(process.execPath, [jitiCli, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 2 ** 26 }).trim() + '\n')
+      sections.push(
+        execFileSync(process.execPath, [jitiCli, file], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          maxBuffer: 2 ** 26,
+        }).trim() + '\n',
+      )
       continue
     }
     const mod = (await import(pathToFileURL(file).href)) as { default: () => Promise<string> }
@@ -41,7 +62,10 @@ async function main(): Promise<void> {
   const current = existsSync(path) ? await readFile(path, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`
   const at = current.indexOf(START)
   const end = current.indexOf(END)
-  const next = at === -1 || end === -1 ? `${current}\n${body}\n` : `${current.slice(0, at)}${body}${current.slice(end + END.length)}`
+  const next =
+    at === -1 || end === -1
+      ? `${current}\n${body}\n`
+      : `${current.slice(0, at)}${body}${current.slice(end + END.length)}`
   await writeFile(path, next)
 }
 

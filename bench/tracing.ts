@@ -24,13 +24,23 @@ const CALLS = 10
 const TOOLS = 5
 const repoRoot = fileURLToPath(new URL('../', import.meta.url))
 
-const ENTRIES = ['vitest/setup.js', 'vitest/index.js', 'vitest/reporter/index.js', 'jest/setup.cjs', 'jest/reporter.cjs', 'cli/bin.js']
+const ENTRIES = [
+  'vitest/setup.js',
+  'vitest/index.js',
+  'vitest/reporter/index.js',
+  'jest/setup.cjs',
+  'jest/reporter.cjs',
+  'cli/bin.js',
+]
 
 function otelPackagesReached(dist: string): { entries: number; packages: string[] } {
-  const runEnd = readdirSync(join(dist, 'chunks')).filter((n) => /^run-end-[\w-]+\.js$/.test(n)).map((n) => join('chunks', n))
+  const runEnd = readdirSync(join(dist, 'chunks'))
+    .filter((n) => /^run-end-[\w-]+\.js$/.test(n))
+    .map((n) => join('chunks', n))
   const found = new Set<string>()
   const entries = [...ENTRIES, ...runEnd]
-  for (const entry of entries) for (const p of builtClosure(resolve(dist, entry)).packages) if (p.startsWith('@opentelemetry/')) found.add(p)
+  for (const entry of entries)
+    for (const p of builtClosure(resolve(dist, entry)).packages) if (p.startsWith('@opentelemetry/')) found.add(p)
   return { entries: entries.length, packages: [...found] }
 }
 
@@ -53,7 +63,13 @@ function records(): RunRecord[] {
       error: null,
       startedAtMs: start + i * 1000 + c * 80,
     })),
-    toolCalls: Array.from({ length: TOOLS }, (_, t) => ({ name: t % 2 ? 'sql' : 'describe', arguments: '{"query":"SELECT 1"}', resultChars: 120, source: 'model' as const, call: t })),
+    toolCalls: Array.from({ length: TOOLS }, (_, t) => ({
+      name: t % 2 ? 'sql' : 'describe',
+      arguments: '{"query":"SELECT 1"}',
+      resultChars: 120,
+      source: 'model' as const,
+      call: t,
+    })),
   }))
 }
 

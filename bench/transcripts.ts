@@ -22,8 +22,22 @@ import { FakeProvider } from '../test/helpers/fake-llm-upstream.js'
 import { median } from './median.js'
 
 const tools = [
-  { type: 'function' as const, function: { name: 'sql', description: 'run one SELECT over the tables (DuckDB SQL)', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
-  { type: 'function' as const, function: { name: 'describe', description: 'the columns of a table', parameters: { type: 'object', properties: { table: { type: 'string' } } } } },
+  {
+    type: 'function' as const,
+    function: {
+      name: 'sql',
+      description: 'run one SELECT over the tables (DuckDB SQL)',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  },
+  {
+    type: 'function' as const,
+    function: {
+      name: 'describe',
+      description: 'the columns of a table',
+      parameters: { type: 'object', properties: { table: { type: 'string' } } },
+    },
+  },
 ]
 
 /** One tool loop: a question, the tool calls, their results, the answer (two calls). */
@@ -34,11 +48,16 @@ async function toolTrial(client: OpenAI, stream: boolean, i: number): Promise<vo
   ]
   const ask = async () =>
     stream
-      ? (await client.chat.completions.stream({ model: 'bench', messages, tools, stream_options: { include_usage: true } }).finalChatCompletion()).choices[0]!.message
+      ? (
+          await client.chat.completions
+            .stream({ model: 'bench', messages, tools, stream_options: { include_usage: true } })
+            .finalChatCompletion()
+        ).choices[0]!.message
       : (await client.chat.completions.create({ model: 'bench', messages, tools })).choices[0]!.message
   const first = await ask()
   messages.push({ role: 'assistant', content: first.content ?? null, tool_calls: first.tool_calls ?? [] })
-  for (const call of first.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"columns":["n"],"rows":[[3]]}' })
+  for (const call of first.tool_calls ?? [])
+    messages.push({ role: 'tool', tool_call_id: call.id, content: '{"columns":["n"],"rows":[[3]]}' })
   await ask()
 }
 
@@ -49,7 +68,13 @@ export default async function run(): Promise<string> {
   const rows: string[] = []
   try {
     const upstream = resolveUpstream(`${fake.url}/v1`, { env: { OPENAI_API_KEY: 'bench-key' } })
-    const spec = (i: number) => ({ caseId: `bench-${i}`, trial: 0, seed: i, upstream, cache: { mode: 'off' as const, dir: '' } })
+    const spec = (i: number) => ({
+      caseId: `bench-${i}`,
+      trial: 0,
+      seed: i,
+      upstream,
+      cache: { mode: 'off' as const, dir: '' },
+    })
     // 1. Bytes a call, and the gateway call's own time (for 2).
     const callMs: number[] = []
     for (const stream of [false, true]) {
@@ -67,14 +92,66 @@ export default async function run(): Promise<string> {
         calls += transcript!.calls.length
       }
       const perCall = bytes / calls
-      rows.push(`| bytes a call on disk, tool-calling trials (2 calls: tools offered, tool calls, results), ${stream ? 'streamed' : 'JSON'} | ${Math.round(perCall)} B | ≤ 2 KB | ${perCall <= 2048 ? 'met' : 'NOT met'} |`)
+      rows.push(
+        `| bytes a call on disk, tool-calling trials (2 calls: tools offered, tool calls, results), ${stream ? 'streamed' : 'JSON'} | ${Math.round(perCall)} B | ≤ 2 KB | ${perCall <= 2048 ? 'met' : 'NOT met'} |`,
+      )
     }
 
     // 2. The capture's CPU a call, on the same shapes, without the HTTP hop.
-    const call = parseCall('POST', '/v1/chat/completions', JSON.stringify({ model: 'bench', messages: [{ role: 'system', content: 'You answer with SQL.' }, { role: 'user', content: 'How many orders?' }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT count(*) FROM orders"}' } }] }, { role: 'tool', tool_call_id: 'call_1', content: '{"rows":[[3]]}' }], tools }))
-    const json = (await (await fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'q' }], tools }) })).json()) as unknown
-    const events = (await (await fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'q' }], tools }) })).text()).split('\n\n').filter((e) => e.trim()).map((e) => `${e}\n\n`)
-    const trace = { protocol: 'openai-chat' as const, path: '/chat/completions', model: 'bench', stream: false, promptTokens: 11, completionTokens: 7, latencyMs: 1, cache: 'live' as const, status: 200, error: null, startedAtMs: null }
+    const call = parseCall(
+      'POST',
+      '/v1/chat/completions',
+      JSON.stringify({
+        model: 'bench',
+        messages: [
+          { role: 'system', content: 'You answer with SQL.' },
+          { role: 'user', content: 'How many orders?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'sql', arguments: '{"query":"SELECT count(*) FROM orders"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: '{"rows":[[3]]}' },
+        ],
+        tools,
+      }),
+    )
+    const json = (await (
+      await fetch(`${fake.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'q' }], tools }),
+      })
+    ).json()) as unknown
+    const events = (
+      await (
+        await fetch(`${fake.url}/v1/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'q' }], tools }),
+        })
+      ).text()
+    )
+      .split('\n\n')
+      .filter((e) => e.trim())
+      .map((e) => `${e}\n\n`)
+    const trace = {
+      protocol: 'openai-chat' as const,
+      path: '/chat/completions',
+      model: 'bench',
+      stream: false,
+      promptTokens: 11,
+      completionTokens: 7,
+      latencyMs: 1,
+      cache: 'live' as const,
+      status: 200,
+      error: null,
+      startedAtMs: null,
+    }
     const N = 20_000
     const capture = (stream: boolean) => {
       const samples: number[] = []
@@ -106,7 +183,9 @@ export default async function run(): Promise<string> {
         `| capture CPU a call, ${stream ? 'streamed (6 events)' : 'JSON'} (median of 7 × ${N}), against a loopback tool call through the gateway (${gatewayCall.toFixed(2)} ms) | ${us.toFixed(1)} µs (${(share * 100).toFixed(1)}%) | ≤ 10% of a call | ${share <= 0.1 ? 'met' : 'NOT met'} |`,
       )
     }
-    rows.push('| README pattern (no `llm`): transcript code run, bytes written | none (the gateway is not loaded; `transcriptId` null, no file) | ≤ 10% wall time | met |')
+    rows.push(
+      '| README pattern (no `llm`): transcript code run, bytes written | none (the gateway is not loaded; `transcriptId` null, no file) | ≤ 10% wall time | met |',
+    )
   } finally {
     await gateway.close()
     await fake.stop()

@@ -28,10 +28,22 @@ export default async function run(): Promise<string> {
     const four = await writeFixtureReport(join(dir, 'seed'))
     const records: RunRecord[] = []
     for (let i = 0; records.length < RUNS; i++) {
-      for (const r of four) records.push({ ...r, agent: `agent-${i % 10}`, trial: Math.floor(i / 10), transcriptId: r.transcriptId === 't-repair' ? 't-long' : r.transcriptId })
+      for (const r of four)
+        records.push({
+          ...r,
+          agent: `agent-${i % 10}`,
+          trial: Math.floor(i / 10),
+          transcriptId: r.transcriptId === 't-repair' ? 't-long' : r.transcriptId,
+        })
     }
-    const seedTranscripts = (await readFile(join(dir, 'seed', 'transcripts.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
-    await writeReportFiles(join(dir, 'big'), 'report', records.slice(0, RUNS), [...seedTranscripts, longTranscript('t-long', CALLS)])
+    const seedTranscripts = (await readFile(join(dir, 'seed', 'transcripts.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    await writeReportFiles(join(dir, 'big'), 'report', records.slice(0, RUNS), [
+      ...seedTranscripts,
+      longTranscript('t-long', CALLS),
+    ])
 
     let start = performance.now()
     const viewer = await serveViewer({ path: join(dir, 'big'), port: 0 })
@@ -55,11 +67,23 @@ export default async function run(): Promise<string> {
         const page = await browser.context.newPage()
         start = performance.now()
         await page.goto(viewer.url, { waitUntil: 'load' })
-        await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('f-count')?.textContent?.includes(' of '))
+        await page.waitForFunction(() =>
+          (
+            globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+          ).document
+            .getElementById('f-count')
+            ?.textContent?.includes(' of '),
+        )
         interactive.push(performance.now() - start)
         start = performance.now()
         await page.selectOption('#f-s', 'failed')
-        await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('f-count')?.textContent?.startsWith('2500 '))
+        await page.waitForFunction(() =>
+          (
+            globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }
+          ).document
+            .getElementById('f-count')
+            ?.textContent?.startsWith('2500 '),
+        )
         filters.push(performance.now() - start)
         start = performance.now()
         await page.goto(`${viewer.url}runs/0`, { waitUntil: 'load' })

@@ -32,8 +32,18 @@ interface Variant {
 
 const VARIANTS: Variant[] = [
   { key: 'plain', file: 'plain.eval.ts', config: 'plain.config.ts', label: `plain Vitest, ${CASES} \`test()\`s` },
-  { key: 'readme', file: 'readme-pattern.eval.ts', config: 'evals.config.ts', label: `README pattern, ${CASES} \`evalCase\`s (agent call + \`toRepairCells\`)` },
-  { key: 'conversation', file: 'conversation.eval.ts', config: 'evals.config.ts', label: `${CASES} \`conversation\` turns (100 × 10, \`toBeNumeric\`)` },
+  {
+    key: 'readme',
+    file: 'readme-pattern.eval.ts',
+    config: 'evals.config.ts',
+    label: `README pattern, ${CASES} \`evalCase\`s (agent call + \`toRepairCells\`)`,
+  },
+  {
+    key: 'conversation',
+    file: 'conversation.eval.ts',
+    config: 'evals.config.ts',
+    label: `${CASES} \`conversation\` turns (100 × 10, \`toBeNumeric\`)`,
+  },
 ]
 
 interface Timing {
@@ -61,7 +71,9 @@ async function packedProject(work: string): Promise<string> {
  */
 function childrenCpuMs(): number | null {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ')
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')
     return (Number(fields[13]) + Number(fields[14])) * 10
   } catch {
     return null
@@ -71,14 +83,23 @@ function childrenCpuMs(): number | null {
 function runOnce(variant: Variant, work: string, project: string): Promise<Timing> {
   const timingFile = join(work, `${variant.key}.json`)
   rmSync(timingFile, { force: true })
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_TIMING_FILE: timingFile, BENCH_REPORTS_DIR: join(work, 'reports'), BENCH_CACHE_DIR: join(work, 'vite-cache') }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BENCH_TIMING_FILE: timingFile,
+    BENCH_REPORTS_DIR: join(work, 'reports'),
+    BENCH_CACHE_DIR: join(work, 'vite-cache'),
+  }
   delete env.DATAFORGE_ANNOTATE
   delete env.DATAFORGE_UPDATE_BASELINE
   const started = performance.now()
   const cpuBefore = childrenCpuMs()
   return new Promise((resolve, reject) => {
     const vitestCli = join(project, 'node_modules/vitest/vitest.mjs')
-    const child = spawn(process.execPath, [vitestCli, 'run', '--config', variant.config, variant.file], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [vitestCli, 'run', '--config', variant.config, variant.file], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
@@ -87,7 +108,8 @@ function runOnce(variant: Variant, work: string, project: string): Promise<Timin
       const wallMs = performance.now() - started
       const cpuAfter = childrenCpuMs()
       const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
-      if (code !== 0 || !existsSync(timingFile)) return reject(new Error(`${variant.file}: vitest exited with ${code}\n${output.slice(-2000)}`))
+      if (code !== 0 || !existsSync(timingFile))
+        return reject(new Error(`${variant.file}: vitest exited with ${code}\n${output.slice(-2000)}`))
       const { testsMs, passed } = JSON.parse(readFileSync(timingFile, 'utf8')) as { testsMs: number; passed: number }
       if (passed !== CASES) return reject(new Error(`${variant.file}: ${passed} of ${CASES} tests passed`))
       resolve({ wallMs, cpuMs, testsMs })
@@ -95,9 +117,9 @@ function runOnce(variant: Variant, work: string, project: string): Promise<Timin
   })
 }
 
-
 export default async function run(): Promise<string> {
-  if (!existsSync(distEntry)) throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')
+  if (!existsSync(distEntry))
+    throw new Error('bench/vitest-overhead.ts loads the package from dist/: run `npm run build` first')
   const work = mkdtempSync(join(tmpdir(), 'dataforge-bench-vitest-'))
   try {
     const project = await packedProject(work)
@@ -128,7 +150,9 @@ export default async function run(): Promise<string> {
       const cpu = cpus.every((c) => c !== null) ? s(median(cpus as number[])) : '—'
       if (variant.key === 'plain') return `| ${variant.label} | ${s(wall)} | ${cpu} | ${phase} | — | — | — | — |`
       const ratio = median(runs.map((t, i) => t.wallMs / plain[i]!.wallMs))
-      const cpuRatio = cpus.every((c) => c !== null) ? `${median(runs.map((t, i) => t.cpuMs! / plain[i]!.cpuMs!)).toFixed(2)}×` : '—'
+      const cpuRatio = cpus.every((c) => c !== null)
+        ? `${median(runs.map((t, i) => t.cpuMs! / plain[i]!.cpuMs!)).toFixed(2)}×`
+        : '—'
       const testsRatio = median(runs.map((t, i) => t.testsMs / plain[i]!.testsMs))
       return `| ${variant.label} | ${s(wall)} | ${cpu} | ${phase} | ${ratio.toFixed(2)}× (tests phase ${testsRatio.toFixed(1)}×) | ${cpuRatio} | ≤ ${GOAL}× | ${ratio <= GOAL ? 'met' : 'MISSED'} |`
     })

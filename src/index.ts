@@ -33,7 +33,13 @@ export { checkThresholds, evaluateGates, failClosed, unmatchedThresholds } from 
 export type { Thresholds, ThresholdSpec } from './report-builder/thresholds.js'
 export { compareRuns, type Comparison } from './report-builder/compare.js'
 export { comparisonToJson, renderComparisonMarkdown } from './report-builder/markdown/compare.js'
-export { baselineFromRecords, mergeBaseline, readBaseline, regressionVerdict, renderBaseline } from './report-builder/baseline.js'
+export {
+  baselineFromRecords,
+  mergeBaseline,
+  readBaseline,
+  regressionVerdict,
+  renderBaseline,
+} from './report-builder/baseline.js'
 export { readRunRecords } from './files/read-runs.js'
 export { writeManifest, verifyDir } from './report-builder/manifest.js'
 export { createRepairTask } from './datasets/create-repair-task.js'
@@ -41,10 +47,20 @@ export * from './datasets/questions/index.js'
 export { loadWtq, BUNDLED_WTQ_DIR, type WtqExample, type WtqLoadOptions } from './datasets/wtq/load.js'
 export { wtqSuite, wtqCase } from './datasets/wtq/suite.js'
 export { parseWtqCsv } from './datasets/wtq/table-csv.js'
-export { loadDabench, BUNDLED_DABENCH_DIR, type DabenchQuestion, type DabenchLoadOptions } from './datasets/dabench/load.js'
+export {
+  loadDabench,
+  BUNDLED_DABENCH_DIR,
+  type DabenchQuestion,
+  type DabenchLoadOptions,
+} from './datasets/dabench/load.js'
 export { dabenchSuite, dabenchCase, dabenchPrompt } from './datasets/dabench/suite.js'
 export { parseDabenchCsv } from './datasets/dabench/table-csv.js'
-export { dabenchSummaries, type DabenchSummary, type DabenchScores, type DabenchRate } from './datasets/dabench/scores.js'
+export {
+  dabenchSummaries,
+  type DabenchSummary,
+  type DabenchScores,
+  type DabenchRate,
+} from './datasets/dabench/scores.js'
 export { tsvUnescape, tsvUnescapeList } from './datasets/wtq/tsv.js'
 export { resolveDataAgent, resolveDataAgentSpec, DATA_AGENTS, type DataAgentOptions } from './adapters/data-agents.js'
 export { createModelQaAgent, createProviderQaAgent, parseModelAnswer, renderTables } from './adapters/model-qa.js'

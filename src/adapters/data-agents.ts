@@ -23,10 +23,15 @@ interface DataAgentEntry {
   create(opts: DataAgentOptions): DataAgent
 }
 
-function modelBacked(spec: string, opts: DataAgentOptions): { preset: string; options: ProviderAgentOptions & ModelQaOptions } {
+function modelBacked(
+  spec: string,
+  opts: DataAgentOptions,
+): { preset: string; options: ProviderAgentOptions & ModelQaOptions } {
   const preset = spec in PROVIDER_PRESETS ? spec : opts.provider
-  if (!preset) throw new InputError(`agent ${spec} needs --provider (one of ${Object.keys(PROVIDER_PRESETS).join(', ')})`)
-  if (!(preset in PROVIDER_PRESETS)) throw new InputError(`--provider ${preset}: use one of ${Object.keys(PROVIDER_PRESETS).join(', ')}`)
+  if (!preset)
+    throw new InputError(`agent ${spec} needs --provider (one of ${Object.keys(PROVIDER_PRESETS).join(', ')})`)
+  if (!(preset in PROVIDER_PRESETS))
+    throw new InputError(`--provider ${preset}: use one of ${Object.keys(PROVIDER_PRESETS).join(', ')}`)
   return { preset, options: { ...opts.providerOptions, ...(opts.model ? { model: opts.model } : {}) } }
 }
 
@@ -34,7 +39,8 @@ function modelBacked(spec: string, opts: DataAgentOptions): { preset: string; op
 export const DATA_AGENTS: Record<string, DataAgentEntry> = {
   'mock-qa': {
     kind: 'oracle',
-    description: 'privileged oracle for question suites: answers with the expected answers (100%); tests the harness only',
+    description:
+      'privileged oracle for question suites: answers with the expected answers (100%); tests the harness only',
     create: () => suiteOracle,
   },
   refuse: {
@@ -49,7 +55,8 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
   },
   'model-qa': {
     kind: 'model',
-    description: 'a model answers from the tables in its prompt (head rows past a token budget), one JSON answer per question',
+    description:
+      'a model answers from the tables in its prompt (head rows past a token budget), one JSON answer per question',
     create: (opts) => {
       const { preset, options } = modelBacked('model-qa', opts)
       return createProviderQaAgent(preset, options)
@@ -57,9 +64,14 @@ export const DATA_AGENTS: Record<string, DataAgentEntry> = {
   },
   'data-agent': {
     kind: 'model',
-    description: 'tool-calling agent: read-only SQL over DuckDB, saved results, Vega-Lite charts; sees schemas and 5 sample rows',
+    description:
+      'tool-calling agent: read-only SQL over DuckDB, saved results, Vega-Lite charts; sees schemas and 5 sample rows',
     create: (opts) =>
-      dataAgentFromCli({ ...opts.providerOptions, ...(opts.provider ? { provider: opts.provider } : {}), ...(opts.model ? { model: opts.model } : {}) }),
+      dataAgentFromCli({
+        ...opts.providerOptions,
+        ...(opts.provider ? { provider: opts.provider } : {}),
+        ...(opts.model ? { model: opts.model } : {}),
+      }),
   },
 }
 
@@ -98,8 +110,16 @@ export function resolveDataAgent(spec: string, opts: DataAgentOptions = {}): Dat
  * DataAgent or a factory of one) or `cmd:COMMAND`. They run in their own process (src/isolation/) unless
  * `isolate` is false; close them with `closeAgent` when done.
  */
-export async function resolveDataAgentSpec(spec: string, opts: DataAgentOptions & { cwd: string; isolate?: boolean; isolation?: ResolveOptions['isolation'] }): Promise<DataAgent> {
-  if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !(looksLikeModulePath(spec) || spec.startsWith('cmd:'))) return resolveDataAgent(spec, opts)
+export async function resolveDataAgentSpec(
+  spec: string,
+  opts: DataAgentOptions & { cwd: string; isolate?: boolean; isolation?: ResolveOptions['isolation'] },
+): Promise<DataAgent> {
+  if (DATA_AGENTS[spec] || spec in PROVIDER_PRESETS || !(looksLikeModulePath(spec) || spec.startsWith('cmd:')))
+    return resolveDataAgent(spec, opts)
   const { resolveCustomDataAgent } = await import('./registry.js')
-  return resolveCustomDataAgent(spec, { cwd: opts.cwd, isolate: opts.isolate !== false, ...(opts.isolation ? { isolation: opts.isolation } : {}) })
+  return resolveCustomDataAgent(spec, {
+    cwd: opts.cwd,
+    isolate: opts.isolate !== false,
+    ...(opts.isolation ? { isolation: opts.isolation } : {}),
+  })
 }

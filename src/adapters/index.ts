@@ -3,7 +3,12 @@
 export { boundedEditDistance } from './baseline/edit-distance.js'
 export { baselineAgent, createBaselineAgent } from './baseline/index.js'
 export {
-  DATA_AGENTS, type DataAgentOptions, isModelBackedSpec, listDataAgents, resolveDataAgent, resolveDataAgentSpec
+  DATA_AGENTS,
+  type DataAgentOptions,
+  isModelBackedSpec,
+  listDataAgents,
+  resolveDataAgent,
+  resolveDataAgentSpec,
 } from './data-agents.js'
 export { loadAgentModule } from './load-agent-module.js'
 export { createMockQaAgent, type ScriptedAnswer } from './mock-qa.js'
@@ -11,12 +16,22 @@ export { modelClassifier, type ModelClassifierOptions } from './model-classifier
 export { createModelQaAgent, createProviderQaAgent, parseModelAnswer, renderTables } from './model-qa.js'
 export { noopAgent } from './noop.js'
 export {
-  type ChatClient, createChatClient, priceMapFromOpenRouterModels, PROVIDER_PRESETS, type ProviderAgentOptions,
-  resolveCacheOptions
+  type ChatClient,
+  createChatClient,
+  priceMapFromOpenRouterModels,
+  PROVIDER_PRESETS,
+  type ProviderAgentOptions,
+  resolveCacheOptions,
 } from './providers/index.js'
 export { safeToken } from './providers/safe-token.js'
 export {
-  type AgentListing, type AgentSpec, builtInAgentNames, closeAgent, listAgents, resolveAgent, resolveCustomDataAgent
+  type AgentListing,
+  type AgentSpec,
+  builtInAgentNames,
+  closeAgent,
+  listAgents,
+  resolveAgent,
+  resolveCustomDataAgent,
 } from './registry.js'
 export * from './data-agent/index.js'
 export * from './providers/index.js'

@@ -14,7 +14,11 @@ export function looksLikeModulePath(spec: string): boolean {
  * Imports a user agent module (`.ts` through jiti, `.js` natively) and returns its default export or named
  * `agent` export; a factory function (one without `isAgent(candidate)` true) is called first.
  */
-export async function importAgentExport(spec: string, cwd: string, isAgent: (x: unknown) => boolean): Promise<{ candidate: unknown; path: string; exports: string[] }> {
+export async function importAgentExport(
+  spec: string,
+  cwd: string,
+  isAgent: (x: unknown) => boolean,
+): Promise<{ candidate: unknown; path: string; exports: string[] }> {
   const path = resolve(cwd, spec)
   if (!existsSync(path)) throw new InputError(`agent module ${spec} not found (resolved to ${path})`)
   let mod: Record<string, unknown>
@@ -23,7 +27,9 @@ export async function importAgentExport(spec: string, cwd: string, isAgent: (x: 
       ? ((await createJiti(import.meta.url, { interopDefault: false }).import(path)) as Record<string, unknown>)
       : ((await import(pathToFileURL(path).href)) as Record<string, unknown>)
   } catch (error) {
-    throw new InputError(`agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    throw new InputError(
+      `agent module ${spec} failed to load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    )
   }
   let candidate = mod.agent ?? mod.default
   if (typeof candidate === 'function' && !isAgent(candidate)) candidate = await (candidate as () => unknown)()
@@ -57,9 +63,17 @@ export async function loadDataAgentModule(spec: string, cwd: string): Promise<Da
   const isDataAgent = (x: unknown) => Boolean(x) && typeof (x as DataAgent).session === 'function'
   const { candidate, path, exports } = await importAgentExport(spec, cwd, isDataAgent)
   if (!isDataAgent(candidate)) {
-    throw new InputError(`agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`)
+    throw new InputError(
+      `agent module ${spec} must export a data agent ({ name, session(tables) }) as default or as "agent"; found exports [${exports.join(', ')}]`,
+    )
   }
   const a = candidate as DataAgent
   const name = typeof a.name === 'string' && a.name ? a.name : basename(path, extname(path))
-  return { name, kind: agentKindOf(a), model: a.model, provider: a.provider, session: (tables, ctx) => a.session(tables, ctx) }
+  return {
+    name,
+    kind: agentKindOf(a),
+    model: a.model,
+    provider: a.provider,
+    session: (tables, ctx) => a.session(tables, ctx),
+  }
 }

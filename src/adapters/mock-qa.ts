@@ -7,7 +7,10 @@ export type ScriptedAnswer = Answer | string | number | ((question: string, hist
  * PRIVILEGED test oracle for question evals: answers each question with the expected value it was given.
  * Use it to test graders, matchers and the harness; never as a result. Unknown questions get a refusal.
  */
-export function createMockQaAgent(script: Record<string, ScriptedAnswer>, name = 'mock-qa'): DataAgent & { privileged: true } {
+export function createMockQaAgent(
+  script: Record<string, ScriptedAnswer>,
+  name = 'mock-qa',
+): DataAgent & { privileged: true } {
   return {
     name,
     kind: 'oracle',
@@ -18,7 +21,8 @@ export function createMockQaAgent(script: Record<string, ScriptedAnswer>, name =
         ask(question: string): Answer {
           history.push(question)
           const scripted = script[question]
-          if (scripted === undefined) return { refused: true, text: `mock-qa has no scripted answer for: ${question}`, steps: 1 }
+          if (scripted === undefined)
+            return { refused: true, text: `mock-qa has no scripted answer for: ${question}`, steps: 1 }
           if (typeof scripted === 'function') return scripted(question, [...history])
           if (typeof scripted === 'string') return { value: scripted, text: scripted, steps: 1 }
           if (typeof scripted === 'number') return { value: scripted, text: String(scripted), steps: 1 }

@@ -27,7 +27,8 @@ const SYSTEM_PROMPT =
  */
 export function modelClassifier(client: ChatClient, opts: ModelClassifierOptions = {}): ModelClassifier {
   const limit = opts.concurrency ?? 4
-  if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`modelClassifier: concurrency must be a positive integer, got ${limit}`)
+  if (!(Number.isInteger(limit) && limit >= 1))
+    throw new RangeError(`modelClassifier: concurrency must be a positive integer, got ${limit}`)
   const gate = semaphore(limit)
   return {
     kind: 'model',
@@ -47,7 +48,11 @@ export function modelClassifier(client: ChatClient, opts: ModelClassifierOptions
         const answer = reply.content ?? reply.refusal ?? ''
         const label = matchLabel(answer, property.labels)
         return label === null
-          ? { label: null, reason: `answer ${JSON.stringify(answer.slice(0, 80))} is not one of ${property.labels.join(', ')}`, usage: reply.usage }
+          ? {
+              label: null,
+              reason: `answer ${JSON.stringify(answer.slice(0, 80))} is not one of ${property.labels.join(', ')}`,
+              usage: reply.usage,
+            }
           : { label, usage: reply.usage }
       } finally {
         release()
@@ -57,7 +62,10 @@ export function modelClassifier(client: ChatClient, opts: ModelClassifierOptions
 }
 
 export function classificationPrompt(sample: Sample, property: PropertyInfo, textField?: string): ChatMessage[] {
-  const shown = textField !== undefined ? String(sample[textField] ?? '') : JSON.stringify(withoutFields(sample, property.hiddenFields))
+  const shown =
+    textField !== undefined
+      ? String(sample[textField] ?? '')
+      : JSON.stringify(withoutFields(sample, property.hiddenFields))
   const lines = [
     `Property: ${property.name}`,
     ...(property.description ? [`Meaning: ${property.description}`] : []),
@@ -83,7 +91,10 @@ function withoutFields(sample: Sample, hidden: readonly string[]): Sample {
 export function matchLabel(answer: string, labels: readonly string[]): string | null {
   const trimmed = answer.trim()
   if (labels.includes(trimmed)) return trimmed
-  const normalized = trimmed.replace(/^["'`*\s]+|["'`*.\s]+$/g, '').replace(/^label:\s*/i, '').toLowerCase()
+  const normalized = trimmed
+    .replace(/^["'`*\s]+|["'`*.\s]+$/g, '')
+    .replace(/^label:\s*/i, '')
+    .toLowerCase()
   const hits = labels.filter((l) => l.toLowerCase() === normalized)
   return hits.length === 1 ? hits[0]! : null
 }

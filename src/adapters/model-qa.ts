@@ -39,7 +39,10 @@ export function renderTables(tables: Record<string, Table>, tokenBudget = DEFAUL
         lines.push(line)
         shown++
       }
-      const note = shown < table.rows.length ? ` (first ${shown} of ${table.rows.length} rows shown)` : ` (${table.rows.length} rows)`
+      const note =
+        shown < table.rows.length
+          ? ` (first ${shown} of ${table.rows.length} rows shown)`
+          : ` (${table.rows.length} rows)`
       return `Table ${name}${note}:\n${lines.join('\n')}`
     })
     .join('\n\n')
@@ -58,9 +61,11 @@ export function parseModelAnswer(content: string | null, refusal: string | null)
   const answer: Answer = {}
   const value = json.answer
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') answer.value = value
-  else if (Array.isArray(value)) answer.value = value.map((v) => (typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v)))
+  else if (Array.isArray(value))
+    answer.value = value.map((v) => (typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v)))
   if (json.refused === true) answer.refused = true
-  if (json.chart && typeof json.chart === 'object' && !Array.isArray(json.chart)) answer.charts = [json.chart as Record<string, unknown>]
+  if (json.chart && typeof json.chart === 'object' && !Array.isArray(json.chart))
+    answer.charts = [json.chart as Record<string, unknown>]
   answer.text = typeof json.explanation === 'string' ? json.explanation : text
   return answer
 }
@@ -90,7 +95,9 @@ export function createModelQaAgent(client: ChatClient, opts: ModelQaOptions = {}
     model: client.model,
     provider: client.provider,
     session(tables, ctx): DataSession {
-      const messages: ChatMessage[] = [{ role: 'system', content: `${SYSTEM}\n\n${renderTables(tables, opts.tableTokenBudget)}` }]
+      const messages: ChatMessage[] = [
+        { role: 'system', content: `${SYSTEM}\n\n${renderTables(tables, opts.tableTokenBudget)}` },
+      ]
       return {
         async ask(question, askCtx) {
           messages.push({ role: 'user', content: question })
@@ -101,12 +108,23 @@ export function createModelQaAgent(client: ChatClient, opts: ModelQaOptions = {}
               ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
               ...(opts.jsonMode ? { jsonMode: true } : {}),
             },
-            { trial: 0, seed: ctx.seed, ...(askCtx?.signal ? { signal: askCtx.signal } : {}), caseId: question.slice(0, 80), ...(ctx.llm ? { llm: ctx.llm } : {}) },
+            {
+              trial: 0,
+              seed: ctx.seed,
+              ...(askCtx?.signal ? { signal: askCtx.signal } : {}),
+              caseId: question.slice(0, 80),
+              ...(ctx.llm ? { llm: ctx.llm } : {}),
+            },
           )
           messages.push(reply.message)
           // On the harness's trial (ctx.llm) the gateway counts the call; the answer reports none.
           const usage = ctx.llm ? {} : { usage: addUsage(emptyUsage(), reply.usage) }
-          return { ...parseModelAnswer(reply.content, reply.refusal), ...usage, steps: 1, model: reply.model || client.model }
+          return {
+            ...parseModelAnswer(reply.content, reply.refusal),
+            ...usage,
+            steps: 1,
+            model: reply.model || client.model,
+          }
         },
       }
     },

@@ -22,7 +22,12 @@ export const suiteOracle: DataAgent & { privileged: true } = {
         const later = turns.findIndex((t, i) => i >= next && t.question === question)
         const at = later >= 0 ? later : turns.findIndex((t) => t.question === question)
         const expected = at >= 0 ? expectedAnswerOf(turns[at]!) : undefined
-        if (!expected) return { refused: true, text: `mock-qa: no expected answer for this data and question: ${question}`, steps: 1 }
+        if (!expected)
+          return {
+            refused: true,
+            text: `mock-qa: no expected answer for this data and question: ${question}`,
+            steps: 1,
+          }
         next = at + 1
         return { ...expected, steps: 1 }
       },

@@ -41,7 +41,10 @@ export interface CaseTrial {
   calls(from?: number, to?: number): { modelCalls: readonly LlmCall[]; toolCalls: readonly RecordToolCall[] }
 }
 
-export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids: { caseId: string; trial: number; seed: number }): Promise<CaseTrial | null> {
+export async function openCaseTrial(
+  config: () => Promise<LlmConfig | null>,
+  ids: { caseId: string; trial: number; seed: number },
+): Promise<CaseTrial | null> {
   const resolved = await config()
   if (!resolved) return null
   const gw = await import('../gateway/trial-llm.js')
@@ -52,7 +55,10 @@ export async function openCaseTrial(config: () => Promise<LlmConfig | null>, ids
     endTurn: () => void trial.cancelInFlight(),
     put: (meta, from, to) => putLlmOutcome(meta, gw.outcomeSince(trial, from, to)),
     finish: () => void trial.finish(),
-    calls: (from = 0, to) => ({ modelCalls: trial.ledger.calls.slice(from, to), toolCalls: gw.toolCallsSince(trial.ledger, from, to) }),
+    calls: (from = 0, to) => ({
+      modelCalls: trial.ledger.calls.slice(from, to),
+      toolCalls: gw.toolCallsSince(trial.ledger, from, to),
+    }),
   }
 }
 
@@ -67,7 +73,13 @@ export function putLlmOutcome(meta: DataforgeMeta, llm: LlmOutcome): AgentFailur
     meta.usage = llm.usage
     usageSource = 'gateway'
   } else usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
-  meta.llm = { upstream: llm.upstream, usageSource, calls: llm.calls, toolCalls: llm.toolCalls, transcript: llm.transcript }
+  meta.llm = {
+    upstream: llm.upstream,
+    usageSource,
+    calls: llm.calls,
+    toolCalls: llm.toolCalls,
+    transcript: llm.transcript,
+  }
   if (llm.cancelled) meta.warnings = [...(meta.warnings ?? []), llm.cancelled]
   if (!llm.failure) return null
   meta.failure = failureOf(meta, llm.failure.kind, `model gateway: ${llm.failure.message}`)

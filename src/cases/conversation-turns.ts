@@ -74,7 +74,11 @@ export interface ConversationSession {
 }
 
 /** Checks the call's arguments (errors name the conversation and the option) and prepares its session. */
-export function conversationSession(name: string, options: ConversationOptions, turns: ReadonlyArray<readonly [question: string, check: unknown]>): ConversationSession {
+export function conversationSession(
+  name: string,
+  options: ConversationOptions,
+  turns: ReadonlyArray<readonly [question: string, check: unknown]>,
+): ConversationSession {
   checkConversationArgs(name, options, turns)
   const timeoutMs = options.timeout ?? DEFAULT_TURN_TIMEOUT_MS
   checkTimeoutMs(timeoutMs, `conversation "${name}": timeout`)
@@ -97,10 +101,12 @@ export function conversationSession(name: string, options: ConversationOptions, 
     resolved ??=
       typeof spec === 'object' && 'session' in spec
         ? Promise.resolve(spec)
-        : Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(([{ resolveCustomDataAgent }, { isolateOption }]) => {
-            const { isolate, level } = isolateOption(options.isolate)
-            return resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate, isolation: { level } })
-          })
+        : Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(
+            ([{ resolveCustomDataAgent }, { isolateOption }]) => {
+              const { isolate, level } = isolateOption(options.isolate)
+              return resolveCustomDataAgent(spec, { cwd: process.cwd(), isolate, isolation: { level } })
+            },
+          )
     return resolved
   }
   // The model gateway: one trial for the whole session; each turn's test gets the calls made while it was asked.
@@ -188,7 +194,12 @@ export function conversationSession(name: string, options: ConversationOptions, 
         if (agent) putAgent(live, agentIdentity(agent))
       }
       const steps = answer.steps
-      putUsage(live, sanitizeUsage(answer.usage), typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1, typeof answer.model === 'string' ? answer.model : undefined)
+      putUsage(
+        live,
+        sanitizeUsage(answer.usage),
+        typeof steps === 'number' && Number.isInteger(steps) && steps >= 0 ? steps : 1,
+        typeof answer.model === 'string' ? answer.model : undefined,
+      )
       putCounters(live, answer.metrics)
       const refused = await putTurnLlm(live, index)
       if (refused) throw refused

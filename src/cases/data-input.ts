@@ -23,7 +23,10 @@ export function recordsToTable(records: Record<string, unknown>[]): Table {
       columns.push(k)
     }
   }
-  return { columns, rows: records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c])))) }
+  return {
+    columns,
+    rows: records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c])))),
+  }
 }
 
 function oneTable(value: unknown, where: string): Table {

@@ -28,7 +28,9 @@ import { putAgentFailure, putFailureOnce, putUsageOf } from '../test-meta/put-fa
  */
 
 export type DatasetOption = string | Omit<DatasetRequest, 'seed'>
-export type TaskSource = { task: AgentTask; info: DatasetInfo } | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
+export type TaskSource =
+  | { task: AgentTask; info: DatasetInfo }
+  | ((seed: number) => Promise<{ task: AgentTask; info: DatasetInfo }> | { task: AgentTask; info: DatasetInfo })
 
 export interface EvalCaseOptions {
   /** A dataset id (`synthetic`, `hospital`, a Raha-layout folder) or a full request (rows, error rate, CSV pair…). */
@@ -111,7 +113,11 @@ function datasetIdOf(options: EvalCaseOptions): string {
 
 /** An agent's name before it is resolved: a module path's stem, a command's words. */
 export function agentNameOf(spec: string | { command: readonly string[] }): string {
-  if (typeof spec === 'string') return spec.replace(/^cmd:\s*/, '').replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, '')
+  if (typeof spec === 'string')
+    return spec
+      .replace(/^cmd:\s*/, '')
+      .replace(/^.*\//, '')
+      .replace(/\.[cm]?[jt]s$/, '')
   return spec.command.join(' ')
 }
 
@@ -133,7 +139,15 @@ function putData(live: DataforgeMeta, info: DatasetInfo): void {
 export function trialMeta(name: string, options: EvalCaseOptions, trial: number): DataforgeMeta {
   const dataset = datasetIdOf(options)
   return newMeta(
-    { caseId: name, dataset, ...specIdentity(options.agent), category: options.category, trial, seed: (options.seed ?? 1) + trial, generation: options.generation },
+    {
+      caseId: name,
+      dataset,
+      ...specIdentity(options.agent),
+      category: options.category,
+      trial,
+      seed: (options.seed ?? 1) + trial,
+      generation: options.generation,
+    },
     { tags: options.tags ?? [], trials: options.trials ?? 1 },
   )
 }
@@ -180,14 +194,19 @@ export function caseAgent(options: EvalCaseOptions): CaseAgent {
   return {
     closes: true,
     get: () => {
-      resolved ??= Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(([{ resolveAgent }, { isolateOption }]) => {
-        const { isolate, level } = isolateOption(options.isolate)
-        return resolveAgent(spec, {
-          cwd: process.cwd(),
-          isolate,
-          isolation: { level, ...(options.agentMemoryMb !== undefined ? { maxOldSpaceMb: options.agentMemoryMb } : {}) },
-        })
-      })
+      resolved ??= Promise.all([import('../adapters/registry.js'), import('../isolation/wall.js')]).then(
+        ([{ resolveAgent }, { isolateOption }]) => {
+          const { isolate, level } = isolateOption(options.isolate)
+          return resolveAgent(spec, {
+            cwd: process.cwd(),
+            isolate,
+            isolation: {
+              level,
+              ...(options.agentMemoryMb !== undefined ? { maxOldSpaceMb: options.agentMemoryMb } : {}),
+            },
+          })
+        },
+      )
       return resolved
     },
     close: async () => {
@@ -215,11 +234,16 @@ export async function runTrial(
   live.startedAt = new Date().toISOString()
   const agent = await agentOf.get()
   putAgent(live, agentIdentity(agent))
-  const { task, info } = options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
+  const { task, info } =
+    options.task && typeof options.task !== 'function' ? options.task : await loadTask(options, seed)
   putData(live, info)
   const own = ownUpstreamOf(agent)
   // A built-in model agent brings its preset's upstream; any other agent takes the case's.
-  const llmTrial = await openCaseTrial(own ? async () => own : llmConfigOf(options), { caseId: live.caseId, trial: run.trial, seed })
+  const llmTrial = await openCaseTrial(own ? async () => own : llmConfigOf(options), {
+    caseId: live.caseId,
+    trial: run.trial,
+    seed,
+  })
   const llm = llmTrial?.llm
   let refused: AgentFailure | null = null
   try {
@@ -285,7 +309,12 @@ function llmConfigOf(options: EvalCaseOptions): () => Promise<LlmConfig | null> 
  * normalized, usage sanitized and failures classified the same way. A failure is recorded on the test when it
  * happens: a body that catches the agent's exception still records a failed trial.
  */
-function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess }, defaultTask: AgentTask, live: DataforgeMeta): BoundAgent {
+function bindAgent(
+  agent: RepairAgent,
+  ctx: { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess },
+  defaultTask: AgentTask,
+  live: DataforgeMeta,
+): BoundAgent {
   return {
     name: agent.name,
     kind: agentKindOf(agent),
@@ -295,7 +324,13 @@ function bindAgent(agent: RepairAgent, ctx: { seed: number; trial: number; signa
         const { output, oracle } = await invokeRepairAgent(agent, task, ctx)
         putUsageOf(live, output.usage, output.steps, output.model ?? undefined)
         if (oracle) live.agentKind = 'oracle'
-        return { fixes: output.fixes as Fix[], usage: output.usage, steps: output.steps, ...(output.model ? { model: output.model } : {}), warnings: output.warnings }
+        return {
+          fixes: output.fixes as Fix[],
+          usage: output.usage,
+          steps: output.steps,
+          ...(output.model ? { model: output.model } : {}),
+          warnings: output.warnings,
+        }
       } catch (error) {
         putAgentFailure(live, error)
         throw error

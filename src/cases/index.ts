@@ -4,10 +4,25 @@ export { checkEvalCaseArgs, checkMatcherOptions } from './check-options.js'
 export { type ConversationOptions, conversationSession, turnTestName } from './conversation-turns.js'
 export { type DataInput, normalizeData, recordsToTable } from './data-input.js'
 export {
-  agentNameOf, type BoundAgent, caseAgent, type DatasetOption, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions,
-  type EvalTrialContext, runTrial, type TaskSource, trialMeta, trialTestName
+  agentNameOf,
+  type BoundAgent,
+  caseAgent,
+  type DatasetOption,
+  DEFAULT_TRIAL_TIMEOUT_MS,
+  type EvalCaseOptions,
+  type EvalTrialContext,
+  runTrial,
+  type TaskSource,
+  trialMeta,
+  trialTestName,
 } from './eval-trial.js'
 export {
-  qaCases, qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent,
-  runQaTurn
+  qaCases,
+  qaCasesNow,
+  qaPlan,
+  type QaSuiteInput,
+  type QaSuiteRunOptions,
+  qaTurnMeta,
+  resolveQaAgent,
+  runQaTurn,
 } from './qa-turns.js'

@@ -59,13 +59,18 @@ export function qaPlan(suite: QaSuiteInput, options: QaSuiteRunOptions): QaPlan 
   checkQaSuiteOptions(options)
   const trials = options.trials ?? 1
   const seed = options.seed ?? 1
-  if (options.agent === undefined || options.agent === null || options.agent === '') throw new InputError('qaSuite: agent is required')
+  if (options.agent === undefined || options.agent === null || options.agent === '')
+    throw new InputError('qaSuite: agent is required')
   return {
     name: options.name ?? suiteName(suite),
     trials,
     seed,
     timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS,
-    suiteOptions: { seed, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+    suiteOptions: {
+      seed,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    },
     llm: caseLlm(options.llm, 'qaSuite'),
   }
 }
@@ -94,7 +99,11 @@ export async function qaCases(suite: QaSuiteInput, opts: QaSuiteOptions): Promis
  * The cases when the runner must know its tests synchronously (Jest collects a file without awaiting): the
  * built-in suites load synchronously; a suite function must return its cases, not a promise of them.
  */
-export function qaCasesNow(suite: QaSuiteInput, opts: QaSuiteOptions, loadBuiltIn: (name: string, opts: QaSuiteOptions) => QaCase[]): QaCase[] {
+export function qaCasesNow(
+  suite: QaSuiteInput,
+  opts: QaSuiteOptions,
+  loadBuiltIn: (name: string, opts: QaSuiteOptions) => QaCase[],
+): QaCase[] {
   if (typeof suite === 'string') return loadBuiltIn(suite, opts)
   if (Array.isArray(suite)) return checkCases(suite)
   const cases = suite(opts)
@@ -110,7 +119,8 @@ export function qaCasesNow(suite: QaSuiteInput, opts: QaSuiteOptions, loadBuiltI
 /** A data agent object as given, or a name resolved as the `qa` command resolves it. */
 export async function resolveQaAgent(spec: DataAgent | string): Promise<DataAgent> {
   if (typeof spec !== 'string') {
-    if (typeof spec.session !== 'function') throw new InputError('qaSuite: agent must be a data agent with session(tables)')
+    if (typeof spec.session !== 'function')
+      throw new InputError('qaSuite: agent must be a data agent with session(tables)')
     return spec
   }
   const { resolveDataAgentSpec } = await import('../adapters/data-agents.js')
@@ -127,7 +137,16 @@ export function qaTurnMeta(
   generation: string | undefined,
 ): DataforgeMeta {
   return newMeta(
-    { caseId: qaCase.id, dataset: plan.name, ...agent, category: qaCase.category, trial, seed: plan.seed + trial, turn: turnNumber(qaCase, index), generation },
+    {
+      caseId: qaCase.id,
+      dataset: plan.name,
+      ...agent,
+      category: qaCase.category,
+      trial,
+      seed: plan.seed + trial,
+      turn: turnNumber(qaCase, index),
+      generation,
+    },
     { trials: plan.trials, ...(qaCase.metrics ? { metrics: { ...qaCase.metrics } } : {}) },
   )
 }

@@ -8,7 +8,10 @@ import type { DataforgeMeta } from '../test-meta/build.js'
  * model calls, and the tool calls read from their answers with the tools the agent noted running itself, as the
  * record's `toolCalls` list them). Without a gateway trial, what the meta holds.
  */
-export function trialTrajectory(seen: { modelCalls: readonly LlmCall[]; toolCalls: readonly RecordToolCall[] } | null, meta: DataforgeMeta): Trajectory {
+export function trialTrajectory(
+  seen: { modelCalls: readonly LlmCall[]; toolCalls: readonly RecordToolCall[] } | null,
+  meta: DataforgeMeta,
+): Trajectory {
   const modelCalls = seen?.modelCalls ?? meta.llm?.calls ?? []
   const toolCalls = seen?.toolCalls ?? meta.llm?.toolCalls ?? []
   // Steps are the model calls when the gateway saw any, else the steps the agent reported.

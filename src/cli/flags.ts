@@ -2,14 +2,20 @@ import { InputError } from '../core/errors.js'
 
 /** `--agent a,b --agent c` → ['a', 'b', 'c']. */
 export function splitList(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)
 }
 
 /**
  * `--seed -5` → `--seed=-5` for options that take a value, so a negative number is read as the value and not as
  * an unknown flag (parseArgs would refuse it as ambiguous).
  */
-export function joinNegativeNumbers(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+export function joinNegativeNumbers(
+  argv: readonly string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -23,7 +29,12 @@ export function joinNegativeNumbers(argv: readonly string[], options: Record<str
   return out
 }
 
-export function parseIntegerFlag(name: string, raw: string | undefined, fallback: number, range: { min?: number; max?: number }): number {
+export function parseIntegerFlag(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  range: { min?: number; max?: number },
+): number {
   if (raw === undefined) return fallback
   if (!/^-?\d+$/.test(raw.trim())) throw new InputError(`--${name} must be an integer, got "${raw}"`)
   const value = Number(raw)
@@ -41,14 +52,17 @@ export function parseNumberFlag(
   if (raw === undefined) return fallback
   const value = Number(raw)
   if (raw.trim() === '' || !Number.isFinite(value)) throw new InputError(`--${name} must be a number, got "${raw}"`)
-  if (range.exclusiveMin && range.min !== undefined && value <= range.min) throw new InputError(`--${name} must be > ${range.min}, got "${raw}"`)
+  if (range.exclusiveMin && range.min !== undefined && value <= range.min)
+    throw new InputError(`--${name} must be > ${range.min}, got "${raw}"`)
   checkRange(name, value, range, raw)
   return value
 }
 
 function checkRange(name: string, value: number, range: { min?: number; max?: number }, raw: string): void {
-  if (range.min !== undefined && value < range.min) throw new InputError(`--${name} must be ≥ ${range.min}, got "${raw}"`)
-  if (range.max !== undefined && value > range.max) throw new InputError(`--${name} must be ≤ ${range.max}, got "${raw}"`)
+  if (range.min !== undefined && value < range.min)
+    throw new InputError(`--${name} must be ≥ ${range.min}, got "${raw}"`)
+  if (range.max !== undefined && value > range.max)
+    throw new InputError(`--${name} must be ≤ ${range.max}, got "${raw}"`)
 }
 
 /** The flags `run` and `qa` share, by the same names: trials and seeds, timeout, rate, report files, repeat gate. */

@@ -14,7 +14,11 @@ function inputErrorLine(error: unknown): string | null {
     return `dataforge-evals: ${where}cannot ${error.syscall ?? 'write'}: ${fsProblem(error)}\n`
   }
   if (!(error instanceof InputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')))) return null
-  return `dataforge-evals: ${terminalText(String((error as Error).message).split('\n')[0]!.trim())}\n`
+  return `dataforge-evals: ${terminalText(
+    String((error as Error).message)
+      .split('\n')[0]!
+      .trim(),
+  )}\n`
 }
 
 /** Runs a command body; bad input becomes one line on stderr and exit code 2 (the CLI's one rule for it). */

@@ -38,17 +38,32 @@ export interface IsolationChoice {
   limits: Partial<SandboxLimits>
 }
 
-type IsolationValues = { isolate?: string; 'no-isolate'?: boolean; 'agent-network'?: string; 'agent-env'?: string[]; 'sandbox-memory-mb'?: string; 'sandbox-procs'?: string; 'sandbox-tmp-mb'?: string }
+type IsolationValues = {
+  isolate?: string
+  'no-isolate'?: boolean
+  'agent-network'?: string
+  'agent-env'?: string[]
+  'sandbox-memory-mb'?: string
+  'sandbox-procs'?: string
+  'sandbox-tmp-mb'?: string
+}
 
 export function parseIsolationFlags(values: IsolationValues): IsolationChoice {
   const raw = values.isolate
-  if (raw !== undefined && !['sandbox', 'process', 'none'].includes(raw)) throw new InputError(`--isolate: "${raw}" is not a level; use sandbox, process or none`)
-  if (values['no-isolate'] && raw !== undefined && raw !== 'none') throw new InputError(`--no-isolate and --isolate ${raw} disagree; give one`)
+  if (raw !== undefined && !['sandbox', 'process', 'none'].includes(raw))
+    throw new InputError(`--isolate: "${raw}" is not a level; use sandbox, process or none`)
+  if (values['no-isolate'] && raw !== undefined && raw !== 'none')
+    throw new InputError(`--no-isolate and --isolate ${raw} disagree; give one`)
   const level = values['no-isolate'] ? 'none' : ((raw ?? 'auto') as IsolateLevel | 'none' | 'auto')
   const network = values['agent-network'] ?? 'open'
-  if (network !== 'open' && network !== 'none') throw new InputError(`--agent-network: "${network}" is not a mode; use open or none`)
-  if (network === 'none' && level === 'none') throw new InputError('--agent-network none needs an isolated agent; it cannot apply with --isolate none')
-  const passEnv = (values['agent-env'] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+  if (network !== 'open' && network !== 'none')
+    throw new InputError(`--agent-network: "${network}" is not a mode; use open or none`)
+  if (network === 'none' && level === 'none')
+    throw new InputError('--agent-network none needs an isolated agent; it cannot apply with --isolate none')
+  const passEnv = (values['agent-env'] ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)
   for (const name of passEnv) {
     const why = refusedEnvName(name)
     if (why) throw new InputError(`--agent-env ${name}: not passed on (${why})`)
@@ -56,8 +71,10 @@ export function parseIsolationFlags(values: IsolationValues): IsolationChoice {
   const limits: Partial<SandboxLimits> = {}
   const memory = values['sandbox-memory-mb']
   if (memory !== undefined) limits.memoryMb = parseIntegerFlag('sandbox-memory-mb', memory, 4096, { min: 0 }) || null
-  if (values['sandbox-procs'] !== undefined) limits.procs = parseIntegerFlag('sandbox-procs', values['sandbox-procs'], 0, { min: 1 })
-  if (values['sandbox-tmp-mb'] !== undefined) limits.tmpMb = parseIntegerFlag('sandbox-tmp-mb', values['sandbox-tmp-mb'], 512, { min: 1 })
+  if (values['sandbox-procs'] !== undefined)
+    limits.procs = parseIntegerFlag('sandbox-procs', values['sandbox-procs'], 0, { min: 1 })
+  if (values['sandbox-tmp-mb'] !== undefined)
+    limits.tmpMb = parseIntegerFlag('sandbox-tmp-mb', values['sandbox-tmp-mb'], 512, { min: 1 })
   return { isolate: level !== 'none', level: level === 'none' ? 'auto' : level, network, passEnv, limits }
 }
 
@@ -65,9 +82,17 @@ export function parseIsolationFlags(values: IsolationValues): IsolationChoice {
  * `--agent-network none` with a model upstream is refused before any agent starts: bubblewrap gives the agent a
  * network namespace of its own, whose 127.0.0.1 is not the host's, so the gateway is out of its reach too.
  */
-export function refuseNetworkNoneWithUpstream(values: { 'agent-network'?: unknown; llm?: unknown }, env: Record<string, string | undefined>): void {
+export function refuseNetworkNoneWithUpstream(
+  values: { 'agent-network'?: unknown; llm?: unknown },
+  env: Record<string, string | undefined>,
+): void {
   if (values['agent-network'] !== 'none') return
-  const upstream = typeof values.llm === 'string' ? `--llm ${values.llm}` : env['DATAFORGE_LLM']?.trim() ? `DATAFORGE_LLM=${env['DATAFORGE_LLM'].trim()}` : null
+  const upstream =
+    typeof values.llm === 'string'
+      ? `--llm ${values.llm}`
+      : env['DATAFORGE_LLM']?.trim()
+        ? `DATAFORGE_LLM=${env['DATAFORGE_LLM'].trim()}`
+        : null
   if (!upstream) return
   throw new InputError(
     `--agent-network none cuts an isolated agent off from the model gateway too (the sandbox's own network namespace has its own 127.0.0.1), so its model calls through ${upstream} could not be made; drop one of the two (docs/isolation.md). The built-in model agents run in this process and are not affected`,

@@ -47,7 +47,14 @@ export async function checkProviderFlags(
   if (keyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
     throw new InputError(`--llm-key-env: "${keyEnv}" is not an environment variable's name`)
   }
-  resolveCacheOptions(io.env, { ...(values.cache !== undefined ? { cache: values.cache } : {}), ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}) }, io.cwd)
+  resolveCacheOptions(
+    io.env,
+    {
+      ...(values.cache !== undefined ? { cache: values.cache } : {}),
+      ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+    },
+    io.cwd,
+  )
 }
 
 /** Whether the run had a price map (`--prices`, or `DATAFORGE_PRICES` for the gateway): a report's `config.priced`. */

@@ -66,7 +66,11 @@ Exit codes: 0 ok, 1 a gate or comparison failed, 2 bad usage or input.
 export async function main(argv: string[], given: CliIO = processIO()): Promise<number> {
   // Whatever a command prints goes through the terminal guard: text from agents, data or files cannot move
   // the cursor, erase lines or set the window title (issue 26 item 4).
-  const io: CliIO = { ...given, stdout: (text) => given.stdout(terminalOutput(text)), stderr: (text) => given.stderr(terminalOutput(text)) }
+  const io: CliIO = {
+    ...given,
+    stdout: (text) => given.stdout(terminalOutput(text)),
+    stderr: (text) => given.stderr(terminalOutput(text)),
+  }
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(HELP.replace('{version}', toolVersion()))
@@ -83,7 +87,9 @@ export async function main(argv: string[], given: CliIO = processIO()): Promise<
       return command(rest, io)
     })
   } catch (error) {
-    io.stderr(`dataforge-evals: internal error: ${terminalText(oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error)))}\n`)
+    io.stderr(
+      `dataforge-evals: internal error: ${terminalText(oneLine(error instanceof Error ? (error.stack ?? error.message) : String(error)))}\n`,
+    )
     return 1
   }
 }

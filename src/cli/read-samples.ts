@@ -24,7 +24,8 @@ export async function readSamples(path: string, label: string): Promise<Sample[]
     } catch (error) {
       throw new InputError(`${label} line ${i + 1}: not valid JSON (${(error as Error).message})`)
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(`${label} line ${i + 1}: expected a JSON object`)
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new InputError(`${label} line ${i + 1}: expected a JSON object`)
     samples.push(value as Sample)
   })
   return samples
@@ -45,6 +46,8 @@ async function readText(path: string, label: string): Promise<string> {
     return await readFile(path, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new InputError(`${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (error as Error).message})`}`)
+    throw new InputError(
+      `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (error as Error).message})`}`,
+    )
   }
 }

@@ -8,7 +8,12 @@ import type { EvalReport } from '../report-builder/build.js'
 import { renderHtmlReport } from '../report-builder/html/index.js'
 import { renderMarkdownReport } from '../report-builder/markdown/report.js'
 import { renderTerminalSummary } from '../report-builder/terminal.js'
-import { commitReportFolder, commitReportFolderLocked, legacyRunsOf, renderReportFiles } from '../report-builder/write-report.js'
+import {
+  commitReportFolder,
+  commitReportFolderLocked,
+  legacyRunsOf,
+  renderReportFiles,
+} from '../report-builder/write-report.js'
 import { type CliIO, colorOn, shownPath } from './io.js'
 import type { Comparison } from '../report-builder/compare.js'
 import type { GroupDelta } from '../report-builder/baseline.js'
@@ -57,12 +62,17 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
   const transcripts = renderTranscriptsJsonl(report.records, opts.transcripts ?? [])
   if (transcripts) contents.set(transcriptsPath, transcripts)
   // A transcripts file of this stem from an earlier run goes when this run kept none.
-  const replaces = [...(await legacyRunsOf(paths.dir, paths.stem)), ...(!transcripts && existsSync(transcriptsPath) ? [transcriptsPath] : [])]
+  const replaces = [
+    ...(await legacyRunsOf(paths.dir, paths.stem)),
+    ...(!transcripts && existsSync(transcriptsPath) ? [transcriptsPath] : []),
+  ]
   const folder = { dir: paths.dir, contents, records: report.records, recordFiles: [paths.json, paths.runs], replaces }
   const written = opts.lock ? await commitReportFolderLocked(folder) : await commitReportFolder(folder)
   opts.io.stdout(renderTerminalSummary(report, { color: colorOn(opts.io) }))
   opts.io.stdout(`\nwrote ${written.map((path) => shownPath(opts.shownFrom, path)).join(', ')}\n`)
-  await exportRunTraces(opts.otel, report.records, { cwd: opts.shownFrom, env: opts.io.env }, (line) => opts.io.stderr(`${line}\n`))
+  await exportRunTraces(opts.otel, report.records, { cwd: opts.shownFrom, env: opts.io.env }, (line) =>
+    opts.io.stderr(`${line}\n`),
+  )
 }
 
 export interface CliGithubInput {

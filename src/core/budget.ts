@@ -38,7 +38,9 @@ export function readBudget(value: unknown, source: string, fields: readonly Budg
     if (v === undefined) continue
     const whole = WHOLE.has(field as BudgetField)
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (whole && !Number.isInteger(v))) {
-      throw new InputError(`${source}.${field}: expected a non-negative ${whole ? 'integer' : 'number'}, got ${JSON.stringify(v)}`)
+      throw new InputError(
+        `${source}.${field}: expected a non-negative ${whole ? 'integer' : 'number'}, got ${JSON.stringify(v)}`,
+      )
     }
     out[field as BudgetField] = v
   }

@@ -56,7 +56,13 @@ export function armIdOf(id: TrialIdentity): string {
   for (const part of [id.model, id.provider, id.generation]) key += part === null ? '\u0000n' : `\u0000s${part}`
   let armId = armIds.get(key)
   if (armId === undefined) {
-    armId = hashOf({ agent: id.agent, agentKind: id.agentKind, model: id.model, provider: id.provider, generation: id.generation })
+    armId = hashOf({
+      agent: id.agent,
+      agentKind: id.agentKind,
+      model: id.model,
+      provider: id.provider,
+      generation: id.generation,
+    })
     armIds.set(key, armId)
   }
   return armId
@@ -86,7 +92,11 @@ export function configIdOf(id: TrialIdentity, armId = armIdOf(id)): string {
  * The record of one trial, built once, with the run's real provenance: the door's identity of the trial
  * (`trialIdentity`'s defaults for what it left out), what the trial did, and the run's commit and date.
  */
-export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome, provenance: RecordProvenance): RunRecord {
+export function buildRunRecord(
+  given: TrialIdentityInput,
+  outcome: RecordOutcome,
+  provenance: RecordProvenance,
+): RunRecord {
   const id = trialIdentity(given)
   const score = outcome.status === 'ok' ? (outcome.score ?? null) : null
   const passF1 = outcome.passF1 ?? 1
@@ -114,7 +124,10 @@ export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome
     seed: id.seed,
     generation: id.generation,
     status: outcome.status,
-    failureKind: outcome.status === 'ok' ? null : (outcome.failureKind ?? (outcome.status === 'skipped' ? 'skipped' : 'exception')),
+    failureKind:
+      outcome.status === 'ok'
+        ? null
+        : (outcome.failureKind ?? (outcome.status === 'skipped' ? 'skipped' : 'exception')),
     failureMessage: outcome.status === 'ok' ? null : cuts.nullable(outcome.failureMessage ?? null, 'failureMessage'),
     correct,
     completed: outcome.status === 'ok',
@@ -148,7 +161,8 @@ export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome
     agentSource: id.agentProvenance?.source ?? null,
     agentSha256: id.agentProvenance?.sha256 ?? null,
     isolated: id.agentProvenance?.isolated ?? null,
-    isolation: id.agentProvenance?.isolation ?? (id.agentProvenance && !id.agentProvenance.isolated ? IN_PROCESS : null),
+    isolation:
+      id.agentProvenance?.isolation ?? (id.agentProvenance && !id.agentProvenance.isolated ? IN_PROCESS : null),
     projectCommit: provenance.projectCommit,
     configId: configIdOf(id, armId),
     armId,
@@ -162,7 +176,16 @@ export function buildRunRecord(given: TrialIdentityInput, outcome: RecordOutcome
  */
 export function withoutCleanValues(d: RepairDiagnostics): RepairDiagnostics {
   // What a matcher stored is stripped already: the reporter builds no copies of it.
-  if (!(hasWant(d.wrongCell) || hasWant(d.wrongValue) || hasWant(d.overRepair) || hasWant(d.missedRepair) || hasWant(d.caseInsensitiveColumn))) return d
+  if (
+    !(
+      hasWant(d.wrongCell) ||
+      hasWant(d.wrongValue) ||
+      hasWant(d.overRepair) ||
+      hasWant(d.missedRepair) ||
+      hasWant(d.caseInsensitiveColumn)
+    )
+  )
+    return d
   // Built field by field, in the grader's key order: an object rest per issue was the slowest step of a
   // million-cell record.
   const strip = (issues: CellIssue[]) =>

@@ -11,14 +11,19 @@ import { isPlainObject } from './is-plain-object.js'
 export function dataRecordSchema<V extends Z.ZodType>(value: V, z: typeof Z): Z.ZodType<Record<string, Z.output<V>>> {
   return z.unknown().transform((input, ctx) => {
     if (!isPlainObject(input)) {
-      ctx.addIssue({ code: 'custom', message: `Invalid input: expected record, received ${input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input}` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `Invalid input: expected record, received ${input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input}`,
+      })
       return z.NEVER
     }
     const out = dataRecord<Z.output<V>>()
     for (const key of Object.keys(input)) {
       const result = value.safeParse(input[key])
       if (result.success) out[key] = result.data
-      else for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] })
+      else
+        for (const issue of result.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] })
     }
     return out
   }) as unknown as Z.ZodType<Record<string, Z.output<V>>>

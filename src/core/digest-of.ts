@@ -20,7 +20,7 @@ const DIGEST_LABELS: Record<ReportDigestOf, string> = {
   'file-bytes': 'file bytes',
   'csv-serialization': 'CSV serialization',
   'tables-json': 'tables as canonical JSON',
-  'digest-list': 'sorted list of the cases\' table digests',
+  'digest-list': "sorted list of the cases' table digests",
 }
 
 /** What reports print for a digest's `of` (older reports have none: '—'). */

@@ -63,7 +63,10 @@ export function markdownCode(text: string): string {
   const body = stripControls(text).replace(/\s*\n\s*|\t/g, ' ')
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length))
   const fence = '`'.repeat(longest + 1)
-  const pad = body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '') ? ' ' : ''
+  const pad =
+    body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '')
+      ? ' '
+      : ''
   return `${fence}${pad}${body}${pad}${fence}`
 }
 
@@ -94,6 +97,7 @@ export function terminalOutput(text: string): string {
     .replace(LONE_ESCAPE, '')
 }
 
-const CONTROL_BUT_ESCAPE = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+const CONTROL_BUT_ESCAPE =
+  /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 /** An ESC left that does not start a kept SGR sequence. */
 const LONE_ESCAPE = /\u001b(?!\[[0-9;]*m)/g

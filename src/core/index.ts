@@ -12,13 +12,25 @@ export { type DatasetInfo, DatasetInfoSchema, type FileDigest } from './dataset-
 export { DATASET_ORIGINS, DIGEST_OF, digestOfLabel, type ReportDigestOf } from './digest-of.js'
 export { AgentFailure, InputError } from './errors.js'
 export {
-  markdownCell, markdownCellStructure, markdownCode, markdownText, terminalLines, terminalOutput, terminalText
+  markdownCell,
+  markdownCellStructure,
+  markdownCode,
+  markdownText,
+  terminalLines,
+  terminalOutput,
+  terminalText,
 } from './escape-text.js'
 export { compileExactCheck } from './exact-check.js'
 export { toFailureKind } from './failure-kind.js'
 export { deepFreeze } from './freeze.js'
 export {
-  type Correction, createTask, diffTables, type GroundTruth, groundTruthOf, revealTruth, truthReveals
+  type Correction,
+  createTask,
+  diffTables,
+  type GroundTruth,
+  groundTruthOf,
+  revealTruth,
+  truthReveals,
 } from './ground-truth.js'
 export { groupBy } from './group-by.js'
 export { canonicalJson, hashOf, sha256Hex, sha256Incremental, tablesJsonSha256 } from './hash.js'
@@ -32,18 +44,35 @@ export { Random } from './random.js'
 export { type DataBounds, recordProblems } from './record-checks.js'
 export { recordJson } from './record-json.js'
 export {
-  type CellIssue, type PRF, type RepairDiagnostics, type RepairScore, RepairScoreSchema
+  type CellIssue,
+  type PRF,
+  type RepairDiagnostics,
+  type RepairScore,
+  RepairScoreSchema,
 } from './repair-score.js'
 export { RUN_RECORD_VERSION, type RunRecord, RunRecordSchema } from './run-record.js'
 export {
-  type AgentRunResult, type AgentTask, AgentTaskSchema, type FailureKind, type Fix, type Table, TableSchema,
-  type Usage, UsageSchema
+  type AgentRunResult,
+  type AgentTask,
+  AgentTaskSchema,
+  type FailureKind,
+  type Fix,
+  type Table,
+  TableSchema,
+  type Usage,
+  UsageSchema,
 } from './schemas.js'
 export { tableProblem } from './table-check.js'
 export { oneLine, truncate } from './text.js'
 export { trialLabel } from './trial-label.js'
 export {
-  addUsage, addUsageInPlace, costPerCorrectFix, emptyUsage, isZeroUsage, sumUsage, tokensSpentAndSaved
+  addUsage,
+  addUsageInPlace,
+  costPerCorrectFix,
+  emptyUsage,
+  isZeroUsage,
+  sumUsage,
+  tokensSpentAndSaved,
 } from './usage.js'
 export { capRepairScore, cutField, MAX_VALUE_CHARS, ValueCuts } from './value-cap.js'
 export * from './agent.js'

@@ -31,7 +31,10 @@ export function checkJsonDepth(text: string, where: (line: number) => string): v
       i = closingQuote(text, i)
       if (i === -1) return
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > MAX_JSON_DEPTH) throw new InputError(`${where(lineAt(text, i))}: arrays or objects nested more than ${MAX_JSON_DEPTH} levels deep; no file of this kind nests so deep`)
+      if (++depth > MAX_JSON_DEPTH)
+        throw new InputError(
+          `${where(lineAt(text, i))}: arrays or objects nested more than ${MAX_JSON_DEPTH} levels deep; no file of this kind nests so deep`,
+        )
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--
   }
 }

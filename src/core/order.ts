@@ -10,7 +10,10 @@ export function compareText(a: string, b: string): number {
 
 /** Entries of a map or record, sorted by key in that order. */
 export function sortedEntries<T>(entries: Iterable<readonly [string, T]> | Record<string, T>): Array<[string, T]> {
-  const list: Array<[string, T]> = Symbol.iterator in Object(entries) ? [...(entries as Iterable<[string, T]>)] : Object.entries(entries as Record<string, T>)
+  const list: Array<[string, T]> =
+    Symbol.iterator in Object(entries)
+      ? [...(entries as Iterable<[string, T]>)]
+      : Object.entries(entries as Record<string, T>)
   return list.sort(([a], [b]) => compareText(a, b))
 }
 

@@ -4,7 +4,10 @@ import { FixSchema } from './schemas.js'
 /** A ratio of counts: precision, recall, F1, a pass rate. Run files holding anything else are refused. */
 export const RateSchema = z.number().min(0, 'must be a rate in [0, 1]').max(1, 'must be a rate in [0, 1]')
 /** A count of cells or runs. */
-export const CountSchema = z.number().int('must be a non-negative integer').nonnegative('must be a non-negative integer')
+export const CountSchema = z
+  .number()
+  .int('must be a non-negative integer')
+  .nonnegative('must be a non-negative integer')
 
 export const PRFSchema = z.object({
   tp: CountSchema,

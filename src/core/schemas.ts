@@ -70,9 +70,7 @@ export const AgentRunResultSchema = z.object({
   model: z.string().optional(),
   warnings: z.array(z.string()).optional(),
   /** Set by model adapters when a run fails in a known way (parse failure, refusal, rate limit…). */
-  failure: z
-    .object({ kind: z.string(), message: z.string() })
-    .optional(),
+  failure: z.object({ kind: z.string(), message: z.string() }).optional(),
 })
 export type AgentRunResult = z.infer<typeof AgentRunResultSchema>
 

@@ -1,5 +1,11 @@
 import { sha256Hex } from './hash.js'
-import { type AgentToolStep, type RecordToolCall, type Transcript, TRANSCRIPT_VERSION, type TranscriptCall } from './transcript.js'
+import {
+  type AgentToolStep,
+  type RecordToolCall,
+  type Transcript,
+  TRANSCRIPT_VERSION,
+  type TranscriptCall,
+} from './transcript.js'
 import { MAX_VALUE_CHARS, VALUE_CUT_MARK } from './value-cap.js'
 
 /*
@@ -32,7 +38,9 @@ class TranscriptCuts {
   readonly notes: string[] = []
   text(value: string, field: string): string {
     if (value.length <= MAX_VALUE_CHARS) return value
-    this.notes.push(`${VALUE_CUT_MARK}${field} has ${value.length} characters (sha256 ${sha256Hex(value)}); the transcript keeps the first ${MAX_VALUE_CHARS}`)
+    this.notes.push(
+      `${VALUE_CUT_MARK}${field} has ${value.length} characters (sha256 ${sha256Hex(value)}); the transcript keeps the first ${MAX_VALUE_CHARS}`,
+    )
     return value.slice(0, MAX_VALUE_CHARS)
   }
   nullable(value: string | null, field: string): string | null {
@@ -52,7 +60,9 @@ export function toolCallsOf(calls: readonly TranscriptCall[], agentTools: readon
   const byId = new Map<string, number>()
   const ran = new Map<string, AgentToolNote>()
   for (const note of agentTools) if (note.callId !== null) ran.set(note.callId, note)
-  const own = agentTools.filter((n) => n.callId === null || !calls.some((c) => c.response?.toolCalls.some((t) => t.id === n.callId)))
+  const own = agentTools.filter(
+    (n) => n.callId === null || !calls.some((c) => c.response?.toolCalls.some((t) => t.id === n.callId)),
+  )
   let next = 0
   const agentEntry = (n: AgentToolNote): RecordToolCall => ({
     name: n.step.name,
@@ -75,7 +85,13 @@ export function toolCallsOf(calls: readonly TranscriptCall[], agentTools: readon
         continue
       }
       if (tool.id !== null) byId.set(tool.id, out.length)
-      out.push({ name: tool.name, arguments: capArguments(tool.arguments), resultChars: null, source: 'model', call: call.index })
+      out.push({
+        name: tool.name,
+        arguments: capArguments(tool.arguments),
+        resultChars: null,
+        source: 'model',
+        call: call.index,
+      })
     }
   }
   while (next < own.length) out.push(agentEntry(own[next++]!))
@@ -83,7 +99,10 @@ export function toolCallsOf(calls: readonly TranscriptCall[], agentTools: readon
 }
 
 /** A transcript's calls and steps with every long string cut, the cuts noted. */
-function cutTranscript(calls: readonly TranscriptCall[], agentTools: readonly AgentToolNote[]): Pick<Transcript, 'calls' | 'agentTools' | 'notes'> {
+function cutTranscript(
+  calls: readonly TranscriptCall[],
+  agentTools: readonly AgentToolNote[],
+): Pick<Transcript, 'calls' | 'agentTools' | 'notes'> {
   const cuts = new TranscriptCuts()
   const kept = calls.slice(0, MAX_TRANSCRIPT_CALLS)
   const toolCall = (t: { id: string | null; name: string; arguments: string }, at: string) => ({
@@ -139,9 +158,14 @@ function cutTranscript(calls: readonly TranscriptCall[], agentTools: readonly Ag
   })
   const notes = [...cuts.notes]
   if (trimmedFrom !== null) {
-    notes.push(`calls[${trimmedFrom}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`)
+    notes.push(
+      `calls[${trimmedFrom}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`,
+    )
   }
-  if (calls.length > kept.length) notes.push(`${calls.length - kept.length} of ${calls.length} model calls left out: a transcript keeps the first ${MAX_TRANSCRIPT_CALLS}`)
+  if (calls.length > kept.length)
+    notes.push(
+      `${calls.length - kept.length} of ${calls.length} model calls left out: a transcript keeps the first ${MAX_TRANSCRIPT_CALLS}`,
+    )
   return { calls: cutCalls, agentTools: steps, notes }
 }
 
@@ -150,7 +174,11 @@ function cutTranscript(calls: readonly TranscriptCall[], agentTools: readonly Ag
  * made no model call and ran no tool. `identity` names the run (its case, trial, seed and turn): the id is the
  * sha256 of it and the transcript's content, so two runs share an id only when they kept the same transcript.
  */
-export function buildTranscript(identity: string, calls: readonly TranscriptCall[], agentTools: readonly AgentToolNote[]): { transcript: Transcript | null; toolCalls: RecordToolCall[] } {
+export function buildTranscript(
+  identity: string,
+  calls: readonly TranscriptCall[],
+  agentTools: readonly AgentToolNote[],
+): { transcript: Transcript | null; toolCalls: RecordToolCall[] } {
   if (calls.length === 0 && agentTools.length === 0) return { transcript: null, toolCalls: [] }
   const indexed = calls.map((c, i) => (c.index === i ? c : { ...c, index: i }))
   const toolCalls = toolCallsOf(indexed, agentTools)

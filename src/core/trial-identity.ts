@@ -38,7 +38,13 @@ export type TrialIdentityInput = Pick<TrialIdentity, 'caseId' | 'dataset' | 'age
 
 /** The agent's part of a trial's identity; `oracle` when the trial found it read the truth. */
 export function agentIdentity(
-  agent: { name: string; kind?: string | undefined; model?: string | undefined; provider?: string | undefined; provenance?: AgentProvenance | undefined },
+  agent: {
+    name: string
+    kind?: string | undefined
+    model?: string | undefined
+    provider?: string | undefined
+    provenance?: AgentProvenance | undefined
+  },
   oracle = false,
 ): AgentIdentity {
   return {

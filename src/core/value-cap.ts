@@ -42,7 +42,11 @@ export class ValueCuts {
 
   /** Fixes with long `newValue`s cut; the same array when none is long. */
   fixes(fixes: Fix[] | null): Fix[] | null {
-    if (fixes === null || !fixes.some((f) => f.newValue.length > MAX_VALUE_CHARS || (f.reason?.length ?? 0) > MAX_VALUE_CHARS)) return fixes
+    if (
+      fixes === null ||
+      !fixes.some((f) => f.newValue.length > MAX_VALUE_CHARS || (f.reason?.length ?? 0) > MAX_VALUE_CHARS)
+    )
+      return fixes
     return fixes.map((f, i) => {
       const out: Fix = { ...f, newValue: this.text(f.newValue, `fixes[${i}].newValue`) }
       if (f.reason !== undefined) out.reason = this.text(f.reason, `fixes[${i}].reason`)
@@ -54,7 +58,9 @@ export class ValueCuts {
     if (d === null) return null
     const lists = ['wrongCell', 'wrongValue', 'overRepair', 'missedRepair', 'caseInsensitiveColumn'] as const
     const long = (s: string | undefined) => s !== undefined && s.length > MAX_VALUE_CHARS
-    const anyLong = lists.some((k) => d[k].some((c) => long(c.got) || long(c.dirty) || c.column.length > MAX_VALUE_CHARS)) || d.malformed.some((m) => m.length > MAX_VALUE_CHARS)
+    const anyLong =
+      lists.some((k) => d[k].some((c) => long(c.got) || long(c.dirty) || c.column.length > MAX_VALUE_CHARS)) ||
+      d.malformed.some((m) => m.length > MAX_VALUE_CHARS)
     if (!anyLong) return d
     const cut = (k: (typeof lists)[number]) =>
       d[k].map((c, i) => {
@@ -75,7 +81,9 @@ export class ValueCuts {
   }
 
   warnings(warnings: string[]): string[] {
-    const kept = warnings.some((w) => w.length > MAX_VALUE_CHARS) ? warnings.map((w, i) => this.text(w, `warnings[${i}]`)) : warnings
+    const kept = warnings.some((w) => w.length > MAX_VALUE_CHARS)
+      ? warnings.map((w, i) => this.text(w, `warnings[${i}]`))
+      : warnings
     return this.notes.length ? [...kept, ...this.notes] : kept
   }
 }

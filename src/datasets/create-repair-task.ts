@@ -9,10 +9,14 @@ import { buildPairTask } from './pair.js'
  * A repair task from two in-memory tables (same shape; names from `clean`): the ground truth is every differing
  * cell outside id columns, filed behind the label wall. Digests are of the tables' CSV serialization.
  */
-export function createRepairTask(input: { name: string; dirty: Table; clean: Table; seed?: number }): { task: AgentTask; info: DatasetInfo } {
+export function createRepairTask(input: { name: string; dirty: Table; clean: Table; seed?: number }): {
+  task: AgentTask
+  info: DatasetInfo
+} {
   for (const side of ['dirty', 'clean'] as const) {
     const problem = tableProblem(input[side])
-    if (problem) throw new InputError(`createRepairTask(${input.name}).${[side, ...problem.path].join('.')}: ${problem.message}`)
+    if (problem)
+      throw new InputError(`createRepairTask(${input.name}).${[side, ...problem.path].join('.')}: ${problem.message}`)
   }
   const { task, info } = buildPairTask({
     id: input.name,

@@ -36,7 +36,12 @@ export function parseCsvStrict(text: string, file: string): Table {
   if (body.length === 0) throw new InputError(`${file} is empty: expected a header line followed by data rows`)
   let records: string[][]
   try {
-    records = parse(body, { cast: false, trim: false, skip_empty_lines: false, record_delimiter: RECORD_DELIMITERS }) as string[][]
+    records = parse(body, {
+      cast: false,
+      trim: false,
+      skip_empty_lines: false,
+      record_delimiter: RECORD_DELIMITERS,
+    }) as string[][]
   } catch (error) {
     throw csvInputError(error as CsvParseError, body, file)
   }
@@ -64,7 +69,11 @@ interface RaggedRow {
 function locateRaggedRow(body: string): RaggedRow | undefined {
   let records: { record: string[]; info: { bytes: number } }[]
   try {
-    records = parse(body, { relax_column_count: true, info: true, record_delimiter: RECORD_DELIMITERS }) as unknown as typeof records
+    records = parse(body, {
+      relax_column_count: true,
+      info: true,
+      record_delimiter: RECORD_DELIMITERS,
+    }) as unknown as typeof records
   } catch {
     return undefined
   }
@@ -91,7 +100,9 @@ function csvInputError(error: CsvParseError, body: string, file: string): InputE
     case 'CSV_QUOTE_NOT_CLOSED':
       return new InputError(`${file}: a quoted field opened before line ${line} is never closed`)
     case 'CSV_INVALID_CLOSING_QUOTE':
-      return new InputError(`${file}: line ${line} has text right after a closing quote (quotes inside a field must be doubled)`)
+      return new InputError(
+        `${file}: line ${line} has text right after a closing quote (quotes inside a field must be doubled)`,
+      )
     default:
       return new InputError(`${file}: not valid CSV${line === undefined ? '' : ` at line ${line}`}: ${error.message}`)
   }
@@ -105,7 +116,8 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
   try {
     // A FIFO or device would block or never end; only regular files are data.
     const info = await stat(path)
-    if (!info.isFile() && !info.isDirectory()) throw new InputError(`${path} is not a regular file (a FIFO, device or socket); give a CSV file`)
+    if (!info.isFile() && !info.isDirectory())
+      throw new InputError(`${path} is not a regular file (a FIFO, device or socket); give a CSV file`)
     bytes = await readFile(path)
   } catch (error) {
     if (error instanceof InputError) throw error
@@ -123,7 +135,6 @@ export async function readCsvTable(path: string): Promise<{ table: Table; digest
   const table = parseCsvStrict(text, path)
   return { table, digest: { path, sha256: sha256Hex(bytes), bytes: bytes.length, of: 'file-bytes' } }
 }
-
 
 const NEEDS_QUOTES = /[",\r\n]/
 

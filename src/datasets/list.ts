@@ -1,7 +1,14 @@
 import type { Correction } from '../core/ground-truth.js'
 import { InputError } from '../core/errors.js'
 import { CANONICAL_DATASETS, type CanonicalName, canonicalSource } from './canonical.js'
-import { BUNDLED_DATA_DIR, describeRahaDataset, findRahaFolders, hasRahaFiles, rahaPaths, resolveDataDir } from './raha.js'
+import {
+  BUNDLED_DATA_DIR,
+  describeRahaDataset,
+  findRahaFolders,
+  hasRahaFiles,
+  rahaPaths,
+  resolveDataDir,
+} from './raha.js'
 import { SYNTHETIC_COLUMNS } from './synthetic/clean-table.js'
 import { CORRUPTION_KINDS } from './synthetic/corruptions.js'
 import { generateSynthetic, SYNTHETIC_DEFAULTS, SYNTHETIC_SOURCE } from './synthetic/generate.js'
@@ -36,9 +43,17 @@ export interface DatasetListing {
 /** The seed the listing generates synthetic data with: the CLI's default first seed. */
 const LISTING_SEED = 1
 
-function graded(corrections: readonly Correction[], comparator: CellComparator): Pick<DatasetListing, 'dirtyCells' | 'errors' | 'ignoredByComparator' | 'comparator'> {
+function graded(
+  corrections: readonly Correction[],
+  comparator: CellComparator,
+): Pick<DatasetListing, 'dirtyCells' | 'errors' | 'ignoredByComparator' | 'comparator'> {
   const errors = corrections.filter((c) => comparator.normalize(c.dirty) !== comparator.normalize(c.clean)).length
-  return { dirtyCells: corrections.length, errors, ignoredByComparator: corrections.length - errors, comparator: comparator.name }
+  return {
+    dirtyCells: corrections.length,
+    errors,
+    ignoredByComparator: corrections.length - errors,
+    comparator: comparator.name,
+  }
 }
 
 function syntheticListing(comparator: CellComparator): DatasetListing {
@@ -117,12 +132,16 @@ export async function listDatasets(opts: { dataDir?: string; comparator: CellCom
   const canonical = Object.keys(CANONICAL_DATASETS) as CanonicalName[]
   for (const name of canonical) {
     if (await hasRahaFiles(dataDir, name)) out.push(await folderListing(name, dataDir, comparator))
-    else if (await hasRahaFiles(BUNDLED_DATA_DIR, name)) out.push(await folderListing(name, BUNDLED_DATA_DIR, comparator))
+    else if (await hasRahaFiles(BUNDLED_DATA_DIR, name))
+      out.push(await folderListing(name, BUNDLED_DATA_DIR, comparator))
     else out.push(notDownloadedListing(name, dataDir, comparator))
   }
   const local = await findRahaFolders(dataDir)
   const bundled = (await findRahaFolders(BUNDLED_DATA_DIR)).filter((name) => !local.includes(name))
-  const others = [...local.map((name) => ({ name, dir: dataDir })), ...bundled.map((name) => ({ name, dir: BUNDLED_DATA_DIR }))]
+  const others = [
+    ...local.map((name) => ({ name, dir: dataDir })),
+    ...bundled.map((name) => ({ name, dir: BUNDLED_DATA_DIR })),
+  ]
     .filter(({ name }) => !canonical.includes(name as CanonicalName))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const { name, dir } of others) out.push(await folderListing(name, dir, comparator))

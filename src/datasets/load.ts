@@ -49,7 +49,9 @@ function rejectSyntheticOptions(req: DatasetRequest): void {
 export async function loadDataset(req: DatasetRequest): Promise<LoadedDataset> {
   if (typeof req.id !== 'string' || req.id.length === 0) {
     if (req.dirtyCsv !== undefined || req.cleanCsv !== undefined) {
-      throw new InputError("a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }")
+      throw new InputError(
+        "a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }",
+      )
     }
     throw new InputError('dataset id must be a non-empty string')
   }

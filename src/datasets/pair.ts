@@ -59,7 +59,10 @@ export function alignColumns(dirty: { table: Table; label: string }, clean: { ta
   const dirtyAt = new Map(d.map((name, j) => [name, j]))
   if (unique(d) && unique(c) && c.every((name) => dirtyAt.has(name))) {
     const order = c.map((name) => dirtyAt.get(name)!)
-    return { columns: order.map((j) => dirty.table.columns[j]!), rows: dirty.table.rows.map((row) => order.map((j) => row[j]!)) }
+    return {
+      columns: order.map((j) => dirty.table.columns[j]!),
+      rows: dirty.table.rows.map((row) => order.map((j) => row[j]!)),
+    }
   }
   const moved = c.findIndex((name, j) => d.includes(name) && d[j] !== name)
   if (moved >= 0) {
@@ -78,9 +81,17 @@ export function alignColumns(dirty: { table: Table; label: string }, clean: { ta
  * Compares a dirty/clean pair: shape checks, column alignment (`alignColumns`), id columns, ground truth and the
  * report info. Column names come from the clean file; ground truth is every differing non-id cell.
  */
-export function analysePair(input: PairInput): { info: DatasetInfo; corrections: Correction[]; idColumns: string[]; dirtyTable: Table } {
+export function analysePair(input: PairInput): {
+  info: DatasetInfo
+  corrections: Correction[]
+  idColumns: string[]
+  dirtyTable: Table
+} {
   const { clean } = input
-  if (input.dirty.table.rows.length !== clean.table.rows.length || input.dirty.table.columns.length !== clean.table.columns.length) {
+  if (
+    input.dirty.table.rows.length !== clean.table.rows.length ||
+    input.dirty.table.columns.length !== clean.table.columns.length
+  ) {
     throw new InputError(
       `${input.dirty.label} is ${shape(input.dirty.table)} but ${clean.label} is ${shape(clean.table)}: a dirty/clean pair must have the same shape`,
     )

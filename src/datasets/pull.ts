@@ -140,7 +140,9 @@ export async function pullDataset(name: string, opts: PullOptions): Promise<{ fi
     try {
       await writeFileAtomic(file.path, file.bytes)
     } catch (error) {
-      throw new DatasetDownloadError(`${name}: downloaded and verified, but cannot write ${file.path}: ${(error as Error).message}`)
+      throw new DatasetDownloadError(
+        `${name}: downloaded and verified, but cannot write ${file.path}: ${(error as Error).message}`,
+      )
     }
     log(`${name}: wrote ${file.path} (${file.bytes.length} bytes, sha256 ok)`)
   }

@@ -140,7 +140,10 @@ export async function loadRahaDataset(
 }
 
 /** What a report or listing says about a Raha-layout folder, with its differing cells, without building a task. */
-export async function describeRahaDataset(name: string, dataDir: string): Promise<{ info: DatasetInfo; corrections: Correction[] }> {
+export async function describeRahaDataset(
+  name: string,
+  dataDir: string,
+): Promise<{ info: DatasetInfo; corrections: Correction[] }> {
   const { info, corrections } = analysePair(await readRahaPair(name, dataDir, 0))
   return { info, corrections }
 }

@@ -45,10 +45,14 @@ export function lockFolder(dir: string): FolderLock {
     if (holder === 'gone') continue
     if (!holder || holder.host !== hostname() || processAlive(holder.pid)) {
       const who = holder ? `pid ${holder.pid} on ${holder.host}` : 'unknown writer'
-      throw new InputError(`${path}: another run (${who}) is writing this folder; wait for it, or remove the lock if that run is gone`)
+      throw new InputError(
+        `${path}: another run (${who}) is writing this folder; wait for it, or remove the lock if that run is gone`,
+      )
     }
     if (!removeStaleLock(dir, path, holder) && Date.now() > deadline) {
-      throw new InputError(`${path}: cannot take the lock (another run keeps clearing it); remove ${LOCK_FILE}${TAKEOVER_SUFFIX} if no run is starting`)
+      throw new InputError(
+        `${path}: cannot take the lock (another run keeps clearing it); remove ${LOCK_FILE}${TAKEOVER_SUFFIX} if no run is starting`,
+      )
     }
   }
 }
@@ -159,7 +163,8 @@ function readHolder(path: string): Holder | null | 'gone' {
   }
   try {
     const parsed = JSON.parse(text) as { pid?: unknown; host?: unknown }
-    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') return { pid: parsed.pid, host: parsed.host, text }
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string')
+      return { pid: parsed.pid, host: parsed.host, text }
   } catch {
     // garbage: a writer we cannot check
   }

@@ -52,7 +52,13 @@ async function realMkdirError(dir: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error
   let missing = dir
   for (let parent = dirname(missing); parent !== missing; missing = parent, parent = dirname(parent)) {
-    if (await stat(parent).then(() => true, () => false)) break
+    if (
+      await stat(parent).then(
+        () => true,
+        () => false,
+      )
+    )
+      break
   }
   try {
     await mkdir(missing)

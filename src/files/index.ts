@@ -4,8 +4,15 @@ export { type FolderLock, lockFolder } from './folder-lock.js'
 export { fsProblem, isEnvironmentError, makeFolder, writeFailure } from './fs-errors.js'
 export { realPathInside } from './inside-folder.js'
 export {
-  checkReportOutputs, cliReportOutputs, LEGACY_RUNS_FILE, LEGACY_STEM, type PlannedOutput, type ReportPaths, stemFiles,
-  stemOf, timestampedStem
+  checkReportOutputs,
+  cliReportOutputs,
+  LEGACY_RUNS_FILE,
+  LEGACY_STEM,
+  type PlannedOutput,
+  type ReportPaths,
+  stemFiles,
+  stemOf,
+  timestampedStem,
 } from './output-paths.js'
 export { checkOwnFile, openOwnFile } from './own-file.js'
 export { parseRunRecords, parseRunRecordText, readRunRecords, resolveRunsFile } from './read-runs.js'

@@ -20,7 +20,9 @@ export function realPathInside(root: string, path: string, where = path): string
   const realRoot = realpathSync(root)
   const inside = relative(realRoot, real)
   if (inside === '' || inside === '..' || inside.startsWith('../') || isAbsolute(inside)) {
-    throw new InputError(`${where}: leads out of the data folder ${root} (a link to ${real}); a data folder's files must be inside it`)
+    throw new InputError(
+      `${where}: leads out of the data folder ${root} (a link to ${real}); a data folder's files must be inside it`,
+    )
   }
   return real
 }

@@ -114,7 +114,11 @@ export function cliReportOutputs(
     json: jsonFlag ?? join(dir, files.json),
     runs: join(dir, files.runs),
   }
-  const beside = flags['output-json'] ? 'beside --output-json' : flags.output ? 'beside --output' : 'in the report folder'
+  const beside = flags['output-json']
+    ? 'beside --output-json'
+    : flags.output
+      ? 'beside --output'
+      : 'in the report folder'
   return {
     paths,
     outputs: [
@@ -134,7 +138,9 @@ export function cliReportOutputs(
 function refuseRecordExtension(flag: string, path: string | undefined, refused: readonly string[]): void {
   const ext = path === undefined ? '' : extname(path).toLowerCase()
   if (refused.includes(ext)) {
-    throw new InputError(`${flag} ${path}: a report folder reads ${ext} files as ${ext === '.json' ? 'JSON reports' : 'run records'}; give this file another name (${flag === '--output-json' ? 'NAME.json' : flag === '--output' ? 'NAME.md' : 'NAME.html'})`)
+    throw new InputError(
+      `${flag} ${path}: a report folder reads ${ext} files as ${ext === '.json' ? 'JSON reports' : 'run records'}; give this file another name (${flag === '--output-json' ? 'NAME.json' : flag === '--output' ? 'NAME.md' : 'NAME.html'})`,
+    )
   }
 }
 
@@ -149,11 +155,14 @@ export async function checkReportOutputs(dir: string, outputs: readonly PlannedO
   const seen = new Map<string, string>()
   for (const output of outputs) {
     const other = seen.get(output.path)
-    if (other) throw new InputError(`${output.label} and ${other} are the same file (${output.path}); give each its own path`)
+    if (other)
+      throw new InputError(`${output.label} and ${other} are the same file (${output.path}); give each its own path`)
     seen.set(output.path, output.label)
     const rel = relative(dir, output.path)
     if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || rel.startsWith(sep)) {
-      throw new InputError(`${output.label} (${output.path}) is outside the report folder ${dir}; put it there so its manifest.json can cover it`)
+      throw new InputError(
+        `${output.label} (${output.path}) is outside the report folder ${dir}; put it there so its manifest.json can cover it`,
+      )
     }
     await assertWritableTarget(output.path, `${output.label} (${output.path})`)
   }

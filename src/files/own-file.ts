@@ -12,7 +12,14 @@ import { writeFailure } from './fs-errors.js'
 /** Why `info` is not a file of the folder's own, or null when it is one. */
 function notOwn(info: Stats): string | null {
   if (info.isSymbolicLink()) return 'is a symlink'
-  if (!info.isFile()) return info.isDirectory() ? 'is a folder' : info.isFIFO() ? 'is a FIFO' : info.isSocket() ? 'is a socket' : 'is a device or special file'
+  if (!info.isFile())
+    return info.isDirectory()
+      ? 'is a folder'
+      : info.isFIFO()
+        ? 'is a FIFO'
+        : info.isSocket()
+          ? 'is a socket'
+          : 'is a device or special file'
   if (info.nlink > 1) return `is a hard link (${info.nlink} names for one file)`
   return null
 }

@@ -64,10 +64,17 @@ export async function resolveRunsFile(path: string): Promise<string> {
     if (ext === '.md' || ext === '.html') return (await stemFile(dirname(path), basename(path, ext))) ?? path
     return path
   }
-  if (!info.isDirectory()) throw new InputError(`${path}: not a regular file (a FIFO, device or socket); give a runs.jsonl, report.json or folder`)
-  const runsFiles = (await readdir(path)).filter((name) => name === LEGACY_RUNS_FILE || name.endsWith('.runs.jsonl')).sort()
+  if (!info.isDirectory())
+    throw new InputError(
+      `${path}: not a regular file (a FIFO, device or socket); give a runs.jsonl, report.json or folder`,
+    )
+  const runsFiles = (await readdir(path))
+    .filter((name) => name === LEGACY_RUNS_FILE || name.endsWith('.runs.jsonl'))
+    .sort()
   if (runsFiles.length > 1) {
-    throw new InputError(`${path} holds ${runsFiles.length} reports (${runsFiles.join(', ')}); give one of them, or its stem (${join(path, stemOf(runsFiles[0]!))})`)
+    throw new InputError(
+      `${path} holds ${runsFiles.length} reports (${runsFiles.join(', ')}); give one of them, or its stem (${join(path, stemOf(runsFiles[0]!))})`,
+    )
   }
   for (const name of [...runsFiles, 'report.json']) {
     const candidate = join(path, name)
@@ -83,7 +90,11 @@ async function stemFile(dir: string, stem: string): Promise<string | null> {
   return null
 }
 
-const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false)
+const isFile = (path: string) =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  )
 
 function looksLikeReport(file: string, text: string): boolean {
   if (file.endsWith('.jsonl')) return false

@@ -9,7 +9,11 @@ import { checkJsonDepth } from '../core/json-depth.js'
  * report.json (null when a JSON file has no such array). Each row comes with where it is (`FILE: line 3`,
  * `FILE: records[2]`). Throws an InputError naming the line when the text does not parse.
  */
-export function runRowsOf(text: string, file: string, format: 'jsonl' | 'report'): Array<{ row: unknown; where: string }> | null {
+export function runRowsOf(
+  text: string,
+  file: string,
+  format: 'jsonl' | 'report',
+): Array<{ row: unknown; where: string }> | null {
   if (format === 'report') {
     let parsed: unknown
     checkJsonDepth(text, (line) => `${file}: line ${line}`)

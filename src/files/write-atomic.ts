@@ -10,7 +10,10 @@ import { makeFolder, writeFailure } from './fs-errors.js'
 const TEMP_PATTERN = /^\..+\.(\d+)\.\d+\.tmp$/
 
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}${Math.random().toString().slice(2, 8)}.tmp`)
+  return join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${Date.now()}${Math.random().toString().slice(2, 8)}.tmp`,
+  )
 }
 
 /** Writes via a temp file in the same folder and a rename, so readers never see half a file. */
@@ -28,8 +31,15 @@ export async function assertWritableTarget(path: string, what = path): Promise<v
     throw new InputError(`${what}: cannot check (${error.code ?? error.message})`)
   })
   if (!info || info.isFile()) return
-  if (info.isSymbolicLink()) throw new InputError(`${what}: is a symlink; refusing to replace it (give the path it points to)`)
-  const kind = info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device or special file'
+  if (info.isSymbolicLink())
+    throw new InputError(`${what}: is a symlink; refusing to replace it (give the path it points to)`)
+  const kind = info.isDirectory()
+    ? 'a folder'
+    : info.isFIFO()
+      ? 'a FIFO'
+      : info.isSocket()
+        ? 'a socket'
+        : 'a device or special file'
   throw new InputError(`${what}: is ${kind}, not a regular file; refusing to write it`)
 }
 
@@ -84,7 +94,8 @@ export function stageFiles(): StagedFiles {
         throw failed.error
       }
       const last = files.at(-1)
-      const place = ({ tmp, path }: { tmp: string; path: string }) => rename(tmp, path).catch((error: unknown) => Promise.reject(writeFailure(error, path)))
+      const place = ({ tmp, path }: { tmp: string; path: string }) =>
+        rename(tmp, path).catch((error: unknown) => Promise.reject(writeFailure(error, path)))
       await Promise.all(files.slice(0, -1).map(place))
       if (last) await place(last)
     },

@@ -11,7 +11,10 @@ export interface TokenCounts {
  * Usage of one model call. A live call adds tokens, quota (1/quotaPerDay of the provider's daily free tier)
  * and cost; a cached call adds only to the `cached*` fields. Both count as a call.
  */
-export function usageOfCall(tokens: TokenCounts, opts: { cached: boolean; quotaPerDay: number; price?: ModelPrice }): Usage {
+export function usageOfCall(
+  tokens: TokenCounts,
+  opts: { cached: boolean; quotaPerDay: number; price?: ModelPrice },
+): Usage {
   const usage = emptyUsage()
   usage.calls = 1
   if (opts.cached) {

@@ -32,7 +32,14 @@ export const RESULT_PREVIEW_CHARS = 2_000
  */
 export function noteAgentTool(
   llm: LlmAccess | undefined,
-  step: { name: string; input: string; result: string; error: string | null; ms: number | null; callId?: string | null },
+  step: {
+    name: string
+    input: string
+    result: string
+    error: string | null
+    ms: number | null
+    callId?: string | null
+  },
 ): void {
   const ledger = llm ? ledgers.get(llm.apiKey) : undefined
   if (!ledger) return

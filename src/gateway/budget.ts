@@ -23,8 +23,14 @@ export const noReservation = (): Reservation => ({ calls: 0, tokens: 0, usd: 0 }
  * what English text and JSON take), plus the completion it may ask for (`max_tokens`,
  * `max_completion_tokens` or `max_output_tokens`; none given: 0), and their cost at the model's price.
  */
-export function estimateCall(body: Record<string, unknown> | null, bodyChars: number, price: ModelPrice | undefined): Reservation {
-  const limit = [body?.['max_tokens'], body?.['max_completion_tokens'], body?.['max_output_tokens']].find((v) => typeof v === 'number' && Number.isFinite(v) && v > 0)
+export function estimateCall(
+  body: Record<string, unknown> | null,
+  bodyChars: number,
+  price: ModelPrice | undefined,
+): Reservation {
+  const limit = [body?.['max_tokens'], body?.['max_completion_tokens'], body?.['max_output_tokens']].find(
+    (v) => typeof v === 'number' && Number.isFinite(v) && v > 0,
+  )
   const prompt = Math.max(1, Math.ceil(bodyChars / 4))
   const completion = typeof limit === 'number' ? Math.ceil(limit) : 0
   return { calls: 1, tokens: prompt + completion, usd: costUsd(price, prompt, completion) }
@@ -38,17 +44,23 @@ export function estimateCall(body: Record<string, unknown> | null, bodyChars: nu
  */
 export function checkBeforeCall(budget: Budget | undefined, usage: Usage, reserved: Reservation, label: string): void {
   if (!budget) return
-  const refuse = (what: string) => new GatewayError(403, 'budget_exceeded', `${label}: budget exceeded: ${what}`, 'budget_exceeded')
+  const refuse = (what: string) =>
+    new GatewayError(403, 'budget_exceeded', `${label}: budget exceeded: ${what}`, 'budget_exceeded')
   const calls = usage.calls + reserved.calls
   if (budget.calls !== undefined && calls + 1 > budget.calls) {
-    throw refuse(`this would be call ${calls + 1} of at most ${budget.calls}${reserved.calls > 0 ? ` (${reserved.calls} in flight)` : ''}`)
+    throw refuse(
+      `this would be call ${calls + 1} of at most ${budget.calls}${reserved.calls > 0 ? ` (${reserved.calls} in flight)` : ''}`,
+    )
   }
-  const inFlight = (amount: string) => (reserved.calls > 0 ? ` and ${amount} reserved by ${reserved.calls} call(s) in flight` : '')
+  const inFlight = (amount: string) =>
+    reserved.calls > 0 ? ` and ${amount} reserved by ${reserved.calls} call(s) in flight` : ''
   const tokens = usage.promptTokens + usage.completionTokens
   if (budget.tokens !== undefined && tokens + reserved.tokens >= budget.tokens) {
     throw refuse(`${tokens} tokens spent${inFlight(`${reserved.tokens}`)} of at most ${budget.tokens}`)
   }
   if (budget.usd !== undefined && usage.costUsd + reserved.usd >= budget.usd) {
-    throw refuse(`$${usage.costUsd.toFixed(6)} spent${inFlight(`$${reserved.usd.toFixed(6)}`)} of at most $${budget.usd}`)
+    throw refuse(
+      `$${usage.costUsd.toFixed(6)} spent${inFlight(`$${reserved.usd.toFixed(6)}`)} of at most $${budget.usd}`,
+    )
   }
 }

@@ -27,6 +27,7 @@ export function resolveCacheOptions(
     throw new InputError(`${where}: "${raw}" is not a cache mode; use one of ${CACHE_MODES.join(', ')}`)
   }
   const dirRaw = flags.cacheDir ?? env['DATAFORGE_CACHE_DIR'] ?? DEFAULT_CACHE_DIR
-  if (dirRaw.trim() === '') throw new InputError(`${flags.cacheDir !== undefined ? '--cache-dir' : 'DATAFORGE_CACHE_DIR'} is empty`)
+  if (dirRaw.trim() === '')
+    throw new InputError(`${flags.cacheDir !== undefined ? '--cache-dir' : 'DATAFORGE_CACHE_DIR'} is empty`)
   return { mode: mode as CacheMode, dir: cwd ? resolve(cwd, dirRaw) : dirRaw }
 }

@@ -61,14 +61,18 @@ export class CassetteStore {
     try {
       entry = JSON.parse(text) as Partial<CassetteEntry>
     } catch (error) {
-      throw new InputError(`cache entry ${file} is corrupt (not valid JSON: ${(error as Error).message}); delete it or record again`)
+      throw new InputError(
+        `cache entry ${file} is corrupt (not valid JSON: ${(error as Error).message}); delete it or record again`,
+      )
     }
     const problem =
       entry.version !== 1 || entry.kind !== 'gateway'
         ? 'not a gateway entry of version 1'
         : entry.key !== key
           ? 'its key does not match its file name'
-          : !entry.response || typeof entry.response.status !== 'number' || (entry.response.json === undefined && !Array.isArray(entry.response.events))
+          : !entry.response ||
+              typeof entry.response.status !== 'number' ||
+              (entry.response.json === undefined && !Array.isArray(entry.response.events))
             ? 'missing response'
             : null
     if (problem) throw new InputError(`cache entry ${file} is corrupt (${problem}); delete it or record again`)

@@ -50,8 +50,14 @@ export function resolveLlmConfig(input: LlmConfigInput): LlmConfig | null {
     ...(prices ? { prices } : {}),
     ...(input.keyEnv ? { keyEnv: input.keyEnv } : {}),
   })
-  const budgetRaw = typeof option === 'object' && option.budget !== undefined ? option.budget : (input.budget ?? env['DATAFORGE_LLM_BUDGET'])
-  const budget = typeof budgetRaw === 'string' ? parseBudget(budgetRaw, input.budget !== undefined ? '--llm-budget' : 'DATAFORGE_LLM_BUDGET') : readTrialBudget(budgetRaw, `${source}.budget`)
+  const budgetRaw =
+    typeof option === 'object' && option.budget !== undefined
+      ? option.budget
+      : (input.budget ?? env['DATAFORGE_LLM_BUDGET'])
+  const budget =
+    typeof budgetRaw === 'string'
+      ? parseBudget(budgetRaw, input.budget !== undefined ? '--llm-budget' : 'DATAFORGE_LLM_BUDGET')
+      : readTrialBudget(budgetRaw, `${source}.budget`)
   return { upstream, cache, ...(budget ? { budget } : {}) }
 }
 

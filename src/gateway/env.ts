@@ -7,7 +7,10 @@ import { keyVariablesInUse } from './upstream.js'
  * with the process's token in place of a key (the token stands for whichever trial the process serves). Every
  * variable that holds an upstream key is set to undefined, which removes it from the child's environment.
  */
-export function gatewayEnv(gateway: Pick<Gateway, 'url'>, lease: Pick<ProcessLease, 'token'>): Record<string, string | undefined> {
+export function gatewayEnv(
+  gateway: Pick<Gateway, 'url'>,
+  lease: Pick<ProcessLease, 'token'>,
+): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {}
   for (const name of keyVariables()) env[name] = undefined
   env['ANTHROPIC_AUTH_TOKEN'] = undefined

@@ -21,5 +21,8 @@ export class GatewayError extends Error {
 
 /** The JSON body of a gateway error; `x-should-retry: false` keeps the SDKs from resending a call the gateway already retried. */
 export function errorBody(error: GatewayError): string {
-  return JSON.stringify({ type: 'error', error: { type: 'dataforge_gateway_error', code: error.code, message: error.message } })
+  return JSON.stringify({
+    type: 'error',
+    error: { type: 'dataforge_gateway_error', code: error.code, message: error.message },
+  })
 }

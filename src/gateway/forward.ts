@@ -53,9 +53,14 @@ const DEFAULT_ANTHROPIC_VERSION = '2023-06-01'
  * agent sent;
  * Anthropic calls get a default `anthropic-version`. The key's header is added by `forwardCall`.
  */
-export function outgoingHeaders(upstream: Upstream, call: ParsedCall, incoming: Record<string, string | string[] | undefined>): OutgoingHeaders {
+export function outgoingHeaders(
+  upstream: Upstream,
+  call: ParsedCall,
+  incoming: Record<string, string | string[] | undefined>,
+): OutgoingHeaders {
   const defaults: Record<string, string> = { accept: 'application/json' }
-  if (call.protocol === 'anthropic-messages' || upstream.provider === 'anthropic') defaults['anthropic-version'] = DEFAULT_ANTHROPIC_VERSION
+  if (call.protocol === 'anthropic-messages' || upstream.provider === 'anthropic')
+    defaults['anthropic-version'] = DEFAULT_ANTHROPIC_VERSION
   const sent: Record<string, string> = call.body ? { 'content-type': 'application/json' } : {}
   const keyed: Record<string, string> = {}
   for (const name of PASSED_ON) {
@@ -99,13 +104,26 @@ function dispatcherFor(origin: string, timeoutMs: number): InstanceType<Undici['
   undici ??= requireUndici('undici') as Undici
   let agent = dispatchers.get(origin)
   if (!agent) {
-    agent = new undici.Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connect: { timeout: Math.min(timeoutMs, 30_000) }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    agent = new undici.Agent({
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 30_000,
+      connect: { timeout: Math.min(timeoutMs, 30_000) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    })
     dispatchers.set(origin, agent)
   }
   return agent
 }
 
-async function send(target: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, timeoutMs: number): Promise<UpstreamAnswer> {
+async function send(
+  target: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<UpstreamAnswer> {
   const url = new URL(target)
   const dispatcher = dispatcherFor(url.origin, timeoutMs)
   const answer = await undici!.request(url, { method: method as 'POST', headers, body, signal, dispatcher })
@@ -136,7 +154,11 @@ export async function forwardCall(
   opts: ForwardOptions,
   label: string,
 ): Promise<Forwarded> {
-  const limiter = sharedRateLimiter(upstream.baseUrl, { concurrency: upstream.limits.concurrency, rpm: upstream.limits.rpm, clock: opts.clock })
+  const limiter = sharedRateLimiter(upstream.baseUrl, {
+    concurrency: upstream.limits.concurrency,
+    rpm: upstream.limits.rpm,
+    clock: opts.clock,
+  })
   const target = upstream.baseUrl + call.path
   const out: Record<string, string> = { ...headers }
   if (upstream.apiKey) {
@@ -162,9 +184,19 @@ export async function forwardCall(
       release()
       if (signal.aborted) throw new GatewayError(499, 'aborted', `${label}: the agent closed the connection`, null)
       if (timer.aborted) {
-        throw new GatewayError(504, 'upstream_timeout', `${label}: ${upstream.id} sent no answer within ${secondsPhrase(opts.timeoutMs / 1000)}`, 'timeout')
+        throw new GatewayError(
+          504,
+          'upstream_timeout',
+          `${label}: ${upstream.id} sent no answer within ${secondsPhrase(opts.timeoutMs / 1000)}`,
+          'timeout',
+        )
       }
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error)
+      const cause =
+        error instanceof Error && error.cause instanceof Error
+          ? error.cause.message
+          : error instanceof Error
+            ? error.message
+            : String(error)
       failure = `cannot reach ${upstream.id} (${redactUrl(cause, upstream)})`
     }
     if (response && response.status === 429) {
@@ -172,14 +204,26 @@ export async function forwardCall(
       await response.discard().catch(() => undefined)
       release()
       if (asked !== undefined && asked > opts.maxRetryAfterMs) {
-        throw new GatewayError(429, 'rate_limited', `${label}: HTTP 429: ${upstream.id} asks to wait ${secondsPhrase(asked / 1000)}, over the ${formatSeconds(opts.maxRetryAfterMs / 1000)}-second limit`, 'rate_limited')
+        throw new GatewayError(
+          429,
+          'rate_limited',
+          `${label}: HTTP 429: ${upstream.id} asks to wait ${secondsPhrase(asked / 1000)}, over the ${formatSeconds(opts.maxRetryAfterMs / 1000)}-second limit`,
+          'rate_limited',
+        )
       }
       if (rateRetries >= opts.maxRetries) {
-        throw new GatewayError(429, 'rate_limited', `${label}: HTTP 429: ${upstream.id} still rate limited after ${opts.maxRetries} retries`, 'rate_limited')
+        throw new GatewayError(
+          429,
+          'rate_limited',
+          `${label}: HTTP 429: ${upstream.id} still rate limited after ${opts.maxRetries} retries`,
+          'rate_limited',
+        )
       }
       const wait = asked ?? backoffDelayMs(rateRetries, opts.random, opts.backoff)
       rateRetries++
-      opts.log(`gateway: HTTP 429 from ${upstream.id} for ${label}; waiting ${secondsPhrase(wait / 1000)} for quota reset (retry ${rateRetries} of ${opts.maxRetries})`)
+      opts.log(
+        `gateway: HTTP 429 from ${upstream.id} for ${label}; waiting ${secondsPhrase(wait / 1000)} for quota reset (retry ${rateRetries} of ${opts.maxRetries})`,
+      )
       await pause(opts.clock, wait, signal, label)
       continue
     }
@@ -190,12 +234,19 @@ export async function forwardCall(
       release!()
     }
     if (serverRetries >= opts.maxServerRetries) {
-      throw new GatewayError(502, 'upstream_unavailable', `${label}: ${failure} after ${opts.maxServerRetries} retries`, 'provider_error')
+      throw new GatewayError(
+        502,
+        'upstream_unavailable',
+        `${label}: ${failure} after ${opts.maxServerRetries} retries`,
+        'provider_error',
+      )
     }
     const asked = response ? serverRetryDelayMs({ get: response.header }) : undefined
     const wait = Math.min(asked ?? backoffDelayMs(serverRetries, opts.random, opts.backoff), opts.backoff.capMs)
     serverRetries++
-    opts.log(`gateway: ${failure} for ${label}; retrying in ${secondsPhrase(wait / 1000)} (retry ${serverRetries} of ${opts.maxServerRetries})`)
+    opts.log(
+      `gateway: ${failure} for ${label}; retrying in ${secondsPhrase(wait / 1000)} (retry ${serverRetries} of ${opts.maxServerRetries})`,
+    )
     await pause(opts.clock, wait, signal, label)
   }
 }

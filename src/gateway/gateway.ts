@@ -95,7 +95,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const byToken = new Map<string, TrialState>()
   const server = createServer((req, res) => {
     void handle(req, res).catch((error) => {
-      if (!res.headersSent) sendError(res, error instanceof GatewayError ? error : new GatewayError(500, 'gateway_error', `gateway: ${(error as Error).message}`, null))
+      if (!res.headersSent)
+        sendError(
+          res,
+          error instanceof GatewayError
+            ? error
+            : new GatewayError(500, 'gateway_error', `gateway: ${(error as Error).message}`, null),
+        )
       else res.destroy()
     })
   })
@@ -121,9 +127,18 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       const text = await readBody(req)
       // After the body: a refused client reads its 429 instead of a reset while it is still sending.
       connections.onRequest(req.socket, trial, (listener) => res.once('close', listener))
-      if (!trial.open) throw new GatewayError(401, 'trial_finished', `${trial.label} finished while its call was being sent`, null)
+      if (!trial.open)
+        throw new GatewayError(401, 'trial_finished', `${trial.label} finished while its call was being sent`, null)
       call = parseCall(req.method ?? 'GET', req.url ?? '/', text)
-      entry = trial.calls.admit(trial.spec.budget, trial.ledger.usage, call, text.length, priceOf(trial.spec.upstream, call.model), trial.label, started)
+      entry = trial.calls.admit(
+        trial.spec.budget,
+        trial.ledger.usage,
+        call,
+        text.length,
+        priceOf(trial.spec.upstream, call.model),
+        trial.label,
+        started,
+      )
       const { abort } = entry
       res.once('close', () => {
         if (!res.writableFinished) abort.abort()
@@ -132,14 +147,27 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       releaseSlot = typeof slot === 'function' ? slot : await slot
       await serve(trial, call, entry, req, res, started)
     } catch (caught) {
-      const error = caught instanceof GatewayError ? caught : caught instanceof InputError ? new GatewayError(500, 'cache_corrupt', caught.message, 'exception') : caught
+      const error =
+        caught instanceof GatewayError
+          ? caught
+          : caught instanceof InputError
+            ? new GatewayError(500, 'cache_corrupt', caught.message, 'exception')
+            : caught
       if (!(error instanceof GatewayError)) throw error
       // A call its trial's end cancelled is on the ledger already: the agent gets a closed connection.
       if (entry?.settled) {
         res.destroy()
         return
       }
-      if (trial && error.kind && trial.open) record(trial, entry, traceOf(call, 'refused', error.status, null, started, error.message), emptyUsage(), error, call)
+      if (trial && error.kind && trial.open)
+        record(
+          trial,
+          entry,
+          traceOf(call, 'refused', error.status, null, started, error.message),
+          emptyUsage(),
+          error,
+          call,
+        )
       if (error.status === 499) res.destroy()
       else if (!res.headersSent) sendError(res, error)
       else res.destroy()
@@ -149,7 +177,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     }
   }
 
-  async function serve(trial: TrialState, call: ParsedCall, entry: CallInFlight, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
+  async function serve(
+    trial: TrialState,
+    call: ParsedCall,
+    entry: CallInFlight,
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+  ): Promise<void> {
     const { spec } = trial
     const mode = spec.cache.mode
     const headers = outgoingHeaders(spec.upstream, call, req.headers)
@@ -184,11 +219,23 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       }
     }
     if (!spec.upstream.apiKey && spec.upstream.keyEnv && spec.upstream.provider !== 'openai-compatible') {
-      throw new GatewayError(500, 'no_key', `${trial.label}: no key for ${spec.upstream.id} (set ${spec.upstream.keyEnv}); a pure replay needs none`, 'provider_error')
+      throw new GatewayError(
+        500,
+        'no_key',
+        `${trial.label}: no key for ${spec.upstream.id} (set ${spec.upstream.keyEnv}); a pure replay needs none`,
+        'provider_error',
+      )
     }
     const { abort } = entry
     entry.sent = true
-    const { response, release } = await forwardCall(spec.upstream, call, headers.sent, abort.signal, trial.forward, trial.label)
+    const { response, release } = await forwardCall(
+      spec.upstream,
+      call,
+      headers.sent,
+      abort.signal,
+      trial.forward,
+      trial.label,
+    )
     try {
       const secrets = spec.upstream.apiKey ? [spec.upstream.apiKey] : []
       const contentType = response.header('content-type') ?? ''
@@ -198,18 +245,32 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
           relayed = await relayStream(response, res, entry, secrets)
         } catch (error) {
           // Headers are sent: the agent sees a cut stream; the trial records why.
-          if (abort.signal.aborted) throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
-          throw new GatewayError(502, 'upstream_broke', `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`, 'provider_error')
+          if (abort.signal.aborted)
+            throw new GatewayError(499, 'aborted', `${trial.label}: the agent closed the connection`, null)
+          throw new GatewayError(
+            502,
+            'upstream_broke',
+            `${trial.label}: the stream from ${spec.upstream.id} broke off (${(error as Error).message})`,
+            'provider_error',
+          )
         }
         const { events, usage, unreadable, problem, answer } = relayed
         if (!account(trial, entry, usage, false, response.status, null, answer)) return
         if (unreadable > 0 || problem) {
           // Not recorded: a replay would hand on the broken answer as if it were the model's.
-          const what = problem ? `answered ${call.path} with a stream that ${problem}` : `streamed ${unreadable} event(s) whose data is not JSON`
+          const what = problem
+            ? `answered ${call.path} with a stream that ${problem}`
+            : `streamed ${unreadable} event(s) whose data is not JSON`
           trial.ledger.failure ??= { kind: 'provider_error', message: `${trial.label}: ${spec.upstream.id} ${what}` }
         } else if (trial.store && key && (mode === 'record' || mode === 'auto')) {
           // The stream ends only once it is recorded (see the JSON case below).
-          await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'text/event-stream', events } })
+          await trial.store.write({
+            version: 1,
+            kind: 'gateway',
+            key,
+            request: parts,
+            response: { status: response.status, contentType: 'text/event-stream', events },
+          })
         }
         res.end()
         return
@@ -220,22 +281,43 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         json = raw === '' ? null : JSON.parse(raw)
       } catch {
         if (response.ok) {
-          throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status} with a body that is not JSON (${raw.length} characters)`, 'provider_error')
+          throw new GatewayError(
+            502,
+            'upstream_garbage',
+            `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status} with a body that is not JSON (${raw.length} characters)`,
+            'provider_error',
+          )
         }
       }
       if (!response.ok) {
         const message = `${trial.label}: ${spec.upstream.id} answered HTTP ${response.status}${errorCodeOf(json)}`
         res.writeHead(response.status, { 'content-type': 'application/json', 'x-should-retry': 'false' })
-        res.end(json === undefined ? errorBody(new GatewayError(response.status, 'upstream_error', message, null)) : raw)
-        record(trial, entry, traceOf(call, 'live', response.status, null, started, message), emptyUsage(), { kind: 'provider_error', message })
+        res.end(
+          json === undefined ? errorBody(new GatewayError(response.status, 'upstream_error', message, null)) : raw,
+        )
+        record(trial, entry, traceOf(call, 'live', response.status, null, started, message), emptyUsage(), {
+          kind: 'provider_error',
+          message,
+        })
         return
       }
       if (call.protocol !== 'other' && !isModelAnswer(call.protocol, json)) {
-        throw new GatewayError(502, 'upstream_garbage', `${trial.label}: ${spec.upstream.id} answered ${call.path} with JSON that is not ${ANSWER_SHAPES[call.protocol]}`, 'provider_error')
+        throw new GatewayError(
+          502,
+          'upstream_garbage',
+          `${trial.label}: ${spec.upstream.id} answered ${call.path} with JSON that is not ${ANSWER_SHAPES[call.protocol]}`,
+          'provider_error',
+        )
       }
       // Recorded before the agent has the answer: a trial that ends right after its last call leaves a complete cassette.
       if (trial.store && key && (mode === 'record' || mode === 'auto')) {
-        await trial.store.write({ version: 1, kind: 'gateway', key, request: parts, response: { status: response.status, contentType: 'application/json', json } })
+        await trial.store.write({
+          version: 1,
+          kind: 'gateway',
+          key,
+          request: parts,
+          response: { status: response.status, contentType: 'application/json', json },
+        })
       }
       if (!account(trial, entry, usageOfJson(json), false, response.status, null, answerOfJson(json))) return
       res.writeHead(response.status, { 'content-type': 'application/json', 'x-dataforge-cache': 'live' })
@@ -246,7 +328,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   }
 
   /** Puts an answered (or cancelled) call on the ledger, once; false when it was accounted already (cancelled). */
-  function account(trial: TrialState, entry: CallInFlight, usage: CallUsage, cached: boolean, status: number, error: string | null = null, answer: TranscriptAnswer | null = null): boolean {
+  function account(
+    trial: TrialState,
+    entry: CallInFlight,
+    usage: CallUsage,
+    cached: boolean,
+    status: number,
+    error: string | null = null,
+    answer: TranscriptAnswer | null = null,
+  ): boolean {
     if (entry.settled) return false
     const { call } = entry
     const { upstream } = trial.spec
@@ -256,7 +346,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
       { cached, quotaPerDay: upstream.quotaPerDay, ...(price ? { price } : {}) },
     )
-    record(trial, entry, traceOf(call, cached ? 'hit' : 'live', status, usage, entry.started, error, model), callUsage, undefined, call, answer)
+    record(
+      trial,
+      entry,
+      traceOf(call, cached ? 'hit' : 'live', status, usage, entry.started, error, model),
+      callUsage,
+      undefined,
+      call,
+      answer,
+    )
     return true
   }
 
@@ -281,7 +379,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     return trial.calls.cancelAll((entry) => {
       if (entry.sent) {
         const message = `cancelled: ${trial.label} ended while this call was in flight; the gateway aborted it upstream`
-        account(trial, entry, entry.partial?.result() ?? { model: null, promptTokens: 0, completionTokens: 0, reported: false }, false, 499, message)
+        account(
+          trial,
+          entry,
+          entry.partial?.result() ?? { model: null, promptTokens: 0, completionTokens: 0, reported: false },
+          false,
+          499,
+          message,
+        )
       } else {
         const message = `cancelled: ${trial.label} ended while this call waited for a slot; it was not sent`
         record(trial, entry, traceOf(entry.call, 'refused', 499, null, entry.started, message), emptyUsage())
@@ -379,7 +484,14 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > MAX_BODY_BYTES) {
-        reject(new GatewayError(413, 'body_too_large', `the request body is over ${MAX_BODY_BYTES / 2 ** 20} MB`, 'invalid_request'))
+        reject(
+          new GatewayError(
+            413,
+            'body_too_large',
+            `the request body is over ${MAX_BODY_BYTES / 2 ** 20} MB`,
+            'invalid_request',
+          ),
+        )
         req.destroy()
         return
       }
@@ -401,8 +513,18 @@ async function relayStream(
   res: ServerResponse,
   entry: CallInFlight,
   secrets: readonly string[],
-): Promise<{ events: string[]; usage: CallUsage; unreadable: number; problem: string | null; answer: TranscriptAnswer | null }> {
-  res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'live' })
+): Promise<{
+  events: string[]
+  usage: CallUsage
+  unreadable: number
+  problem: string | null
+  answer: TranscriptAnswer | null
+}> {
+  res.writeHead(response.status, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-dataforge-cache': 'live',
+  })
   res.flushHeaders()
   const splitter = new SseSplitter()
   const usage = new StreamUsage(entry.call.protocol)
@@ -430,14 +552,24 @@ async function relayStream(
   const rest = splitter.flush()
   if (rest !== null) onEvent(rest)
   if (redactor) for (const event of redactor.flush()) send(event)
-  return { events, usage: usage.result(), unreadable: usage.unreadable, problem: usage.problem(), answer: answer.result() }
+  return {
+    events,
+    usage: usage.result(),
+    unreadable: usage.unreadable,
+    problem: usage.problem(),
+    answer: answer.result(),
+  }
 }
 
 /** Sends a recorded answer: JSON as it was, a stream as the same events in the same order, each its own write. */
 function replay(entry: CassetteEntry, res: ServerResponse): { usage: CallUsage; answer: TranscriptAnswer | null } {
   const { response } = entry
   if (response.events) {
-    res.writeHead(response.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-dataforge-cache': 'hit' })
+    res.writeHead(response.status, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-dataforge-cache': 'hit',
+    })
     const usage = new StreamUsage('other')
     const answer = new StreamAnswer()
     for (const event of response.events) {
@@ -451,7 +583,10 @@ function replay(entry: CassetteEntry, res: ServerResponse): { usage: CallUsage; 
     res.end()
     return { usage: usage.result(), answer: answer.result() }
   }
-  res.writeHead(response.status, { 'content-type': response.contentType || 'application/json', 'x-dataforge-cache': 'hit' })
+  res.writeHead(response.status, {
+    'content-type': response.contentType || 'application/json',
+    'x-dataforge-cache': 'hit',
+  })
   res.end(JSON.stringify(response.json))
   return { usage: usageOfJson(response.json), answer: answerOfJson(response.json) }
 }
@@ -472,7 +607,10 @@ function isModelAnswer(protocol: ParsedCall['protocol'], json: unknown): boolean
 
 function errorCodeOf(json: unknown): string {
   const error = json && typeof json === 'object' ? (json as Record<string, unknown>)['error'] : undefined
-  const code = error && typeof error === 'object' ? ((error as Record<string, unknown>)['code'] ?? (error as Record<string, unknown>)['type']) : undefined
+  const code =
+    error && typeof error === 'object'
+      ? ((error as Record<string, unknown>)['code'] ?? (error as Record<string, unknown>)['type'])
+      : undefined
   return typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? ` (${code})` : ''
 }
 
@@ -515,6 +653,11 @@ export function gatewayFetch(gatewayUrl: string, token: string): typeof fetch {
     headers.delete('x-api-key')
     headers.set('authorization', `Bearer ${token}`)
     const body = request.body ? await request.arrayBuffer() : undefined
-    return fetch(`${gatewayUrl}${path}${original.search}`, { method: request.method, headers, body, signal: request.signal })
+    return fetch(`${gatewayUrl}${path}${original.search}`, {
+      method: request.method,
+      headers,
+      body,
+      signal: request.signal,
+    })
   }) as typeof fetch
 }

@@ -1,5 +1,13 @@
 /** The model gateway: every agent's model calls, with rate limits, the replay cache, usage, prices and budgets. */
-export { startGateway, gatewayFetch, type Gateway, type GatewayOptions, type GatewayTrial, type LlmAccess, type ProcessLease } from './gateway.js'
+export {
+  startGateway,
+  gatewayFetch,
+  type Gateway,
+  type GatewayOptions,
+  type GatewayTrial,
+  type LlmAccess,
+  type ProcessLease,
+} from './gateway.js'
 export { sharedGateway, closeSharedGateway } from './shared.js'
 export { gatewayEnv } from './env.js'
 export { resolveUpstream, upstreamIdentity, type LlmOption, type ResolveUpstreamOptions } from './upstream.js'

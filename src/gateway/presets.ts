@@ -30,21 +30,67 @@ export interface ProviderPreset extends LlmPreset {
  * provider; the request limits are conservative defaults, overridable per run (`concurrency`, `rpm`).
  */
 export const LLM_PRESETS: Record<string, LlmPreset> = {
-  groq: { provider: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', quotaPerDay: 14_400, limits: { concurrency: 4, rpm: 30 } },
-  cerebras: { provider: 'cerebras', baseUrl: 'https://api.cerebras.ai/v1', keyEnv: 'CEREBRAS_API_KEY', quotaPerDay: 1_000, limits: { concurrency: 4, rpm: 30 } },
+  groq: {
+    provider: 'groq',
+    baseUrl: 'https://api.groq.com/openai/v1',
+    keyEnv: 'GROQ_API_KEY',
+    quotaPerDay: 14_400,
+    limits: { concurrency: 4, rpm: 30 },
+  },
+  cerebras: {
+    provider: 'cerebras',
+    baseUrl: 'https://api.cerebras.ai/v1',
+    keyEnv: 'CEREBRAS_API_KEY',
+    quotaPerDay: 1_000,
+    limits: { concurrency: 4, rpm: 30 },
+  },
   // OpenRouter's free models allow 50 or 1,000 requests a day depending on credit; 1,000 is the nominal figure.
-  openrouter: { provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', quotaPerDay: 1_000, limits: { concurrency: 4, rpm: 20 } },
+  openrouter: {
+    provider: 'openrouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    quotaPerDay: 1_000,
+    limits: { concurrency: 4, rpm: 20 },
+  },
   // Gemini's OpenAI-compatible endpoint: the key travels as a bearer header, never as `?key=` in the URL.
-  gemini: { provider: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', keyEnv: 'GEMINI_API_KEY', quotaPerDay: 1_500, limits: { concurrency: 4, rpm: 15 } },
-  ollama: { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', keyEnv: null, quotaPerDay: 0, limits: { concurrency: 1, rpm: 0 } },
-  openai: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } },
-  anthropic: { provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } },
+  gemini: {
+    provider: 'gemini',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    keyEnv: 'GEMINI_API_KEY',
+    quotaPerDay: 1_500,
+    limits: { concurrency: 4, rpm: 15 },
+  },
+  ollama: {
+    provider: 'ollama',
+    baseUrl: 'http://localhost:11434/v1',
+    keyEnv: null,
+    quotaPerDay: 0,
+    limits: { concurrency: 1, rpm: 0 },
+  },
+  openai: {
+    provider: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    keyEnv: 'OPENAI_API_KEY',
+    quotaPerDay: 0,
+    limits: { concurrency: 8, rpm: 0 },
+  },
+  anthropic: {
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    keyEnv: 'ANTHROPIC_API_KEY',
+    quotaPerDay: 0,
+    limits: { concurrency: 8, rpm: 0 },
+  },
 }
 
 /** The variable a URL upstream takes its key from unless told otherwise (`--llm-key-env`). */
 export const DEFAULT_URL_KEY_ENV = 'OPENAI_API_KEY'
 
-const agent = (id: string, upstream: string, defaultModel: string): ProviderPreset => ({ id, ...LLM_PRESETS[upstream]!, defaultModel })
+const agent = (id: string, upstream: string, defaultModel: string): ProviderPreset => ({
+  id,
+  ...LLM_PRESETS[upstream]!,
+  defaultModel,
+})
 
 /** Built-in agents, each on an upstream preset of `LLM_PRESETS`. */
 export const PROVIDER_PRESETS: Record<string, ProviderPreset> = {

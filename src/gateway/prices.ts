@@ -22,7 +22,8 @@ export const MAX_USD_PER_TOKEN = 0.01
  */
 export function parsePriceMap(value: unknown, source: string): PriceMap {
   const root = isPlainObject(value) && isPlainObject(value['models']) ? value['models'] : value
-  if (!isPlainObject(root)) throw new InputError(`${source}: expected an object mapping model ids to { prompt, completion }`)
+  if (!isPlainObject(root))
+    throw new InputError(`${source}: expected an object mapping model ids to { prompt, completion }`)
   const out: PriceMap = {}
   for (const [model, entry] of Object.entries(root)) {
     if (!isPlainObject(entry)) throw new InputError(`${source}: model "${model}": expected { prompt, completion }`)
@@ -88,7 +89,9 @@ function priceField(value: unknown, where: string): number {
     throw new InputError(`${where}: expected a non-negative number of USD per token`)
   }
   if (n >= MAX_USD_PER_TOKEN) {
-    throw new InputError(`${where}: ${n} is not a price per token (${MAX_USD_PER_TOKEN} or more); prices are USD per token; divide per-million prices by 1,000,000`)
+    throw new InputError(
+      `${where}: ${n} is not a price per token (${MAX_USD_PER_TOKEN} or more); prices are USD per token; divide per-million prices by 1,000,000`,
+    )
   }
   return n
 }

@@ -33,7 +33,12 @@ export function parseCall(method: string, rawPath: string, bodyText: string): Pa
   const path = url.pathname.slice(3) + url.search
   const protocol: Protocol = PROTOCOLS[url.pathname] ?? 'other'
   if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') {
-    throw new GatewayError(405, 'method_not_allowed', `method ${method} is not supported on ${url.pathname}`, 'invalid_request')
+    throw new GatewayError(
+      405,
+      'method_not_allowed',
+      `method ${method} is not supported on ${url.pathname}`,
+      'invalid_request',
+    )
   }
   let body: Record<string, unknown> | null = null
   if (bodyText.trim() !== '') {
@@ -41,10 +46,20 @@ export function parseCall(method: string, rawPath: string, bodyText: string): Pa
     try {
       parsed = JSON.parse(bodyText)
     } catch (error) {
-      throw new GatewayError(400, 'malformed_body', `the request body of ${url.pathname} is not valid JSON (${(error as Error).message})`, 'invalid_request')
+      throw new GatewayError(
+        400,
+        'malformed_body',
+        `the request body of ${url.pathname} is not valid JSON (${(error as Error).message})`,
+        'invalid_request',
+      )
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new GatewayError(400, 'malformed_body', `the request body of ${url.pathname} must be a JSON object`, 'invalid_request')
+      throw new GatewayError(
+        400,
+        'malformed_body',
+        `the request body of ${url.pathname} must be a JSON object`,
+        'invalid_request',
+      )
     }
     body = parsed as Record<string, unknown>
   }
@@ -54,7 +69,8 @@ export function parseCall(method: string, rawPath: string, bodyText: string): Pa
 }
 
 function checkChatBody(protocol: Protocol, path: string, body: Record<string, unknown> | null, method: string): void {
-  const bad = (field: string, what: string) => new GatewayError(400, 'malformed_body', `${path}: field "${field}" ${what}`, 'invalid_request')
+  const bad = (field: string, what: string) =>
+    new GatewayError(400, 'malformed_body', `${path}: field "${field}" ${what}`, 'invalid_request')
   if (method !== 'POST') throw new GatewayError(405, 'method_not_allowed', `${path} takes POST`, 'invalid_request')
   if (!body) throw new GatewayError(400, 'malformed_body', `${path}: the request has no JSON body`, 'invalid_request')
   if (body['stream'] !== undefined && typeof body['stream'] !== 'boolean') throw bad('stream', 'must be true or false')
@@ -65,9 +81,11 @@ function checkChatBody(protocol: Protocol, path: string, body: Record<string, un
   if (typeof body['model'] !== 'string' || body['model'] === '') throw bad('model', 'must be a non-empty string')
   if (!Array.isArray(body['messages'])) throw bad('messages', 'must be an array')
   body['messages'].forEach((m, i) => {
-    if (!m || typeof m !== 'object' || typeof (m as Record<string, unknown>)['role'] !== 'string') throw bad(`messages[${i}]`, 'must be an object with a string "role"')
+    if (!m || typeof m !== 'object' || typeof (m as Record<string, unknown>)['role'] !== 'string')
+      throw bad(`messages[${i}]`, 'must be an object with a string "role"')
   })
-  if (protocol === 'anthropic-messages' && typeof body['max_tokens'] !== 'number') throw bad('max_tokens', 'must be a number (Anthropic messages require it)')
+  if (protocol === 'anthropic-messages' && typeof body['max_tokens'] !== 'number')
+    throw bad('max_tokens', 'must be a number (Anthropic messages require it)')
 }
 
 /**

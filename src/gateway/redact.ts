@@ -16,7 +16,8 @@ export class SecretMatcher {
     const alternatives = usable.flatMap((secret) => formsOf(secret))
     this.exact = [...new Set(usable.flatMap((secret) => exactFormsOf(secret)))]
     // Longest first, so a form that contains another is replaced whole.
-    this.pattern = alternatives.length > 0 ? new RegExp(alternatives.sort((a, b) => b.length - a.length).join('|'), 'g') : null
+    this.pattern =
+      alternatives.length > 0 ? new RegExp(alternatives.sort((a, b) => b.length - a.length).join('|'), 'g') : null
   }
 
   get empty(): boolean {
@@ -82,7 +83,12 @@ function formsOf(secret: string): string[] {
   const chars = [...secret].map((char) => {
     const options = [escapeRegex(char)]
     // A character outside the BMP escapes as its two UTF-16 units.
-    options.push(char.split('').map((unit) => `\\\\+u${hexPattern(unit.charCodeAt(0), 4)}`).join(''))
+    options.push(
+      char
+        .split('')
+        .map((unit) => `\\\\+u${hexPattern(unit.charCodeAt(0), 4)}`)
+        .join(''),
+    )
     if (char === '"' || char === '/') options.push(`\\\\+${escapeRegex(char)}`)
     if (char === '\\') options.push('\\\\+')
     const bytes = Buffer.from(char, 'utf8')
@@ -90,7 +96,10 @@ function formsOf(secret: string): string[] {
     return `(?:${options.join('|')})`
   })
   const forms = [chars.join('')]
-  if (secret.length >= 8) forms.push(...encodedFormsOf(secret).map((form) => [...form].map((c) => (c === '/' ? '\\\\*\\/' : escapeRegex(c))).join('')))
+  if (secret.length >= 8)
+    forms.push(
+      ...encodedFormsOf(secret).map((form) => [...form].map((c) => (c === '/' ? '\\\\*\\/' : escapeRegex(c))).join('')),
+    )
   return forms
 }
 

@@ -2,7 +2,17 @@ import type { SecretMatcher } from './redact.js'
 import { eventData } from './sse.js'
 
 /** The fields whose strings a client joins across events into one text (chat deltas, tool arguments, Responses deltas). */
-const TEXT_FIELDS = new Set(['content', 'text', 'partial_json', 'arguments', 'thinking', 'reasoning', 'reasoning_content', 'refusal', 'delta'])
+const TEXT_FIELDS = new Set([
+  'content',
+  'text',
+  'partial_json',
+  'arguments',
+  'thinking',
+  'reasoning',
+  'reasoning_content',
+  'refusal',
+  'delta',
+])
 /** Events after which a text does not go on: Anthropic's block and message ends, an error. */
 const CLOSING_TYPES = new Set(['content_block_stop', 'message_delta', 'message_stop', 'error'])
 
@@ -124,7 +134,8 @@ function collectLeaves(node: unknown, path: string, out: Leaf[]): void {
   }
 }
 
-const hasIndex = (node: unknown): boolean => !!node && typeof node === 'object' && typeof (node as Record<string, unknown>)['index'] === 'number'
+const hasIndex = (node: unknown): boolean =>
+  !!node && typeof node === 'object' && typeof (node as Record<string, unknown>)['index'] === 'number'
 
 function closesTexts(data: string | null, json: unknown): boolean {
   if (data === null) return false
@@ -132,9 +143,13 @@ function closesTexts(data: string | null, json: unknown): boolean {
   if (!json || typeof json !== 'object') return false
   const root = json as Record<string, unknown>
   const type = root['type']
-  if (typeof type === 'string' && (CLOSING_TYPES.has(type) || /\.(done|completed|failed|incomplete)$/.test(type))) return true
+  if (typeof type === 'string' && (CLOSING_TYPES.has(type) || /\.(done|completed|failed|incomplete)$/.test(type)))
+    return true
   const choices = root['choices']
-  return Array.isArray(choices) && choices.some((c) => !!c && typeof c === 'object' && (c as Record<string, unknown>)['finish_reason'] != null)
+  return (
+    Array.isArray(choices) &&
+    choices.some((c) => !!c && typeof c === 'object' && (c as Record<string, unknown>)['finish_reason'] != null)
+  )
 }
 
 /** The pieces of a joined text with each match cut out, `[redacted]` in the piece where the match starts. */

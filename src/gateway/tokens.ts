@@ -45,18 +45,41 @@ export class TokenRegistry<T extends { label: string }> {
 
   /** The trial a token stands for, or the GatewayError the agent gets (401 unknown or finished, 409 no or several trials). */
   resolve(token: string | null): T {
-    if (!token) throw new GatewayError(401, 'missing_token', 'no gateway token: send the trial token as the API key (Authorization: Bearer … or x-api-key)', null)
+    if (!token)
+      throw new GatewayError(
+        401,
+        'missing_token',
+        'no gateway token: send the trial token as the API key (Authorization: Bearer … or x-api-key)',
+        null,
+      )
     const trial = this.trials.get(token)
     if (trial) return trial
     const bound = this.leases.get(token)
     if (bound) {
       if (bound.size === 1) return bound.values().next().value as T
-      if (bound.size === 0) throw new GatewayError(409, 'no_trial', 'no trial is running in this agent process: the gateway answers its calls only while it serves a trial of a run with a model upstream (--llm, the llm option or DATAFORGE_LLM)', null)
-      throw new GatewayError(409, 'several_trials', 'this agent process serves several trials at once; use the per-trial token of each request', null)
+      if (bound.size === 0)
+        throw new GatewayError(
+          409,
+          'no_trial',
+          'no trial is running in this agent process: the gateway answers its calls only while it serves a trial of a run with a model upstream (--llm, the llm option or DATAFORGE_LLM)',
+          null,
+        )
+      throw new GatewayError(
+        409,
+        'several_trials',
+        'this agent process serves several trials at once; use the per-trial token of each request',
+        null,
+      )
     }
     const label = this.finished.get(token)
-    if (label) throw new GatewayError(401, 'trial_finished', `the token of ${label} expired when that trial finished`, null)
-    throw new GatewayError(401, 'invalid_token', 'not a token this gateway issued (agents get a per-trial token in place of an API key)', null)
+    if (label)
+      throw new GatewayError(401, 'trial_finished', `the token of ${label} expired when that trial finished`, null)
+    throw new GatewayError(
+      401,
+      'invalid_token',
+      'not a token this gateway issued (agents get a per-trial token in place of an API key)',
+      null,
+    )
   }
 }
 

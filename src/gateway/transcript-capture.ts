@@ -41,7 +41,13 @@ function contentText(content: unknown): string {
     const type = str(part['type']) ?? 'part'
     const text = str(part['text']) ?? str(part['refusal'])
     if (text !== null) parts.push(text)
-    else if (type === 'tool_use' || type === 'tool_result' || type === 'function_call' || type === 'function_call_output') continue
+    else if (
+      type === 'tool_use' ||
+      type === 'tool_result' ||
+      type === 'function_call' ||
+      type === 'function_call_output'
+    )
+      continue
     else parts.push(`[${type.replace(/^input_/, '').replace(/_url$/, '')}]`)
   }
   return parts.join('\n')
@@ -68,7 +74,9 @@ function openAiMessages(body: Json): { system: string | null; messages: Message[
     messages.push({
       role,
       content: contentText(m['content']),
-      toolCalls: arr(m['tool_calls']).map(openAiToolCall).filter((c): c is ToolCall => c !== null),
+      toolCalls: arr(m['tool_calls'])
+        .map(openAiToolCall)
+        .filter((c): c is ToolCall => c !== null),
       toolCallId: str(m['tool_call_id']),
     })
   }
@@ -87,14 +95,25 @@ function anthropicMessages(body: Json): { system: string | null; messages: Messa
     const results: Message[] = []
     for (const b of blocks ?? []) {
       const block = obj(b)
-      if (block?.['type'] === 'tool_use') toolCalls.push({ id: str(block['id']), name: str(block['name']) ?? '', arguments: jsonText(block['input'] ?? {}) })
+      if (block?.['type'] === 'tool_use')
+        toolCalls.push({
+          id: str(block['id']),
+          name: str(block['name']) ?? '',
+          arguments: jsonText(block['input'] ?? {}),
+        })
       if (block?.['type'] === 'tool_result') {
-        results.push({ role: 'tool', content: contentText(block['content']), toolCalls: [], toolCallId: str(block['tool_use_id']) })
+        results.push({
+          role: 'tool',
+          content: contentText(block['content']),
+          toolCalls: [],
+          toolCallId: str(block['tool_use_id']),
+        })
       }
     }
     const text = contentText(m['content'])
     // A user turn of tool results reads as one tool message per result, as the OpenAI wire sends them.
-    if (text !== '' || toolCalls.length > 0 || results.length === 0) messages.push({ role, content: text, toolCalls, toolCallId: null })
+    if (text !== '' || toolCalls.length > 0 || results.length === 0)
+      messages.push({ role, content: text, toolCalls, toolCallId: null })
     messages.push(...results)
   }
   return { system, messages }
@@ -105,24 +124,41 @@ function responsesInput(body: Json): { system: string | null; messages: Message[
   const system: string[] = instructions !== null ? [instructions] : []
   const messages: Message[] = []
   const input = body['input']
-  if (typeof input === 'string') return { system: system[0] ?? null, messages: [{ role: 'user', content: input, toolCalls: [], toolCallId: null }] }
+  if (typeof input === 'string')
+    return { system: system[0] ?? null, messages: [{ role: 'user', content: input, toolCalls: [], toolCallId: null }] }
   for (const raw of arr(input)) {
     const item = obj(raw)
     if (!item) continue
     const type = str(item['type']) ?? 'message'
     if (type === 'function_call') {
-      const call = { id: str(item['call_id']) ?? str(item['id']), name: str(item['name']) ?? '', arguments: jsonText(item['arguments']) }
+      const call = {
+        id: str(item['call_id']) ?? str(item['id']),
+        name: str(item['name']) ?? '',
+        arguments: jsonText(item['arguments']),
+      }
       const last = messages[messages.length - 1]
       // Consecutive calls of one answer read as one assistant message, as on the chat wire.
-      if (last && last.role === 'assistant' && last.content === '' && last.toolCalls.length > 0) last.toolCalls.push(call)
+      if (last && last.role === 'assistant' && last.content === '' && last.toolCalls.length > 0)
+        last.toolCalls.push(call)
       else messages.push({ role: 'assistant', content: '', toolCalls: [call], toolCallId: null })
     } else if (type === 'function_call_output') {
-      messages.push({ role: 'tool', content: contentText(item['output']), toolCalls: [], toolCallId: str(item['call_id']) })
+      messages.push({
+        role: 'tool',
+        content: contentText(item['output']),
+        toolCalls: [],
+        toolCallId: str(item['call_id']),
+      })
     } else if (type === 'message') {
       const role = str(item['role']) ?? 'user'
       if (role === 'system' || role === 'developer') system.push(contentText(item['content']))
       else messages.push({ role, content: contentText(item['content']), toolCalls: [], toolCallId: null })
-    } else messages.push({ role: type, content: contentText(item['content'] ?? item['summary'] ?? ''), toolCalls: [], toolCallId: null })
+    } else
+      messages.push({
+        role: type,
+        content: contentText(item['content'] ?? item['summary'] ?? ''),
+        toolCalls: [],
+        toolCallId: null,
+      })
   }
   return { system: system.length ? system.join('\n\n') : null, messages }
 }
@@ -136,14 +172,25 @@ function toolsOf(body: Json): TranscriptRequest['tools'] {
     const fn = obj(tool['function']) ?? tool
     const parameters = fn['parameters'] ?? fn['input_schema']
     const name = str(fn['name']) ?? str(tool['type']) ?? ''
-    return [{ name, description: str(fn['description']), parameters: parameters === undefined ? null : JSON.stringify(parameters) }]
+    return [
+      {
+        name,
+        description: str(fn['description']),
+        parameters: parameters === undefined ? null : JSON.stringify(parameters),
+      },
+    ]
   })
 }
 
 /** The request of a call, flattened. */
 export function transcriptRequest(protocol: TranscriptCall['protocol'], body: Json | null): TranscriptRequest {
   if (!body || protocol === 'other') return { system: null, messages: [], tools: [] }
-  const read = protocol === 'anthropic-messages' ? anthropicMessages(body) : protocol === 'openai-responses' ? responsesInput(body) : openAiMessages(body)
+  const read =
+    protocol === 'anthropic-messages'
+      ? anthropicMessages(body)
+      : protocol === 'openai-responses'
+        ? responsesInput(body)
+        : openAiMessages(body)
   return { ...read, tools: toolsOf(body) }
 }
 
@@ -153,7 +200,12 @@ function responsesOutput(output: unknown[], status: string | null): TranscriptAn
   for (const raw of output) {
     const item = obj(raw)
     if (item?.['type'] === 'message') text.push(contentText(item['content']))
-    if (item?.['type'] === 'function_call') toolCalls.push({ id: str(item['call_id']) ?? str(item['id']), name: str(item['name']) ?? '', arguments: jsonText(item['arguments']) })
+    if (item?.['type'] === 'function_call')
+      toolCalls.push({
+        id: str(item['call_id']) ?? str(item['id']),
+        name: str(item['name']) ?? '',
+        arguments: jsonText(item['arguments']),
+      })
   }
   return { text: text.length ? text.join('\n') : null, toolCalls, finishReason: status }
 }
@@ -168,7 +220,9 @@ export function answerOfJson(json: unknown): TranscriptAnswer | null {
     const text = message ? contentText(message['content']) : ''
     return {
       text: message?.['content'] === null || message?.['content'] === undefined ? null : text,
-      toolCalls: arr(message?.['tool_calls']).map(openAiToolCall).filter((c): c is ToolCall => c !== null),
+      toolCalls: arr(message?.['tool_calls'])
+        .map(openAiToolCall)
+        .filter((c): c is ToolCall => c !== null),
       finishReason: str(choice?.['finish_reason']),
     }
   }
@@ -177,7 +231,9 @@ export function answerOfJson(json: unknown): TranscriptAnswer | null {
     const text = root['content'].flatMap((b) => (obj(b)?.['type'] === 'text' ? [str(obj(b)?.['text']) ?? ''] : []))
     const toolCalls = root['content'].flatMap((b) => {
       const block = obj(b)
-      return block?.['type'] === 'tool_use' ? [{ id: str(block['id']), name: str(block['name']) ?? '', arguments: jsonText(block['input'] ?? {}) }] : []
+      return block?.['type'] === 'tool_use'
+        ? [{ id: str(block['id']), name: str(block['name']) ?? '', arguments: jsonText(block['input'] ?? {}) }]
+        : []
     })
     return { text: text.length ? text.join('') : null, toolCalls, finishReason: str(root['stop_reason']) }
   }
@@ -295,7 +351,8 @@ export class StreamAnswer {
       if (args !== null) this.tool(key).args = args
     } else if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') {
       const response = obj(root['response'])
-      if (Array.isArray(response?.['output']) && response['output'].length > 0) this.completed = responsesOutput(response['output'], str(response['status']))
+      if (Array.isArray(response?.['output']) && response['output'].length > 0)
+        this.completed = responsesOutput(response['output'], str(response['status']))
       else this.finish = str(response?.['status']) ?? this.finish
     }
   }
@@ -311,7 +368,12 @@ export class StreamAnswer {
 }
 
 /** One call as a transcript keeps it (uncut), from the gateway's trace of it, its request and its answer. */
-export function transcriptCall(index: number, trace: CallTrace, call: ParsedCall | null, answer: TranscriptAnswer | null): TranscriptCall {
+export function transcriptCall(
+  index: number,
+  trace: CallTrace,
+  call: ParsedCall | null,
+  answer: TranscriptAnswer | null,
+): TranscriptCall {
   const protocol = call ? transcriptProtocol(call) : trace.protocol
   // The call's start time is the record's (`llmCalls`, for traces); a transcript keeps what was said.
   const { startedAtMs: _, ...kept } = trace

@@ -38,11 +38,27 @@ export class TrialCalls {
   constructor(private readonly concurrency: number) {}
 
   /** Checks the budget with the calls in flight counted, then reserves this call's estimate; throws the budget's refusal. */
-  admit(budget: Budget | undefined, spent: Usage, call: ParsedCall, bodyChars: number, price: ModelPrice | undefined, label: string, started: number): CallInFlight {
+  admit(
+    budget: Budget | undefined,
+    spent: Usage,
+    call: ParsedCall,
+    bodyChars: number,
+    price: ModelPrice | undefined,
+    label: string,
+    started: number,
+  ): CallInFlight {
     checkBeforeCall(budget, spent, this.reserved, label)
     const reserved = estimateCall(call.body, bodyChars, price)
     this.add(reserved, 1)
-    const entry: CallInFlight = { call, started, abort: new AbortController(), reserved, sent: false, partial: null, settled: false }
+    const entry: CallInFlight = {
+      call,
+      started,
+      abort: new AbortController(),
+      reserved,
+      sent: false,
+      partial: null,
+      settled: false,
+    }
     this.inFlight.add(entry)
     return entry
   }

@@ -34,7 +34,10 @@ export interface LlmOutcome {
 }
 
 /** Registers a trial with the process's gateway; null when the run has no upstream. */
-export async function openLlmTrial(config: LlmConfig | null | undefined, ids: { caseId: string; trial: number; seed: number }): Promise<GatewayTrial | null> {
+export async function openLlmTrial(
+  config: LlmConfig | null | undefined,
+  ids: { caseId: string; trial: number; seed: number },
+): Promise<GatewayTrial | null> {
   if (!config) return null
   const gateway = await sharedGateway()
   return gateway.openTrial({
@@ -57,9 +60,22 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
   const calls = ledger.calls.slice(from, to)
   const usage = emptyUsage()
   for (const u of ledger.callUsage.slice(from, to)) addUsageInPlace(usage, u)
-  const failure = ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
-  const { transcript, toolCalls } = buildTranscript(`${ledger.label} calls ${from}`, ledger.transcript.slice(from, to), stepsSince(ledger, from, to))
-  return { upstream: trial.upstreamLabel, usage, calls, failure, cancelled: cancelledCallsWarning(calls), transcript, toolCalls }
+  const failure =
+    ledger.failure && (whole || calls.some((c) => c.error === ledger.failure?.message)) ? ledger.failure : null
+  const { transcript, toolCalls } = buildTranscript(
+    `${ledger.label} calls ${from}`,
+    ledger.transcript.slice(from, to),
+    stepsSince(ledger, from, to),
+  )
+  return {
+    upstream: trial.upstreamLabel,
+    usage,
+    calls,
+    failure,
+    cancelled: cancelledCallsWarning(calls),
+    transcript,
+    toolCalls,
+  }
 }
 
 /**
@@ -70,8 +86,11 @@ export function outcomeSince(trial: GatewayTrial, from = 0, to?: number): LlmOut
 function stepsSince(ledger: TrialLedger, from: number, to: number | undefined): AgentToolNote[] {
   const whole = from === 0 && to === undefined
   const end = to ?? ledger.calls.length
-  const inTurn = (atCall: number) => (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
-  return ledger.agentTools.filter((n) => whole || inTurn(n.atCall)).map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
+  const inTurn = (atCall: number) =>
+    (atCall > from || (from === 0 && atCall === 0)) && (to === undefined || atCall <= end)
+  return ledger.agentTools
+    .filter((n) => whole || inTurn(n.atCall))
+    .map((n) => (from === 0 ? n : { ...n, atCall: n.atCall - from }))
 }
 
 /** The tool calls of calls `from` … `to` so far, as the record's `toolCalls` will list them (`ctx.trajectory()`). */
@@ -100,14 +119,24 @@ function cancelledCallsWarning(calls: readonly LlmCall[]): string | null {
  */
 export function applyLlmOutcome(outcome: RecordOutcome, llm: LlmOutcome | null): RecordOutcome {
   if (!llm) return outcome
-  const out: RecordOutcome = { ...outcome, llmUpstream: llm.upstream, llmCalls: llm.calls, toolCalls: llm.toolCalls, transcriptId: llm.transcript?.id ?? null, transcript: llm.transcript }
+  const out: RecordOutcome = {
+    ...outcome,
+    llmUpstream: llm.upstream,
+    llmCalls: llm.calls,
+    toolCalls: llm.toolCalls,
+    transcriptId: llm.transcript?.id ?? null,
+    transcript: llm.transcript,
+  }
   if (llm.cancelled) out.warnings = [...(outcome.warnings ?? []), llm.cancelled]
   const agentUsage = outcome.usage
   if (llm.calls.length > 0) {
     out.usage = llm.usage
     out.usageSource = 'gateway'
     if (agentUsage && !isZeroUsage(agentUsage)) {
-      out.warnings = [...(out.warnings ?? []), 'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded']
+      out.warnings = [
+        ...(out.warnings ?? []),
+        'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded',
+      ]
     }
   } else out.usageSource = agentUsage && !isZeroUsage(agentUsage) ? 'agent' : null
   if (llm.failure) {

@@ -53,7 +53,10 @@ export interface ResolveUpstreamOptions {
 export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions = {}): Upstream {
   const source = opts.source ?? 'llm'
   const env = loadEnvironment({ env: opts.env, cwd: opts.cwd })
-  if (typeof option === 'object' && (option === null || (option.preset === undefined) === (option.baseUrl === undefined))) {
+  if (
+    typeof option === 'object' &&
+    (option === null || (option.preset === undefined) === (option.baseUrl === undefined))
+  ) {
     throw new InputError(`${source}: give either a preset name or a baseUrl`)
   }
   const presetName = typeof option === 'string' ? (isUrl(option) ? null : option) : (option.preset ?? null)
@@ -61,20 +64,34 @@ export function resolveUpstream(option: LlmOption, opts: ResolveUpstreamOptions 
   let id: string
   if (presetName !== null) {
     const found = LLM_PRESETS[presetName]
-    if (!found) throw new InputError(`${source}: "${presetName}" is neither a preset (${Object.keys(LLM_PRESETS).join(', ')}) nor an http(s) URL`)
+    if (!found)
+      throw new InputError(
+        `${source}: "${presetName}" is neither a preset (${Object.keys(LLM_PRESETS).join(', ')}) nor an http(s) URL`,
+      )
     preset = found
     id = presetName
   } else {
     const baseUrl = typeof option === 'string' ? option : option.baseUrl!
     checkUpstreamUrl(baseUrl, source, '--llm-key-env')
-    const keyEnv = typeof option === 'object' && option.keyEnv ? option.keyEnv : (opts.keyEnv ?? env['DATAFORGE_LLM_KEY_ENV'] ?? DEFAULT_URL_KEY_ENV)
-    preset = { provider: 'openai-compatible', baseUrl: baseUrl.replace(/\/+$/, ''), keyEnv, quotaPerDay: 0, limits: { concurrency: 8, rpm: 0 } }
+    const keyEnv =
+      typeof option === 'object' && option.keyEnv
+        ? option.keyEnv
+        : (opts.keyEnv ?? env['DATAFORGE_LLM_KEY_ENV'] ?? DEFAULT_URL_KEY_ENV)
+    preset = {
+      provider: 'openai-compatible',
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      keyEnv,
+      quotaPerDay: 0,
+      limits: { concurrency: 8, rpm: 0 },
+    }
     id = upstreamIdentity(baseUrl)
   }
   if (preset.keyEnv) keyVariables.add(preset.keyEnv)
   const key = preset.keyEnv ? env[preset.keyEnv]?.trim() : undefined
   if (preset.keyEnv && !key && !opts.replayOnly && presetName !== null) {
-    throw new InputError(`${source}: upstream ${id} needs an API key: set ${preset.keyEnv} in the environment or in a .env file`)
+    throw new InputError(
+      `${source}: upstream ${id} needs an API key: set ${preset.keyEnv} in the environment or in a .env file`,
+    )
   }
   return {
     id,
@@ -105,8 +122,11 @@ export function checkUpstreamUrl(baseUrl: string, source: string, keyFlag: strin
   } catch {
     throw new InputError(`${source}: not a valid URL`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError(`${source}: expected an http or https URL`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InputError(`${source}: expected an http or https URL`)
   if (url.username || url.password || /(^|[?&])(key|api_key|apikey|token)=/i.test(url.search)) {
-    throw new InputError(`${source}: credentials do not belong in the URL; put the key in an environment variable (${keyFlag})`)
+    throw new InputError(
+      `${source}: credentials do not belong in the URL; put the key in an environment variable (${keyFlag})`,
+    )
   }
 }

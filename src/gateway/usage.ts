@@ -8,7 +8,8 @@ export interface CallUsage {
   reported: boolean
 }
 
-const n = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined)
+const n = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined
 
 /**
  * Tokens from one usage object, whichever wire names it uses: OpenAI's `prompt_tokens`/`completion_tokens`, the
@@ -21,7 +22,9 @@ function tokensOf(usage: unknown): { prompt?: number; completion?: number } | nu
   const input = n(u['input_tokens'])
   const prompt =
     n(u['prompt_tokens']) ??
-    (input !== undefined ? input + (n(u['cache_creation_input_tokens']) ?? 0) + (n(u['cache_read_input_tokens']) ?? 0) : undefined)
+    (input !== undefined
+      ? input + (n(u['cache_creation_input_tokens']) ?? 0) + (n(u['cache_read_input_tokens']) ?? 0)
+      : undefined)
   const completion = n(u['completion_tokens']) ?? n(u['output_tokens'])
   return prompt === undefined && completion === undefined ? null : { prompt, completion }
 }
@@ -71,10 +74,15 @@ export class StreamUsage {
     if (!json || typeof json !== 'object') return
     const root = json as Record<string, unknown>
     if (this.protocol === 'openai-responses') this.noteEnding(root)
-    const message = root['message'] && typeof root['message'] === 'object' ? (root['message'] as Record<string, unknown>) : null
-    const model = root['model'] ?? message?.['model'] ?? (root['response'] as Record<string, unknown> | undefined)?.['model']
+    const message =
+      root['message'] && typeof root['message'] === 'object' ? (root['message'] as Record<string, unknown>) : null
+    const model =
+      root['model'] ?? message?.['model'] ?? (root['response'] as Record<string, unknown> | undefined)?.['model']
     if (typeof model === 'string' && model) this.model = model
-    const tokens = tokensOf(root['usage']) ?? tokensOf(message?.['usage']) ?? tokensOf((root['response'] as Record<string, unknown> | undefined)?.['usage'])
+    const tokens =
+      tokensOf(root['usage']) ??
+      tokensOf(message?.['usage']) ??
+      tokensOf((root['response'] as Record<string, unknown> | undefined)?.['usage'])
     if (!tokens) return
     if (tokens.prompt !== undefined && (tokens.prompt > 0 || this.prompt === undefined)) this.prompt = tokens.prompt
     if (tokens.completion !== undefined) this.completion = tokens.completion
@@ -97,7 +105,8 @@ export class StreamUsage {
   problem(): string | null {
     if (this.protocol !== 'openai-responses') return null
     if (this.ending === null) return 'ended before its response.completed event'
-    if (this.ending === 'response.failed' || this.ending === 'error') return `ended with a ${this.ending} event${this.failureCode ? ` (${this.failureCode})` : ''}`
+    if (this.ending === 'response.failed' || this.ending === 'error')
+      return `ended with a ${this.ending} event${this.failureCode ? ` (${this.failureCode})` : ''}`
     return null
   }
 

@@ -8,7 +8,10 @@ export type { Budget } from '../core/budget.js'
  * Checks a run's usage against limits. Tokens and calls measure what the agent needed, whether answered live
  * or from the cache; usd and quotaUnits measure what was spent. A result without usage counts as zero.
  */
-export function checkBudget(result: AgentRunResult | Partial<Usage> | unknown[], budget: Budget): { passed: boolean; detail: string } {
+export function checkBudget(
+  result: AgentRunResult | Partial<Usage> | unknown[],
+  budget: Budget,
+): { passed: boolean; detail: string } {
   const limits = readBudget(budget, 'budget')
   const given = BUDGET_FIELDS.filter((field) => limits[field] !== undefined)
   if (given.length === 0) throw new InputError(`budget: give at least one of ${BUDGET_FIELDS.join(', ')}`)

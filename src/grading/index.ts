@@ -3,4 +3,13 @@ export * from './repair/index.js'
 export * from './answers/index.js'
 export { checkBudget, type Budget } from './budget.js'
 export * from './conformance/index.js'
-export { checkSteps, checkToolCallCount, checkToolCalls, trajectoryOf, type CallsOptions, type CallToolsOptions, type ExpectedTool, type Trajectory } from './trajectory.js'
+export {
+  checkSteps,
+  checkToolCallCount,
+  checkToolCalls,
+  trajectoryOf,
+  type CallsOptions,
+  type CallToolsOptions,
+  type ExpectedTool,
+  type Trajectory,
+} from './trajectory.js'

@@ -43,9 +43,12 @@ function isTrajectoryLike(x: unknown): x is Record<string, unknown> {
  * `toolCalls`, `steps`), or a bare list of tool calls. Anything else is an error naming what was given.
  */
 export function trajectoryOf(received: unknown, where: string): Trajectory {
-  if (Array.isArray(received)) return { modelCalls: [], toolCalls: received.map((c, i) => checkedToolCall(c, i, where)), steps: 0 }
+  if (Array.isArray(received))
+    return { modelCalls: [], toolCalls: received.map((c, i) => checkedToolCall(c, i, where)), steps: 0 }
   if (!isTrajectoryLike(received)) {
-    throw new InputError(`${where}: expected a trajectory (ctx.trajectory()), a RunRecord or a list of tool calls, got ${received === null ? 'null' : typeof received}`)
+    throw new InputError(
+      `${where}: expected a trajectory (ctx.trajectory()), a RunRecord or a list of tool calls, got ${received === null ? 'null' : typeof received}`,
+    )
   }
   const modelCalls = (received['modelCalls'] ?? received['llmCalls'] ?? []) as unknown
   const toolCalls = (received['toolCalls'] ?? []) as unknown
@@ -62,7 +65,8 @@ export function trajectoryOf(received: unknown, where: string): Trajectory {
 }
 
 function checkedToolCall(call: unknown, index: number, where: string): RecordToolCall {
-  if (!isTrajectoryLike(call) || typeof call['name'] !== 'string') throw new InputError(`${where}: tool call ${index} has no name`)
+  if (!isTrajectoryLike(call) || typeof call['name'] !== 'string')
+    throw new InputError(`${where}: tool call ${index} has no name`)
   return {
     name: call['name'],
     arguments: typeof call['arguments'] === 'string' ? call['arguments'] : '',
@@ -73,10 +77,15 @@ function checkedToolCall(call: unknown, index: number, where: string): RecordToo
 }
 
 function checkExpected(expected: unknown, where: string): Array<{ name: string; arguments?: RegExp }> {
-  if (!Array.isArray(expected) || expected.length === 0) throw new InputError(`${where}: expected a non-empty list of tool names, like ['sql', 'answer']`)
+  if (!Array.isArray(expected) || expected.length === 0)
+    throw new InputError(`${where}: expected a non-empty list of tool names, like ['sql', 'answer']`)
   return expected.map((e, i) => {
     if (typeof e === 'string' && e !== '') return { name: e }
-    if (isTrajectoryLike(e) && typeof e['name'] === 'string' && (e['arguments'] === undefined || e['arguments'] instanceof RegExp)) {
+    if (
+      isTrajectoryLike(e) &&
+      typeof e['name'] === 'string' &&
+      (e['arguments'] === undefined || e['arguments'] instanceof RegExp)
+    ) {
       return e['arguments'] ? { name: e['name'], arguments: e['arguments'] as RegExp } : { name: e['name'] }
     }
     throw new InputError(`${where}: entry ${i} must be a tool name or { name, arguments?: RegExp }`)
@@ -101,16 +110,24 @@ export function toolSequence(calls: readonly RecordToolCall[]): string {
   return `${names.join(' → ')}${calls.length > SHOWN ? ` … (${calls.length} calls)` : ''}`
 }
 
-function bySource(calls: readonly RecordToolCall[], source: RecordToolCall['source'] | undefined): readonly RecordToolCall[] {
+function bySource(
+  calls: readonly RecordToolCall[],
+  source: RecordToolCall['source'] | undefined,
+): readonly RecordToolCall[] {
   return source ? calls.filter((c) => c.source === source) : calls
 }
 
 /** Matches every expected entry to a distinct call (each call serves one entry); the entries left unmatched. */
-function unmatched(calls: readonly RecordToolCall[], expected: ReadonlyArray<{ name: string; arguments?: RegExp }>): { missing: string[]; used: Set<number> } {
+function unmatched(
+  calls: readonly RecordToolCall[],
+  expected: ReadonlyArray<{ name: string; arguments?: RegExp }>,
+): { missing: string[]; used: Set<number> } {
   const used = new Set<number>()
   const missing: string[] = []
   // Entries with an argument pattern first: a bare name must not take the one call a pattern needs.
-  const order = expected.map((e, i) => [e, i] as const).sort(([a], [b]) => Number(Boolean(b.arguments)) - Number(Boolean(a.arguments)))
+  const order = expected
+    .map((e, i) => [e, i] as const)
+    .sort(([a], [b]) => Number(Boolean(b.arguments)) - Number(Boolean(a.arguments)))
   for (const [e] of order) {
     const at = calls.findIndex((c, i) => !used.has(i) && fits(c, e))
     if (at < 0) missing.push(describeExpected(e))
@@ -120,7 +137,10 @@ function unmatched(calls: readonly RecordToolCall[], expected: ReadonlyArray<{ n
 }
 
 /** The first entry that cannot follow the ones before it in order (a subsequence), or null when all do. */
-function outOfOrder(calls: readonly RecordToolCall[], expected: ReadonlyArray<{ name: string; arguments?: RegExp }>): { entry: string; after: number } | null {
+function outOfOrder(
+  calls: readonly RecordToolCall[],
+  expected: ReadonlyArray<{ name: string; arguments?: RegExp }>,
+): { entry: string; after: number } | null {
   let from = 0
   for (const [i, e] of expected.entries()) {
     let at = -1
@@ -140,7 +160,11 @@ function outOfOrder(calls: readonly RecordToolCall[], expected: ReadonlyArray<{ 
  * Whether the trajectory called the listed tools: each entry matched by a distinct call (a name listed twice
  * needs two calls); with `order`, in the listed order; with `exact`, nothing else was called.
  */
-export function checkToolCalls(trajectory: Trajectory, expected: readonly ExpectedTool[], opts: CallToolsOptions = {}): GradeResult {
+export function checkToolCalls(
+  trajectory: Trajectory,
+  expected: readonly ExpectedTool[],
+  opts: CallToolsOptions = {},
+): GradeResult {
   const where = 'toCallTools'
   const wanted = checkExpected(expected, where)
   const calls = bySource(trajectory.toolCalls, opts.source)
@@ -155,18 +179,24 @@ export function checkToolCalls(trajectory: Trajectory, expected: readonly Expect
   if (missing.length > 0) return fail(`no call of ${missing.join(', ')}`)
   if (opts.order) {
     const broken = outOfOrder(calls, wanted)
-    if (broken) return fail(`expected ${listed} in this order, and ${broken.entry} does not follow the ${broken.after} before it`)
+    if (broken)
+      return fail(`expected ${listed} in this order, and ${broken.entry} does not follow the ${broken.after} before it`)
   }
   if (opts.exact && used.size < calls.length) {
     const extra = calls.filter((_, i) => !used.has(i)).map((c) => c.name)
     return fail(`expected exactly ${listed}, and ${extra.length} more call(s): ${[...new Set(extra)].join(', ')}`)
   }
   if (opts.exact) return { passed: true, detail: `called exactly ${listed}`, score: 1 }
-  return { passed: true, detail: `called ${listed}${opts.order ? ' in order' : ''} (${calls.length} tool call(s) in all)`, score: 1 }
+  return {
+    passed: true,
+    detail: `called ${listed}${opts.order ? ' in order' : ''} (${calls.length} tool call(s) in all)`,
+    score: 1,
+  }
 }
 
 function checkBound(n: unknown, where: string): number {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new InputError(`${where}: the bound must be a non-negative integer, got ${String(n)}`)
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+    throw new InputError(`${where}: the bound must be a non-negative integer, got ${String(n)}`)
   return n
 }
 
@@ -175,14 +205,24 @@ export function checkSteps(trajectory: Trajectory, n: number): GradeResult {
   const bound = checkBound(n, 'toUseAtMostSteps')
   const { steps } = trajectory
   const passed = steps <= bound
-  return { passed, detail: `${steps} step(s)${passed ? ', within' : ', over'} the bound of ${bound}`, score: passed ? 1 : 0 }
+  return {
+    passed,
+    detail: `${steps} step(s)${passed ? ', within' : ', over'} the bound of ${bound}`,
+    score: passed ? 1 : 0,
+  }
 }
 
 /** At most `n` tool calls (of one tool with `tool`). */
 export function checkToolCallCount(trajectory: Trajectory, n: number, opts: CallsOptions = {}): GradeResult {
   const bound = checkBound(n, 'toUseAtMostCalls')
-  const calls = bySource(trajectory.toolCalls, opts.source).filter((c) => opts.tool === undefined || c.name === opts.tool)
+  const calls = bySource(trajectory.toolCalls, opts.source).filter(
+    (c) => opts.tool === undefined || c.name === opts.tool,
+  )
   const what = opts.tool ? `${opts.tool} call(s)` : 'tool call(s)'
   const passed = calls.length <= bound
-  return { passed, detail: `${calls.length} ${what}${passed ? ', within' : ', over'} the bound of ${bound}: ${toolSequence(calls)}`, score: passed ? 1 : 0 }
+  return {
+    passed,
+    detail: `${calls.length} ${what}${passed ? ', within' : ', over'} the bound of ${bound}: ${toolSequence(calls)}`,
+    score: passed ? 1 : 0,
+  }
 }

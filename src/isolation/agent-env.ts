@@ -5,14 +5,33 @@
  */
 
 /** Passed from the harness's environment when set there. */
-const PASSED = ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'NO_COLOR', 'FORCE_COLOR', 'COLUMNS', 'LINES', 'SYSTEMROOT', 'PATHEXT', 'COMSPEC', 'WINDIR']
+const PASSED = [
+  'PATH',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'COLUMNS',
+  'LINES',
+  'SYSTEMROOT',
+  'PATHEXT',
+  'COMSPEC',
+  'WINDIR',
+]
 const PASSED_PREFIXES = ['LC_']
 
 /**
  * The model gateway's variables: they reach the agent only when the harness sets them for it (a base URL on
  * 127.0.0.1 and a per-trial token), never from the harness's own environment, where they may hold a real key.
  */
-export const GATEWAY_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'] as const
+export const GATEWAY_VARIABLES = [
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_API_KEY',
+] as const
 
 export interface AgentEnvOptions {
   /** The harness's environment (default `process.env`). */
@@ -28,8 +47,8 @@ export interface AgentEnvOptions {
 /** Names a user may not pass on: they hand the agent the harness's command line or its data's whereabouts. */
 export function refusedEnvName(name: string): string | null {
   if (/^npm_/i.test(name)) return 'npm_* variables spell out the command that started the run'
-  if (/^DATAFORGE_/i.test(name)) return 'DATAFORGE_* variables name the harness\'s data, caches and reports'
-  if (name === 'NODE_OPTIONS') return 'NODE_OPTIONS would change how the agent\'s runtime starts'
+  if (/^DATAFORGE_/i.test(name)) return "DATAFORGE_* variables name the harness's data, caches and reports"
+  if (name === 'NODE_OPTIONS') return "NODE_OPTIONS would change how the agent's runtime starts"
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return 'not a variable name'
   return null
 }

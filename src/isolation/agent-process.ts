@@ -68,7 +68,16 @@ export class AgentProcess {
       this.failReady = reject
     })
     this.ready.catch(() => undefined)
-    const readyTimer = setTimeout(() => this.kill(new AgentFailure('agent_crash', `agent process sent no "ready" message within ${formatSeconds(READY_TIMEOUT_MS / 1000)} s`)), READY_TIMEOUT_MS)
+    const readyTimer = setTimeout(
+      () =>
+        this.kill(
+          new AgentFailure(
+            'agent_crash',
+            `agent process sent no "ready" message within ${formatSeconds(READY_TIMEOUT_MS / 1000)} s`,
+          ),
+        ),
+      READY_TIMEOUT_MS,
+    )
     readyTimer.unref()
     this.ready.then(
       () => {
@@ -79,7 +88,12 @@ export class AgentProcess {
     )
     this.detached = launch.detached === true
     this.sandbox = launch.sandbox ?? null
-    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: agentStdio(), detached: this.detached })
+    this.child = spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: agentStdio(),
+      detached: this.detached,
+    })
     this.child.stdout!.setEncoding('utf8')
     this.child.stdout!.on('data', (chunk: string) => this.onData(chunk))
     const log = launch.log ?? ((c: string) => process.stderr.write(terminalOutput(c)))
@@ -97,7 +111,9 @@ export class AgentProcess {
     })
     this.child.stderr!.on('end', () => relay.end())
     this.child.stdin!.on('error', () => undefined)
-    this.child.on('error', (error) => this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)))
+    this.child.on('error', (error) =>
+      this.fail(new AgentFailure('agent_crash', `agent process could not start: ${error.message}`)),
+    )
     // 'close' (not 'exit'): all of the agent's stderr has reached the log by the time its end is recorded.
     this.child.on('close', (code, signal) => this.onExit(code, signal))
   }
@@ -110,7 +126,8 @@ export class AgentProcess {
   async request(message: HostRequest, signal?: AbortSignal): Promise<AgentMessage> {
     if (signal) {
       const aborted = new Promise<never>((_, reject) => {
-        const onAbort = () => reject(signal.reason instanceof AgentFailure ? signal.reason : new AgentFailure('timeout', 'aborted'))
+        const onAbort = () =>
+          reject(signal.reason instanceof AgentFailure ? signal.reason : new AgentFailure('timeout', 'aborted'))
         if (signal.aborted) onAbort()
         else signal.addEventListener('abort', onAbort, { once: true })
       })
@@ -209,7 +226,8 @@ export class AgentProcess {
       this.lineParts.push(start === 0 ? chunk : chunk.slice(start))
       this.linePartsChars += chunk.length - start
     }
-    if (this.linePartsChars > MAX_LINE_CHARS) this.kill(new AgentFailure('invalid_output', `agent wrote a line longer than ${MAX_LINE_CHARS} characters`))
+    if (this.linePartsChars > MAX_LINE_CHARS)
+      this.kill(new AgentFailure('invalid_output', `agent wrote a line longer than ${MAX_LINE_CHARS} characters`))
   }
 
   private onLine(line: string): void {
@@ -223,7 +241,12 @@ export class AgentProcess {
     const message = AgentMessageSchema.safeParse(parsed)
     if (!message.success) {
       const issue = message.error.issues[0]
-      this.kill(new AgentFailure('invalid_output', `agent wrote an invalid protocol message (${issue?.path.join('.') || 'message'}: ${issue?.message}): ${preview(line)}`))
+      this.kill(
+        new AgentFailure(
+          'invalid_output',
+          `agent wrote an invalid protocol message (${issue?.path.join('.') || 'message'}: ${issue?.message}): ${preview(line)}`,
+        ),
+      )
       return
     }
     const m = message.data
@@ -260,9 +283,15 @@ export class AgentProcess {
       }
     }
     if (this.killedByUs && this.dead) return
-    const bwrap = this.sandbox && !this.isReady ? this.startupErr.split('\n').find((l) => l.startsWith('bwrap: ')) : undefined
+    const bwrap =
+      this.sandbox && !this.isReady ? this.startupErr.split('\n').find((l) => l.startsWith('bwrap: ')) : undefined
     if (bwrap) {
-      this.fail(new AgentFailure('agent_crash', `the sandbox (${this.sandbox}) could not start it: ${bwrap.slice('bwrap: '.length)}; run with --isolate process to use Node's permission model instead`))
+      this.fail(
+        new AgentFailure(
+          'agent_crash',
+          `the sandbox (${this.sandbox}) could not start it: ${bwrap.slice('bwrap: '.length)}; run with --isolate process to use Node's permission model instead`,
+        ),
+      )
       return
     }
     this.fail(exitFailure(code, signal))
@@ -277,12 +306,22 @@ export class AgentProcess {
 
 /** How a process that ended on its own is recorded: V8 aborts on heap exhaustion, anything else is an exit or crash. */
 export function exitFailure(code: number | null, signal: NodeJS.Signals | null): AgentFailure {
-  if (signal === 'SIGABRT' || code === 134) return new AgentFailure('out_of_memory', `agent process aborted (${signal ?? `code ${code}`}): out of memory`)
+  if (signal === 'SIGABRT' || code === 134)
+    return new AgentFailure('out_of_memory', `agent process aborted (${signal ?? `code ${code}`}): out of memory`)
   if (signal) return new AgentFailure('agent_crash', `agent process was killed by ${signal}`)
   return new AgentFailure('agent_exit', `agent process exited with code ${code}`)
 }
 
-const AGENT_REPORTABLE: ReadonlySet<string> = new Set(['timeout', 'exception', 'invalid_output', 'parse_failure', 'refusal', 'rate_limited', 'provider_error', 'agent_crash'])
+const AGENT_REPORTABLE: ReadonlySet<string> = new Set([
+  'timeout',
+  'exception',
+  'invalid_output',
+  'parse_failure',
+  'refusal',
+  'rate_limited',
+  'provider_error',
+  'agent_crash',
+])
 
 function toKnownKind(kind: string | undefined, fallback: FailureKind): FailureKind {
   return kind !== undefined && AGENT_REPORTABLE.has(kind) ? (kind as FailureKind) : fallback

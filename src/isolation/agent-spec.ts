@@ -14,7 +14,8 @@ export function isCommandSpec(spec: string): boolean {
 }
 
 export function commandSpec(argv: readonly string[], cwd: string): IsolatedSpec {
-  if (!argv.length || argv.some((a) => typeof a !== 'string' || !a)) throw new InputError('agent command must be a non-empty list of non-empty strings')
+  if (!argv.length || argv.some((a) => typeof a !== 'string' || !a))
+    throw new InputError('agent command must be a non-empty list of non-empty strings')
   const display = argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')
   return { type: 'command', argv: argv.map((a, i) => (i > 0 && isLocalFile(a, cwd) ? resolve(cwd, a) : a)), display }
 }
@@ -40,7 +41,8 @@ export function defaultName(spec: IsolatedSpec): string {
 
 /** Provenance: where the agent came from and the sha256 of its module or script. */
 export function provenanceOf(spec: IsolatedSpec): { source: string; sha256: string | null; isolated: boolean } {
-  if (spec.type === 'module') return { source: `module:${spec.display}`, sha256: sha256Hex(readFileSync(spec.path)), isolated: true }
+  if (spec.type === 'module')
+    return { source: `module:${spec.display}`, sha256: sha256Hex(readFileSync(spec.path)), isolated: true }
   const script = spec.argv.slice(1).find((a) => existsSync(a))
   return { source: `cmd:${spec.display}`, sha256: script ? sha256Hex(readFileSync(script)) : null, isolated: true }
 }

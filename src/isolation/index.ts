@@ -2,7 +2,12 @@
 
 export { refusedEnvName } from './agent-env.js'
 export {
-  commandSpec, isCommandSpec, type IsolatedSpec, moduleSpec, parseCommandSpec, provenanceOf
+  commandSpec,
+  isCommandSpec,
+  type IsolatedSpec,
+  moduleSpec,
+  parseCommandSpec,
+  provenanceOf,
 } from './agent-spec.js'
 export { refuseInspectorSignal } from './harness-signals.js'
 export { type IsolatedAgent, type IsolationOptions, startIsolatedAgent } from './isolated-agent.js'

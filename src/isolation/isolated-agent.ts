@@ -72,9 +72,13 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
       const p = take(task.name)
       const unbind = gw.bind(ctx.llm)
       const reply = await p
-        .request({ type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial }, ctx.signal)
+        .request(
+          { type: 'repair', protocol: PROTOCOL_VERSION, task: plainTask(task), seed: ctx.seed, trial: ctx.trial },
+          ctx.signal,
+        )
         .finally(unbind)
-      if (reply.type !== 'result') throw new AgentFailure('invalid_output', `agent answered a repair request with "${reply.type}"`)
+      if (reply.type !== 'result')
+        throw new AgentFailure('invalid_output', `agent answered a repair request with "${reply.type}"`)
       const { type: _t, id: _i, ...result } = reply
       return result as AgentRunResult & { fixes: Fix[] }
     },
@@ -90,11 +94,13 @@ export async function startIsolatedAgent(spec: IsolatedSpec, opts: IsolationOpti
         live.add(p)
       }
       const opened = await p.request({ type: 'open', protocol: PROTOCOL_VERSION, tables, seed: ctx.seed })
-      if (opened.type !== 'opened') throw new AgentFailure('invalid_output', `agent answered an open request with "${opened.type}"`)
+      if (opened.type !== 'opened')
+        throw new AgentFailure('invalid_output', `agent answered an open request with "${opened.type}"`)
       return {
         async ask(question: string, askCtx?: { signal?: AbortSignal }): Promise<Answer> {
           const reply = await p.request({ type: 'ask', question }, askCtx?.signal)
-          if (reply.type !== 'answer') throw new AgentFailure('invalid_output', `agent answered a question with "${reply.type}"`)
+          if (reply.type !== 'answer')
+            throw new AgentFailure('invalid_output', `agent answered a question with "${reply.type}"`)
           return reply.answer
         },
         async close(): Promise<void> {

@@ -142,7 +142,10 @@ function walkModules(modules: string, allowed: string[], denied: Set<string>, de
 function walkContainer(dir: string, allowed: string[], denied: Set<string>, depth: number, pnpm: boolean): void {
   for (const entry of safeReaddir(dir)) {
     const path = join(dir, entry)
-    if (isDeniedEntry(entry, path) || (pnpm && entry.startsWith('@') && [...DENIED_PACKAGES].some((n) => entry.startsWith(`${n}@`)))) {
+    if (
+      isDeniedEntry(entry, path) ||
+      (pnpm && entry.startsWith('@') && [...DENIED_PACKAGES].some((n) => entry.startsWith(`${n}@`)))
+    ) {
       denied.add(path)
       continue
     }
@@ -177,7 +180,11 @@ function holdsDenied(modules: string, depth: number): boolean {
     if (entry.startsWith('@') || entry === '.pnpm') {
       for (const inner of safeReaddir(path)) {
         const p = join(path, inner)
-        if (isDeniedEntry(inner, p) || (isDir(join(p, 'node_modules')) && holdsDenied(join(p, 'node_modules'), depth + 1))) return true
+        if (
+          isDeniedEntry(inner, p) ||
+          (isDir(join(p, 'node_modules')) && holdsDenied(join(p, 'node_modules'), depth + 1))
+        )
+          return true
       }
       continue
     }

@@ -13,8 +13,16 @@ export function permissionFlag(): '--permission' | '--experimental-permission' {
  * are the finest ones holding nothing of it), plus `extra` (jiti for TypeScript agents). Everything else (clean
  * CSVs, reports, baselines, the harness) is denied.
  */
-export function readableRoots(agentDir: string, extra: string[] = [], layout: ModuleLayout = nodeModulesLayout(agentDir), hidden: readonly string[] = []): string[] {
-  const own = layout.folders.includes(join(agentDir, 'node_modules')) || hidden.length ? allowAround(agentDir, hidden) : [agentDir]
+export function readableRoots(
+  agentDir: string,
+  extra: string[] = [],
+  layout: ModuleLayout = nodeModulesLayout(agentDir),
+  hidden: readonly string[] = [],
+): string[] {
+  const own =
+    layout.folders.includes(join(agentDir, 'node_modules')) || hidden.length
+      ? allowAround(agentDir, hidden)
+      : [agentDir]
   return [...new Set<string>([...own, ...extra, ...layout.allowed].map((p) => (isDir(p) ? withSlash(p) : p)))]
 }
 
@@ -34,7 +42,10 @@ function allowAround(dir: string, hidden: readonly string[], top = true): string
 }
 
 /** One `--allow-fs-read` per path: Node 20.20 rejects comma lists. */
-export function permissionArgs(readable: string[], opts: { allowChildProcess?: boolean; allowWorker?: boolean; allowAddons?: boolean }): string[] {
+export function permissionArgs(
+  readable: string[],
+  opts: { allowChildProcess?: boolean; allowWorker?: boolean; allowAddons?: boolean },
+): string[] {
   return [
     permissionFlag(),
     ...readable.map((p) => `--allow-fs-read=${p}`),

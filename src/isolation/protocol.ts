@@ -36,7 +36,12 @@ export const AskRequestSchema = z.object({ type: z.literal('ask'), id: Id, quest
 export const CloseRequestSchema = z.object({ type: z.literal('close'), id: Id })
 
 /** Messages the host writes. */
-export const HostMessageSchema = z.discriminatedUnion('type', [RepairRequestSchema, OpenRequestSchema, AskRequestSchema, CloseRequestSchema])
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  RepairRequestSchema,
+  OpenRequestSchema,
+  AskRequestSchema,
+  CloseRequestSchema,
+])
 export type HostMessage = z.infer<typeof HostMessageSchema>
 
 /** Fixes (same shape as an in-process agent's `AgentRunResult`) for a `repair` request. */

@@ -65,7 +65,9 @@ export class StderrRelay {
   /** One line saying how much was dropped, if anything was (then the count starts again). */
   finish(): void {
     if (!this.dropped) return
-    this.sink(`${this.prefix()}${counted(this.dropped, 'more byte')} of stderr dropped (an agent's stderr is shown up to ${this.capBytes / 2 ** 20} MiB a run)\n`)
+    this.sink(
+      `${this.prefix()}${counted(this.dropped, 'more byte')} of stderr dropped (an agent's stderr is shown up to ${this.capBytes / 2 ** 20} MiB a run)\n`,
+    )
     this.dropped = 0
   }
 
@@ -75,6 +77,11 @@ export class StderrRelay {
 
   private emit(block: string): void {
     const prefix = this.prefix()
-    this.sink(`${block.split('\n').map((line) => prefix + terminalOutput(line)).join('\n')}\n`)
+    this.sink(
+      `${block
+        .split('\n')
+        .map((line) => prefix + terminalOutput(line))
+        .join('\n')}\n`,
+    )
   }
 }

@@ -46,15 +46,23 @@ export interface WallOptions {
 let warned = false
 
 /** The level an agent runs under: `auto` resolves once per process (one warning line when bwrap is missing). */
-export function chooseLevel(level: IsolateLevel | 'auto' | undefined, warn?: (line: string) => void): { level: IsolateLevel; tool: { path: string; version: string } | null } {
+export function chooseLevel(
+  level: IsolateLevel | 'auto' | undefined,
+  warn?: (line: string) => void,
+): { level: IsolateLevel; tool: { path: string; version: string } | null } {
   const requested = level ?? 'auto'
   if (requested === 'process') return { level: 'process', tool: null }
   const probe = probeSandbox()
   if (probe.ok) return { level: 'sandbox', tool: { path: probe.path, version: probe.version } }
-  if (requested === 'sandbox') throw new InputError(`--isolate sandbox: ${probe.missing}; install it, or run with --isolate process (Node's permission model, weaker)`)
+  if (requested === 'sandbox')
+    throw new InputError(
+      `--isolate sandbox: ${probe.missing}; install it, or run with --isolate process (Node's permission model, weaker)`,
+    )
   if (!warned) {
     warned = true
-    ;(warn ?? ((l) => process.stderr.write(`${l}\n`)))(`warning: no OS sandbox for isolated agents: ${probe.missing}; they run under --isolate process (Node's permission model, weaker; docs/isolation.md)`)
+    ;(warn ?? ((l) => process.stderr.write(`${l}\n`)))(
+      `warning: no OS sandbox for isolated agents: ${probe.missing}; they run under --isolate process (Node's permission model, weaker; docs/isolation.md)`,
+    )
   }
   return { level: 'process', tool: null }
 }
@@ -73,9 +81,15 @@ function bundledData(): string[] {
  * command agents are then unrestricted). Refuses, with an `InputError` naming the link, an agent whose folder
  * holds a way to the run's data.
  */
-export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chunk: string) => void }): { launch: Launch; isolation: IsolationInfo } {
+export function planLaunch(
+  spec: IsolatedSpec,
+  opts: WallOptions & { log?: (chunk: string) => void },
+): { launch: Launch; isolation: IsolationInfo } {
   const { level, tool } = chooseLevel(opts.level, opts.warn)
-  if (opts.network === 'none' && level !== 'sandbox') throw new InputError("--agent-network none needs the OS sandbox (--isolate sandbox, bubblewrap); Node's permission model cannot cut the network")
+  if (opts.network === 'none' && level !== 'sandbox')
+    throw new InputError(
+      "--agent-network none needs the OS sandbox (--isolate sandbox, bubblewrap); Node's permission model cannot cut the network",
+    )
   const sandboxed = level === 'sandbox'
   const env = agentEnv({ set: opts.env, pass: opts.passEnv, sandboxed })
   const protectedPaths = [...bundledData(), ...(opts.protectedPaths ?? [])].map((p) => resolve(opts.cwd, p))
@@ -89,7 +103,14 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   if (spec.type === 'command') {
     const folders = commandFolders(spec.argv)
     const dataInside = insideOf(folders, protectedPaths)
-    const scan = scanAgentFolders({ scan: folders, skip: dataInside, moduleFolders: [], protectedPaths, label, linksInModules: false })
+    const scan = scanAgentFolders({
+      scan: folders,
+      skip: dataInside,
+      moduleFolders: [],
+      protectedPaths,
+      label,
+      linksInModules: false,
+    })
     const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies, ...insideOf(folders, [harnessKeyFile])]
     if (!sandboxed) {
       if (existsSync(harnessKeyFile) || scan.keyFiles.length) {
@@ -120,7 +141,13 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
       spec.argv.slice(1),
     )
     return {
-      launch: { ...underLimits(tool!.path, args, limits), cwd: opts.cwd, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+      launch: {
+        ...underLimits(tool!.path, args, limits),
+        cwd: opts.cwd,
+        env,
+        log: opts.log,
+        sandbox: `bubblewrap ${tool!.version}`,
+      },
       isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
     }
   }
@@ -133,8 +160,20 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   // The run's data, reports and caches inside the agent's folder (an agent at the project's root) stay out of reach,
   // and so do the key files there.
   const dataInside = insideOf([agentDir], protectedPaths)
-  const scan = scanAgentFolders({ scan: [agentDir], skip: [...dataInside, ...layout.denied], moduleFolders: layout.folders, protectedPaths, label, linksInModules: !sandboxed })
-  const hidden = [...dataInside, ...scan.keyFiles, ...scan.packageCopies.filter((p) => !layout.denied.includes(p)), ...insideOf([agentDir], [harnessKeyFile])]
+  const scan = scanAgentFolders({
+    scan: [agentDir],
+    skip: [...dataInside, ...layout.denied],
+    moduleFolders: layout.folders,
+    protectedPaths,
+    label,
+    linksInModules: !sandboxed,
+  })
+  const hidden = [
+    ...dataInside,
+    ...scan.keyFiles,
+    ...scan.packageCopies.filter((p) => !layout.denied.includes(p)),
+    ...insideOf([agentDir], [harnessKeyFile]),
+  ]
   const readable = readableRoots(agentDir, jitiDir ? [jitiDir] : [], layout, hidden)
   // Under the sandbox a link leads only to what is mounted; under the permission model it is checked.
   if (!sandboxed) refuseLinksOutside(scan, readable)
@@ -151,7 +190,12 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
   if (!sandboxed) {
     return {
       launch: { command: process.execPath, args: nodeArgs, cwd: agentDir, env, log: opts.log, detached: true },
-      isolation: { level: 'process', tool: 'node-permission-model', version: process.version, files: 'agent folder and node_modules' },
+      isolation: {
+        level: 'process',
+        tool: 'node-permission-model',
+        version: process.version,
+        files: 'agent folder and node_modules',
+      },
     }
   }
   const runtime = resolveRuntime(process.execPath, opts.cwd)
@@ -169,7 +213,13 @@ export function planLaunch(spec: IsolatedSpec, opts: WallOptions & { log?: (chun
     nodeArgs,
   )
   return {
-    launch: { ...underLimits(tool!.path, args, limits), cwd: agentDir, env, log: opts.log, sandbox: `bubblewrap ${tool!.version}` },
+    launch: {
+      ...underLimits(tool!.path, args, limits),
+      cwd: agentDir,
+      env,
+      log: opts.log,
+      sandbox: `bubblewrap ${tool!.version}`,
+    },
     isolation: { level: 'sandbox', tool: 'bubblewrap', version: tool!.version, files: 'sandbox' },
   }
 }
@@ -193,7 +243,8 @@ function insideOf(folders: readonly string[], protectedPaths: readonly string[])
     if (!real) continue
     for (const data of protectedPaths) {
       const d = safeRealpath(data)
-      if (d && d !== real && d.startsWith(`${real}/`) && !d.slice(real.length).split('/').includes('node_modules')) out.push(join(folder, d.slice(real.length + 1)))
+      if (d && d !== real && d.startsWith(`${real}/`) && !d.slice(real.length).split('/').includes('node_modules'))
+        out.push(join(folder, d.slice(real.length + 1)))
     }
   }
   return [...new Set(out)]
@@ -206,5 +257,7 @@ export function isolateOption(value: unknown): { isolate: boolean; level: Isolat
   if (value === undefined || value === true) return { isolate: true, level: 'auto' }
   if (value === false || value === 'none') return { isolate: false, level: 'auto' }
   if (value === 'sandbox' || value === 'process') return { isolate: true, level: value }
-  throw new InputError(`isolate: ${JSON.stringify(value)} is not a level; use true, false, 'sandbox', 'process' or 'none'`)
+  throw new InputError(
+    `isolate: ${JSON.stringify(value)} is not a level; use true, false, 'sandbox', 'process' or 'none'`,
+  )
 }

@@ -1,4 +1,12 @@
-import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
+import {
+  caseAgent,
+  DEFAULT_TRIAL_TIMEOUT_MS,
+  type EvalCaseOptions,
+  type EvalTrialContext,
+  runTrial,
+  trialMeta,
+  trialTestName,
+} from '../cases/eval-trial.js'
 import { checkTimeoutMs, runnerTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { caseTest, type JestGlobals, jestGlobals, startMeta } from './globals.js'
@@ -35,15 +43,16 @@ type EvalCaseFn = ReturnType<typeof makeEvalCase>
  * Jest's `evalCase`: one `test` per trial, named `name [trial i/N · seed s]` as under Vitest, the agent bound
  * through the same trial path, the run recorded on the test's meta for the Jest setup and reporter.
  */
-export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } = Object.assign(
-  makeEvalCase((test) => test),
-  {
-    only: makeEvalCase((test) => test.only),
-    skip: makeEvalCase((test) => test.skip),
-    // Each trial's verdicts land on its own test (the setup asks Jest which test an assertion runs in).
-    concurrent: makeEvalCase((test) => test.concurrent),
-    // Expected to miss its bars (a floor agent): Jest's `test.failing` passes when an assertion fails, and the
-    // run is recorded as not correct, as under Vitest.
-    fails: makeEvalCase((test) => test.failing),
-  },
-)
+export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } =
+  Object.assign(
+    makeEvalCase((test) => test),
+    {
+      only: makeEvalCase((test) => test.only),
+      skip: makeEvalCase((test) => test.skip),
+      // Each trial's verdicts land on its own test (the setup asks Jest which test an assertion runs in).
+      concurrent: makeEvalCase((test) => test.concurrent),
+      // Expected to miss its bars (a floor agent): Jest's `test.failing` passes when an assertion fails, and the
+      // run is recorded as not correct, as under Vitest.
+      fails: makeEvalCase((test) => test.failing),
+    },
+  )

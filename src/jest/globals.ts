@@ -32,8 +32,15 @@ export function missingSetupMessage(what: string): string {
  */
 export function jestGlobals(helper: string): JestGlobals {
   const g = globalThis as Partial<JestGlobals>
-  if (typeof g.test !== 'function' || typeof g.beforeAll !== 'function' || typeof g.afterAll !== 'function' || typeof g.describe !== 'function') {
-    throw new Error(`${helper} must be called in a Jest test file with Jest's globals injected (injectGlobals: true, the default)`)
+  if (
+    typeof g.test !== 'function' ||
+    typeof g.beforeAll !== 'function' ||
+    typeof g.afterAll !== 'function' ||
+    typeof g.describe !== 'function'
+  ) {
+    throw new Error(
+      `${helper} must be called in a Jest test file with Jest's globals injected (injectGlobals: true, the default)`,
+    )
   }
   if (!setupLoaded()) throw new Error(missingSetupMessage(helper))
   return g as JestGlobals

@@ -10,7 +10,13 @@ export { conversation, type JestTurn as Turn } from './conversation.js'
 export { qaSuite } from './qa-suite.js'
 export type { QaSuiteRunOptions } from '../cases/qa-turns.js'
 export { trialTestName } from '../cases/eval-trial.js'
-export type { BoundAgent, DatasetOption, EvalCaseOptions, EvalTrialContext as EvalCaseContext, TaskSource } from '../cases/eval-trial.js'
+export type {
+  BoundAgent,
+  DatasetOption,
+  EvalCaseOptions,
+  EvalTrialContext as EvalCaseContext,
+  TaskSource,
+} from '../cases/eval-trial.js'
 export type { ConversationOptions } from '../cases/conversation-turns.js'
 export type { DataInput } from '../cases/data-input.js'
 export type { DataAgent, DataSession } from '../core/data-agent.js'

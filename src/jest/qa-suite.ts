@@ -1,4 +1,12 @@
-import { qaCasesNow, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
+import {
+  qaCasesNow,
+  qaPlan,
+  type QaSuiteInput,
+  type QaSuiteRunOptions,
+  qaTurnMeta,
+  resolveQaAgent,
+  runQaTurn,
+} from '../cases/qa-turns.js'
 import { specIdentity, trialTestName } from '../cases/eval-trial.js'
 import { agentIdentity } from '../core/trial-identity.js'
 import { putAgent } from '../test-meta/put.js'
@@ -35,7 +43,8 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
     let session = sessions.get(key)
     if (!session) {
       session = Promise.all([agentNow(), plan.llm()]).then(
-        ([a, llm]) => new QaTrialSession(a, cases[caseIndex]!, { seed: plan.seed + trial, timeoutMs: plan.timeoutMs, llm, trial }),
+        ([a, llm]) =>
+          new QaTrialSession(a, cases[caseIndex]!, { seed: plan.seed + trial, timeoutMs: plan.timeoutMs, llm, trial }),
       )
       sessions.set(key, session)
     }
@@ -64,7 +73,11 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
               const live = startMeta('qaSuite', meta)
               putAgent(live, agentIdentity(await agentNow()))
               const session = await sessionOf(caseIndex, trial)
-              await runQaTurn(live, { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs: plan.timeoutMs }, (answer, grader) => jest.expect(answer).toPass(grader))
+              await runQaTurn(
+                live,
+                { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs: plan.timeoutMs },
+                (answer, grader) => jest.expect(answer).toPass(grader),
+              )
             }, meta),
             // A turn run alone first asks the turns before it, each with its own timeout.
             turnRunnerTimeoutMs(plan.timeoutMs, index),

@@ -33,10 +33,14 @@ interface JestExpectState {
 }
 type JestExpect = { extend(matchers: object): void; getState(): JestExpectState }
 
-const handlers = (globalThis as Record<symbol, unknown>)[Symbol.for('EVENT_HANDLERS')] as Array<(event: CircusEvent) => void> | undefined
+const handlers = (globalThis as Record<symbol, unknown>)[Symbol.for('EVENT_HANDLERS')] as
+  | Array<(event: CircusEvent) => void>
+  | undefined
 const jestExpect = (globalThis as { expect?: JestExpect }).expect
 if (!handlers || !jestExpect) {
-  throw new Error('dataforge-evals/jest/setup must run under Jest (>= 29) with its default runner jest-circus, as a setupFilesAfterEnv entry')
+  throw new Error(
+    'dataforge-evals/jest/setup must run under Jest (>= 29) with its default runner jest-circus, as a setupFilesAfterEnv entry',
+  )
 }
 
 /** Each running test's meta, created when a matcher or a case helper first needs it. */
@@ -76,7 +80,9 @@ function currentTest(): CircusTest | null {
   if (id === undefined) return runningSequential
   const candidates = runningById.get(id) ?? []
   if (candidates.length > 1) {
-    throw new Error(`dataforge-evals: ${candidates.length} tests named "${id}" run at once, and this Jest cannot say which one an assertion belongs to; rename them, or use Jest 30.5 or later`)
+    throw new Error(
+      `dataforge-evals: ${candidates.length} tests named "${id}" run at once, and this Jest cannot say which one an assertion belongs to; rename them, or use Jest 30.5 or later`,
+    )
   }
   return candidates[0] ?? null
 }

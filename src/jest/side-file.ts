@@ -58,7 +58,9 @@ export interface CollectedRuns {
 export function collectSideFiles(dir: string): CollectedRuns {
   let names: string[]
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort()
   } catch {
     return { lines: [], problems: [] }
   }
@@ -74,7 +76,10 @@ export function collectSideFiles(dir: string): CollectedRuns {
         return
       }
       const m = parsed.data.test.meta
-      byRun.set(JSON.stringify([parsed.data.testPath, m.caseId, m.turn, m.trial, m.agent, m.dataset, m.suite]), parsed.data)
+      byRun.set(
+        JSON.stringify([parsed.data.testPath, m.caseId, m.turn, m.trial, m.agent, m.dataset, m.suite]),
+        parsed.data,
+      )
     })
   }
   rmSync(dir, { recursive: true, force: true })
@@ -94,7 +99,6 @@ function parseLine(raw: string): { success: true; data: SideLine } | { success: 
   const issue = result.error.issues[0]
   return { success: false, error: `not a finished test: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}` }
 }
-
 
 /** The runs folder goes once the last run in it is collected (another Jest run may still be using it). */
 function removeIfEmpty(dir: string): void {

@@ -17,7 +17,12 @@ export function toAnswer(received: unknown, bareStringAs: 'text' | 'value'): Ans
   return { value: received as Answer['value'] }
 }
 
-function grade(ctx: MatcherContext, matcher: string, grader: Grader, answer: Answer): MatcherOutcome | Promise<MatcherOutcome> {
+function grade(
+  ctx: MatcherContext,
+  matcher: string,
+  grader: Grader,
+  answer: Answer,
+): MatcherOutcome | Promise<MatcherOutcome> {
   const result = grader(answer)
   return isPromise(result) ? result.then((r) => concludeGrade(ctx, matcher, r)) : concludeGrade(ctx, matcher, result)
 }
@@ -30,7 +35,12 @@ export function toBeNumeric(this: MatcherContext, received: unknown, expected: n
   return grade(this, 'toBeNumeric', numeric(expected, opts), toAnswer(received, 'value'))
 }
 
-export function toContainAnswer(this: MatcherContext, received: unknown, expected: string | string[], opts: ContainsOptions = {}) {
+export function toContainAnswer(
+  this: MatcherContext,
+  received: unknown,
+  expected: string | string[],
+  opts: ContainsOptions = {},
+) {
   return grade(this, 'toContainAnswer', contains(expected, opts), toAnswer(received, 'text'))
 }
 
@@ -38,7 +48,12 @@ export function toExactlyEqual(this: MatcherContext, received: unknown, expected
   return grade(this, 'toExactlyEqual', exact(expected), toAnswer(received, 'value'))
 }
 
-export function toEqualTable(this: MatcherContext, received: unknown, expected: Table | Record<string, unknown>[], opts: TableEqualsOptions = {}) {
+export function toEqualTable(
+  this: MatcherContext,
+  received: unknown,
+  expected: Table | Record<string, unknown>[],
+  opts: TableEqualsOptions = {},
+) {
   return grade(this, 'toEqualTable', tableEquals(expected, opts), toAnswer(received, 'value'))
 }
 
@@ -46,12 +61,17 @@ export function toRefuse(this: MatcherContext, received: unknown) {
   return grade(this, 'toRefuse', refuses(), toAnswer(received, 'text'))
 }
 
-export function toProduceChart(this: MatcherContext, received: unknown, opts: Parameters<typeof chartProduced>[0] = {}) {
+export function toProduceChart(
+  this: MatcherContext,
+  received: unknown,
+  opts: Parameters<typeof chartProduced>[0] = {},
+) {
   return grade(this, 'toProduceChart', chartProduced(opts), toAnswer(received, 'value'))
 }
 
 /** Any grader, including `allOf(...)` / `anyOf(...)` compositions; async graders need `await expect(…)`. */
 export function toPass(this: MatcherContext, received: unknown, grader: Grader) {
-  if (typeof grader !== 'function') throw new TypeError('toPass(grader): grader must be a function (answer) => { passed, detail }')
+  if (typeof grader !== 'function')
+    throw new TypeError('toPass(grader): grader must be a function (answer) => { passed, detail }')
   return grade(this, 'toPass', grader, toAnswer(received, 'text'))
 }

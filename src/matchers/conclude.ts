@@ -23,7 +23,13 @@ export interface MatcherOutcome {
 export function conclude(
   ctx: MatcherContext,
   matcher: string,
-  verdict: { passed: boolean; summary: string; failureText: string | (() => string); score?: number; repair?: MatcherRecord['repair'] },
+  verdict: {
+    passed: boolean
+    summary: string
+    failureText: string | (() => string)
+    score?: number
+    repair?: MatcherRecord['repair']
+  },
 ): MatcherOutcome {
   const negated = ctx.isNot === true
   // Cut by the size policy here, in the worker: what is stored on the test crosses to the reporter.

@@ -29,18 +29,32 @@ export function toMatchDistribution(
     ...(opts.classify !== undefined ? { classify: opts.classify } : {}),
     ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}),
   })
-  return result instanceof Promise ? result.then((r) => concludeConformance(this, r, opts)) : concludeConformance(this, result, opts)
+  return result instanceof Promise
+    ? result.then((r) => concludeConformance(this, r, opts))
+    : concludeConformance(this, result, opts)
 }
 
-function concludeConformance(ctx: MatcherContext, result: ConformanceEvaluation, bars: ConformanceBars): MatcherOutcome {
+function concludeConformance(
+  ctx: MatcherContext,
+  result: ConformanceEvaluation,
+  bars: ConformanceBars,
+): MatcherOutcome {
   const meta = currentMeta(ctx.task)
   if (meta) {
     for (const [name, value] of Object.entries(conformanceMetrics(result))) putMetric(meta, name, value)
     if (result.usage) putUsage(meta, result.usage, undefined, undefined)
     // A failed evaluation says nothing about the samples: the run is a failure, not a wrong answer.
     if (result.status === 'FAILED') {
-      const byModel = result.distributionAnalysis.some((a) => a.classifier.startsWith('model:') && a.totalSamplesAnalyzed === 0)
-      putFailure(meta, new AgentFailure(byModel ? 'provider_error' : 'exception', `conformance evaluation failed: ${result.errorMessage}`))
+      const byModel = result.distributionAnalysis.some(
+        (a) => a.classifier.startsWith('model:') && a.totalSamplesAnalyzed === 0,
+      )
+      putFailure(
+        meta,
+        new AgentFailure(
+          byModel ? 'provider_error' : 'exception',
+          `conformance evaluation failed: ${result.errorMessage}`,
+        ),
+      )
     }
   }
   const verdict = conformanceVerdict(result, bars)

@@ -1,6 +1,14 @@
 /** The `expect.extend` matchers: each grades, concludes pass or fail, and records on the current test. */
 import { checkMatcherOptions } from '../cases/check-options.js'
-import { toBeNumeric, toContainAnswer, toEqualTable, toExactlyEqual, toPass, toProduceChart, toRefuse } from './answers.js'
+import {
+  toBeNumeric,
+  toContainAnswer,
+  toEqualTable,
+  toExactlyEqual,
+  toPass,
+  toProduceChart,
+  toRefuse,
+} from './answers.js'
 import { toStayWithinBudget } from './budget.js'
 import { toMatchDistribution } from './distribution.js'
 import { toRepairCells } from './repair.js'

@@ -19,7 +19,9 @@ const VALUE_SHOWN = 200
 
 /** A value quoted for a failure message, cut with its length stated when long. */
 function quoted(value: string): string {
-  return value.length > VALUE_SHOWN ? `${JSON.stringify(value.slice(0, VALUE_SHOWN))}… (${value.length} characters)` : JSON.stringify(value)
+  return value.length > VALUE_SHOWN
+    ? `${JSON.stringify(value.slice(0, VALUE_SHOWN))}… (${value.length} characters)`
+    : JSON.stringify(value)
 }
 
 /** `DATAFORGE_SHOW_TRUTH=0` hides the clean values in failure messages (public CI logs). */
@@ -41,12 +43,15 @@ function listCells(title: string, issues: CellIssue[], kind: 'wrong' | 'missed' 
 }
 
 function checkThresholds(thresholds: RepairThresholds): void {
-  if (typeof thresholds !== 'object' || thresholds === null) throw new InputError('toRepairCells: thresholds must be an object like { minF1: 0.8 }')
+  if (typeof thresholds !== 'object' || thresholds === null)
+    throw new InputError('toRepairCells: thresholds must be an object like { minF1: 0.8 }')
   for (const name of ['minF1', 'minPrecision', 'minRecall'] as const) {
     const value: unknown = thresholds[name]
     if (value === undefined) continue
     if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-      throw new InputError(`toRepairCells: ${name} must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`)
+      throw new InputError(
+        `toRepairCells: ${name} must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`,
+      )
     }
   }
 }
@@ -55,7 +60,12 @@ function checkThresholds(thresholds: RepairThresholds): void {
  * `expect(agentOutput).toRepairCells(task, { minF1 })`: grades the fixes exactly against the task's hidden
  * ground truth. Without thresholds the bar is F1 = 1 (every error fixed, nothing else touched).
  */
-export function toRepairCells(this: MatcherContext, received: unknown, task: AgentTask, thresholds: RepairThresholds = {}): MatcherOutcome {
+export function toRepairCells(
+  this: MatcherContext,
+  received: unknown,
+  task: AgentTask,
+  thresholds: RepairThresholds = {},
+): MatcherOutcome {
   checkThresholds(thresholds)
   const score = gradeRepair(task, received)
   const bars: Array<[string, number, number]> = []
@@ -75,10 +85,25 @@ export function toRepairCells(this: MatcherContext, received: unknown, task: Age
       ...listCells('missed cells', d.missedRepair, 'missed'),
       ...listCells('over-repairs', d.overRepair, 'over'),
       ...(d.wrongCell.length ? [`fixes to cells that do not exist: ${d.wrongCell.length}`] : []),
-      ...(d.caseInsensitiveColumn.length ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`] : []),
-      ...(d.malformed.length ? [`malformed fixes: ${d.malformed.slice(0, SHOWN).map((m) => truncate(m, VALUE_SHOWN)).join('; ')}`] : []),
+      ...(d.caseInsensitiveColumn.length
+        ? [`columns matched only case-insensitively (graded as wrong): ${d.caseInsensitiveColumn.length}`]
+        : []),
+      ...(d.malformed.length
+        ? [
+            `malformed fixes: ${d.malformed
+              .slice(0, SHOWN)
+              .map((m) => truncate(m, VALUE_SHOWN))
+              .join('; ')}`,
+          ]
+        : []),
     ].join('\n')
   // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
   const stored = { ...score, diagnostics: withoutCleanValues(score.diagnostics) }
-  return conclude(this, 'toRepairCells', { passed: missed.length === 0, summary, failureText, score: score.f1, repair: stored })
+  return conclude(this, 'toRepairCells', {
+    passed: missed.length === 0,
+    summary,
+    failureText,
+    score: score.f1,
+    repair: stored,
+  })
 }

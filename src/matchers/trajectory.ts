@@ -15,7 +15,12 @@ import { concludeGrade, type MatcherContext, type MatcherOutcome } from './concl
  */
 
 /** `expect(ctx.trajectory()).toCallTools(['sql', 'answer'], { order, exact })`. */
-export function toCallTools(this: MatcherContext, received: unknown, tools: readonly ExpectedTool[], opts: CallToolsOptions = {}): MatcherOutcome {
+export function toCallTools(
+  this: MatcherContext,
+  received: unknown,
+  tools: readonly ExpectedTool[],
+  opts: CallToolsOptions = {},
+): MatcherOutcome {
   return concludeGrade(this, 'toCallTools', checkToolCalls(trajectoryOf(received, 'toCallTools'), tools, opts))
 }
 
@@ -25,6 +30,15 @@ export function toUseAtMostSteps(this: MatcherContext, received: unknown, n: num
 }
 
 /** `expect(ctx.trajectory()).toUseAtMostCalls(10, { tool: 'sql' })`: tool calls, all or of one tool. */
-export function toUseAtMostCalls(this: MatcherContext, received: unknown, n: number, opts: CallsOptions = {}): MatcherOutcome {
-  return concludeGrade(this, 'toUseAtMostCalls', checkToolCallCount(trajectoryOf(received, 'toUseAtMostCalls'), n, opts))
+export function toUseAtMostCalls(
+  this: MatcherContext,
+  received: unknown,
+  n: number,
+  opts: CallsOptions = {},
+): MatcherOutcome {
+  return concludeGrade(
+    this,
+    'toUseAtMostCalls',
+    checkToolCallCount(trajectoryOf(received, 'toUseAtMostCalls'), n, opts),
+  )
 }

@@ -95,7 +95,6 @@ function keyOf(r: RunRecord): GroupKey {
   }
 }
 
-
 /** Sample standard deviation (n − 1); 0 for a single run. */
 function std(values: number[]): number | null {
   if (values.length === 0) return null
@@ -118,7 +117,9 @@ export function compareGroupKeys(a: OrderedKey, b: OrderedKey): number {
  * F1 (repair) rank by mean F1, highest first, ahead of those without. Score is not the rank: it counts runs that
  * met a bar (`--pass-f1`, an eval's assertions), and agents held to different bars do not share one.
  */
-export function leaderboardOrder<T extends Pick<Aggregate, 'suite' | 'dataset' | 'f1Mean'>>(aggregates: readonly T[]): T[] {
+export function leaderboardOrder<T extends Pick<Aggregate, 'suite' | 'dataset' | 'f1Mean'>>(
+  aggregates: readonly T[],
+): T[] {
   const blockOf = (a: T) => `${a.suite}\u0000${a.dataset}`
   const blockAt = new Map<string, number>()
   aggregates.forEach((a, i) => {
@@ -131,7 +132,13 @@ export function leaderboardOrder<T extends Pick<Aggregate, 'suite' | 'dataset' |
     .map(({ a }) => a)
 }
 
-type OrderedKey = { suite: string; dataset: string; category: string | null; agent: string | null; model: string | null }
+type OrderedKey = {
+  suite: string
+  dataset: string
+  category: string | null
+  agent: string | null
+  model: string | null
+}
 
 /** Runs of the group that failed (timeouts, exceptions, …), whatever their kind. */
 export function failedRuns(a: Pick<Aggregate, 'failures'>): number {
@@ -154,8 +161,12 @@ export interface AggregateOptions {
 
 /** Groups records by agent/model × dataset/suite × category, in a stable order. */
 export function aggregate(records: readonly RunRecord[], options: AggregateOptions = {}): Aggregate[] {
-  const groups = [...groupBy(records, (r) => JSON.stringify([r.agent, r.model, r.dataset, r.suite, r.category])).values()].map((rows) => ({ key: keyOf(rows[0]!), rows }))
-  return groups.sort((a, b) => compareGroupKeys(a.key, b.key)).map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
+  const groups = [
+    ...groupBy(records, (r) => JSON.stringify([r.agent, r.model, r.dataset, r.suite, r.category])).values(),
+  ].map((rows) => ({ key: keyOf(rows[0]!), rows }))
+  return groups
+    .sort((a, b) => compareGroupKeys(a.key, b.key))
+    .map(({ key, rows }) => summarize(key, rows, options.seed ?? 0))
 }
 
 function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
@@ -175,7 +186,8 @@ function summarize(key: GroupKey, rows: RunRecord[], seed: number): Aggregate {
     addUsageInPlace(usage, r.usage)
     if (r.status === 'skipped') skipped++
     else executed.push(r)
-    if (r.status === 'failed') failures[r.failureKind ?? 'exception'] = (failures[r.failureKind ?? 'exception'] ?? 0) + 1
+    if (r.status === 'failed')
+      failures[r.failureKind ?? 'exception'] = (failures[r.failureKind ?? 'exception'] ?? 0) + 1
     if (r.status !== 'ok') continue
     completed.push(r)
     sums.steps += r.steps
@@ -271,11 +283,22 @@ function poolPerColumn(rows: RunRecord[]): Record<string, PRF> {
 
 function poolPerKind(rows: RunRecord[]): Aggregate['perKind'] {
   const sums = sumCountsByKey(rows, (r) => r.perKind, ['total', 'tp'])
-  return dataRecord(sums.map(([kind, [total, tp]]) => [kind, { total: total!, tp: tp!, recall: total ? tp! / total : 1 }]))
+  return dataRecord(
+    sums.map(([kind, [total, tp]]) => [kind, { total: total!, tp: tp!, recall: total ? tp! / total : 1 }]),
+  )
 }
 
 function poolDiagnostics(rows: RunRecord[]): NonNullable<Aggregate['diagnostics']> {
-  const out = { wrongCell: 0, wrongValue: 0, overRepair: 0, missedRepair: 0, caseInsensitiveColumn: 0, duplicateCells: 0, noopFixes: 0, malformed: 0 }
+  const out = {
+    wrongCell: 0,
+    wrongValue: 0,
+    overRepair: 0,
+    missedRepair: 0,
+    caseInsensitiveColumn: 0,
+    duplicateCells: 0,
+    noopFixes: 0,
+    malformed: 0,
+  }
   for (const r of rows) {
     const d = r.diagnostics
     if (!d) continue
@@ -302,5 +325,3 @@ function meanMetrics(rows: RunRecord[]): Record<string, number> {
   }
   return dataRecord(sortedEntries(acc).map(([k, vs]) => [k, meanOrNull(vs)!]))
 }
-
-

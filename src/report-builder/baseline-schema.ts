@@ -25,6 +25,9 @@ const BaselineGroupSchema = z.strictObject({
   category: z.string().nullable(),
   runs: z.array(BaselineRunSchema),
 })
-export const BaselineFileSchema = z.strictObject({ baselineVersion: z.literal(1), groups: z.array(BaselineGroupSchema) })
+export const BaselineFileSchema = z.strictObject({
+  baselineVersion: z.literal(1),
+  groups: z.array(BaselineGroupSchema),
+})
 export type BaselineFile = z.infer<typeof BaselineFileSchema>
 export type BaselineGroup = z.infer<typeof BaselineGroupSchema>

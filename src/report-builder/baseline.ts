@@ -46,7 +46,17 @@ export function baselineFromRecords(records: readonly RunRecord[]): BaselineFile
       g = { group: groupName(r), ...id, runs: [] }
       groups.set(key, g)
     }
-    g.runs.push({ case: r.caseId, turn: r.turn, trial: r.trial, correct: r.correct, f1: r.f1, tp: r.tp, fp: r.fp, fn: r.fn, datasetSha256: r.datasetSha256 })
+    g.runs.push({
+      case: r.caseId,
+      turn: r.turn,
+      trial: r.trial,
+      correct: r.correct,
+      f1: r.f1,
+      tp: r.tp,
+      fp: r.fp,
+      fn: r.fn,
+      datasetSha256: r.datasetSha256,
+    })
   }
   return { baselineVersion: 1, groups: sortGroups([...groups.values()]) }
 }
@@ -61,10 +71,16 @@ function sortGroups(groups: BaselineGroup[]): BaselineGroup[] {
  * Updating from a filtered run: the groups this run executed replace theirs; the groups it did not run are kept
  * as they were. Returns the merged file and the names of the kept groups.
  */
-export function mergeBaseline(existing: BaselineFile | null, fresh: BaselineFile): { file: BaselineFile; kept: string[] } {
+export function mergeBaseline(
+  existing: BaselineFile | null,
+  fresh: BaselineFile,
+): { file: BaselineFile; kept: string[] } {
   const ran = new Set(fresh.groups.map(identityKey))
   const kept = (existing?.groups ?? []).filter((g) => !ran.has(identityKey(g)))
-  return { file: { baselineVersion: 1, groups: sortGroups([...fresh.groups, ...kept]) }, kept: kept.map((g) => g.group) }
+  return {
+    file: { baselineVersion: 1, groups: sortGroups([...fresh.groups, ...kept]) },
+    kept: kept.map((g) => g.group),
+  }
 }
 
 /** Stable JSON with a trailing newline: keys in schema order, one line per run, so a diff shows the runs that changed. */
@@ -103,7 +119,10 @@ export function baselineRuns(file: BaselineFile): ComparableRun[] {
  */
 export async function readComparableRuns(path: string): Promise<Array<ComparableRun & { armId?: string }>> {
   if (path.endsWith('.json')) {
-    const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200), () => '')
+    const head = await readFile(path, 'utf8').then(
+      (t) => t.slice(0, 200),
+      () => '',
+    )
     if (/"baselineVersion"/.test(head)) return baselineRuns((await readBaseline(path))!)
   }
   return readRunRecords(path)
@@ -132,7 +151,9 @@ export async function readBaseline(path: string): Promise<BaselineFile | null> {
   const result = BaselineFileSchema.safeParse(parsed)
   if (result.success) return result.data
   const issue = result.error.issues[0]
-  throw new InputError(`${path}: field "${issue?.path.map(String).join('.') || '(file)'}": ${issue?.message ?? 'invalid baseline'}`)
+  throw new InputError(
+    `${path}: field "${issue?.path.map(String).join('.') || '(file)'}": ${issue?.message ?? 'invalid baseline'}`,
+  )
 }
 
 export interface GroupDelta {
@@ -210,7 +231,13 @@ export function regressionVerdict(
   current: readonly ComparableRun[],
   options: BaselineOptions & { seed?: number } = {},
 ): Array<PairedGroupComparison & { message: string }> {
-  const cmp = compareRuns(baseline, current, { ...options, pairing: 'same-arm', gateOverall: false, labelA: 'baseline', labelB: 'current' })
+  const cmp = compareRuns(baseline, current, {
+    ...options,
+    pairing: 'same-arm',
+    gateOverall: false,
+    labelA: 'baseline',
+    labelB: 'current',
+  })
   const settings = { alpha: cmp.alpha, floor: cmp.floor, against: 'baseline' }
   return cmp.groups.map((g) => ({ ...g, message: verdictLine(g, settings) }))
 }

@@ -24,7 +24,13 @@ export interface TrialSource {
 /** A run that did not score (`scored`) is, in the paired tests, not correct and, where the group measures F1, F1 0. */
 export function toTrial(r: TrialSource, groupHasF1: boolean): Trial {
   const ok = scored(r)
-  return { trial: r.trial, turn: r.turn, pass: r.correct === true ? 1 : 0, f1: r.f1 ?? (groupHasF1 && !ok ? 0 : null), scored: ok }
+  return {
+    trial: r.trial,
+    turn: r.turn,
+    pass: r.correct === true ? 1 : 0,
+    f1: r.f1 ?? (groupHasF1 && !ok ? 0 : null),
+    scored: ok,
+  }
 }
 
 /**
@@ -49,7 +55,11 @@ const figures = new WeakMap<UnitObs, { a: SideFigures; b: SideFigures; exact: bo
 function figuresOf(u: UnitObs): { a: SideFigures; b: SideFigures; exact: boolean } {
   let known = figures.get(u)
   if (!known) {
-    known = { a: sideFigures(u, 'a'), b: sideFigures(u, 'b'), exact: u.parts.every((p) => deterministic(p.a) && deterministic(p.b)) }
+    known = {
+      a: sideFigures(u, 'a'),
+      b: sideFigures(u, 'b'),
+      exact: u.parts.every((p) => deterministic(p.a) && deterministic(p.b)),
+    }
     figures.set(u, known)
   }
   return known
@@ -119,7 +129,9 @@ export function failedWhereScored(u: UnitObs): boolean {
 }
 
 /** The units of a case across groups (agents), in first-seen order: the overall row's units. */
-export function mergeByCase(groups: ReadonlyArray<{ caseKey: (u: UnitObs) => string; units: readonly UnitObs[] }>): UnitObs[] {
+export function mergeByCase(
+  groups: ReadonlyArray<{ caseKey: (u: UnitObs) => string; units: readonly UnitObs[] }>,
+): UnitObs[] {
   const merged = new Map<string, UnitObs>()
   for (const g of groups) {
     for (const u of g.units) {

@@ -28,7 +28,17 @@ export const COMPARISON_VERSION = 4
 /** What a paired comparison reads from a run: its identity, its judgment and its F1. */
 export type ComparableRun = Pick<
   RunRecord,
-  'caseId' | 'turn' | 'trial' | 'agent' | 'model' | 'dataset' | 'suite' | 'category' | 'correct' | 'f1' | 'datasetSha256'
+  | 'caseId'
+  | 'turn'
+  | 'trial'
+  | 'agent'
+  | 'model'
+  | 'dataset'
+  | 'suite'
+  | 'category'
+  | 'correct'
+  | 'f1'
+  | 'datasetSha256'
 >
 
 export interface CompareOptions {
@@ -246,7 +256,11 @@ interface Settings {
  * Refuses (InputError) when a pair's dataset sha256s differ, and when one side has two rows for the same
  * (case, turn, trial).
  */
-export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableRun[], options: CompareOptions = {}): Comparison {
+export function compareRuns(
+  a: readonly ComparableRun[],
+  b: readonly ComparableRun[],
+  options: CompareOptions = {},
+): Comparison {
   const alpha = options.alpha ?? 0.05
   const seed = options.seed ?? 0
   const floor = options.floor ?? null
@@ -260,7 +274,8 @@ export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableR
   if (!(minDelta >= 0 && minDelta <= 1)) throw new InputError(`minDelta must be in [0, 1], got ${minDelta}`)
 
   const identitiesA = new Set(a.map(identityOf))
-  const mode = options.pairing === 'same-arm' || b.some((r) => identitiesA.has(identityOf(r))) ? 'same-arm' : 'cross-arm'
+  const mode =
+    options.pairing === 'same-arm' || b.some((r) => identitiesA.has(identityOf(r))) ? 'same-arm' : 'cross-arm'
   const keyOf = (r: ComparableRun): ComparisonGroupKey => ({
     agent: mode === 'same-arm' ? r.agent : null,
     model: mode === 'same-arm' ? r.model : null,
@@ -295,7 +310,10 @@ export function compareRuns(a: readonly ComparableRun[], b: readonly ComparableR
   const drafts = ordered.map((g, i) => draftGroup(labels[i]!, g.key, split[i]!, g.rowsB, settings))
   // Agents nest in their case: the overall row's unit is the case (suite, dataset, unit), never agent × case.
   const overallUnits = mergeByCase(
-    ordered.map((g, i) => ({ caseKey: (u: UnitObs) => JSON.stringify([g.key.suite, g.key.dataset, u.key]), units: split[i]!.paired })),
+    ordered.map((g, i) => ({
+      caseKey: (u: UnitObs) => JSON.stringify([g.key.suite, g.key.dataset, u.key]),
+      units: split[i]!.paired,
+    })),
   )
   const overallSplit: SplitUnits = {
     paired: overallUnits,
@@ -362,16 +380,21 @@ function unitPairs(rowsA: readonly ComparableRun[], rowsB: readonly ComparableRu
   const notes: string[] = []
   if (summary.note) notes.push(summary.note)
   if (paired.length && (onlyA || onlyB)) {
-    notes.push(`the sides hold different units: ${onlyA} only in A and ${onlyB} only in B are left out; the tests use the ${paired.length} on both`)
+    notes.push(
+      `the sides hold different units: ${onlyA} only in A and ${onlyB} only in B are left out; the tests use the ${paired.length} on both`,
+    )
   }
   const unequal = paired.some((u) => u.parts[0]!.a.length !== u.parts[0]!.b.length)
-  if (unequal) notes.push('a unit ran a different number of trials on each side: each side is averaged over its own trials')
+  if (unequal)
+    notes.push('a unit ran a different number of trials on each side: each side is averaged over its own trials')
   return { paired, onlyA, onlyB, notes }
 }
 
 /** `hospital repair`; a generated dataset's unit adds the start of its data's sha256. */
 function unitName(row: ComparableRun, key: string): string {
-  return key.includes('\u0000') && row.datasetSha256 ? `${row.caseId} (data ${row.datasetSha256.dirty.slice(0, 8)})` : row.caseId
+  return key.includes('\u0000') && row.datasetSha256
+    ? `${row.caseId} (data ${row.datasetSha256.dirty.slice(0, 8)})`
+    : row.caseId
 }
 
 /** One test of the gate's family: its raw p, the direction of the change, and where the Holm-adjusted p goes. */
@@ -384,7 +407,10 @@ interface FamilyTest {
 
 /** A group before the family's correction: everything but the tests' verdicts. */
 interface Draft {
-  base: Omit<PairedGroupComparison, 'pAdjusted' | 'significantWorse' | 'significantBetter' | 'failed' | 'power' | 'f1' | 'reasons' | 'holmTests'>
+  base: Omit<
+    PairedGroupComparison,
+    'pAdjusted' | 'significantWorse' | 'significantBetter' | 'failed' | 'power' | 'f1' | 'reasons' | 'holmTests'
+  >
   f1: Omit<F1Comparison, 'pAdjusted' | 'significantWorse' | 'significantBetter'> | null
   tests: FamilyTest[]
   /** What the power needs: the units tested, their per-unit values, and the one unit's trials. */
@@ -427,7 +453,8 @@ function draftGroup(
   const scoreA = units ? mean(passA) : null
   const scoreB = units ? mean(passB) : null
   const delta = units ? mean(passB.map((y, i) => y - passA[i]!)) : null
-  const nothingScored = units > 0 && paired.every((u) => [...trialsOf(u, 'a'), ...trialsOf(u, 'b')].every((t) => !t.scored))
+  const nothingScored =
+    units > 0 && paired.every((u) => [...trialsOf(u, 'a'), ...trialsOf(u, 'b')].every((t) => !t.scored))
 
   // Where every unit is exact the group is compared unit by unit, so an unchanged unit added beside a dropped
   // one never hides the drop. In a mixed group the exact units enter the paired test like any unit: a stochastic
@@ -447,7 +474,15 @@ function draftGroup(
   const gained = exactChange.filter((x) => !dropped.includes(x) && (x.dScore > tolerance || x.dF1 > tolerance))
 
   const method: ComparisonMethod =
-    units === 0 ? 'none' : tested.length === 0 ? 'deterministic' : tested.length > 1 ? 'paired' : oneUnitTestable(tested[0]!, settings.alpha) ? 'two-sample' : 'untestable'
+    units === 0
+      ? 'none'
+      : tested.length === 0
+        ? 'deterministic'
+        : tested.length > 1
+          ? 'paired'
+          : oneUnitTestable(tested[0]!, settings.alpha)
+            ? 'two-sample'
+            : 'untestable'
   const status: GroupStatus = isNew
     ? 'new'
     : units === 0
@@ -468,7 +503,11 @@ function draftGroup(
   const testedPassB = tested.map((u) => passOf(u, 'b'))
   if (method === 'two-sample' || method === 'untestable') {
     const u = tested[0]!
-    const t = twoSamplePermutationTest(trialsOf(u, 'a').map((x) => x.pass), trialsOf(u, 'b').map((x) => x.pass), { seed: settings.seed, iterations: settings.iterations })
+    const t = twoSamplePermutationTest(
+      trialsOf(u, 'a').map((x) => x.pass),
+      trialsOf(u, 'b').map((x) => x.pass),
+      { seed: settings.seed, iterations: settings.iterations },
+    )
     passFailTest = t.method === 'exact' ? 'two-sample-exact' : 'two-sample-monte-carlo'
     p = t.p
   } else if (method === 'paired') {
@@ -480,7 +519,10 @@ function draftGroup(
       passFailTest = test.method === 'exact' ? 'mcnemar-exact' : 'mcnemar-chi2'
       p = test.p
     } else {
-      const t = signFlipTest(testedPassB.map((y, i) => y - testedPassA[i]!), { seed: settings.seed, iterations: settings.iterations, bootstrapIterations: 1 })
+      const t = signFlipTest(
+        testedPassB.map((y, i) => y - testedPassA[i]!),
+        { seed: settings.seed, iterations: settings.iterations, bootstrapIterations: 1 },
+      )
       passFailTest = t.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo'
       p = t.p
     }
@@ -515,7 +557,10 @@ function draftGroup(
       unitNote: notes.length ? notes.join('; ') : null,
       method,
       status,
-      rows: { a: paired.reduce((s, u) => s + trialsOf(u, 'a').length, 0), b: paired.reduce((s, u) => s + trialsOf(u, 'b').length, 0) },
+      rows: {
+        a: paired.reduce((s, u) => s + trialsOf(u, 'a').length, 0),
+        b: paired.reduce((s, u) => s + trialsOf(u, 'b').length, 0),
+      },
       b,
       c,
       bothCorrect,
@@ -554,7 +599,8 @@ function oneUnitTestable(u: UnitObs, alpha: number): boolean {
 
 function smallestP(method: ComparisonMethod, tested: readonly UnitObs[]): number {
   if (method === 'paired') return pairedPower(tested.length, 0.5).smallestP
-  if (method === 'two-sample') return twoSampleSmallestP(trialsOf(tested[0]!, 'a').length, trialsOf(tested[0]!, 'b').length)
+  if (method === 'two-sample')
+    return twoSampleSmallestP(trialsOf(tested[0]!, 'a').length, trialsOf(tested[0]!, 'b').length)
   return 1
 }
 
@@ -590,15 +636,28 @@ function draftF1(
     if (method === 'two-sample' && twoSampleSmallestP(x.length, y.length) < settings.alpha) {
       tests.push({ metric: 'f1', p: t.p, delta: mean(y) - mean(x), adjusted: null })
     }
-    return { ...common, p: t.p, stars: stars(t.p), test: t.method === 'exact' ? 'two-sample-exact' : 'two-sample-monte-carlo' }
+    return {
+      ...common,
+      p: t.p,
+      stars: stars(t.p),
+      test: t.method === 'exact' ? 'two-sample-exact' : 'two-sample-monte-carlo',
+    }
   }
   const testedPairs = pairsOf(tested)
   if (testedPairs.length === 0) return { ...common, p: null, stars: '', test: 'none' }
-  const t = signFlipTest(testedPairs.map(([x, y]) => y - x), { seed: settings.seed, iterations: settings.iterations, bootstrapIterations: 1 })
+  const t = signFlipTest(
+    testedPairs.map(([x, y]) => y - x),
+    { seed: settings.seed, iterations: settings.iterations, bootstrapIterations: 1 },
+  )
   if (pairedPower(testedPairs.length, settings.alpha).canReachAlpha) {
     tests.push({ metric: 'f1', p: t.p, delta: t.meanDelta!, adjusted: null })
   }
-  return { ...common, p: t.p, stars: stars(t.p), test: t.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo' }
+  return {
+    ...common,
+    p: t.p,
+    stars: stars(t.p),
+    test: t.method === 'exact' ? 'sign-flip-exact' : 'sign-flip-monte-carlo',
+  }
 }
 
 /** The mean's 95% t interval (n − 1 df); with one value, or no spread, both ends are the mean. */
@@ -615,7 +674,11 @@ function finish(d: Draft, settings: Settings, family: number): PairedGroupCompar
   const verdictOf = (metric: 'pass' | 'f1') => {
     const t = d.tests.find((x) => x.metric === metric)
     if (!t || t.adjusted === null) return { pAdjusted: null, worse: false, better: false }
-    return { pAdjusted: t.adjusted, worse: t.delta < 0 && t.adjusted < settings.alpha, better: t.delta > 0 && t.adjusted < settings.alpha }
+    return {
+      pAdjusted: t.adjusted,
+      worse: t.delta < 0 && t.adjusted < settings.alpha,
+      better: t.delta > 0 && t.adjusted < settings.alpha,
+    }
   }
   const pass = verdictOf('pass')
   const f1v = verdictOf('f1')
@@ -641,13 +704,31 @@ function finish(d: Draft, settings: Settings, family: number): PairedGroupCompar
         d.base.belowFloor ? 'below floor' : null,
         d.nothingScored ? 'nothing scored' : null,
       ].filter((x) => x !== null)
-  return { ...d.base, pAdjusted: pass.pAdjusted, significantWorse, significantBetter, f1, power, failed: reasons.length > 0, reasons, holmTests: family }
+  return {
+    ...d.base,
+    pAdjusted: pass.pAdjusted,
+    significantWorse,
+    significantBetter,
+    f1,
+    power,
+    failed: reasons.length > 0,
+    reasons,
+    holmTests: family,
+  }
 }
 
 function groupPower(d: Draft, alpha: number, familySize: number): GroupPower {
   const { method } = d.base
   if (method === 'deterministic' || method === 'none') {
-    return { units: d.base.units, smallestP: 0, unitsNeeded: 1, canReachAlpha: true, basis: 'exact', mde: { score: 0, f1: 0 }, trialsNeeded: null }
+    return {
+      units: d.base.units,
+      smallestP: 0,
+      unitsNeeded: 1,
+      canReachAlpha: true,
+      basis: 'exact',
+      mde: { score: 0, f1: 0 },
+      trialsNeeded: null,
+    }
   }
   const level = alpha / familySize
   if (method === 'two-sample' || method === 'untestable') {
@@ -676,10 +757,22 @@ function groupPower(d: Draft, alpha: number, familySize: number): GroupPower {
     const y = f1Of(u, 'b')
     return x === null || y === null ? [] : [[x, y] as const]
   })
-  const f1 = signFlipMde({ units: f1Pairs.length, sd: deltaSd(f1Pairs.map(([x]) => x), f1Pairs.map(([, y]) => y)), alpha: level })
+  const f1 = signFlipMde({
+    units: f1Pairs.length,
+    sd: deltaSd(
+      f1Pairs.map(([x]) => x),
+      f1Pairs.map(([, y]) => y),
+    ),
+    alpha: level,
+  })
   // What the gating test can detect: the secondary metric's MDE would describe a test that does not gate.
   const primary = d.base.primaryMetric
-  return { ...base, basis: 'units', mde: { score: primary === 'f1' ? null : score, f1: primary === 'pass/fail' ? null : f1 }, trialsNeeded: null }
+  return {
+    ...base,
+    basis: 'units',
+    mde: { score: primary === 'f1' ? null : score, f1: primary === 'pass/fail' ? null : f1 },
+    trialsNeeded: null,
+  }
 }
 
 /** The fewest trials a side with which the two-sample test of one unit can reach alpha (4 at α = 0.05). */
@@ -747,7 +840,17 @@ function groupLabels(keys: readonly ComparisonGroupKey[]): string[] {
   const base = keys.map((k) =>
     k.agent === null
       ? [k.suite, k.category].filter((x) => x !== null && x !== '').join(' · ')
-      : groupName({ agent: k.agent, agentKind: '', model: k.model, dataset: k.dataset, suite: k.suite, category: k.category }),
+      : groupName({
+          agent: k.agent,
+          agentKind: '',
+          model: k.model,
+          dataset: k.dataset,
+          suite: k.suite,
+          category: k.category,
+        }),
   )
-  return distinctLabels(base, keys.map((k) => k.dataset))
+  return distinctLabels(
+    base,
+    keys.map((k) => k.dataset),
+  )
 }

@@ -47,8 +47,12 @@ export function testsText(g: PairedGroupComparison): string {
     return `deterministic change on ${units} (every trial identical on each side, ${g.rows.a} vs ${g.rows.b} trials): exact, no p-value${exactText(g)}`
   }
   if (g.method === 'untestable') return untestableText(g)
-  const secondary = (metric: 'f1' | 'pass/fail') => (g.primaryMetric && g.primaryMetric !== metric ? ' (shown, not gating)' : '')
-  const f1 = g.f1 && g.f1.p !== null ? `F1 ${testName(g.f1.test)} ${pClause(g.f1.p, g.f1.pAdjusted)}${secondary('f1')}` : 'F1 n/a'
+  const secondary = (metric: 'f1' | 'pass/fail') =>
+    g.primaryMetric && g.primaryMetric !== metric ? ' (shown, not gating)' : ''
+  const f1 =
+    g.f1 && g.f1.p !== null
+      ? `F1 ${testName(g.f1.test)} ${pClause(g.f1.p, g.f1.pAdjusted)}${secondary('f1')}`
+      : 'F1 n/a'
   if (g.method === 'two-sample') {
     return `${units}: trials as two samples (${g.rows.a} vs ${g.rows.b}): pass/fail ${testName(g.passFailTest)} ${pClause(g.p, g.pAdjusted)}${secondary('pass/fail')} · ${f1}`
   }
@@ -60,14 +64,19 @@ export function testsText(g: PairedGroupComparison): string {
 /** `p=0.0123`, and where Holm's correction raised it `p=0.0123 (Holm 0.0492)`. */
 function pClause(p: number | null, adjusted: number | null | undefined): string {
   const raw = formatPClause(p, true)
-  return adjusted !== null && adjusted !== undefined && p !== null && formatP(adjusted) !== formatP(p) ? `${raw} (Holm ${formatP(adjusted)})` : raw
+  return adjusted !== null && adjusted !== undefined && p !== null && formatP(adjusted) !== formatP(p)
+    ? `${raw} (Holm ${formatP(adjusted)})`
+    : raw
 }
 
 /** `; exact on 3 units: dropped on q03` for a group compared exactly unit by unit; empty for one unit or a group that was tested. */
 function exactText(g: PairedGroupComparison): string {
   const e = g.exact
   if (!e || g.method !== 'deterministic') return ''
-  const moved = [e.dropped.length ? `dropped on ${namesText(e.dropped)}` : '', e.gained.length ? `gained on ${namesText(e.gained)}` : '']
+  const moved = [
+    e.dropped.length ? `dropped on ${namesText(e.dropped)}` : '',
+    e.gained.length ? `gained on ${namesText(e.gained)}` : '',
+  ]
     .filter(Boolean)
     .join(', ')
   if (g.method === 'deterministic' && g.units === 1) return ''

@@ -93,7 +93,9 @@ function configurationKey(r: RunRecord): string {
 }
 
 function compareRun(a: RunRecord, b: RunRecord, rank: (g: string | null) => number): number {
-  return rank(a.generation) - rank(b.generation) || (a.runDateUtc < b.runDateUtc ? -1 : a.runDateUtc > b.runDateUtc ? 1 : 0)
+  return (
+    rank(a.generation) - rank(b.generation) || (a.runDateUtc < b.runDateUtc ? -1 : a.runDateUtc > b.runDateUtc ? 1 : 0)
+  )
 }
 
 function compareRows(a: RunRecord, b: RunRecord, rank: (g: string | null) => number): number {

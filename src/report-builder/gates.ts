@@ -18,7 +18,10 @@ export interface GateFailure {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
   return new RegExp(`^${escaped}$`, 'i')
 }
 
@@ -184,7 +187,8 @@ export function failClosed(report: EvalReport): string[] {
   }
   const errored = executed.filter((r) => r.status === 'failed')
   if (errored.length === 0) return []
-  if (errored.length === executed.length) return [`${nothingScored(executed, { one: 'eval run', many: 'eval runs' })}; the gate fails closed`]
+  if (errored.length === executed.length)
+    return [`${nothingScored(executed, { one: 'eval run', many: 'eval runs' })}; the gate fails closed`]
   const kinds = failureKinds(errored)
   const first = errored[0]!
   return [
@@ -196,5 +200,7 @@ export function failClosed(report: EvalReport): string[] {
 function failureKinds(errored: readonly RunRecord[]): string {
   const byKind = new Map<string, number>()
   for (const r of errored) byKind.set(r.failureKind ?? 'exception', (byKind.get(r.failureKind ?? 'exception') ?? 0) + 1)
-  return sortedEntries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')
+  return sortedEntries(byKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')
 }

@@ -2,8 +2,15 @@
 
 export { type Aggregate, aggregate, armName, groupName } from './aggregate.js'
 export {
-  baselineFromRecords, type BaselineOptions, type GroupDelta, groupDeltas, mergeBaseline, readBaseline,
-  readComparableRuns, regressionVerdict, renderBaseline
+  baselineFromRecords,
+  type BaselineOptions,
+  type GroupDelta,
+  groupDeltas,
+  mergeBaseline,
+  readBaseline,
+  readComparableRuns,
+  regressionVerdict,
+  renderBaseline,
 } from './baseline.js'
 export { buildReport, type EvalReport } from './build.js'
 export { type ComparableRun, compareRuns, type Comparison } from './compare.js'
@@ -12,7 +19,12 @@ export { mergeCorpora } from './corpus.js'
 export { seconds, table } from './figure-text.js'
 export { asGateRow } from './gate-groups.js'
 export {
-  checkThresholds, evaluateGates, failClosed, nothingScored, repeatGateFailures, unmatchedThresholds
+  checkThresholds,
+  evaluateGates,
+  failClosed,
+  nothingScored,
+  repeatGateFailures,
+  unmatchedThresholds,
 } from './gates.js'
 export { githubOutputPlan, writeGithubOutput } from './github-output.js'
 export { type HtmlReportOptions, renderHtmlReport } from './html/index.js'

@@ -9,7 +9,12 @@ export function describeIsolation(list: ReadonlyArray<{ agent: string } & Isolat
   if (!list?.length) return null
   return list
     .map((i) => {
-      const how = i.level === 'none' ? 'in process' : i.tool === null ? 'files unrestricted' : `${i.tool}${i.version ? ` ${i.version}` : ''}`
+      const how =
+        i.level === 'none'
+          ? 'in process'
+          : i.tool === null
+            ? 'files unrestricted'
+            : `${i.tool}${i.version ? ` ${i.version}` : ''}`
       return `${i.agent}: ${i.level} (${how})`
     })
     .join('; ')

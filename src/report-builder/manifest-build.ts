@@ -49,7 +49,9 @@ export async function listedEntries(dir: string): Promise<Array<{ path: string; 
     checkJsonDepth(text, (line) => `${MANIFEST_FILE}: line ${line}`)
     const files = (JSON.parse(text) as { files?: unknown }).files
     if (!Array.isArray(files)) return []
-    return files.flatMap((f: { path?: unknown; sha256?: unknown } | null) => (typeof f?.path === 'string' && typeof f.sha256 === 'string' ? [{ path: f.path, sha256: f.sha256 }] : []))
+    return files.flatMap((f: { path?: unknown; sha256?: unknown } | null) =>
+      typeof f?.path === 'string' && typeof f.sha256 === 'string' ? [{ path: f.path, sha256: f.sha256 }] : [],
+    )
   } catch {
     return []
   }
@@ -84,7 +86,11 @@ export function renderManifest(manifest: Manifest): string {
 }
 
 /** The manifest `writeManifest` would write, without writing it (for writers that commit it with the files). */
-export async function buildManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+export async function buildManifest(
+  dir: string,
+  files: readonly string[],
+  extra: ManifestExtra = {},
+): Promise<Manifest> {
   if (files.length === 0) throw new Error('manifest: no files to list; an empty manifest verifies nothing')
   const entries: Manifest['files'] = []
   const rowCounts: Record<string, number> = {}
@@ -132,7 +138,9 @@ export async function buildManifest(dir: string, files: readonly string[], extra
   if (extra.configIds) {
     const given = [...new Set(extra.configIds)].sort()
     if (anyRecordFile && canonicalJson(given) !== canonicalJson(configIds)) {
-      throw new Error(`manifest: configIds given (${given.length}) differ from those in the run records (${configIds.length})`)
+      throw new Error(
+        `manifest: configIds given (${given.length}) differ from those in the run records (${configIds.length})`,
+      )
     }
     configIds = given
   }
@@ -174,7 +182,8 @@ export async function readBytes(path: string): Promise<Uint8Array> {
 export function relativeInside(dir: string, file: string): string {
   const abs = isAbsolute(file) ? file : resolve(dir, file)
   const rel = relative(resolve(dir), abs)
-  if (!isSafeRelative(rel.split(sep).join('/'))) throw new InputError(`${file}: not inside ${dir}; a manifest lists only its own folder`)
+  if (!isSafeRelative(rel.split(sep).join('/')))
+    throw new InputError(`${file}: not inside ${dir}; a manifest lists only its own folder`)
   return rel.split(sep).join('/')
 }
 

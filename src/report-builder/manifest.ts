@@ -8,7 +8,19 @@ import { type DataBounds, recordProblems } from '../core/record-checks.js'
 import { RunRecordSchema } from '../core/run-record.js'
 import { TranscriptSchema } from '../core/transcript.js'
 import { writeFileAtomic, commitFiles, removeStaleTemps } from '../files/write-atomic.js'
-import { buildManifest, isSafeRelative, keptFiles, MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestExtra, readBytes, recordRows, renderManifest, relativeInside } from './manifest-build.js'
+import {
+  buildManifest,
+  isSafeRelative,
+  keptFiles,
+  MANIFEST_FILE,
+  MANIFEST_VERSION,
+  type Manifest,
+  type ManifestExtra,
+  readBytes,
+  recordRows,
+  renderManifest,
+  relativeInside,
+} from './manifest-build.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { stemFiles, stemOf } from '../files/output-paths.js'
 import { makeFolder } from '../files/fs-errors.js'
@@ -29,7 +41,11 @@ export type { Manifest }
  * Call it after the files are written. A `rowCounts` or `configIds` entry that contradicts the files
  * throws: a manifest that could never verify is a bug in its writer.
  */
-export async function writeManifest(dir: string, files: readonly string[], extra: ManifestExtra = {}): Promise<Manifest> {
+export async function writeManifest(
+  dir: string,
+  files: readonly string[],
+  extra: ManifestExtra = {},
+): Promise<Manifest> {
   const manifest = await buildManifest(dir, files, extra)
   await writeFileAtomic(join(dir, MANIFEST_FILE), renderManifest(manifest))
   return manifest
@@ -70,7 +86,9 @@ export async function addToManifest(
     const previous = [...kept.keys()]
     // Counts the manifest cannot re-derive (Parquet) carry over, except for the files being replaced now.
     const keptCounts = Object.fromEntries(
-      Object.entries(existing?.rowCounts ?? {}).filter(([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name)),
+      Object.entries(existing?.rowCounts ?? {}).filter(
+        ([name]) => !isRecordFileName(name) && !added.has(name) && previous.includes(name),
+      ),
     )
     const manifest = await buildManifest(dir, [...previous, ...contents.keys()], {
       rowCounts: { ...keptCounts, ...(extra.rowCounts ?? {}) },
@@ -144,7 +162,8 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
   const listed = new Set(manifest.files.map((f) => f.path))
   if (manifest.files.length === 0) problems.push(`${MANIFEST_FILE}: lists no files; there is nothing to verify`)
   for (const name of await filesUnder(dir)) {
-    if (name !== MANIFEST_FILE && !listed.has(name)) problems.push(`${name}: in the folder but not listed in the manifest`)
+    if (name !== MANIFEST_FILE && !listed.has(name))
+      problems.push(`${name}: in the folder but not listed in the manifest`)
   }
   const recordsByFile = new Map<string, unknown[]>()
   const transcriptsByFile = new Map<string, Set<string>>()
@@ -203,7 +222,12 @@ export async function verifyDir(dir: string): Promise<VerifyResult> {
  * Rows that contradict themselves or their data (core/record-checks.ts): ratios that do not follow from the
  * counts, more errors than the dataset has cells. The first problem of each of the first 5 such rows.
  */
-function implausibleRows(path: string, rows: unknown[], whereOf: (i: number) => string, bounds: Map<string, DataBounds>): string[] {
+function implausibleRows(
+  path: string,
+  rows: unknown[],
+  whereOf: (i: number) => string,
+  bounds: Map<string, DataBounds>,
+): string[] {
   const out: string[] = []
   for (let i = 0; i < rows.length && out.length < 5; i++) {
     const record = RunRecordSchema.parse(rows[i])
@@ -218,7 +242,9 @@ async function dataBounds(dir: string, manifest: Manifest): Promise<Map<string, 
   const bounds = new Map<string, DataBounds>()
   for (const entry of manifest.files) {
     if (!entry.path.endsWith('.json') || !isSafeRelative(entry.path)) continue
-    let report: { reproducibility?: { datasets?: Array<{ rows?: unknown; columns?: unknown; dirty?: { sha256?: unknown } }> } } | null
+    let report: {
+      reproducibility?: { datasets?: Array<{ rows?: unknown; columns?: unknown; dirty?: { sha256?: unknown } }> }
+    } | null
     try {
       report = JSON.parse(await readFile(join(dir, entry.path), 'utf8'))
     } catch {
@@ -294,13 +320,19 @@ function transcriptIds(path: string, bytes: Uint8Array): { ids: Set<string>; pro
       }
       const parsed = TranscriptSchema.safeParse(json)
       if (parsed.success) ids.add(parsed.data.id)
-      else if (problems.length < 5) problems.push(`${path}: line ${i + 1} is not a valid transcript (${parsed.error.issues[0]?.path.join('.') || 'root'})`)
+      else if (problems.length < 5)
+        problems.push(
+          `${path}: line ${i + 1} is not a valid transcript (${parsed.error.issues[0]?.path.join('.') || 'root'})`,
+        )
     })
   return { ids, problems }
 }
 
 /** Each run's `transcriptId` names a line of its report's transcripts file (smoke.runs.jsonl: smoke.transcripts.jsonl). */
-function checkTranscriptsFound(recordsByFile: Map<string, unknown[]>, transcriptsByFile: Map<string, Set<string>>): string[] {
+function checkTranscriptsFound(
+  recordsByFile: Map<string, unknown[]>,
+  transcriptsByFile: Map<string, Set<string>>,
+): string[] {
   const problems: string[] = []
   for (const [name, rows] of recordsByFile) {
     if (!name.endsWith('.jsonl')) continue
@@ -311,7 +343,10 @@ function checkTranscriptsFound(recordsByFile: Map<string, unknown[]>, transcript
       const id = (row as { transcriptId?: unknown } | null)?.transcriptId
       return typeof id === 'string' && !ids?.has(id)
     })
-    if (missing >= 0) problems.push(`${name}: row ${missing + 1} names transcript ${(rows[missing] as { transcriptId: string }).transcriptId}, which ${transcriptsName} ${ids ? 'does not hold' : 'is not there to hold'}`)
+    if (missing >= 0)
+      problems.push(
+        `${name}: row ${missing + 1} names transcript ${(rows[missing] as { transcriptId: string }).transcriptId}, which ${transcriptsName} ${ids ? 'does not hold' : 'is not there to hold'}`,
+      )
   }
   return problems
 }
@@ -328,8 +363,10 @@ function checkConfigIds(claimed: readonly string[], recordsByFile: Map<string, u
   const missing = [...actual].filter((id) => !claimedSet.has(id)).sort()
   const extra = [...claimedSet].filter((id) => !actual.has(id)).sort()
   const problems: string[] = []
-  if (missing.length) problems.push(`${MANIFEST_FILE}: configIds lack ${missing.length} found in the runs (first ${missing[0]})`)
-  if (extra.length) problems.push(`${MANIFEST_FILE}: configIds list ${extra.length} not found in the runs (first ${extra[0]})`)
+  if (missing.length)
+    problems.push(`${MANIFEST_FILE}: configIds lack ${missing.length} found in the runs (first ${missing[0]})`)
+  if (extra.length)
+    problems.push(`${MANIFEST_FILE}: configIds list ${extra.length} not found in the runs (first ${extra[0]})`)
   return problems
 }
 
@@ -354,4 +391,3 @@ async function filesUnder(dir: string): Promise<string[]> {
   await walk(dir, '')
   return found.sort()
 }
-

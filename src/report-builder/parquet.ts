@@ -63,7 +63,13 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col('fp', 'INT32', true, (r) => r.fp),
   col('fn', 'INT32', true, (r) => r.fn),
   ...PRF_FIELDS.map((f) =>
-    col(`detection_${f}`, f === 'tp' || f === 'fp' || f === 'fn' ? 'INT32' : 'DOUBLE', true, (r) => r.detection?.[f] ?? null, `detection.${f}`),
+    col(
+      `detection_${f}`,
+      f === 'tp' || f === 'fp' || f === 'fn' ? 'INT32' : 'DOUBLE',
+      true,
+      (r) => r.detection?.[f] ?? null,
+      `detection.${f}`,
+    ),
   ),
   col('diagnostics', 'STRING', true, (r) => json(r.diagnostics), 'diagnostics (JSON)'),
   col('perColumn', 'STRING', true, (r) => json(r.perColumn), 'perColumn (JSON)'),

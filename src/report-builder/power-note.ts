@@ -15,7 +15,11 @@ export function underpoweredGroups(deltas: readonly GroupDelta[], alpha: number)
  * through a threshold or the floor: baseline · synthetic (3 generated datasets), conformance (2 cases)`; empty when
  * every compared group can reach α. `escapeName` makes group names safe for the output kind.
  */
-export function underpoweredLine(deltas: readonly GroupDelta[], alpha: number, escapeName: (text: string) => string = (t) => t): string {
+export function underpoweredLine(
+  deltas: readonly GroupDelta[],
+  alpha: number,
+  escapeName: (text: string) => string = (t) => t,
+): string {
   const groups = underpoweredGroups(deltas, alpha)
   if (!groups.length) return ''
   const needed = groups.map((d) => d.verdict!.power).find((p) => p.basis !== 'trials')?.unitsNeeded
@@ -31,7 +35,10 @@ export function underpoweredLine(deltas: readonly GroupDelta[], alpha: number, e
  * `untestable here: 3 groups have one unit with too few trials for a test: products (1 case), …; add trials: 4 a
  * side, or 2 identical a side for a deterministic agent; or add cases`, once per remedy; empty when no group is.
  */
-export function untestableLines(deltas: readonly GroupDelta[], escapeName: (text: string) => string = (t) => t): string[] {
+export function untestableLines(
+  deltas: readonly GroupDelta[],
+  escapeName: (text: string) => string = (t) => t,
+): string[] {
   const byRemedy = new Map<string, string[]>()
   for (const d of deltas) {
     if (d.status !== 'compared' || d.verdict?.method !== 'untestable') continue

@@ -58,4 +58,3 @@ export interface FinishedRun {
   /** The transcripts the records name (`transcriptId`): the report folder's transcripts.jsonl. */
   transcripts?: readonly Transcript[]
 }
-

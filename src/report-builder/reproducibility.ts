@@ -61,7 +61,10 @@ const STATUS_ARGS = ['status', '--porcelain=v2', '--branch', '--untracked-files=
 
 function parseStatus(output: string): ProjectCommit {
   const lines = output.split('\n').filter((line) => line.length > 0)
-  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length).trim()
+  const oid = lines
+    .find((line) => line.startsWith('# branch.oid '))
+    ?.slice('# branch.oid '.length)
+    .trim()
   // A repository without a commit yet ("(initial)") has no commit to name.
   if (!oid || !/^[0-9a-f]{40,64}$/.test(oid)) return NO_COMMIT
   return { commit: oid, dirty: lines.some((line) => !line.startsWith('#')) }
@@ -146,8 +149,18 @@ export function buildReproducibility(input: {
       options: d.options ?? null,
       rows: d.rows,
       columns: d.columns,
-      dirty: { sha256: d.dirty.sha256, bytes: d.dirty.bytes, path: portablePath(d.dirty.path, input.cwd), ...(d.dirty.of ? { of: d.dirty.of } : {}) },
-      clean: { sha256: d.clean.sha256, bytes: d.clean.bytes, path: portablePath(d.clean.path, input.cwd), ...(d.clean.of ? { of: d.clean.of } : {}) },
+      dirty: {
+        sha256: d.dirty.sha256,
+        bytes: d.dirty.bytes,
+        path: portablePath(d.dirty.path, input.cwd),
+        ...(d.dirty.of ? { of: d.dirty.of } : {}),
+      },
+      clean: {
+        sha256: d.clean.sha256,
+        bytes: d.clean.bytes,
+        path: portablePath(d.clean.path, input.cwd),
+        ...(d.clean.of ? { of: d.clean.of } : {}),
+      },
     }))
   datasets.push(...datasetsFromRecords(input.records, datasets))
   return {
@@ -156,7 +169,9 @@ export function buildReproducibility(input: {
     datasets,
     seeds: uniqueSorted(input.records.map((r) => r.seed)),
     models: uniqueSorted(input.records.map((r) => r.model).filter((m): m is string => m !== null)),
-    llmUpstreams: uniqueSorted(input.records.map((r) => r.llmUpstream).filter((u): u is string => typeof u === 'string')),
+    llmUpstreams: uniqueSorted(
+      input.records.map((r) => r.llmUpstream).filter((u): u is string => typeof u === 'string'),
+    ),
     agents: uniqueSorted(input.records.map((r) => r.agent)),
     isolation: isolationOf(input.records),
     runDateUtc: input.runDateUtc,
@@ -180,7 +195,10 @@ type ReproDataset = Reproducibility['datasets'][number]
  * of their sorted distinct digests (one per line) and how many there are, so two runs on the same data give
  * the same entry. `described`: entries already there; records whose digests they hold are left out.
  */
-export function datasetsFromRecords(records: readonly RunRecord[], described: readonly Pick<ReproDataset, 'id' | 'dirty' | 'clean'>[] = []): ReproDataset[] {
+export function datasetsFromRecords(
+  records: readonly RunRecord[],
+  described: readonly Pick<ReproDataset, 'id' | 'dirty' | 'clean'>[] = [],
+): ReproDataset[] {
   const known = new Set(described.map((d) => `${d.id}\u0000${d.dirty.sha256}\u0000${d.clean.sha256}`))
   const byId = new Map<string, { id: string; dirty: Set<string>; clean: Set<string>; repair: boolean }>()
   for (const r of records) {
@@ -198,28 +216,32 @@ export function datasetsFromRecords(records: readonly RunRecord[], described: re
     entry.dirty.add(h.dirty)
     entry.clean.add(h.clean)
   }
-  return [...byId].sort(([a], [b]) => compareText(a, b)).map(([, e]): ReproDataset => {
-    const id = e.id
-    // Repair digests read back without their description are of file bytes or a CSV serialization: not known which.
-    const single: ReportDigestOf | undefined = e.repair ? undefined : 'tables-json'
-    const digest = (set: Set<string>): ReproDataset['dirty'] => {
-      const list = [...set].sort(compareText)
-      return list.length === 1 ? { sha256: list[0]!, bytes: null, path: null, ...(single ? { of: single } : {}) } : { sha256: sha256Hex(list.join('\n')), bytes: null, path: null, of: 'digest-list' as const }
-    }
-    const count = Math.max(e.dirty.size, e.clean.size)
-    return {
-      id,
-      origin: e.repair ? 'records' : 'questions',
-      source: 'run records',
-      seed: null,
-      options: null,
-      rows: null,
-      columns: null,
-      dirty: digest(e.dirty),
-      clean: digest(e.clean),
-      ...(count > 1 ? { digests: count } : {}),
-    }
-  })
+  return [...byId]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([, e]): ReproDataset => {
+      const id = e.id
+      // Repair digests read back without their description are of file bytes or a CSV serialization: not known which.
+      const single: ReportDigestOf | undefined = e.repair ? undefined : 'tables-json'
+      const digest = (set: Set<string>): ReproDataset['dirty'] => {
+        const list = [...set].sort(compareText)
+        return list.length === 1
+          ? { sha256: list[0]!, bytes: null, path: null, ...(single ? { of: single } : {}) }
+          : { sha256: sha256Hex(list.join('\n')), bytes: null, path: null, of: 'digest-list' as const }
+      }
+      const count = Math.max(e.dirty.size, e.clean.size)
+      return {
+        id,
+        origin: e.repair ? 'records' : 'questions',
+        source: 'run records',
+        seed: null,
+        options: null,
+        rows: null,
+        columns: null,
+        dirty: digest(e.dirty),
+        clean: digest(e.clean),
+        ...(count > 1 ? { digests: count } : {}),
+      }
+    })
 }
 
 /** One entry per agent and the wall it ran behind, sorted by agent (records without one are left out). */
@@ -230,7 +252,9 @@ function isolationOf(records: readonly RunRecord[]): Array<{ agent: string } & I
     const { level, tool, version, files } = r.isolation
     seen.set(JSON.stringify([r.agent, level, tool, version, files]), { agent: r.agent, level, tool, version, files })
   }
-  return [...seen.values()].sort((a, b) => (a.agent === b.agent ? (a.level < b.level ? -1 : 1) : a.agent < b.agent ? -1 : 1))
+  return [...seen.values()].sort((a, b) =>
+    a.agent === b.agent ? (a.level < b.level ? -1 : 1) : a.agent < b.agent ? -1 : 1,
+  )
 }
 
 /** Paths relative to the working folder, so reports from two checkouts diff cleanly. */

@@ -25,8 +25,12 @@ export class TruthReveal {
       dataset: record.dataset,
       trial: record.trial,
       seed: record.seed,
-      wrongValue: d.wrongValue.slice(0, REVEALED_PER_LIST).map(({ row, column, got, want }) => ({ row, column, got, want })),
-      missedRepair: d.missedRepair.slice(0, REVEALED_PER_LIST).map(({ row, column, dirty, want }) => ({ row, column, dirty, want })),
+      wrongValue: d.wrongValue
+        .slice(0, REVEALED_PER_LIST)
+        .map(({ row, column, got, want }) => ({ row, column, got, want })),
+      missedRepair: d.missedRepair
+        .slice(0, REVEALED_PER_LIST)
+        .map(({ row, column, dirty, want }) => ({ row, column, dirty, want })),
     })
   }
 

@@ -28,7 +28,10 @@ export interface RunEndSettings {
   github: GithubOutputPlan | null
 }
 
-export function runEndSettings(options: DataforgeReporterOptions, env: Readonly<Record<string, string | undefined>>): RunEndSettings {
+export function runEndSettings(
+  options: DataforgeReporterOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): RunEndSettings {
   return {
     updating: env['DATAFORGE_UPDATE_BASELINE'] === '1',
     priced: Boolean(env['DATAFORGE_PRICES']?.trim()),
@@ -109,7 +112,8 @@ export function decideRunEnd(input: {
         floor: place.baselineOptions.floor ?? null,
         valueCuts: valueCutsOf(report.records),
         title: `dataforge-evals (${run.command})`,
-        viewCommand: place.baselinePath && baseline.deltas.length ? viewAgainst(place.outputDir, place.baselinePath) : null,
+        viewCommand:
+          place.baselinePath && baseline.deltas.length ? viewAgainst(place.outputDir, place.baselinePath) : null,
         ...(run.sources ? { files: withGateGroups(run.sources, report) } : {}),
       }
     : null
@@ -123,7 +127,10 @@ function viewAgainst(dir: string, baseline: string): string {
 }
 
 /** The eval files by group, with each gate group (a built-in suite) at the file of its first row. */
-function withGateGroups(sources: ReadonlyMap<string, { file: string; line?: number }>, report: EvalReport): Map<string, { file: string; line?: number }> {
+function withGateGroups(
+  sources: ReadonlyMap<string, { file: string; line?: number }>,
+  report: EvalReport,
+): Map<string, { file: string; line?: number }> {
   const files = new Map(sources)
   for (const a of report.aggregates) {
     const at = sources.get(a.group)
@@ -138,7 +145,9 @@ function baselineNote(place: RunEndPlace, file: BaselineFile | null, updating: b
   const path = place.baselinePath
   if (!path) return 'Baseline comparison is off (`baseline: false`).'
   const where = relative(place.outputDir, path)
-  const name = where.startsWith('..') ? (place.options.baseline ? place.options.baseline.path : undefined) ?? path : `${where} next to these reports`
+  const name = where.startsWith('..')
+    ? ((place.options.baseline ? place.options.baseline.path : undefined) ?? path)
+    : `${where} next to these reports`
   if (updating) return `This run updates the baseline (${name}); it is not compared with it.`
   if (!file) return `No baseline to compare with: \`DATAFORGE_UPDATE_BASELINE=1\` writes ${name}.`
   return ''
@@ -150,12 +159,23 @@ export function baselineProblem(path: string | null, message: string): string {
 }
 
 /** The lines after a baseline update: where it went, the groups it kept, and whether the run was partial. */
-export function baselineUpdateLines(path: string, kept: readonly string[], skipped: number): { text: string; warn: boolean }[] {
+export function baselineUpdateLines(
+  path: string,
+  kept: readonly string[],
+  skipped: number,
+): { text: string; warn: boolean }[] {
   const lines = [{ text: `dataforge-evals: baseline updated: ${path}`, warn: false }]
-  if (kept.length) lines.push({ text: `dataforge-evals: kept ${counted(kept.length, 'baseline group')} this run did not execute: ${kept.join(', ')}`, warn: false })
+  if (kept.length)
+    lines.push({
+      text: `dataforge-evals: kept ${counted(kept.length, 'baseline group')} this run did not execute: ${kept.join(', ')}`,
+      warn: false,
+    })
   if (skipped) {
     const runs = counted(skipped, 'skipped run has', 'skipped runs have')
-    lines.push({ text: `dataforge-evals: the baseline comes from a partial run: ${runs} no result in it and will not be compared`, warn: true })
+    lines.push({
+      text: `dataforge-evals: the baseline comes from a partial run: ${runs} no result in it and will not be compared`,
+      warn: true,
+    })
   }
   return lines
 }
@@ -164,7 +184,10 @@ export function baselineUpdateLines(path: string, kept: readonly string[], skipp
  * The report as the baseline gate groups it (gate-groups.ts): a built-in question suite is one group. The
  * report itself keeps its rows; only the comparison's groups change.
  */
-export function gateView(report: EvalReport, options: Pick<DataforgeReporterOptions, 'statsSeed'>): Pick<EvalReport, 'aggregates' | 'records'> {
+export function gateView(
+  report: EvalReport,
+  options: Pick<DataforgeReporterOptions, 'statsSeed'>,
+): Pick<EvalReport, 'aggregates' | 'records'> {
   if (!report.records.some(gatesPerSuite)) return report
   const records = report.records.map(asGateRow)
   return { records, aggregates: aggregate(records, { seed: options.statsSeed ?? 0 }) }

@@ -70,14 +70,23 @@ export async function endRun(host: RunEndHost, run: FinishedRun): Promise<{ repo
   })
 
   const existing = await loadBaseline(host.baselinePath)
-  const baseline = settings.updating || existing.problem ? { deltas: [], problem: settings.updating ? null : existing.problem } : await compare(host, existing.file, report)
+  const baseline =
+    settings.updating || existing.problem
+      ? { deltas: [], problem: settings.updating ? null : existing.problem }
+      : await compare(host, existing.file, report)
   const color = pc.isColorSupported
   const decided = decideRunEnd({ place: host, settings, report, run, baselineFile: existing.file, baseline, color })
 
   // The baseline first: when it sits in the report folder, the folder's manifest then lists it as written.
-  const baselineUpdate = settings.updating ? await updateBaseline(host.baselinePath, report, existing.file, decided.gate.closed.length === 0) : []
-  await writeReportFolder(host.outputDir, report, { ...decided.folder, ...(run.transcripts ? { transcripts: run.transcripts } : {}) })
-  const sinceBefore = host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : []
+  const baselineUpdate = settings.updating
+    ? await updateBaseline(host.baselinePath, report, existing.file, decided.gate.closed.length === 0)
+    : []
+  await writeReportFolder(host.outputDir, report, {
+    ...decided.folder,
+    ...(run.transcripts ? { transcripts: run.transcripts } : {}),
+  })
+  const sinceBefore =
+    host.watching && host.previous ? await sincePrevious(host, host.previous, report, run.touched, color) : []
   await exportRunTraces(options.otel, run.records, { cwd: host.root, env: process.env }, (line) => host.print(line))
   host.print(renderRunEnd({ ...decided.view, sincePrevious: sinceBefore, baselineUpdate }))
   if (settings.github && decided.github) {
@@ -101,11 +110,18 @@ async function loadBaseline(path: string | null): Promise<{ file: BaselineFile |
   }
 }
 
-async function compare(host: RunEndHost, file: BaselineFile | null, report: EvalReport): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
+async function compare(
+  host: RunEndHost,
+  file: BaselineFile | null,
+  report: EvalReport,
+): Promise<{ deltas: GroupDelta[]; problem: string | null }> {
   if (!file) return { deltas: [], problem: null }
   const { baselineRuns, groupDeltas } = await baselineModule()
   try {
-    return { deltas: groupDeltas(baselineRuns(file).map(asGateRow), gateView(report, host.options), host.baselineOptions), problem: null }
+    return {
+      deltas: groupDeltas(baselineRuns(file).map(asGateRow), gateView(report, host.options), host.baselineOptions),
+      problem: null,
+    }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     return { deltas: [], problem: baselineProblem(host.baselinePath, error.message) }
@@ -113,7 +129,12 @@ async function compare(host: RunEndHost, file: BaselineFile | null, report: Eval
 }
 
 /** Writes the merged baseline (groups not run are kept); nothing when the run failed closed. */
-async function updateBaseline(path: string | null, report: EvalReport, existing: BaselineFile | null, scored: boolean): Promise<string[]> {
+async function updateBaseline(
+  path: string | null,
+  report: EvalReport,
+  existing: BaselineFile | null,
+  scored: boolean,
+): Promise<string[]> {
   if (!path) return []
   if (!scored) return [pc.yellow(`dataforge-evals: baseline not updated (the run failed closed): ${path}`)]
   const { baselineFromRecords, mergeBaseline, renderBaseline } = await baselineModule()
@@ -127,15 +148,33 @@ async function updateBaseline(path: string | null, report: EvalReport, existing:
  * Watch mode: per-group deltas of the groups this rerun ran, against the previous run. They inform and never
  * fail the run: a look after every save is many looks at one change, and each look at α adds false alarms.
  */
-async function sincePrevious(host: RunEndHost, previous: EvalReport, report: EvalReport, touched: ReadonlySet<string>, color: boolean): Promise<string[]> {
+async function sincePrevious(
+  host: RunEndHost,
+  previous: EvalReport,
+  report: EvalReport,
+  touched: ReadonlySet<string>,
+  color: boolean,
+): Promise<string[]> {
   const { groupDeltas } = await baselineModule()
   try {
     const current = gateView(report, host.options)
     const ran = new Set(report.aggregates.filter((a) => touched.has(a.group)).map(gateGroupName))
     const before = previous.records.filter((r) => r.status !== 'skipped').map(asGateRow)
-    const deltas = groupDeltas(before, current, { ...host.baselineOptions, against: 'previous run' }).filter((d) => ran.has(d.group) && d.status === 'compared')
-    const why = pc.createColors(color).dim('  (informational: never fails the run; a look after every rerun adds false alarms, so only the baseline gates)')
-    return deltas.length ? [pc.bold('since the previous run'), why, ...deltas.map((d) => renderDeltaLine({ ...d, failed: false }, { color }))] : []
+    const deltas = groupDeltas(before, current, { ...host.baselineOptions, against: 'previous run' }).filter(
+      (d) => ran.has(d.group) && d.status === 'compared',
+    )
+    const why = pc
+      .createColors(color)
+      .dim(
+        '  (informational: never fails the run; a look after every rerun adds false alarms, so only the baseline gates)',
+      )
+    return deltas.length
+      ? [
+          pc.bold('since the previous run'),
+          why,
+          ...deltas.map((d) => renderDeltaLine({ ...d, failed: false }, { color })),
+        ]
+      : []
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     return [pc.bold('since the previous run'), `  not comparable: ${error.message}`]

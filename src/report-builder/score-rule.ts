@@ -5,7 +5,9 @@ import type { EvalReport } from './build.js'
  * empty for a report without repair runs.
  */
 export function repairRank(report: Pick<EvalReport, 'aggregates'>): string {
-  return report.aggregates.some((a) => a.repairRuns > 0) ? 'Repair groups rank by mean F1 (with its 95% interval) within their dataset. ' : ''
+  return report.aggregates.some((a) => a.repairRuns > 0)
+    ? 'Repair groups rank by mean F1 (with its 95% interval) within their dataset. '
+    : ''
 }
 
 /** How Score was decided: a column header, a short name, and a legend in Markdown (inline code in backticks). */
@@ -35,13 +37,21 @@ export function scoreRule(report: EvalReport): ScoreRule {
     return {
       header: 'Score: correct [95% CI]',
       short: 'correct',
-      legend: "Score is the share of attempted runs judged correct: a question run is correct when the suite's answer grader accepted its answer.",
+      legend:
+        "Score is the share of attempted runs judged correct: a question run is correct when the suite's answer grader accepted its answer.",
     }
   }
   if (command !== 'run') {
     // Other front doors state their own rule in `config.scoreRule`.
-    const rule = typeof report.config.scoreRule === 'string' ? report.config.scoreRule : 'a run is correct when its grader passed it'
-    return { header: 'Score: correct [95% CI]', short: 'correct', legend: `Score is the share of attempted runs judged correct: ${rule}.` }
+    const rule =
+      typeof report.config.scoreRule === 'string'
+        ? report.config.scoreRule
+        : 'a run is correct when its grader passed it'
+    return {
+      header: 'Score: correct [95% CI]',
+      short: 'correct',
+      legend: `Score is the share of attempted runs judged correct: ${rule}.`,
+    }
   }
   const passF1 = typeof report.config.passF1 === 'number' ? report.config.passF1 : 1
   return {

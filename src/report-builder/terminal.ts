@@ -16,11 +16,23 @@ import { underpoweredLine, untestableLines, withoutPowerClause } from './power-n
 export function renderTerminalSummary(report: EvalReport, opts: { color: boolean }): string {
   const c = pc.createColors(opts.color)
   const rule = scoreRule(report)
-  const header = ['group', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'P', 'R', `Score counts: ${rule.short}`, 'Score [95% CI]', 'trials done/asked', 'failures']
+  const header = [
+    'group',
+    'units',
+    'F1 (mean ± std)',
+    'F1 [95% CI]',
+    'P',
+    'R',
+    `Score counts: ${rule.short}`,
+    'Score [95% CI]',
+    'trials done/asked',
+    'failures',
+  ]
   const rows = leaderboardOrder(report.aggregates).map((a) => {
     const failures = failedRuns(a)
     const f1 = meanStd(a.f1Mean, a.f1Std, a.repairRuns)
-    const f1Colored = a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
+    const f1Colored =
+      a.f1Mean === null ? f1 : a.f1Mean >= 0.8 ? c.green(f1) : a.f1Mean >= 0.4 ? c.yellow(f1) : c.red(f1)
     return [
       terminalText(a.group),
       unitsText(a.units),
@@ -36,13 +48,19 @@ export function renderTerminalSummary(report: EvalReport, opts: { color: boolean
   })
   const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i]!))))
-  const line = (cells: string[]) => cells.map((s, i) => s + ' '.repeat(widths[i]! - visible(s))).join('  ').trimEnd()
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => s + ' '.repeat(widths[i]! - visible(s)))
+      .join('  ')
+      .trimEnd()
   const units = unitsNote(report.aggregates, terminalText)
-  const legend =
-    `${repairRank(report)}${rule.legend} The "Score counts" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
+  const legend = `${repairRank(report)}${rule.legend} The "Score counts" column counts those runs; Score is shown with its 95% Wilson interval${units ? ' (over units where trials repeat)' : ''}.`
   const cuts = valueCutsOf(report.records)
   const cutLine = cuts ? [c.yellow(valueCutsLine(cuts, terminalText))] : []
-  return [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : []), ...cutLine].join('\n') + '\n'
+  return (
+    [c.bold(line(header)), ...rows.map(line), c.dim(legend), ...(units ? [c.dim(units)] : []), ...cutLine].join('\n') +
+    '\n'
+  )
 }
 
 /**
@@ -78,11 +96,16 @@ export function renderRunEnd(view: RunEndView): string {
   const c = pc.createColors(view.color)
   const lines: string[] = []
   if (view.print) {
-    lines.push(`\n${c.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(view.report, { color: view.color })}`)
+    lines.push(
+      `\n${c.bold('dataforge-evals leaderboard')}\n${renderTerminalSummary(view.report, { color: view.color })}`,
+    )
     if (view.baselineDeltas.length) {
       const alpha = view.alpha ?? 0.05
       const power = underpoweredLine(view.baselineDeltas, alpha, terminalText)
-      lines.push(c.bold('against the baseline'), ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color, alpha })))
+      lines.push(
+        c.bold('against the baseline'),
+        ...view.baselineDeltas.map((d) => renderDeltaLine(d, { color: view.color, alpha })),
+      )
       if (power) lines.push(c.yellow(`  ${power}`))
       lines.push(...untestableLines(view.baselineDeltas, terminalText).map((line) => c.dim(`  ${line}`)))
     }
@@ -93,6 +116,10 @@ export function renderRunEnd(view: RunEndView): string {
     lines.push(...view.gate.notes.map((n) => c.yellow(`dataforge-evals note: ${terminalText(n)}`)))
     lines.push(`reports: ${view.outputDir}`)
   }
-  if (view.gate.failures.length) lines.push(c.red(c.bold('dataforge-evals gate failed:')), ...view.gate.failures.map((f) => c.red(`  ✗ ${terminalText(f)}`)))
+  if (view.gate.failures.length)
+    lines.push(
+      c.red(c.bold('dataforge-evals gate failed:')),
+      ...view.gate.failures.map((f) => c.red(`  ✗ ${terminalText(f)}`)),
+    )
   return lines.join('\n')
 }

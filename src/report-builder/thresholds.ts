@@ -14,7 +14,14 @@ export interface ThresholdSpec {
 /** Glob pattern (`*`, `?`) → minimums. A pattern matches a group's name, suite, dataset, agent or category. */
 export type Thresholds = Record<string, ThresholdSpec>
 
-const KNOWN_METRICS = new Set<keyof ThresholdSpec>(['f1', 'pooledF1', 'precision', 'recall', 'passRate', 'completionRate'])
+const KNOWN_METRICS = new Set<keyof ThresholdSpec>([
+  'f1',
+  'pooledF1',
+  'precision',
+  'recall',
+  'passRate',
+  'completionRate',
+])
 
 /** Refuses (InputError) unknown metrics and bars that are not rates in [0, 1], naming pattern and metric. */
 export function validateThresholds(thresholds: Thresholds): void {
@@ -27,10 +34,14 @@ export function validateThresholds(thresholds: Thresholds): void {
     }
     for (const [metric, value] of Object.entries(spec)) {
       if (!KNOWN_METRICS.has(metric as keyof ThresholdSpec)) {
-        throw new InputError(`thresholds["${pattern}"].${metric}: unknown metric; use one of ${[...KNOWN_METRICS].join(', ')}`)
+        throw new InputError(
+          `thresholds["${pattern}"].${metric}: unknown metric; use one of ${[...KNOWN_METRICS].join(', ')}`,
+        )
       }
       if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-        throw new InputError(`thresholds["${pattern}"].${metric}: must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`)
+        throw new InputError(
+          `thresholds["${pattern}"].${metric}: must be a number between 0 and 1, got ${JSON.stringify(value) ?? String(value)}`,
+        )
       }
     }
   }

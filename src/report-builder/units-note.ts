@@ -2,7 +2,8 @@ import type { Aggregate } from './aggregate.js'
 import { unitsText } from '../stats/units.js'
 
 /** The opening of every units note, whatever the output kind. */
-export const UNITS_NOTE_LEAD = 'Intervals follow the units (a case, a conversation or a generated dataset; see docs/statistics.md)'
+export const UNITS_NOTE_LEAD =
+  'Intervals follow the units (a case, a conversation or a generated dataset; see docs/statistics.md)'
 
 /** One group whose intervals are not over independent runs: its units, its runs, and how its intervals are drawn. */
 export interface UnitsNoteEntry {
@@ -24,7 +25,15 @@ export function unitsNoteEntries(aggregates: readonly Aggregate[]): UnitsNoteEnt
       a.units.units === 1
         ? "interval over this one unit's trials, which says nothing of other cases"
         : 'clustered by unit: Wilson on the cluster-robust effective n, F1 by a t interval over units'
-    return [{ group: a.group, units: unitsText(a.units), runs: a.trialsRequested - a.trialsSkipped, how, note: a.units.note ?? '' }]
+    return [
+      {
+        group: a.group,
+        units: unitsText(a.units),
+        runs: a.trialsRequested - a.trialsSkipped,
+        how,
+        note: a.units.note ?? '',
+      },
+    ]
   })
 }
 
@@ -36,7 +45,8 @@ export function unitsNoteEntries(aggregates: readonly Aggregate[]): UnitsNoteEnt
  */
 export function unitsNote(aggregates: readonly Aggregate[], escapeName: (text: string) => string): string {
   const parts = unitsNoteEntries(aggregates).map(
-    (e) => `${escapeName(e.group)}: ${e.units}, ${e.runs} run${e.runs === 1 ? '' : 's'} (${e.how}${e.note ? `; ${e.note}` : ''})`,
+    (e) =>
+      `${escapeName(e.group)}: ${e.units}, ${e.runs} run${e.runs === 1 ? '' : 's'} (${e.how}${e.note ? `; ${e.note}` : ''})`,
   )
   return parts.length ? `${UNITS_NOTE_LEAD}: ${parts.join('; ')}.` : ''
 }

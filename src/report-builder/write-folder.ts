@@ -24,15 +24,26 @@ export interface FolderOptions {
 
 /** The files a report folder can hold: format → file name and renderer. Add a format here to add a file. */
 export const REPORT_FILES = {
-  markdown: { file: 'leaderboard.md', render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)) },
+  markdown: {
+    file: 'leaderboard.md',
+    render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)),
+  },
   json: { file: 'report.json', render: (report: EvalReport) => renderJsonReport(report) },
   jsonl: { file: 'runs.jsonl', render: (report: EvalReport) => renderRunsJsonl(report.records) },
   // Loaded at the run's end: the reporter imports this module with the config, and a run may leave HTML out.
-  html: { file: 'report.html', render: async (report: EvalReport, opts: FolderOptions) => (await import('./html/index.js')).renderHtmlReport(report, opts) },
-} as const satisfies Record<ReportFormat, { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }>
+  html: {
+    file: 'report.html',
+    render: async (report: EvalReport, opts: FolderOptions) =>
+      (await import('./html/index.js')).renderHtmlReport(report, opts),
+  },
+} as const satisfies Record<
+  ReportFormat,
+  { file: string; render: (report: EvalReport, opts: FolderOptions) => string | Promise<string> }
+>
 
 const RENDER_ORDER: readonly ReportFormat[] = ['json', 'jsonl', 'html', 'markdown']
-const renderRank = (format: ReportFormat) => (RENDER_ORDER.includes(format) ? RENDER_ORDER.indexOf(format) : RENDER_ORDER.length)
+const renderRank = (format: ReportFormat) =>
+  RENDER_ORDER.includes(format) ? RENDER_ORDER.indexOf(format) : RENDER_ORDER.length
 
 /** Written when no formats are given: every format, report.html included (the README's promise). */
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl', 'html']
@@ -64,7 +75,9 @@ export async function writeReportFolder(dir: string, report: EvalReport, opts: F
   const baseline = join(dir, 'baseline.json')
   const alsoList = existsSync(baseline) && !outputs.has(baseline) ? [baseline] : []
   // report.json's `records` and runs.jsonl's rows are the report's records, as the manifest counts them.
-  const recordFiles = (['json', 'jsonl'] as const).map((format) => join(dir, REPORT_FILES[format].file)).filter((path) => outputs.has(path))
+  const recordFiles = (['json', 'jsonl'] as const)
+    .map((format) => join(dir, REPORT_FILES[format].file))
+    .filter((path) => outputs.has(path))
   // A folder's transcripts are this run's: one left by an earlier run goes when this one kept none.
   const transcriptsPath = join(dir, stemFiles(LEGACY_STEM).transcripts)
   const transcripts = renderTranscriptsJsonl(report.records, opts.transcripts ?? [])

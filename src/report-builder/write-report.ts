@@ -6,7 +6,14 @@ import { makeFolder } from '../files/fs-errors.js'
 import { lockFolder } from '../files/folder-lock.js'
 import { LEGACY_RUNS_FILE, LEGACY_STEM, stemFiles } from '../files/output-paths.js'
 import { removeStaleTemps, stageFiles } from '../files/write-atomic.js'
-import { buildManifest, keptFiles, listedEntries, MANIFEST_FILE, relativeInside, renderManifest } from './manifest-build.js'
+import {
+  buildManifest,
+  keptFiles,
+  listedEntries,
+  MANIFEST_FILE,
+  relativeInside,
+  renderManifest,
+} from './manifest-build.js'
 import { rm } from 'node:fs/promises'
 
 function recordLines(records: readonly RunRecord[]): string[] {
@@ -83,7 +90,10 @@ export async function commitReportFolder(folder: ReportFolderContents): Promise<
   const staged = stageFiles()
   const manifestPath = join(dir, MANIFEST_FILE)
   try {
-    const bytes = await keptFiles(dir, new Set([...contents.keys(), ...alsoList, ...replaces].map((path) => relativeInside(dir, path))))
+    const bytes = await keptFiles(
+      dir,
+      new Set([...contents.keys(), ...alsoList, ...replaces].map((path) => relativeInside(dir, path))),
+    )
     for (const [path, file] of contents) {
       const content = typeof file === 'function' ? await file() : file
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
@@ -113,7 +123,9 @@ export async function legacyRunsOf(dir: string, stem: string): Promise<string[]>
   if (stem === LEGACY_STEM) return []
   const listed = new Set((await listedEntries(dir)).map((e) => e.path))
   const own = stemFiles(stem)
-  return listed.has(LEGACY_RUNS_FILE) && listed.has(own.json) && !listed.has(stemFiles(LEGACY_STEM).json) ? [join(dir, LEGACY_RUNS_FILE)] : []
+  return listed.has(LEGACY_RUNS_FILE) && listed.has(own.json) && !listed.has(stemFiles(LEGACY_STEM).json)
+    ? [join(dir, LEGACY_RUNS_FILE)]
+    : []
 }
 
 /**

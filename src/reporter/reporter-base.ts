@@ -22,16 +22,25 @@ export abstract class EvalReporterBase {
   protected previous: EvalReport | null = null
 
   /** `rootDir`: where relative paths resolve (a runner with a config root may override `root`). */
-  constructor(options: DataforgeReporterOptions = {}, private readonly rootDir?: string) {
+  constructor(
+    options: DataforgeReporterOptions = {},
+    private readonly rootDir?: string,
+  ) {
     if (options.thresholds) validateThresholds(options.thresholds)
     const k = options.minPassesPerCase
-    if (k !== undefined && !(Number.isInteger(k) && k >= 1)) throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
+    if (k !== undefined && !(Number.isInteger(k) && k >= 1))
+      throw new Error(`minPassesPerCase must be a positive integer, got ${k}`)
     if (options.baseline) validateBaselineOptions(options.baseline)
     for (const format of options.formats ?? []) {
-      if (!REPORT_FORMATS.includes(format)) throw new InputError(`formats: unknown format ${JSON.stringify(format)}; use ${REPORT_FORMATS.join(', ')}`)
+      if (!REPORT_FORMATS.includes(format))
+        throw new InputError(`formats: unknown format ${JSON.stringify(format)}; use ${REPORT_FORMATS.join(', ')}`)
     }
     const g = options.github
-    if (g !== undefined && typeof g !== 'boolean' && !(g && typeof g === 'object' && (g.reportUrl === undefined || typeof g.reportUrl === 'string'))) {
+    if (
+      g !== undefined &&
+      typeof g !== 'boolean' &&
+      !(g && typeof g === 'object' && (g.reportUrl === undefined || typeof g.reportUrl === 'string'))
+    ) {
       throw new InputError(`github must be true, false or { reportUrl: string }, got ${JSON.stringify(g)}`)
     }
     this.options = options

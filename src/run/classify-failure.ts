@@ -20,7 +20,8 @@ export interface ClassifiedFailure {
  * agent's own code may put anything there.
  */
 export function classifyFailure(error: unknown): ClassifiedFailure {
-  if (error instanceof AgentFailure) return { failureKind: error.kind, failureMessage: error.message, ...checkedSpent(error) }
+  if (error instanceof AgentFailure)
+    return { failureKind: error.kind, failureMessage: error.message, ...checkedSpent(error) }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : `thrown non-error: ${String(error)}`
   return { failureKind: 'exception', failureMessage: message }
 }
@@ -28,12 +29,20 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
 function checkedSpent({ spent }: AgentFailure): Pick<ClassifiedFailure, 'usage' | 'steps' | 'warnings' | 'metrics'> {
   const metrics =
     spent.metrics && typeof spent.metrics === 'object'
-      ? Object.fromEntries(Object.entries(spent.metrics).filter((kv): kv is [string, number] => typeof kv[1] === 'number' && Number.isFinite(kv[1])))
+      ? Object.fromEntries(
+          Object.entries(spent.metrics).filter(
+            (kv): kv is [string, number] => typeof kv[1] === 'number' && Number.isFinite(kv[1]),
+          ),
+        )
       : null
   return {
     ...(metrics ? { metrics } : {}),
-    ...(spent.usage && typeof spent.usage === 'object' ? { usage: addUsage(emptyUsage(), sanitizeUsage(spent.usage)) } : {}),
-    ...(typeof spent.steps === 'number' && Number.isInteger(spent.steps) && spent.steps >= 0 ? { steps: spent.steps } : {}),
+    ...(spent.usage && typeof spent.usage === 'object'
+      ? { usage: addUsage(emptyUsage(), sanitizeUsage(spent.usage)) }
+      : {}),
+    ...(typeof spent.steps === 'number' && Number.isInteger(spent.steps) && spent.steps >= 0
+      ? { steps: spent.steps }
+      : {}),
     ...(Array.isArray(spent.warnings) ? { warnings: spent.warnings.map(String) } : {}),
   }
 }

@@ -15,7 +15,9 @@ export class Containment {
   /** Agent code that ends the process anyway (`process.reallyExit`, a signal): the run did not finish. */
   private readonly onExit = () => {
     process.exitCode = 1
-    this.log('dataforge-evals: the process is ending before the run finished (agent code?); the trials finished so far are in runs.jsonl')
+    this.log(
+      'dataforge-evals: the process is ending before the run finished (agent code?); the trials finished so far are in runs.jsonl',
+    )
   }
 
   constructor(private readonly log: (line: string) => void) {
@@ -54,7 +56,12 @@ export class Containment {
 
   private blame(what: string, error: unknown): void {
     const failure =
-      error instanceof AgentFailure ? error : new AgentFailure('agent_crash', `${what} in agent code: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
+      error instanceof AgentFailure
+        ? error
+        : new AgentFailure(
+            'agent_crash',
+            `${what} in agent code: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+          )
     if (this.current) this.current(failure)
     else this.log(`dataforge-evals: ${failure.message} (between trials; ignored)`)
   }

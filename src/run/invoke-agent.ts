@@ -21,7 +21,11 @@ export async function invokeRepairAgent(agent: RepairAgent, task: AgentTask, ctx
   const raw = await agent.run(task, ctx)
   const output = normalizeAgentOutput(raw, { maxFixes: maxFixesFor(task) })
   if (output.failure) {
-    throw new AgentFailure(toFailureKind(output.failure.kind), output.failure.message, { usage: output.usage, steps: output.steps, warnings: output.warnings })
+    throw new AgentFailure(toFailureKind(output.failure.kind), output.failure.message, {
+      usage: output.usage,
+      steps: output.steps,
+      warnings: output.warnings,
+    })
   }
   return { output, oracle: agent.kind === 'oracle' || truthReveals(task) !== before }
 }

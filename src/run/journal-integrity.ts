@@ -27,7 +27,9 @@ const MAC_HEX = 64
 
 /** The folder holding per-run journal keys. */
 export function journalKeyDir(env: Record<string, string | undefined>): string {
-  return env.DATAFORGE_STATE_DIR ? join(env.DATAFORGE_STATE_DIR, 'run-keys') : join(homedir(), '.local', 'state', 'dataforge-evals', 'run-keys')
+  return env.DATAFORGE_STATE_DIR
+    ? join(env.DATAFORGE_STATE_DIR, 'run-keys')
+    : join(homedir(), '.local', 'state', 'dataforge-evals', 'run-keys')
 }
 
 export interface JournalKey {
@@ -44,14 +46,17 @@ export function createJournalKey(dir: string): JournalKey {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     writeFileSync(join(dir, `${id}.key`), key.toString('hex'), { mode: 0o600, flag: 'wx' })
   } catch (error) {
-    throw new InputError(`${dir}: cannot keep the run's journal key here (${(error as NodeJS.ErrnoException).code ?? String(error)}); set $DATAFORGE_STATE_DIR to a writable folder`)
+    throw new InputError(
+      `${dir}: cannot keep the run's journal key here (${(error as NodeJS.ErrnoException).code ?? String(error)}); set $DATAFORGE_STATE_DIR to a writable folder`,
+    )
   }
   return { id, key, dir }
 }
 
 /** The key of a recorded run; an InputError naming where it looked when it is not there. */
 export function readJournalKey(dir: string, id: unknown, planPath: string): JournalKey {
-  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) throw new InputError(`${planPath}: field "journalKey": missing or not a key id`)
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
+    throw new InputError(`${planPath}: field "journalKey": missing or not a key id`)
   const path = join(dir, `${id}.key`)
   let hex: string
   try {
@@ -100,19 +105,32 @@ export class JournalSealer {
  * The records' JSON texts of a sealed journal, each with its line number, after checking the chain from
  * `start`; an InputError naming the first line that was not written by this run. Returns the last MAC.
  */
-export function openSealedJournal(text: string, file: string, key: JournalKey, start: string): { lines: Array<{ json: string; line: number }>; last: string } {
+export function openSealedJournal(
+  text: string,
+  file: string,
+  key: JournalKey,
+  start: string,
+): { lines: Array<{ json: string; line: number }>; last: string } {
   const lines: Array<{ json: string; line: number }> = []
   let previous = start
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return
     const where = `${file}: line ${i + 1}`
     const head = JOURNAL_MAC_PREFIX.length
-    const sealed = raw.startsWith(JOURNAL_MAC_PREFIX) && raw.slice(head + MAC_HEX, head + MAC_HEX + 11) === '","record":' && raw.endsWith('}')
-    if (!sealed) throw new InputError(`${where}: not a sealed journal line; the journal was changed after the run wrote it (start over: delete run.partial.json)`)
+    const sealed =
+      raw.startsWith(JOURNAL_MAC_PREFIX) &&
+      raw.slice(head + MAC_HEX, head + MAC_HEX + 11) === '","record":' &&
+      raw.endsWith('}')
+    if (!sealed)
+      throw new InputError(
+        `${where}: not a sealed journal line; the journal was changed after the run wrote it (start over: delete run.partial.json)`,
+      )
     const json = raw.slice(head + MAC_HEX + 11, -1)
     const expected = mac(key.key, previous, json)
     if (raw.slice(head, head + MAC_HEX) !== expected) {
-      throw new InputError(`${where}: the record's seal does not match (added, edited or moved after the run wrote it); start over: delete run.partial.json`)
+      throw new InputError(
+        `${where}: the record's seal does not match (added, edited or moved after the run wrote it); start over: delete run.partial.json`,
+      )
     }
     previous = expected
     lines.push({ json, line: i + 1 })

@@ -22,29 +22,51 @@ export interface NormalizedOutput {
  */
 export function normalizeAgentOutput(output: unknown, limits: { maxFixes?: number } = {}): NormalizedOutput {
   if (Array.isArray(output)) {
-    return { fixes: checkedFixes(output, limits.maxFixes), usage: emptyUsage(), steps: 1, model: null, warnings: [], failure: null }
+    return {
+      fixes: checkedFixes(output, limits.maxFixes),
+      usage: emptyUsage(),
+      steps: 1,
+      model: null,
+      warnings: [],
+      failure: null,
+    }
   }
-  if (output && typeof output === 'object' && !types.isProxy(output) && Array.isArray((output as AgentRunResult).fixes)) {
+  if (
+    output &&
+    typeof output === 'object' &&
+    !types.isProxy(output) &&
+    Array.isArray((output as AgentRunResult).fixes)
+  ) {
     const result = output as AgentRunResult
     return {
       fixes: checkedFixes(result.fixes, limits.maxFixes),
       usage: addUsage(emptyUsage(), sanitizeUsage(result.usage)),
       steps: typeof result.steps === 'number' && Number.isInteger(result.steps) && result.steps >= 0 ? result.steps : 1,
       model: typeof result.model === 'string' ? result.model : null,
-      warnings: Array.isArray(result.warnings) && !types.isProxy(result.warnings) ? result.warnings.slice(0, 1000).map(String) : [],
+      warnings:
+        Array.isArray(result.warnings) && !types.isProxy(result.warnings)
+          ? result.warnings.slice(0, 1000).map(String)
+          : [],
       failure: result.failure ? { kind: String(result.failure.kind), message: String(result.failure.message) } : null,
     }
   }
-  throw new AgentFailure('invalid_output', `agent returned ${describe(output)}; expected an array of fixes or an object with a "fixes" array`)
+  throw new AgentFailure(
+    'invalid_output',
+    `agent returned ${describe(output)}; expected an array of fixes or an object with a "fixes" array`,
+  )
 }
 
 function checkedFixes(fixes: unknown[], maxFixes = Number.POSITIVE_INFINITY): unknown[] {
   if (types.isProxy(fixes)) throw new AgentFailure('invalid_output', 'agent returned a proxied array of fixes')
   if (fixes.length > maxFixes) {
-    throw new AgentFailure('invalid_output', `agent returned ${fixes.length} fixes for a table of ${maxFixes / 4} cells (at most 4 per cell)`)
+    throw new AgentFailure(
+      'invalid_output',
+      `agent returned ${fixes.length} fixes for a table of ${maxFixes / 4} cells (at most 4 per cell)`,
+    )
   }
   for (let i = 0; i < fixes.length; i++) {
-    if (!(i in fixes)) throw new AgentFailure('invalid_output', `agent returned a sparse array of fixes (no item at index ${i})`)
+    if (!(i in fixes))
+      throw new AgentFailure('invalid_output', `agent returned a sparse array of fixes (no item at index ${i})`)
   }
   return fixes
 }

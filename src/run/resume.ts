@@ -35,7 +35,13 @@ export interface JournalPlace {
   stem: string
 }
 
-export function journalFiles(place: JournalPlace): { plan: string; journal: string; planName: string; journalName: string; transcripts: string } {
+export function journalFiles(place: JournalPlace): {
+  plan: string
+  journal: string
+  planName: string
+  journalName: string
+  transcripts: string
+} {
   const files = stemFiles(place.stem)
   return {
     plan: join(place.dir, files.plan),
@@ -66,7 +72,9 @@ export function findInterruptedRun(path: string): JournalPlace {
       .map((name) => (name === LEGACY_PLAN ? LEGACY_STEM : name.slice(0, -PLAN_SUFFIX.length)))
       .sort()
     if (stems.length > 1) {
-      throw new InputError(`${path} holds ${stems.length} interrupted runs (${stems.join(', ')}); name one: dataforge-evals run --resume ${join(path, stems[0]!)}`)
+      throw new InputError(
+        `${path} holds ${stems.length} interrupted runs (${stems.join(', ')}); name one: dataforge-evals run --resume ${join(path, stems[0]!)}`,
+      )
     }
     return { dir: path, stem: stems[0] ?? LEGACY_STEM }
   }
@@ -200,7 +208,9 @@ function checkJournalRecords(read: ReadRun, runsPath: string): void {
   read.records.forEach((record, i) => {
     const problem = outsideTheRun(record, read.recorded)[0]
     if (problem) {
-      throw new InputError(`${runsPath}: line ${read.lines[i]}: ${problem}; this run cannot have produced it (start over: delete ${journalFiles(read.place).planName})`)
+      throw new InputError(
+        `${runsPath}: line ${read.lines[i]}: ${problem}; this run cannot have produced it (start over: delete ${journalFiles(read.place).planName})`,
+      )
     }
   })
 }
@@ -209,13 +219,24 @@ function checkJournalRecords(read: ReadRun, runsPath: string): void {
 function outsideTheRun(r: RunRecord, recorded: RecordedRun): string[] {
   const trials = Number(recorded.options.trials ?? 1)
   const seed0 = Number(recorded.options.seed ?? 1)
-  if (!recorded.agents.some((a) => a.name === r.agent)) return [`field "agent": "${r.agent}" is not an agent of the run`]
-  if (!(r.trial < trials) || r.seed !== seed0 + r.trial) return [`fields "trial", "seed": trial ${r.trial} with seed ${r.seed} is not in the run's ${trials} trials from seed ${seed0}`]
-  const data = recorded.datasets.find((d) => d.id === r.dataset && d.seed === r.seed) ?? recorded.datasets.find((d) => d.id === r.dataset && d.seed === null)
+  if (!recorded.agents.some((a) => a.name === r.agent))
+    return [`field "agent": "${r.agent}" is not an agent of the run`]
+  if (!(r.trial < trials) || r.seed !== seed0 + r.trial)
+    return [
+      `fields "trial", "seed": trial ${r.trial} with seed ${r.seed} is not in the run's ${trials} trials from seed ${seed0}`,
+    ]
+  const data =
+    recorded.datasets.find((d) => d.id === r.dataset && d.seed === r.seed) ??
+    recorded.datasets.find((d) => d.id === r.dataset && d.seed === null)
   if (!data) return [`field "dataset": "${r.dataset}" (seed ${r.seed}) is not a dataset of the run`]
-  if (r.datasetSha256?.dirty !== data.dirty || r.datasetSha256?.clean !== data.clean) return ['field "datasetSha256": not the data the run loaded']
-  if (r.runDateUtc !== recorded.runDateUtc) return [`field "runDateUtc": ${r.runDateUtc} is not the run's date ${recorded.runDateUtc}`]
-  const bounds = typeof data.dirtyCells === 'number' ? { maxErrors: data.dirtyCells, what: 'cells that differ from the clean data' } : null
+  if (r.datasetSha256?.dirty !== data.dirty || r.datasetSha256?.clean !== data.clean)
+    return ['field "datasetSha256": not the data the run loaded']
+  if (r.runDateUtc !== recorded.runDateUtc)
+    return [`field "runDateUtc": ${r.runDateUtc} is not the run's date ${recorded.runDateUtc}`]
+  const bounds =
+    typeof data.dirtyCells === 'number'
+      ? { maxErrors: data.dirtyCells, what: 'cells that differ from the clean data' }
+      : null
   return recordProblems(r, bounds)
 }
 
@@ -224,22 +245,32 @@ function outsideTheRun(r: RunRecord, recorded: RecordedRun): string[] {
  * resolved); a different value is an InputError naming the flag, since the missing cells must be run as the
  * first ones were.
  */
-export function resumeOptions(recorded: RecordedRun, given: RunOptions, cwd: string, env: Record<string, string | undefined> = {}): RunOptions {
+export function resumeOptions(
+  recorded: RecordedRun,
+  given: RunOptions,
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): RunOptions {
   const now = runEnvOf(env)
   for (const name of RUN_ENV) {
     const before = recorded.env?.[name] ?? null
     if (before !== now[name]) {
-      throw new InputError(`run --resume: $${name} differs from the recorded run (recorded ${show(before ?? undefined)}, now ${show(now[name] ?? undefined)})`)
+      throw new InputError(
+        `run --resume: $${name} differs from the recorded run (recorded ${show(before ?? undefined)}, now ${show(now[name] ?? undefined)})`,
+      )
     }
   }
   for (const [flag, value] of Object.entries(given)) {
     if (NOT_RECORDED.has(flag) || value === undefined) continue
     const before = recorded.options[flag]
-    const same = PATH_FLAGS.has(flag) && typeof value === 'string' && typeof before === 'string'
-      ? resolve(cwd, value) === resolve(recorded.cwd, before)
-      : JSON.stringify(value) === JSON.stringify(before)
+    const same =
+      PATH_FLAGS.has(flag) && typeof value === 'string' && typeof before === 'string'
+        ? resolve(cwd, value) === resolve(recorded.cwd, before)
+        : JSON.stringify(value) === JSON.stringify(before)
     if (!same) {
-      throw new InputError(`run --resume: --${flag} differs from the recorded run (recorded ${show(before)}, given ${show(value)}); start a new run to change it`)
+      throw new InputError(
+        `run --resume: --${flag} differs from the recorded run (recorded ${show(before)}, given ${show(value)}); start a new run to change it`,
+      )
     }
   }
   return { ...recorded.options, quiet: given.quiet }
@@ -250,25 +281,45 @@ function show(value: unknown): string {
 }
 
 export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
-  return { name: agent.name, kind: agentKindOf(agent), model: agent.model ?? null, provider: agent.provider ?? null, sha256: agent.provenance?.sha256 ?? null }
+  return {
+    name: agent.name,
+    kind: agentKindOf(agent),
+    model: agent.model ?? null,
+    provider: agent.provider ?? null,
+    sha256: agent.provenance?.sha256 ?? null,
+  }
 }
 
 export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
-  return { id: info.id, seed: info.seed ?? null, dirty: info.dirty.sha256, clean: info.clean.sha256, dirtyCells: info.dirtyCells }
+  return {
+    id: info.id,
+    seed: info.seed ?? null,
+    dirty: info.dirty.sha256,
+    clean: info.clean.sha256,
+    dirtyCells: info.dirtyCells,
+  }
 }
 
 /** Refuses to resume when the agents or the data are not what the recorded run used. */
-export function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent[], datasets: readonly DatasetInfo[]): void {
+export function checkSameRun(
+  recorded: RecordedRun,
+  agents: readonly RepairAgent[],
+  datasets: readonly DatasetInfo[],
+): void {
   const now = agents.map(agentIdentity)
   if (now.length !== recorded.agents.length) {
-    throw new InputError(`run --resume: the run had agents ${recorded.agents.map((a) => a.name).join(', ')}, now ${now.map((a) => a.name).join(', ')}`)
+    throw new InputError(
+      `run --resume: the run had agents ${recorded.agents.map((a) => a.name).join(', ')}, now ${now.map((a) => a.name).join(', ')}`,
+    )
   }
   now.forEach((agent, i) => {
     const before = recorded.agents[i]!
     for (const field of ['name', 'kind', 'model', 'provider', 'sha256'] as const) {
       if ((agent[field] ?? null) !== (before[field] ?? null)) {
         const what = field === 'sha256' ? 'code (sha256 of its module or script)' : field
-        throw new InputError(`run --resume: agent ${i + 1} (${before.name}) ${what} was "${before[field]}", now "${agent[field]}"`)
+        throw new InputError(
+          `run --resume: agent ${i + 1} (${before.name}) ${what} was "${before[field]}", now "${agent[field]}"`,
+        )
       }
     }
   })
@@ -279,7 +330,9 @@ export function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent
     if (!before) throw new InputError(`run --resume: ${label} is not in the recorded run`)
     for (const role of ['dirty', 'clean'] as const) {
       if (before[role] !== info[role]) {
-        throw new InputError(`run --resume: ${label} ${role} sha256 changed since the run started (was ${before[role]}, now ${info[role]})`)
+        throw new InputError(
+          `run --resume: ${label} ${role} sha256 changed since the run started (was ${before[role]}, now ${info[role]})`,
+        )
       }
     }
   }
@@ -313,9 +366,21 @@ export class RunJournal {
   }
 
   /** `keyDir`: the state folder's run-keys (journal-integrity.ts), where the run's journal key is kept. */
-  static fresh(place: JournalPlace, recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>, keyDir = journalKeyDir(process.env)): RunJournal {
-    const options = Object.fromEntries(Object.entries(recorded.options).filter(([k, v]) => !NOT_RECORDED.has(k) && v !== undefined))
-    return new RunJournal(place, { journalVersion: 2, ...recorded, options, agents: [], datasets: [] }, null, keyDir, [])
+  static fresh(
+    place: JournalPlace,
+    recorded: Omit<RecordedRun, 'journalVersion' | 'agents' | 'datasets'>,
+    keyDir = journalKeyDir(process.env),
+  ): RunJournal {
+    const options = Object.fromEntries(
+      Object.entries(recorded.options).filter(([k, v]) => !NOT_RECORDED.has(k) && v !== undefined),
+    )
+    return new RunJournal(
+      place,
+      { journalVersion: 2, ...recorded, options, agents: [], datasets: [] },
+      null,
+      keyDir,
+      [],
+    )
   }
 
   static resume(read: ReadRun): RunJournal {
@@ -342,13 +407,20 @@ export class RunJournal {
       // Checked after the agents and data (whose differences have their own messages): the rest of the plan
       // (flags, environment) must be as the run wrote it, since the missing trials run with it.
       if (planMac(this.resumed.key, this.recorded as unknown as Record<string, unknown>) !== this.recorded.planMac) {
-        throw new InputError(`${this.files.plan}: the plan's seal does not match: it was changed after the run wrote it (start over: delete it)`)
+        throw new InputError(
+          `${this.files.plan}: the plan's seal does not match: it was changed after the run wrote it (start over: delete it)`,
+        )
       }
       checkJournalRecords(this.resumed, this.files.journal)
       this.sealer = new JournalSealer(this.resumed.key, this.resumed.lastMac)
     } else {
       const key = createJournalKey(this.keyDir)
-      const plan: RecordedRun = { ...this.recorded, agents: agents.map(agentIdentity), datasets: datasets.map(datasetIdentity), journalKey: key.id }
+      const plan: RecordedRun = {
+        ...this.recorded,
+        agents: agents.map(agentIdentity),
+        datasets: datasets.map(datasetIdentity),
+        journalKey: key.id,
+      }
       plan.planMac = planMac(key, plan as unknown as Record<string, unknown>)
       this.key = key
       await commitFiles(new Map([[this.files.plan, `${JSON.stringify(plan, null, 2)}\n`]]))

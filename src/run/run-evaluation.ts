@@ -53,7 +53,10 @@ export interface TrialEvent {
  */
 export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: RunRecord[]; datasets: DatasetInfo[] }> {
   const seeds = Array.from({ length: plan.trials }, (_, i) => plan.seed + i)
-  const loaded: Array<{ request: Omit<DatasetRequest, 'seed'>; perTrial: Array<{ task: AgentTask; info: DatasetInfo }> }> = []
+  const loaded: Array<{
+    request: Omit<DatasetRequest, 'seed'>
+    perTrial: Array<{ task: AgentTask; info: DatasetInfo }>
+  }> = []
   for (const request of plan.datasets) {
     const perTrial = []
     for (const seed of seeds) perTrial.push(await loadDataset({ ...request, seed }))
@@ -64,7 +67,9 @@ export async function runEvaluation(plan: EvaluationPlan): Promise<{ records: Ru
   const skipped = (agent: RepairAgent, info: DatasetInfo, trial: number) =>
     plan.skip?.({ agent: agent.name, dataset: info.id, trial, seed: seeds[trial]! }) ?? false
   let total = 0
-  for (const { perTrial } of loaded) for (const agent of plan.agents) for (let t = 0; t < seeds.length; t++) if (!skipped(agent, perTrial[t]!.info, t)) total++
+  for (const { perTrial } of loaded)
+    for (const agent of plan.agents)
+      for (let t = 0; t < seeds.length; t++) if (!skipped(agent, perTrial[t]!.info, t)) total++
   const records: RunRecord[] = []
   let index = 0
   for (const { perTrial } of loaded) {

@@ -19,7 +19,10 @@ import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
  * What one question of a trial produced: an answer, or the error that replaced it, and how long it took; with an
  * upstream, what the gateway saw while it was asked.
  */
-export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & { llm?: LlmOutcome; startedAt?: string }
+export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & {
+  llm?: LlmOutcome
+  startedAt?: string
+}
 
 /**
  * One session of `agent` over a case's data, shared by the CLI and `qaSuite`. Questions are asked strictly
@@ -36,7 +39,13 @@ export class QaTrialSession {
     private readonly agent: DataAgent,
     private readonly qaCase: QaCase,
     /** `llm`: the run's upstream; the session is one gateway trial, each turn gets the calls made while it was asked. */
-    private readonly opts: { seed: number; timeoutMs: number | null; signal?: AbortSignal; llm?: LlmConfig | null; trial?: number },
+    private readonly opts: {
+      seed: number
+      timeoutMs: number | null
+      signal?: AbortSignal
+      llm?: LlmConfig | null
+      trial?: number
+    },
   ) {}
 
   turn(index: number): Promise<TurnOutcome> {
@@ -76,7 +85,9 @@ export class QaTrialSession {
       const parsed = AnswerSchema.safeParse(raw)
       if (!parsed.success) {
         const issue = parsed.error.issues[0]
-        throw new TypeError(`agent returned something that is not an Answer (${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'invalid'})`)
+        throw new TypeError(
+          `agent returned something that is not an Answer (${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'invalid'})`,
+        )
       }
       return { answer: parsed.data, runtimeS: runtimeS(), startedAt }
     } catch (error) {
@@ -96,7 +107,9 @@ export class QaTrialSession {
     // A built-in model agent brings its preset's upstream; any other agent takes the run's.
     const config = ownUpstreamOf(this.agent) ?? this.opts.llm
     this.llmTrial ??= config
-      ? import('../gateway/trial-llm.js').then((gw) => gw.openLlmTrial(config, { caseId: this.qaCase.id, trial: this.opts.trial ?? 0, seed: this.opts.seed }))
+      ? import('../gateway/trial-llm.js').then((gw) =>
+          gw.openLlmTrial(config, { caseId: this.qaCase.id, trial: this.opts.trial ?? 0, seed: this.opts.seed }),
+        )
       : Promise.resolve(null)
     return this.llmTrial
   }
@@ -143,7 +156,13 @@ export interface QaTrialInput {
  */
 export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
   const { qaCase, agent } = input
-  const session = new QaTrialSession(agent, qaCase, { seed: input.seed, timeoutMs: input.timeoutMs, signal: input.signal, llm: input.llm ?? null, trial: input.trial })
+  const session = new QaTrialSession(agent, qaCase, {
+    seed: input.seed,
+    timeoutMs: input.timeoutMs,
+    signal: input.signal,
+    llm: input.llm ?? null,
+    trial: input.trial,
+  })
   const gw = input.llm || ownUpstreamOf(agent) ? await import('../gateway/trial-llm.js') : null
   const withLlm = (outcome: RecordOutcome, llm: LlmOutcome | undefined): RecordOutcome => {
     if (!gw) return outcome
@@ -173,7 +192,22 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
         const { metrics: counters, ...failure } = classifyFailure(outcome.error)
         // The case's facts stay as the case states them, whatever counters the agent kept.
         const metrics = counters || qaCase.metrics ? { metrics: { ...counters, ...qaCase.metrics } } : {}
-        records.push(buildRunRecord(identity, withLlm({ status: 'failed', ...failure, ...metrics, runtimeS: outcome.runtimeS, startedAt: outcome.startedAt ?? null }, outcome.llm), input.provenance))
+        records.push(
+          buildRunRecord(
+            identity,
+            withLlm(
+              {
+                status: 'failed',
+                ...failure,
+                ...metrics,
+                runtimeS: outcome.runtimeS,
+                startedAt: outcome.startedAt ?? null,
+              },
+              outcome.llm,
+            ),
+            input.provenance,
+          ),
+        )
         continue
       }
       const { answer } = outcome
@@ -186,7 +220,11 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
               status: 'ok',
               correct: verdict.passed,
               validationError: verdict.passed ? null : verdict.detail,
-              metrics: { ...answer.metrics, ...(verdict.score === undefined ? {} : { score: verdict.score }), ...qaCase.metrics },
+              metrics: {
+                ...answer.metrics,
+                ...(verdict.score === undefined ? {} : { score: verdict.score }),
+                ...qaCase.metrics,
+              },
               steps: answer.steps ?? 1,
               runtimeS: outcome.runtimeS,
               startedAt: outcome.startedAt ?? null,
@@ -205,7 +243,10 @@ export async function runQaTrial(input: QaTrialInput): Promise<RunRecord[]> {
 }
 
 /** A grader that throws is a harness bug, reported as the verdict's detail rather than crashing the run. */
-async function gradeSafely(grader: (a: Answer) => GradeResult | Promise<GradeResult>, answer: Answer): Promise<GradeResult> {
+async function gradeSafely(
+  grader: (a: Answer) => GradeResult | Promise<GradeResult>,
+  answer: Answer,
+): Promise<GradeResult> {
   try {
     return await grader(answer)
   } catch (error) {

@@ -48,7 +48,11 @@ export async function runRepairTrial(input: RepairTrialInput): Promise<RepairTri
   if (!config) return runRepairTrialWith(input, undefined)
   // Loaded only for runs with an upstream: the test workers import this module and need no HTTP server.
   const gw = await import('../gateway/trial-llm.js')
-  const trial = await gw.openLlmTrial(config, { caseId: input.caseId ?? input.task.name, trial: input.trial, seed: input.seed })
+  const trial = await gw.openLlmTrial(config, {
+    caseId: input.caseId ?? input.task.name,
+    trial: input.trial,
+    seed: input.seed,
+  })
   try {
     const result = await runRepairTrialWith(input, trial?.llm)
     // Ends the trial before its count is read: calls still in flight are cancelled and counted.
@@ -64,7 +68,12 @@ async function runRepairTrialWith(input: RepairTrialInput, llm: RunContext['llm'
   const startedAt = new Date().toISOString()
   const elapsed = () => (performance.now() - started) / 1000
   const invoke = (signal: AbortSignal) =>
-    invokeRepairAgent(input.agent, input.task, { seed: input.seed, trial: input.trial, signal, ...(llm ? { llm } : {}) })
+    invokeRepairAgent(input.agent, input.task, {
+      seed: input.seed,
+      trial: input.trial,
+      signal,
+      ...(llm ? { llm } : {}),
+    })
   try {
     const { output, oracle } = await withTimeout(
       input.timeoutMs,

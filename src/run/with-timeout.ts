@@ -6,8 +6,10 @@ export const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Refuses a timeout no timer can hold (or that is not a positive number); `what` names the option. */
 export function checkTimeoutMs(timeoutMs: number, what: string): void {
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new InputError(`${what} must be a positive number of milliseconds, got ${timeoutMs}`)
-  if (timeoutMs > MAX_TIMER_MS) throw new InputError(`${what} of ${timeoutMs} ms is beyond what a timer can hold (2^31−1 ms, about 24.8 days)`)
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
+    throw new InputError(`${what} must be a positive number of milliseconds, got ${timeoutMs}`)
+  if (timeoutMs > MAX_TIMER_MS)
+    throw new InputError(`${what} of ${timeoutMs} ms is beyond what a timer can hold (2^31−1 ms, about 24.8 days)`)
 }
 
 /**
@@ -27,7 +29,11 @@ export interface LazySignal {
  * Runs `work` with an abort signal that fires after `timeoutMs`. On expiry the promise rejects with an
  * `AgentFailure('timeout')` at once, whether or not the work honours the signal.
  */
-export function withTimeout<T>(timeoutMs: number | null, work: (signal: AbortSignal) => Promise<T> | T, parent?: AbortSignal): Promise<T> {
+export function withTimeout<T>(
+  timeoutMs: number | null,
+  work: (signal: AbortSignal) => Promise<T> | T,
+  parent?: AbortSignal,
+): Promise<T> {
   return withLazyTimeout(timeoutMs, (lazy) => work(lazy.signal), parent)
 }
 
@@ -40,7 +46,11 @@ export type ParentSignal = AbortSignal | (() => AbortSignal | undefined)
  * timeout rejects all the same. Most trivial trials never read it, and an AbortController costs more than
  * their own work.
  */
-export function withLazyTimeout<T>(timeoutMs: number | null, work: (lazy: LazySignal) => Promise<T> | T, parent?: ParentSignal): Promise<T> {
+export function withLazyTimeout<T>(
+  timeoutMs: number | null,
+  work: (lazy: LazySignal) => Promise<T> | T,
+  parent?: ParentSignal,
+): Promise<T> {
   let controller: AbortController | undefined
   let expired: AgentFailure | undefined
   let linked: AbortSignal | undefined

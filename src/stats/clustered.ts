@@ -16,7 +16,14 @@ import { type ProportionInterval, wilsonInterval, Z_95 } from './wilson.js'
  * - `t`: mean ± t_{n−1} · s/√n over independent runs (every unit one run);
  * - `cluster-t`: mean ± t_{G−1} · SE over G units, SE the cluster-robust SE with the small-sample factor G/(G − 1) (CR1).
  */
-export type IntervalMethod = 'wilson' | 'wilson-clustered' | 'wilson-trials' | 'bootstrap' | 'cluster-bootstrap' | 't' | 'cluster-t'
+export type IntervalMethod =
+  | 'wilson'
+  | 'wilson-clustered'
+  | 'wilson-trials'
+  | 'bootstrap'
+  | 'cluster-bootstrap'
+  | 't'
+  | 'cluster-t'
 
 export interface ClusterRobustMean {
   /** Σy / N, every run weighing the same. */
@@ -74,13 +81,21 @@ export function clusteredProportion(
   for (const o of outcomes) if (o) successes++
   const units = knownUnits ?? new Set(clusters).size
   if (units === n || units === 1) {
-    return { ...wilsonInterval(successes, n, z), method: units === n ? 'wilson' : 'wilson-trials', units, effectiveN: n }
+    return {
+      ...wilsonInterval(successes, n, z),
+      method: units === n ? 'wilson' : 'wilson-trials',
+      units,
+      effectiveN: n,
+    }
   }
   const p = successes / n
-  const { se } = clusterRobustMean(outcomes.map((o) => (o ? 1 : 0)), clusters)
+  const { se } = clusterRobustMean(
+    outcomes.map((o) => (o ? 1 : 0)),
+    clusters,
+  )
   // CR1: the small-sample factor G/(G − 1). Where every unit has the same mean the variance is 0 and n_eff is its
   // limit, the runs (so moving one success between units moves the interval a little, not from units to runs).
-  const variance = ((se! * se!) * units) / (units - 1)
+  const variance = (se! * se! * units) / (units - 1)
   const effectiveN = p === 0 || p === 1 ? units : variance === 0 ? n : Math.min(n, (p * (1 - p)) / variance)
   return { ...wilsonOnProportion(p, effectiveN, z), method: 'wilson-clustered', units, effectiveN }
 }
@@ -188,6 +203,8 @@ export function clusterBootstrapMeanInterval(
 
 function checkPaired(values: readonly unknown[], clusters: readonly string[]): void {
   if (values.length !== clusters.length) {
-    throw new InputError(`clustered statistics: ${values.length} values but ${clusters.length} unit keys; each value needs its unit`)
+    throw new InputError(
+      `clustered statistics: ${values.length} values but ${clusters.length} unit keys; each value needs its unit`,
+    )
   }
 }

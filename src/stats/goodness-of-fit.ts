@@ -37,7 +37,14 @@ function impossibleCategories(observed: readonly number[], probabilities: readon
 
 function impossibleResult(probabilities: readonly number[], impossible: number[]): GoodnessOfFit {
   const categories = probabilities.filter((p) => p > 0).length
-  return { method: 'impossible', statistic: null, degreesOfFreedom: Math.max(categories - 1, 0), pValue: 0, outcomes: 0, impossible }
+  return {
+    method: 'impossible',
+    statistic: null,
+    degreesOfFreedom: Math.max(categories - 1, 0),
+    pValue: 0,
+    outcomes: 0,
+    impossible,
+  }
 }
 
 /** Number of count vectors of n over k categories, C(n + k − 1, k − 1); Infinity past 2^53. */
@@ -53,9 +60,14 @@ export function multinomialOutcomeCount(n: number, k: number): number {
 }
 
 function checkInput(observed: readonly number[], probabilities: readonly number[]): void {
-  if (observed.length !== probabilities.length) throw new RangeError('goodness of fit: observed and probabilities differ in length')
-  for (const o of observed) if (!(Number.isInteger(o) && o >= 0)) throw new RangeError(`goodness of fit: counts must be non-negative integers, got ${o}`)
-  for (const p of probabilities) if (!(Number.isFinite(p) && p >= 0)) throw new RangeError(`goodness of fit: probabilities must be non-negative, got ${p}`)
+  if (observed.length !== probabilities.length)
+    throw new RangeError('goodness of fit: observed and probabilities differ in length')
+  for (const o of observed)
+    if (!(Number.isInteger(o) && o >= 0))
+      throw new RangeError(`goodness of fit: counts must be non-negative integers, got ${o}`)
+  for (const p of probabilities)
+    if (!(Number.isFinite(p) && p >= 0))
+      throw new RangeError(`goodness of fit: probabilities must be non-negative, got ${p}`)
   const sum = probabilities.reduce((a, b) => a + b, 0)
   if (Math.abs(sum - 1) > 1e-9) throw new RangeError(`goodness of fit: probabilities must sum to 1, got ${sum}`)
 }
@@ -96,7 +108,9 @@ export function exactMultinomialTest(observed: readonly number[], probabilities:
   const k = probs.length
   const outcomes = multinomialOutcomeCount(n, k)
   if (outcomes > EXACT_MULTINOMIAL_MAX_OUTCOMES) {
-    throw new RangeError(`exact multinomial test: ${outcomes} outcomes is over the ${EXACT_MULTINOMIAL_MAX_OUTCOMES} limit`)
+    throw new RangeError(
+      `exact multinomial test: ${outcomes} outcomes is over the ${EXACT_MULTINOMIAL_MAX_OUTCOMES} limit`,
+    )
   }
   const logFactorial = Array.from({ length: n + 1 }, (_, i) => logGamma(i + 1))
   const logP = probs.map(Math.log)

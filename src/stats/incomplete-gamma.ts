@@ -60,7 +60,8 @@ export function upperGammaQ(a: number, x: number): number {
 
 /** P(X ≥ x) for X ~ χ² with `df` degrees of freedom. */
 export function chiSquareSurvival(x: number, df: number): number {
-  if (!(Number.isInteger(df) && df >= 1)) throw new RangeError(`chiSquareSurvival: df must be a positive integer, got ${df}`)
+  if (!(Number.isInteger(df) && df >= 1))
+    throw new RangeError(`chiSquareSurvival: df must be a positive integer, got ${df}`)
   if (Number.isNaN(x)) return Number.NaN
   if (x <= 0) return 1
   return upperGammaQ(df / 2, x / 2)

@@ -18,7 +18,15 @@ export {
 export { passAtK, passHatK } from './pass-at-k.js'
 export { erfc, chiSquareSurvival1, binomialHalfCdf } from './special.js'
 export { mean, meanOrNull, quantileSorted } from './quantile.js'
-export { stars, formatNumber, formatSigned, formatDelta, formatInterval, formatP, formatSeconds } from './number-format.js'
+export {
+  stars,
+  formatNumber,
+  formatSigned,
+  formatDelta,
+  formatInterval,
+  formatP,
+  formatSeconds,
+} from './number-format.js'
 export { type OutcomeSummary, type SummarizeOptions, summarizeOutcomes } from './outcomes.js'
 export {
   type CaseTrialStats,
@@ -51,7 +59,13 @@ export {
   clusterTMeanInterval,
   clusteredProportion,
 } from './clustered.js'
-export { TWO_SAMPLE_EXACT_MAX_SPLITS, type TwoSampleResult, choose, twoSamplePermutationTest, twoSampleSmallestP } from './two-sample.js'
+export {
+  TWO_SAMPLE_EXACT_MAX_SPLITS,
+  type TwoSampleResult,
+  choose,
+  twoSamplePermutationTest,
+  twoSampleSmallestP,
+} from './two-sample.js'
 export { type UnitKind, type UnitRow, type UnitSummary, assignUnits, unitsText } from './units.js'
 export { largestRemainder } from './largest-remainder.js'
 export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'

@@ -5,9 +5,11 @@
  * never gets a seat.
  */
 export function largestRemainder(weights: readonly number[], total: number): number[] {
-  if (!Number.isInteger(total) || total < 0) throw new RangeError(`largestRemainder: total must be a non-negative integer, got ${total}`)
+  if (!Number.isInteger(total) || total < 0)
+    throw new RangeError(`largestRemainder: total must be a non-negative integer, got ${total}`)
   for (const w of weights) {
-    if (!(Number.isFinite(w) && w >= 0)) throw new RangeError(`largestRemainder: weights must be finite and non-negative, got ${w}`)
+    if (!(Number.isFinite(w) && w >= 0))
+      throw new RangeError(`largestRemainder: weights must be finite and non-negative, got ${w}`)
   }
   const sum = weights.reduce((a, b) => a + b, 0)
   if (weights.length === 0 || sum === 0) {

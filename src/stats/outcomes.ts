@@ -1,6 +1,11 @@
 import type { RunRecord } from '../core/run-record.js'
 import { bootstrapMeanInterval, type MeanInterval } from './bootstrap.js'
-import { type ClusteredProportion, clusterTMeanInterval, clusteredProportion, type IntervalMethod } from './clustered.js'
+import {
+  type ClusteredProportion,
+  clusterTMeanInterval,
+  clusteredProportion,
+  type IntervalMethod,
+} from './clustered.js'
 import { assignUnits, type UnitSummary } from './units.js'
 import { type ProportionInterval, wilsonInterval, Z_95 } from './wilson.js'
 
@@ -23,7 +28,12 @@ export interface OutcomeSummary {
   /** The units the intervals follow: a case, a conversation or a generated dataset, and how many. */
   units: UnitSummary
   /** How each interval was computed (`stats/clustered.ts`): `wilson` where every unit is one run. */
-  intervalMethods: { score: IntervalMethod; validatedAccuracy: IntervalMethod; completionRate: IntervalMethod; f1: IntervalMethod | null }
+  intervalMethods: {
+    score: IntervalMethod
+    validatedAccuracy: IntervalMethod
+    completionRate: IntervalMethod
+    f1: IntervalMethod | null
+  }
 }
 
 export interface SummarizeOptions {
@@ -39,7 +49,10 @@ export interface SummarizeOptions {
  */
 export function summarizeOutcomes(records: readonly RunRecord[], options: SummarizeOptions): OutcomeSummary {
   const { keys, summary } = assignUnits(records)
-  const bootstrap = { seed: options.seed, ...(options.iterations === undefined ? {} : { iterations: options.iterations }) }
+  const bootstrap = {
+    seed: options.seed,
+    ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
+  }
   const n = records.length
   if (summary.units === n || summary.units === 1) {
     // Independent runs, or the trials of one unit: plain Wilson (what the clustered proportion reduces to here),
@@ -60,7 +73,11 @@ export function summarizeOutcomes(records: readonly RunRecord[], options: Summar
       f1s.length === 0
         ? null
         : summary.units === n
-          ? clusterTMeanInterval(f1s, f1s.map((_, i) => String(i)), { ...bootstrap, bounds: [0, 1] })
+          ? clusterTMeanInterval(
+              f1s,
+              f1s.map((_, i) => String(i)),
+              { ...bootstrap, bounds: [0, 1] },
+            )
           : { ...bootstrapMeanInterval(f1s, bootstrap), method: 'bootstrap' as const }
     return {
       attempted: n,

@@ -39,7 +39,9 @@ export function pairedPermutationTest(
   options: PairedTestOptions,
 ): PairedTestResult {
   if (a.length !== b.length) {
-    throw new InputError(`pairedPermutationTest: a has ${a.length} values and b has ${b.length}; pairs need equal lengths`)
+    throw new InputError(
+      `pairedPermutationTest: a has ${a.length} values and b has ${b.length}; pairs need equal lengths`,
+    )
   }
   const deltas = b.map((v, i) => v - a[i]!)
   return signFlipTest(deltas, options)
@@ -49,7 +51,8 @@ export function pairedPermutationTest(
 export function signFlipTest(deltas: readonly number[], options: PairedTestOptions): PairedTestResult {
   const iterations = options.iterations ?? 10_000
   const level = options.level ?? 0.95
-  if (!Number.isInteger(options.seed)) throw new InputError(`permutation test: seed must be an integer, got ${options.seed}`)
+  if (!Number.isInteger(options.seed))
+    throw new InputError(`permutation test: seed must be an integer, got ${options.seed}`)
   if (!Number.isInteger(iterations) || iterations < 1) {
     throw new InputError(`permutation test: iterations must be a positive integer, got ${iterations}`)
   }

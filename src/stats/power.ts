@@ -44,20 +44,31 @@ export function pairedPower(units: number, alpha: number): Power {
 /** Standard normal quantile by Acklam's rational approximation (relative error below 1.2e-9). */
 export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) throw new InputError(`normalQuantile: p must be in (0, 1), got ${p}`)
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239]
+  const a = [
+    -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1,
+    2.506628277459239,
+  ]
   const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1]
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783]
+  const c = [
+    -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ]
   const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416]
   const low = 0.02425
   if (p < low) {
     const q = Math.sqrt(-2 * Math.log(p))
-    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
+    return (
+      (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
+      ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
+    )
   }
   if (p > 1 - low) return -normalQuantile(1 - p)
   const q = p - 0.5
   const r = q * q
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
     (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  )
 }
 
 /**
@@ -65,7 +76,12 @@ export function normalQuantile(p: number): number {
  * MDE = (z_{1−α/2} + z_{power}) · σ_δ / √units, σ_δ the standard deviation of the per-unit differences.
  * Null when there are no units, when σ_δ is unknown (fewer than 2 units) or when the units cannot reach alpha at all.
  */
-export function minimumDetectableEffect(options: { units: number; sd: number | null; alpha: number; power?: number }): number | null {
+export function minimumDetectableEffect(options: {
+  units: number
+  sd: number | null
+  alpha: number
+  power?: number
+}): number | null {
   const power = options.power ?? 0.8
   const { units, sd, alpha } = options
   if (sd === null || units < 2 || !smallestReachablePBelow(units, alpha)) return null
@@ -202,7 +218,12 @@ function findMcnemarMde(options: { units: number; noise: number; alpha: number; 
  * test closely (checked by simulation in test/stats/gate-power.test.ts). Null when sd is unknown, below 2 units, or
  * when the units cannot reach alpha at all.
  */
-export function signFlipMde(options: { units: number; sd: number | null; alpha: number; power?: number }): number | null {
+export function signFlipMde(options: {
+  units: number
+  sd: number | null
+  alpha: number
+  power?: number
+}): number | null {
   const power = options.power ?? 0.8
   const { units, sd, alpha } = options
   if (sd === null || units < 2 || smallestReachableP(units) >= alpha) return null

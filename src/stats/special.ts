@@ -17,7 +17,6 @@ export function chiSquareSurvival1(x: number): number {
   return erfc(Math.sqrt(x / 2))
 }
 
-
 /**
  * P(X ≤ k) for X ~ Binomial(n, 1/2). Exact for n ≤ 50 (integer binomial coefficients over a power of
  * two, all representable in a double); a running product of probabilities beyond that.

@@ -27,7 +27,8 @@ export function twoSamplePermutationTest(
   options: { seed: number; iterations?: number },
 ): TwoSampleResult {
   const iterations = options.iterations ?? 10_000
-  if (!Number.isInteger(options.seed)) throw new InputError(`two-sample test: seed must be an integer, got ${options.seed}`)
+  if (!Number.isInteger(options.seed))
+    throw new InputError(`two-sample test: seed must be an integer, got ${options.seed}`)
   if (!Number.isInteger(iterations) || iterations < 1) {
     throw new InputError(`two-sample test: iterations must be a positive integer, got ${iterations}`)
   }

@@ -84,9 +84,14 @@ function summarizeUnits(units: ReadonlyMap<string, { kind: UnitKind; runs: numbe
   const present = (Object.keys(byKind) as UnitKind[]).sort(compareText)
   const runsPerUnit = units.size ? { min, max } : { min: 0, max: 0 }
   const notes: string[] = []
-  if (present.length > 1) notes.push(`mixed units (${present.map((k) => `${byKind[k]} ${plural(k, byKind[k]!)}`).join(', ')}): each counts as one unit`)
+  if (present.length > 1)
+    notes.push(
+      `mixed units (${present.map((k) => `${byKind[k]} ${plural(k, byKind[k]!)}`).join(', ')}): each counts as one unit`,
+    )
   if (runsPerUnit.min !== runsPerUnit.max) {
-    notes.push(`units hold ${runsPerUnit.min} to ${runsPerUnit.max} runs: paired tests weigh each unit once (its mean), intervals weigh each run`)
+    notes.push(
+      `units hold ${runsPerUnit.min} to ${runsPerUnit.max} runs: paired tests weigh each unit once (its mean), intervals weigh each run`,
+    )
   }
   return {
     unit: present.length === 1 ? present[0]! : present.length === 0 ? 'case' : 'mixed',

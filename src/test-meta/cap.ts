@@ -33,7 +33,9 @@ export function capVerdict(record: MatcherRecord, meta: () => DataforgeMeta | un
   const repair = record.repair ? capRepairScore(record.repair) : undefined
   const cuts = new ValueCuts()
   const summary = cuts.text(record.summary, 'summary')
-  const failure = record.failure ? { kind: record.failure.kind, message: cuts.text(record.failure.message, 'failureMessage') } : undefined
+  const failure = record.failure
+    ? { kind: record.failure.kind, message: cuts.text(record.failure.message, 'failureMessage') }
+    : undefined
   if (repair === record.repair && !cuts.notes.length) return record
   noteOn(cuts.notes.length ? meta() : undefined, cuts)
   return { ...record, summary, ...(repair ? { repair } : {}), ...(failure ? { failure } : {}) }

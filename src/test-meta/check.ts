@@ -45,7 +45,8 @@ function keys(present: string[], optional: string[] = []): ReadonlySet<string> {
 }
 
 const KIND_MESSAGE = keys(['kind', 'message'])
-const kindMessage = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, KIND_MESSAGE) && str(v.kind) && str(v.message)
+const kindMessage = (v: unknown): boolean =>
+  isPlainObject(v) && onlyKnownKeys(v, KIND_MESSAGE) && str(v.kind) && str(v.message)
 
 const DIGESTS = keys(['dirty', 'clean'])
 const digests = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, DIGESTS) && str(v.dirty) && str(v.clean)
@@ -57,7 +58,8 @@ function prfFields(v: Obj): boolean {
 const prf = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, PRF) && prfFields(v)
 
 const KIND_RECALL = keys(['total', 'tp', 'recall'])
-const kindRecall = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, KIND_RECALL) && count(v.total) && count(v.tp) && rate(v.recall)
+const kindRecall = (v: unknown): boolean =>
+  isPlainObject(v) && onlyKnownKeys(v, KIND_RECALL) && count(v.total) && count(v.tp) && rate(v.recall)
 
 const CELL_ISSUE = keys(['row', 'column'], ['got', 'want', 'dirty'])
 function cellIssue(v: unknown): boolean {
@@ -65,7 +67,16 @@ function cellIssue(v: unknown): boolean {
   return (!('got' in v) || str(v.got)) && (!('want' in v) || str(v.want)) && (!('dirty' in v) || str(v.dirty))
 }
 
-const DIAGNOSTICS = keys(['wrongCell', 'wrongValue', 'overRepair', 'missedRepair', 'caseInsensitiveColumn', 'duplicateCells', 'noopFixes', 'malformed'])
+const DIAGNOSTICS = keys([
+  'wrongCell',
+  'wrongValue',
+  'overRepair',
+  'missedRepair',
+  'caseInsensitiveColumn',
+  'duplicateCells',
+  'noopFixes',
+  'malformed',
+])
 function diagnostics(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, DIAGNOSTICS)) return false
   return (
@@ -81,7 +92,13 @@ function diagnostics(v: unknown): boolean {
 }
 
 const FIX = keys(['row', 'column', 'newValue'], ['reason'])
-const fix = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, FIX) && count(v.row) && str(v.column) && str(v.newValue) && (!('reason' in v) || str(v.reason))
+const fix = (v: unknown): boolean =>
+  isPlainObject(v) &&
+  onlyKnownKeys(v, FIX) &&
+  count(v.row) &&
+  str(v.column) &&
+  str(v.newValue) &&
+  (!('reason' in v) || str(v.reason))
 
 const REPAIR = keys([...PRF, 'detection', 'diagnostics', 'perColumn', 'perKind', 'fixes', 'warnings', 'comparator'])
 function repairScore(v: unknown): boolean {
@@ -100,11 +117,25 @@ function repairScore(v: unknown): boolean {
 const MATCHER = keys(['matcher', 'passed', 'negated', 'summary'], ['score', 'repair', 'failure'])
 function matcherRecord(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, MATCHER)) return false
-  if (!str(v.matcher) || typeof v.passed !== 'boolean' || typeof v.negated !== 'boolean' || !str(v.summary)) return false
-  return (!('score' in v) || num(v.score)) && (!('repair' in v) || repairScore(v.repair)) && (!('failure' in v) || kindMessage(v.failure))
+  if (!str(v.matcher) || typeof v.passed !== 'boolean' || typeof v.negated !== 'boolean' || !str(v.summary))
+    return false
+  return (
+    (!('score' in v) || num(v.score)) &&
+    (!('repair' in v) || repairScore(v.repair)) &&
+    (!('failure' in v) || kindMessage(v.failure))
+  )
 }
 
-const USAGE = keys(['calls', 'promptTokens', 'completionTokens', 'quotaUnits', 'costUsd', 'cachedCalls', 'cachedPromptTokens', 'cachedCompletionTokens'])
+const USAGE = keys([
+  'calls',
+  'promptTokens',
+  'completionTokens',
+  'quotaUnits',
+  'costUsd',
+  'cachedCalls',
+  'cachedPromptTokens',
+  'cachedCompletionTokens',
+])
 function usage(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, USAGE)) return false
   for (const key of USAGE) if (!nonNegative(v[key])) return false
@@ -120,23 +151,71 @@ function fileDigest(v: unknown): boolean {
 
 const ORIGINS = new Set<unknown>(DATASET_ORIGINS)
 const optionValue = (v: unknown): boolean => str(v) || num(v) || typeof v === 'boolean'
-const DATASET_INFO = keys(['id', 'origin', 'source', 'rows', 'columns', 'columnNames', 'dirtyCells', 'idColumns', 'dirty', 'clean'], ['corruptionKinds', 'seed', 'options'])
+const DATASET_INFO = keys(
+  ['id', 'origin', 'source', 'rows', 'columns', 'columnNames', 'dirtyCells', 'idColumns', 'dirty', 'clean'],
+  ['corruptionKinds', 'seed', 'options'],
+)
 function datasetInfo(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, DATASET_INFO)) return false
-  if (!str(v.id) || !ORIGINS.has(v.origin) || !str(v.source) || !count(v.rows) || !count(v.columns) || !count(v.dirtyCells)) return false
-  if (!arrayOf(v.columnNames, str) || !arrayOf(v.idColumns, str) || !fileDigest(v.dirty) || !fileDigest(v.clean)) return false
-  return (!('corruptionKinds' in v) || arrayOf(v.corruptionKinds, str)) && (!('seed' in v) || int(v.seed)) && (!('options' in v) || recordOf(v.options, optionValue))
+  if (
+    !str(v.id) ||
+    !ORIGINS.has(v.origin) ||
+    !str(v.source) ||
+    !count(v.rows) ||
+    !count(v.columns) ||
+    !count(v.dirtyCells)
+  )
+    return false
+  if (!arrayOf(v.columnNames, str) || !arrayOf(v.idColumns, str) || !fileDigest(v.dirty) || !fileDigest(v.clean))
+    return false
+  return (
+    (!('corruptionKinds' in v) || arrayOf(v.corruptionKinds, str)) &&
+    (!('seed' in v) || int(v.seed)) &&
+    (!('options' in v) || recordOf(v.options, optionValue))
+  )
 }
 
 const PROVENANCE = keys(['source', 'sha256', 'isolated'], ['isolation'])
 const ISOLATION = keys(['level', 'tool', 'version', 'files'])
 const LEVELS: ReadonlySet<unknown> = new Set(['sandbox', 'process', 'none'])
-const isolation = (v: unknown): boolean => isPlainObject(v) && onlyKnownKeys(v, ISOLATION) && LEVELS.has(v.level) && strOrNull(v.tool) && strOrNull(v.version) && str(v.files)
+const isolation = (v: unknown): boolean =>
+  isPlainObject(v) &&
+  onlyKnownKeys(v, ISOLATION) &&
+  LEVELS.has(v.level) &&
+  strOrNull(v.tool) &&
+  strOrNull(v.version) &&
+  str(v.files)
 const provenance = (v: unknown): boolean =>
-  isPlainObject(v) && onlyKnownKeys(v, PROVENANCE) && str(v.source) && strOrNull(v.sha256) && typeof v.isolated === 'boolean' && (!('isolation' in v) || isolation(v.isolation))
+  isPlainObject(v) &&
+  onlyKnownKeys(v, PROVENANCE) &&
+  str(v.source) &&
+  strOrNull(v.sha256) &&
+  typeof v.isolated === 'boolean' &&
+  (!('isolation' in v) || isolation(v.isolation))
 
 const META = keys(
-  ['caseId', 'suite', 'dataset', 'datasetSha256', 'agent', 'agentKind', 'model', 'provider', 'category', 'tags', 'trial', 'trials', 'seed', 'turn', 'generation', 'matchers', 'metrics', 'usage', 'steps', 'failure'],
+  [
+    'caseId',
+    'suite',
+    'dataset',
+    'datasetSha256',
+    'agent',
+    'agentKind',
+    'model',
+    'provider',
+    'category',
+    'tags',
+    'trial',
+    'trials',
+    'seed',
+    'turn',
+    'generation',
+    'matchers',
+    'metrics',
+    'usage',
+    'steps',
+    'failure',
+  ],
   ['datasetInfo', 'agentProvenance', 'llm', 'warnings', 'startedAt'],
 )
 
@@ -147,9 +226,20 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
   if (!str(v.caseId) || !str(v.suite) || !str(v.dataset) || !str(v.agent) || !str(v.agentKind)) return false
   if (!strOrNull(v.model) || !strOrNull(v.provider) || !strOrNull(v.category) || !strOrNull(v.generation)) return false
   if (!(v.datasetSha256 === null || digests(v.datasetSha256))) return false
-  if (!count(v.trial) || !(int(v.trials) && (v.trials as number) > 0) || !int(v.seed) || !(v.turn === null || int(v.turn))) return false
+  if (
+    !count(v.trial) ||
+    !(int(v.trials) && (v.trials as number) > 0) ||
+    !int(v.seed) ||
+    !(v.turn === null || int(v.turn))
+  )
+    return false
   if (!arrayOf(v.tags, str) || !arrayOf(v.matchers, matcherRecord) || !recordOf(v.metrics, num)) return false
-  if (!(v.usage === null || usage(v.usage)) || !(v.steps === null || count(v.steps)) || !(v.failure === null || kindMessage(v.failure))) return false
+  if (
+    !(v.usage === null || usage(v.usage)) ||
+    !(v.steps === null || count(v.steps)) ||
+    !(v.failure === null || kindMessage(v.failure))
+  )
+    return false
   return (
     (!('datasetInfo' in v) || datasetInfo(v.datasetInfo)) &&
     (!('agentProvenance' in v) || v.agentProvenance === null || provenance(v.agentProvenance)) &&
@@ -160,7 +250,19 @@ export function isExactDataforgeMeta(value: unknown): value is DataforgeMeta {
 }
 
 const LLM_META = keys(['upstream', 'usageSource', 'calls', 'toolCalls', 'transcript'])
-const LLM_CALL = keys(['protocol', 'path', 'model', 'stream', 'promptTokens', 'completionTokens', 'latencyMs', 'cache', 'status', 'error', 'startedAtMs'])
+const LLM_CALL = keys([
+  'protocol',
+  'path',
+  'model',
+  'stream',
+  'promptTokens',
+  'completionTokens',
+  'latencyMs',
+  'cache',
+  'status',
+  'error',
+  'startedAtMs',
+])
 const PROTOCOLS: ReadonlySet<unknown> = new Set(['openai-chat', 'openai-responses', 'anthropic-messages', 'other'])
 const CACHE_STATES: ReadonlySet<unknown> = new Set(['hit', 'live', 'refused'])
 const llmCall = (c: unknown): boolean =>

@@ -24,7 +24,12 @@ export function putMetric(meta: DataforgeMeta, name: string, value: number): voi
  * leaves a run with none recorded at `null` (its record reads zeros all the same): the meta crosses to Vitest's
  * main process with every test result, and most agents under test report no usage.
  */
-export function putUsage(meta: DataforgeMeta, usage: Partial<Usage> | undefined, steps: number | undefined, model: string | undefined): void {
+export function putUsage(
+  meta: DataforgeMeta,
+  usage: Partial<Usage> | undefined,
+  steps: number | undefined,
+  model: string | undefined,
+): void {
   if (usage && (meta.usage || !isZeroUsage(usage))) meta.usage = addUsage(meta.usage ?? emptyUsage(), usage)
   if (steps !== undefined) meta.steps = (meta.steps ?? 0) + steps
   if (model && !meta.model) meta.model = model

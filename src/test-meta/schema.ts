@@ -82,5 +82,7 @@ export function parseDataforgeMeta(value: unknown, testName: string): DataforgeM
   const parsed = DataforgeMetaSchema.safeParse(value)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]!
-  throw new InputError(`test "${testName}": invalid dataforge meta at ${issue.path.join('.') || '(root)'}: ${issue.message}`)
+  throw new InputError(
+    `test "${testName}": invalid dataforge meta at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  )
 }

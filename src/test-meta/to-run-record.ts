@@ -32,15 +32,31 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
     steps: m.steps ?? 0,
     metrics: withMatcherScores(m),
     ...(m.usage ? { usage: m.usage } : {}),
-    ...(m.llm ? { llmUpstream: m.llm.upstream, usageSource: m.llm.usageSource, llmCalls: m.llm.calls, toolCalls: m.llm.toolCalls ?? [], transcriptId: m.llm.transcript?.id ?? null } : {}),
+    ...(m.llm
+      ? {
+          llmUpstream: m.llm.upstream,
+          usageSource: m.llm.usageSource,
+          llmCalls: m.llm.calls,
+          toolCalls: m.llm.toolCalls ?? [],
+          transcriptId: m.llm.transcript?.id ?? null,
+        }
+      : {}),
     ...(m.warnings ? { warnings: m.warnings } : {}),
   }
   if (t.state === 'skipped' || t.state === 'pending') {
-    return buildRunRecord(identity, { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common }, provenance)
+    return buildRunRecord(
+      identity,
+      { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common },
+      provenance,
+    )
   }
   const errorText = errorTextOf(t.errors)
   if (m.failure) {
-    return buildRunRecord(identity, { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common }, provenance)
+    return buildRunRecord(
+      identity,
+      { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common },
+      provenance,
+    )
   }
   const scored = m.matchers.length > 0
   // Whether the eval's assertions held. A `.fails` test passes exactly when one of them failed.
@@ -48,7 +64,12 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   if (!scored && (t.expectedToFail ? t.state === 'passed' : t.state === 'failed')) {
     return buildRunRecord(
       identity,
-      { status: 'failed', failureKind: 'exception', failureMessage: errorText || 'test failed before any eval matcher scored', ...common },
+      {
+        status: 'failed',
+        failureKind: 'exception',
+        failureMessage: errorText || 'test failed before any eval matcher scored',
+        ...common,
+      },
       provenance,
     )
   }
@@ -123,6 +144,8 @@ function withMatcherScores(m: DataforgeMeta): Record<string, number> {
   return out
 }
 
-function isGraderScore(rec: DataforgeMeta['matchers'][number]): rec is DataforgeMeta['matchers'][number] & { score: number } {
+function isGraderScore(
+  rec: DataforgeMeta['matchers'][number],
+): rec is DataforgeMeta['matchers'][number] & { score: number } {
   return !rec.repair && rec.score !== undefined && !rec.negated
 }

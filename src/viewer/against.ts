@@ -22,7 +22,8 @@ export async function loadBaseline(path: string, shown: string): Promise<Baselin
   const info = await stat(path).catch(() => null)
   if (info?.isFile() && path.endsWith('.json')) {
     const head = await readFile(path, 'utf8').then((t) => t.slice(0, 200))
-    if (/"baselineVersion"/.test(head)) return { source: shown, report: null, runs: baselineRuns((await readBaseline(path))!) }
+    if (/"baselineVersion"/.test(head))
+      return { source: shown, report: null, runs: baselineRuns((await readBaseline(path))!) }
   }
   const report = await loadReport(path)
   return { source: shown, report, runs: report.records }
@@ -47,7 +48,16 @@ export function pairRuns(candidate: readonly RunRecord[], baseline: Baseline): A
   const arms = (runs: readonly ComparableRun[]) => new Set(runs.map((r) => armName(r.agent, r.model)))
   const candidateArms = arms(candidate)
   const shared = [...arms(baseline.runs)].some((a) => candidateArms.has(a))
-  const key = (r: ComparableRun) => [shared ? armName(r.agent, r.model) : '', r.suite, r.dataset, r.category ?? '', r.caseId, r.turn ?? '', r.trial].join('\u0000')
+  const key = (r: ComparableRun) =>
+    [
+      shared ? armName(r.agent, r.model) : '',
+      r.suite,
+      r.dataset,
+      r.category ?? '',
+      r.caseId,
+      r.turn ?? '',
+      r.trial,
+    ].join('\u0000')
   const byKey = new Map<string, number>()
   baseline.runs.forEach((r, i) => {
     if (!byKey.has(key(r))) byKey.set(key(r), i)
@@ -57,7 +67,9 @@ export function pairRuns(candidate: readonly RunRecord[], baseline: Baseline): A
     if (i === undefined) return null
     const record = baseline.report ? baseline.report.records[i]! : null
     const transcript = record?.transcriptId ? (baseline.report!.transcripts.get(record.transcriptId) ?? null) : null
-    const missing = record ? missingTranscript(baseline.report!, record) : 'A baseline.json keeps outcomes only: no cells, answers or transcripts.'
+    const missing = record
+      ? missingTranscript(baseline.report!, record)
+      : 'A baseline.json keeps outcomes only: no cells, answers or transcripts.'
     return { run: baseline.runs[i]!, record, transcript, missing }
   })
 }
@@ -111,7 +123,8 @@ export interface Change {
   answerChanged: boolean
 }
 
-const scoreOf = (r: ComparableRun & { status?: RunRecord['status'] }) => (r.f1 !== null ? r.f1 : r.correct === true ? 1 : 0)
+const scoreOf = (r: ComparableRun & { status?: RunRecord['status'] }) =>
+  r.f1 !== null ? r.f1 : r.correct === true ? 1 : 0
 
 function describe(r: ComparableRun & { status?: RunRecord['status'] }): string {
   const outcome = outcomeOf(r)
@@ -122,13 +135,26 @@ function describe(r: ComparableRun & { status?: RunRecord['status'] }): string {
  * The candidate runs that moved against the baseline: outcome or score, cells flipped, or (both transcripts kept)
  * a different last answer. `answerOf(n)` is the candidate run's last answer text, null when unknown.
  */
-export function changes(candidate: readonly RunRecord[], pairs: ReadonlyArray<Counterpart | null>, answerOf: (n: number) => string | null): Change[] {
+export function changes(
+  candidate: readonly RunRecord[],
+  pairs: ReadonlyArray<Counterpart | null>,
+  answerOf: (n: number) => string | null,
+): Change[] {
   const out: Change[] = []
   candidate.forEach((r, n) => {
     const label = `${armName(r.agent, r.model)} · ${r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`} · ${caseLabel(r)} · trial ${r.trial + 1}`
     const pair = pairs[n]
     if (!pair) {
-      out.push({ n, label, before: 'not in the baseline', after: describe(r), direction: 'new', rightToWrong: 0, wrongToRight: 0, answerChanged: false })
+      out.push({
+        n,
+        label,
+        before: 'not in the baseline',
+        after: describe(r),
+        direction: 'new',
+        rightToWrong: 0,
+        wrongToRight: 0,
+        answerChanged: false,
+      })
       return
     }
     const flips = pair.record ? cellChanges(pair.record, r) : []
@@ -140,8 +166,24 @@ export function changes(candidate: readonly RunRecord[], pairs: ReadonlyArray<Co
     const said = answerOf(n)
     const saidBefore = lastAnswerText(pair.transcript)
     const answerChanged = said !== null && saidBefore !== null && said !== saidBefore
-    if (direction === 'same' && rightToWrong === 0 && wrongToRight === 0 && outcomeOf(before) === outcomeOf(r) && !answerChanged) return
-    out.push({ n, label, before: describe(before), after: describe(r), direction, rightToWrong, wrongToRight, answerChanged })
+    if (
+      direction === 'same' &&
+      rightToWrong === 0 &&
+      wrongToRight === 0 &&
+      outcomeOf(before) === outcomeOf(r) &&
+      !answerChanged
+    )
+      return
+    out.push({
+      n,
+      label,
+      before: describe(before),
+      after: describe(r),
+      direction,
+      rightToWrong,
+      wrongToRight,
+      answerChanged,
+    })
   })
   return out
 }

@@ -29,7 +29,13 @@ export function gradedCells(record: RunRecord): GradedCell[] {
   const take = (verdict: CellVerdict, issues: readonly CellIssue[]) => {
     for (const c of issues) {
       named.add(cellKey(c.row, c.column))
-      cells.push({ row: c.row, column: c.column, dirty: c.dirty, agent: verdict === 'missed' ? undefined : c.got, verdict })
+      cells.push({
+        row: c.row,
+        column: c.column,
+        dirty: c.dirty,
+        agent: verdict === 'missed' ? undefined : c.got,
+        verdict,
+      })
     }
   }
   take('wrong value', d.wrongValue)
@@ -38,7 +44,8 @@ export function gradedCells(record: RunRecord): GradedCell[] {
   take('column case', d.caseInsensitiveColumn)
   take('missed', d.missedRepair)
   for (const fix of record.fixes ?? []) {
-    if (!named.has(cellKey(fix.row, fix.column))) cells.push({ row: fix.row, column: fix.column, dirty: undefined, agent: fix.newValue, verdict: 'right' })
+    if (!named.has(cellKey(fix.row, fix.column)))
+      cells.push({ row: fix.row, column: fix.column, dirty: undefined, agent: fix.newValue, verdict: 'right' })
   }
   return cells.sort((a, b) => a.row - b.row || (a.column < b.column ? -1 : a.column > b.column ? 1 : 0))
 }
@@ -54,7 +61,8 @@ export function problemColumns(record: RunRecord): string[] {
   const d = record.diagnostics
   if (!d) return []
   const columns = new Set<string>()
-  for (const list of [d.wrongValue, d.overRepair, d.wrongCell, d.caseInsensitiveColumn, d.missedRepair]) for (const c of list) columns.add(c.column)
+  for (const list of [d.wrongValue, d.overRepair, d.wrongCell, d.caseInsensitiveColumn, d.missedRepair])
+    for (const c of list) columns.add(c.column)
   return [...columns].sort()
 }
 
@@ -65,6 +73,7 @@ export function runKind(record: RunRecord): RunKind {
   if (record.diagnostics !== null || record.f1 !== null || record.fixes !== null) return 'repair'
   // A failed repair run keeps no score; its data's dirty and clean digests differ (a question's are one).
   if (record.datasetSha256 && record.datasetSha256.dirty !== record.datasetSha256.clean) return 'repair'
-  if ('conformanceScore' in record.metrics || Object.keys(record.metrics).some((k) => k.startsWith('conformance.'))) return 'conformance'
+  if ('conformanceScore' in record.metrics || Object.keys(record.metrics).some((k) => k.startsWith('conformance.')))
+    return 'conformance'
   return 'question'
 }

@@ -24,15 +24,26 @@ export class ExpectedValues {
     const key = `${kind}\u0000${record.suite}\u0000${record.dataset}\u0000${record.caseId}\u0000${record.turn}\u0000${record.seed}`
     let found = this.cache.get(key)
     if (!found) {
-      found = (kind === 'repair' ? this.cells(record) : kind === 'question' ? this.answer(record) : Promise.resolve(none('conformance runs have no expected values')))
-        .catch((error: unknown) => none(`the dataset could not be loaded here (${(error as Error).message.split('\n')[0]})`))
+      found = (
+        kind === 'repair'
+          ? this.cells(record)
+          : kind === 'question'
+            ? this.answer(record)
+            : Promise.resolve(none('conformance runs have no expected values'))
+      ).catch((error: unknown) =>
+        none(`the dataset could not be loaded here (${(error as Error).message.split('\n')[0]})`),
+      )
       this.cache.set(key, found)
     }
     return found
   }
 
   private async cells(record: RunRecord): Promise<Expected> {
-    const { task, info } = await loadDataset({ id: record.dataset, seed: record.seed, ...(this.dataDir ? { dataDir: this.dataDir } : {}) })
+    const { task, info } = await loadDataset({
+      id: record.dataset,
+      seed: record.seed,
+      ...(this.dataDir ? { dataDir: this.dataDir } : {}),
+    })
     const want = record.datasetSha256
     if (want && (want.dirty !== info.dirty.sha256 || want.clean !== info.clean.sha256)) {
       return none(`the dataset "${record.dataset}" at hand is not the one this run used (its sha256 differs)`)
@@ -49,8 +60,12 @@ export class ExpectedValues {
   }
 
   private async answer(record: RunRecord): Promise<Expected> {
-    if (!(BUILT_IN_QA_SUITES as readonly string[]).includes(record.suite)) return none(`"${record.suite}" is not a built-in question suite`)
-    const cases = await loadQaSuite(record.suite, { seed: record.seed, ...(this.dataDir ? { dataDir: this.dataDir } : {}) })
+    if (!(BUILT_IN_QA_SUITES as readonly string[]).includes(record.suite))
+      return none(`"${record.suite}" is not a built-in question suite`)
+    const cases = await loadQaSuite(record.suite, {
+      seed: record.seed,
+      ...(this.dataDir ? { dataDir: this.dataDir } : {}),
+    })
     const found = cases.find((c) => c.id === record.caseId)
     const turn = found ? turnsOf(found)[record.turn === null ? 0 : record.turn - 1] : undefined
     const answer = turn ? expectedAnswerOf(turn) : undefined

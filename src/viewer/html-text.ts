@@ -12,7 +12,9 @@ export function txt(value: string | number | null | undefined): string {
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 function visible(text: string): string {
-  return text.replace(CONTROL, (c) => (c === '\u001b' ? '\u241b' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  return text.replace(CONTROL, (c) =>
+    c === '\u001b' ? '\u241b' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 /** A value in a table cell: an empty string marked, so it is not mistaken for a missing one. */

@@ -13,11 +13,19 @@ import { outcomeBadge, type ViewContext } from './run-page.js'
 const RUNS_PER_PAGE = 100
 
 export function groupOf(r: RunRecord): string {
-  return [armName(r.agent, r.model), r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`, r.category].filter(Boolean).join(' · ')
+  return [armName(r.agent, r.model), r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`, r.category]
+    .filter(Boolean)
+    .join(' · ')
 }
 
 function options(values: Iterable<string>, all: string): string {
-  return `<option value="">${esc(all)}</option>` + [...new Set(values)].sort().map((v) => `<option value="${esc(v)}">${txt(v)}</option>`).join('')
+  return (
+    `<option value="">${esc(all)}</option>` +
+    [...new Set(values)]
+      .sort()
+      .map((v) => `<option value="${esc(v)}">${txt(v)}</option>`)
+      .join('')
+  )
 }
 
 /**
@@ -49,12 +57,38 @@ export function indexPageHtml(ctx: ViewContext, changes: Change[] | null): strin
     const transcript = kept ? 'kept' : r.usage.calls > 0 ? 'none' : ''
     const score = r.f1 !== null ? fixed(r.f1) : r.correct === null ? '' : r.correct ? '1' : '0'
     const label = outcome === 'failed' ? `failed: ${r.failureKind ?? 'exception'}` : outcome
-    const tone = outcome === 'correct' ? 'good' : outcome === 'incorrect' || outcome === 'failed' ? 'bad' : outcome === 'skipped' ? 'warn' : ''
+    const tone =
+      outcome === 'correct'
+        ? 'good'
+        : outcome === 'incorrect' || outcome === 'failed'
+          ? 'bad'
+          : outcome === 'skipped'
+            ? 'warn'
+            : ''
     const tokens = r.usage.promptTokens + r.usage.completionTokens
-    const search = `${group} ${caseLabel(r)} ${r.failureMessage ?? ''} ${r.validationError ?? ''} ${cols.join(' ')}`.toLowerCase()
+    const search =
+      `${group} ${caseLabel(r)} ${r.failureMessage ?? ''} ${r.validationError ?? ''} ${cols.join(' ')}`.toLowerCase()
     const cost = usd(r.usage.costUsd)
     const seconds = r.runtimeS.toFixed(2)
-    rows[n] = [n, groups.get(group), caseLabel(r), r.trial + 1, label, tone, score, runKind(r), r.usage.calls, tokens, cost, seconds, transcript, r.failureKind ?? '', cols.map((c) => columns.get(c)), search, statuses]
+    rows[n] = [
+      n,
+      groups.get(group),
+      caseLabel(r),
+      r.trial + 1,
+      label,
+      tone,
+      score,
+      runKind(r),
+      r.usage.calls,
+      tokens,
+      cost,
+      seconds,
+      transcript,
+      r.failureKind ?? '',
+      cols.map((c) => columns.get(c)),
+      search,
+      statuses,
+    ]
     if (n < RUNS_PER_PAGE) {
       firstPage.push(
         `<tr><td class="num"><a href="${esc(links.run(n))}">${n}</a></td><td>${txt(group)}</td><td>${txt(caseLabel(r))}</td><td class="num">${r.trial + 1}</td>` +
@@ -78,14 +112,26 @@ export function indexPageHtml(ctx: ViewContext, changes: Change[] | null): strin
     '<thead><tr><th class="num">#</th><th>group</th><th>case</th><th class="num">trial</th><th>outcome</th><th class="num">score</th><th class="opt">kind</th>' +
     `<th class="num opt">calls</th><th class="num opt">tokens</th><th class="num opt">cost</th><th class="num opt">s</th><th class="opt">transcript</th></tr></thead><tbody>${firstPage.join('')}</tbody></table></div>` +
     `<script type="application/json" id="runs-data">${jsonInHtml(data)}</script>` +
-    (records.length > RUNS_PER_PAGE ? `<noscript><p class="muted">Showing the first ${RUNS_PER_PAGE} runs; every run has its page at runs/N.</p></noscript>` : '')
-  const transcripts = !report.transcriptsFound && records.some((r) => r.transcriptId !== null) ? `<p class="note">${txt(report.transcriptsFile.split('/').pop())} is missing: the runs name transcripts the folder does not hold.</p>` : withoutTranscript ? `<p class="muted">Runs that made model calls but kept no transcript: ${withoutTranscript}; their pages say why.</p>` : ''
+    (records.length > RUNS_PER_PAGE
+      ? `<noscript><p class="muted">Showing the first ${RUNS_PER_PAGE} runs; every run has its page at runs/N.</p></noscript>`
+      : '')
+  const transcripts =
+    !report.transcriptsFound && records.some((r) => r.transcriptId !== null)
+      ? `<p class="note">${txt(report.transcriptsFile.split('/').pop())} is missing: the runs name transcripts the folder does not hold.</p>`
+      : withoutTranscript
+        ? `<p class="muted">Runs that made model calls but kept no transcript: ${withoutTranscript}; their pages say why.</p>`
+        : ''
   const body =
     `<h1>${txt(report.stem)}</h1><p class="muted">${records.length} runs from ${txt(report.runsFile)} · <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>/</kbd> searches</p>` +
     transcripts +
     (changes && ctx.against ? changesHtml(ctx.against.source, changes, links.run) : '') +
     `<h2 id="all-runs">Runs</h2>${filters}${table}`
-  return viewerPage({ title: `${report.stem} · runs`, bar: `<span class="title">${txt(report.stem)}</span><nav><a href="#all-runs">runs</a>${changes ? '<a href="#changed">changed</a>' : ''}</nav>`, body, live: ctx.mode === 'served' })
+  return viewerPage({
+    title: `${report.stem} · runs`,
+    bar: `<span class="title">${txt(report.stem)}</span><nav><a href="#all-runs">runs</a>${changes ? '<a href="#changed">changed</a>' : ''}</nav>`,
+    body,
+    live: ctx.mode === 'served',
+  })
 }
 
 /**
@@ -93,7 +139,10 @@ export function indexPageHtml(ctx: ViewContext, changes: Change[] | null): strin
  * no string can close the block or open a comment. The block is data; the CSP runs only the page's own script.
  */
 function jsonInHtml(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 function changesHtml(source: string, changes: Change[], run: (n: number) => string): string {

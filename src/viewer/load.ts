@@ -41,7 +41,9 @@ export async function pickRunsFile(path: string): Promise<string> {
     if (s?.isFile()) dated.push({ name, mtime: s.mtimeMs })
   }
   if (dated.length === 0) {
-    throw new InputError(`${path}: no runs file (runs.jsonl or NAME.runs.jsonl); give a report folder written by run, qa or a reporter`)
+    throw new InputError(
+      `${path}: no runs file (runs.jsonl or NAME.runs.jsonl); give a report folder written by run, qa or a reporter`,
+    )
   }
   dated.sort((a, b) => b.mtime - a.mtime || a.name.localeCompare(b.name))
   return join(path, dated[0]!.name)
@@ -58,7 +60,8 @@ export async function loadReport(path: string): Promise<ViewedReport> {
   const records = conformanceRecord(text, runsFile) ?? parseRunRecords(text, runsFile)
   const transcriptsFile = join(dir, transcriptsFileOf(stem))
   const transcriptsText = await readFile(transcriptsFile, 'utf8').catch(() => null)
-  const transcripts = transcriptsText === null ? new Map<string, Transcript>() : parseTranscripts(transcriptsText, transcriptsFile)
+  const transcripts =
+    transcriptsText === null ? new Map<string, Transcript>() : parseTranscripts(transcriptsText, transcriptsFile)
   return { dir, stem, runsFile, records, transcriptsFile, transcriptsFound: transcriptsText !== null, transcripts }
 }
 
@@ -93,7 +96,9 @@ export function parseTranscripts(text: string, file: string): Map<string, Transc
     const parsed = TranscriptSchema.safeParse(row)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      throw new InputError(`${where}: field "${issue?.path.map(String).join('.') || '(transcript)'}": ${issue?.message ?? 'not a transcript'}`)
+      throw new InputError(
+        `${where}: field "${issue?.path.map(String).join('.') || '(transcript)'}": ${issue?.message ?? 'not a transcript'}`,
+      )
     }
     out.set(parsed.data.id, parsed.data)
   })
@@ -108,7 +113,9 @@ export function missingTranscript(report: ViewedReport, record: RunRecord): stri
       ? 'The harness kept no transcript for this run (it was written by a version that kept none, or it ran without the gateway keeping them).'
       : 'This run made no model call through the gateway, so it has no transcript.'
   }
-  if (!report.transcriptsFound) return `The record names transcript ${record.transcriptId}, but ${file} is missing from the report folder.`
-  if (!report.transcripts.has(record.transcriptId)) return `The record names transcript ${record.transcriptId}, but ${file} has no line with that id.`
+  if (!report.transcriptsFound)
+    return `The record names transcript ${record.transcriptId}, but ${file} is missing from the report folder.`
+  if (!report.transcripts.has(record.transcriptId))
+    return `The record names transcript ${record.transcriptId}, but ${file} has no line with that id.`
   return null
 }

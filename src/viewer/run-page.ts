@@ -51,14 +51,27 @@ export function runPageHtml(ctx: ViewContext, n: number, expected: Expected | nu
     metricsHtml(r),
     ctx.against ? againstHtml(ctx.against.source, r, transcript, missing, pair) : '',
     `<h2 id="transcript">Transcript</h2>`,
-    transcript ? transcriptHtml(transcript) : `<p class="note">No transcript: ${txt(missing ?? '')}</p>${recordTraceHtml(r)}`,
+    transcript
+      ? transcriptHtml(transcript)
+      : `<p class="note">No transcript: ${txt(missing ?? '')}</p>${recordTraceHtml(r)}`,
   ].join('\n')
-  return viewerPage({ title: `${runTitle(r)} · run ${n}`, bar: barHtml(report, n, links), body, live: ctx.mode === 'served' })
+  return viewerPage({
+    title: `${runTitle(r)} · run ${n}`,
+    bar: barHtml(report, n, links),
+    body,
+    live: ctx.mode === 'served',
+  })
 }
 
 function barHtml(report: ViewedReport, n: number, links: Links): string {
-  const prev = n > 0 ? `<a data-nav="prev" href="${esc(links.run(n - 1))}">← run ${n - 1}</a>` : '<span class="muted">← first</span>'
-  const next = n + 1 < report.records.length ? `<a data-nav="next" href="${esc(links.run(n + 1))}">run ${n + 1} →</a>` : '<span class="muted">last →</span>'
+  const prev =
+    n > 0
+      ? `<a data-nav="prev" href="${esc(links.run(n - 1))}">← run ${n - 1}</a>`
+      : '<span class="muted">← first</span>'
+  const next =
+    n + 1 < report.records.length
+      ? `<a data-nav="next" href="${esc(links.run(n + 1))}">run ${n + 1} →</a>`
+      : '<span class="muted">last →</span>'
   return `<a data-nav="index" href="${esc(links.index)}">all runs</a><span class="title">${txt(report.stem)} · run ${n}</span><nav>${prev}${next}</nav>`
 }
 
@@ -68,22 +81,40 @@ function fact(name: string, value: string): string {
 
 function factsHtml(r: RunRecord): string {
   const u = r.usage
-  const score = r.f1 !== null ? `F1 ${fixed(r.f1)} (P ${fixed(r.precision)}, R ${fixed(r.recall)}; ${r.tp} right, ${r.fp} wrong, ${r.fn} missed)` : r.correct === null ? '—' : r.correct ? 'correct' : 'incorrect'
+  const score =
+    r.f1 !== null
+      ? `F1 ${fixed(r.f1)} (P ${fixed(r.precision)}, R ${fixed(r.recall)}; ${r.tp} right, ${r.fp} wrong, ${r.fn} missed)`
+      : r.correct === null
+        ? '—'
+        : r.correct
+          ? 'correct'
+          : 'incorrect'
   const cached = u.cachedCalls > 0 ? ` (${u.cachedCalls} from the cache)` : ''
   return (
     '<dl class="facts">' +
     [
       fact('agent', `${txt(r.agent)} <span class="muted">${txt(r.agentKind)}</span>`),
       fact('model', txt(r.model ?? '—') + (r.provider ? ` <span class="muted">${txt(r.provider)}</span>` : '')),
-      fact('suite · dataset', txt(r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`) + (r.category ? ` · ${txt(r.category)}` : '')),
+      fact(
+        'suite · dataset',
+        txt(r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`) +
+          (r.category ? ` · ${txt(r.category)}` : ''),
+      ),
       fact('case · trial · seed', `${txt(caseLabel(r))} · ${r.trial + 1} · ${esc(r.seed)}`),
       fact('score', esc(score)),
       fact('time', `${esc(r.runtimeS.toFixed(2))} s · ${esc(r.steps)} steps`),
       fact('model calls', `${esc(u.calls)}${esc(cached)}${r.cached ? ' · all cached' : ''}`),
       fact('tokens', `${esc(u.promptTokens)} in · ${esc(u.completionTokens)} out`),
       fact('cost', esc(usd(u.costUsd))),
-      fact('upstream', txt(r.llmUpstream ?? '—') + (r.usageSource ? ` <span class="muted">counted by ${esc(r.usageSource)}</span>` : '')),
-      fact('isolation', txt(r.isolation ? r.isolation.level : r.isolated === null ? '—' : r.isolated ? 'own process' : 'in process')),
+      fact(
+        'upstream',
+        txt(r.llmUpstream ?? '—') +
+          (r.usageSource ? ` <span class="muted">counted by ${esc(r.usageSource)}</span>` : ''),
+      ),
+      fact(
+        'isolation',
+        txt(r.isolation ? r.isolation.level : r.isolated === null ? '—' : r.isolated ? 'own process' : 'in process'),
+      ),
       fact('run date', txt(r.runDateUtc)),
     ].join('') +
     '</dl>'
@@ -92,9 +123,15 @@ function factsHtml(r: RunRecord): string {
 
 function failureHtml(r: RunRecord): string {
   const parts: string[] = []
-  if (r.status !== 'ok') parts.push(`<h2 id="failure">Failure</h2><p>${badge(r.failureKind ?? 'exception', 'bad')}</p><pre>${txt(r.failureMessage ?? '')}</pre>`)
+  if (r.status !== 'ok')
+    parts.push(
+      `<h2 id="failure">Failure</h2><p>${badge(r.failureKind ?? 'exception', 'bad')}</p><pre>${txt(r.failureMessage ?? '')}</pre>`,
+    )
   if (r.validationError && runKind(r) !== 'question') parts.push(`<p class="note">${txt(r.validationError)}</p>`)
-  if (r.warnings.length) parts.push(`<details><summary>${r.warnings.length} warnings</summary><ul>${r.warnings.map((w) => `<li>${txt(w)}</li>`).join('')}</ul></details>`)
+  if (r.warnings.length)
+    parts.push(
+      `<details><summary>${r.warnings.length} warnings</summary><ul>${r.warnings.map((w) => `<li>${txt(w)}</li>`).join('')}</ul></details>`,
+    )
   return parts.join('')
 }
 
@@ -108,7 +145,8 @@ const VERDICT_CLASS: Record<GradedCell['verdict'], string> = {
 }
 
 function cellsHtml(r: RunRecord, expected: Expected | null): string {
-  if (!r.diagnostics) return `<h2 id="cells">Graded cells</h2><p class="muted">This run has no graded cells (it did not finish).</p>`
+  if (!r.diagnostics)
+    return `<h2 id="cells">Graded cells</h2><p class="muted">This run has no graded cells (it did not finish).</p>`
   const cells = gradedCells(r)
   const counts = new Map<string, number>()
   for (const c of cells) counts.set(c.verdict, (counts.get(c.verdict) ?? 0) + 1)
@@ -126,7 +164,9 @@ function cellsHtml(r: RunRecord, expected: Expected | null): string {
   const d = r.diagnostics
   const notes = [
     unlisted > 0 ? `${unlisted} right cells are counted but not listed (the record keeps no fixes for them).` : '',
-    d.malformed.length ? `${d.malformed.length} items were not fixes at all (each counted wrong): ${d.malformed.slice(0, 5).join('; ')}` : '',
+    d.malformed.length
+      ? `${d.malformed.length} items were not fixes at all (each counted wrong): ${d.malformed.slice(0, 5).join('; ')}`
+      : '',
     d.duplicateCells ? `${d.duplicateCells} fixes were overwritten by a later fix for the same cell.` : '',
     d.noopFixes ? `${d.noopFixes} fixes set a cell to the value it had (not scored).` : '',
     expected?.kind === 'none' ? `Expected values not shown: ${expected.why}.` : '',
@@ -147,25 +187,47 @@ function cellsHtml(r: RunRecord, expected: Expected | null): string {
 
 function answerHtml(r: RunRecord, transcript: Transcript | null, expected: Expected | null): string {
   const said = lastAnswerText(transcript)
-  const verdict = r.status !== 'ok' ? '' : `<p>${outcomeBadge(r)} ${r.validationError ? `<span>${txt(r.validationError)}</span>` : r.correct ? 'the grader accepted the answer' : ''}</p>`
-  const answer = said !== null ? `<h3>The model's last answer</h3><pre>${txt(said)}</pre>` : '<p class="muted">The record keeps the verdict, not the answer; the transcript holds what the model said.</p>'
+  const verdict =
+    r.status !== 'ok'
+      ? ''
+      : `<p>${outcomeBadge(r)} ${r.validationError ? `<span>${txt(r.validationError)}</span>` : r.correct ? 'the grader accepted the answer' : ''}</p>`
+  const answer =
+    said !== null
+      ? `<h3>The model's last answer</h3><pre>${txt(said)}</pre>`
+      : '<p class="muted">The record keeps the verdict, not the answer; the transcript holds what the model said.</p>'
   const want =
-    expected?.kind === 'answer' ? `<h3>Expected (shown by this viewer only)</h3><pre>${txt(JSON.stringify(expected.answer, null, 2))}</pre>` : expected?.kind === 'none' ? `<p class="note">Expected answer not shown: ${txt(expected.why)}.</p>` : ''
+    expected?.kind === 'answer'
+      ? `<h3>Expected (shown by this viewer only)</h3><pre>${txt(JSON.stringify(expected.answer, null, 2))}</pre>`
+      : expected?.kind === 'none'
+        ? `<p class="note">Expected answer not shown: ${txt(expected.why)}.</p>`
+        : ''
   return `<h2 id="answer">Answer and verdict</h2>${verdict}${answer}${want}`
 }
 
 function metricsHtml(r: RunRecord): string {
   const entries = Object.entries(r.metrics).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   if (!entries.length) return ''
-  const rows = entries.map(([k, v]) => `<tr><td>${txt(k)}</td><td class="num">${esc(Number.isInteger(v) ? v : v.toFixed(4))}</td></tr>`)
+  const rows = entries.map(
+    ([k, v]) => `<tr><td>${txt(k)}</td><td class="num">${esc(Number.isInteger(v) ? v : v.toFixed(4))}</td></tr>`,
+  )
   return `<h2 id="metrics">Metrics</h2><div class="scroll"><table data-page-size="50" aria-label="metrics"><thead><tr><th>metric</th><th class="num">value</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
 }
 
-function againstHtml(source: string, r: RunRecord, transcript: Transcript | null, missing: string | null, pair: Counterpart | null): string {
+function againstHtml(
+  source: string,
+  r: RunRecord,
+  transcript: Transcript | null,
+  missing: string | null,
+  pair: Counterpart | null,
+): string {
   const head = `<h2 id="against">Against the baseline <span class="muted">${txt(source)}</span></h2>`
   if (!pair) return `${head}<p class="muted">The baseline has no run of this case and trial.</p>`
   const base = pair.record ?? pair.run
-  const baseOutcome = outcomeBadge({ correct: base.correct, status: pair.record?.status ?? 'ok', failureKind: pair.record?.failureKind ?? null })
+  const baseOutcome = outcomeBadge({
+    correct: base.correct,
+    status: pair.record?.status ?? 'ok',
+    failureKind: pair.record?.failureKind ?? null,
+  })
   const scores = `<p>baseline ${baseOutcome}${base.f1 !== null ? ` F1 ${fixed(base.f1)}` : ''} → this run ${outcomeBadge(r)}${r.f1 !== null ? ` F1 ${fixed(r.f1)}` : ''}</p>`
   let cells = ''
   if (pair.record && runKind(r) === 'repair') {
@@ -187,9 +249,12 @@ function againstHtml(source: string, r: RunRecord, transcript: Transcript | null
   const answers =
     runKind(r) === 'question' && (said !== null || saidBefore !== null)
       ? `<div class="pair"><section><h3>Baseline's answer</h3><pre>${txt(saidBefore ?? '(not kept)')}</pre></section><section><h3>This run's answer</h3><pre>${txt(said ?? '(not kept)')}</pre></section></div>` +
-        (said !== null && saidBefore !== null ? `<p>${said === saidBefore ? 'The answer is the same.' : '<strong>The answer changed.</strong>'}</p>` : '')
+        (said !== null && saidBefore !== null
+          ? `<p>${said === saidBefore ? 'The answer is the same.' : '<strong>The answer changed.</strong>'}</p>`
+          : '')
       : ''
-  const transcripts = `<div class="pair"><section><h3>Baseline's transcript</h3>${pair.transcript ? transcriptHtml(pair.transcript) : `<p class="note">${txt(pair.missing ?? 'not kept')}</p>`}</section>` +
+  const transcripts =
+    `<div class="pair"><section><h3>Baseline's transcript</h3>${pair.transcript ? transcriptHtml(pair.transcript) : `<p class="note">${txt(pair.missing ?? 'not kept')}</p>`}</section>` +
     `<section><h3>This run's transcript</h3>${transcript ? transcriptHtml(transcript) : `<p class="note">${txt(missing ?? 'not kept')}</p>`}</section></div>`
   return `${head}${scores}${cells}${answers}<details class="side-by-side"${pair.transcript && transcript ? ' open' : ''}><summary>Both transcripts side by side</summary>${transcripts}</details>`
 }

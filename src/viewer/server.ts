@@ -39,8 +39,18 @@ export async function serveViewer(options: ServeOptions): Promise<RunningViewer>
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new InputError(`--port ${options.port}: 127.0.0.1:${options.port} is in use; give another port, or --port 0 for a free one`))
-      else if (error.code === 'EACCES') reject(new InputError(`--port ${options.port}: not allowed to listen on 127.0.0.1:${options.port}; give a port above 1023, or --port 0`))
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new InputError(
+            `--port ${options.port}: 127.0.0.1:${options.port} is in use; give another port, or --port 0 for a free one`,
+          ),
+        )
+      else if (error.code === 'EACCES')
+        reject(
+          new InputError(
+            `--port ${options.port}: not allowed to listen on 127.0.0.1:${options.port}; give a port above 1023, or --port 0`,
+          ),
+        )
       else reject(error)
     })
     server.listen(options.port, '127.0.0.1', () => resolve())
@@ -84,9 +94,17 @@ function watchFolder(site: ViewerSite, options: ServeOptions, reloaded: () => vo
   return watcher
 }
 
-async function handle(site: ViewerSite, req: IncomingMessage, res: ServerResponse, hosts: Set<string>, streams: Set<ServerResponse>): Promise<void> {
-  if (!hosts.has(req.headers.host ?? '')) return send(res, 421, errorPage('Wrong host', 'The viewer answers only on 127.0.0.1 and localhost.'))
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, errorPage('Read only', 'The viewer answers GET only.'))
+async function handle(
+  site: ViewerSite,
+  req: IncomingMessage,
+  res: ServerResponse,
+  hosts: Set<string>,
+  streams: Set<ServerResponse>,
+): Promise<void> {
+  if (!hosts.has(req.headers.host ?? ''))
+    return send(res, 421, errorPage('Wrong host', 'The viewer answers only on 127.0.0.1 and localhost.'))
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(res, 405, errorPage('Read only', 'The viewer answers GET only.'))
   const path = (req.url ?? '/').split(/[?#]/, 1)[0]!
   if (path === '/' || path === '/index.html') return send(res, 200, site.indexHtml())
   if (path === '/_events') {
@@ -100,7 +118,11 @@ async function handle(site: ViewerSite, req: IncomingMessage, res: ServerRespons
   if (run) {
     const n = Number(run[1])
     if (n < site.runCount()) return send(res, 200, await site.runHtml(n))
-    return send(res, 404, errorPage('No such run', `The report has ${site.runCount()} runs: 0 to ${site.runCount() - 1}.`))
+    return send(
+      res,
+      404,
+      errorPage('No such run', `The report has ${site.runCount()} runs: 0 to ${site.runCount() - 1}.`),
+    )
   }
   send(res, 404, errorPage('Not found', 'The viewer serves / and /runs/N.'))
 }
@@ -118,5 +140,10 @@ function send(res: ServerResponse, status: number, html: string): void {
 }
 
 function errorPage(title: string, text: string): string {
-  return viewerPage({ title, bar: '<a href="/">all runs</a>', body: `<h1>${esc(title)}</h1><p>${esc(text)}</p>`, live: true })
+  return viewerPage({
+    title,
+    bar: '<a href="/">all runs</a>',
+    body: `<h1>${esc(title)}</h1><p>${esc(text)}</p>`,
+    live: true,
+  })
 }

@@ -38,7 +38,11 @@ export class ViewerSite {
     let baseline: Baseline | null = null
     if (this.options.against) baseline = await loadBaseline(this.options.against.path, this.options.against.shown)
     const pairs = baseline ? pairRuns(report.records, baseline) : null
-    const ctx: ViewContext = { report, mode: this.mode, against: baseline && pairs ? { source: baseline.source, pairs } : null }
+    const ctx: ViewContext = {
+      report,
+      mode: this.mode,
+      against: baseline && pairs ? { source: baseline.source, pairs } : null,
+    }
     const answerOf = (n: number) => {
       const id = report.records[n]!.transcriptId
       return lastAnswerText(id ? (report.transcripts.get(id) ?? null) : null)

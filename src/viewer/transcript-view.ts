@@ -5,7 +5,8 @@ import { badge, txt } from './html-text.js'
 
 type Message = TranscriptCall['request']['messages'][number]
 
-const sameMessage = (a: Message | undefined, b: Message | undefined) => !!a && !!b && a.role === b.role && a.content === b.content
+const sameMessage = (a: Message | undefined, b: Message | undefined) =>
+  !!a && !!b && a.role === b.role && a.content === b.content
 
 /**
  * A trial's transcript: each model call with the messages new since the call before (a chat request repeats
@@ -16,14 +17,21 @@ export function transcriptHtml(t: Transcript): string {
   const notes = t.notes.map((n) => `<p class="note">${txt(n)}</p>`).join('')
   const calls = t.calls.map((call, i) => callHtml(call, t.calls[i - 1])).join('')
   const tools = t.agentTools.length ? `<h3>The agent's own tools (${t.agentTools.length})</h3>${agentToolsHtml(t)}` : ''
-  const empty = t.calls.length === 0 && t.agentTools.length === 0 ? '<p class="muted">The transcript holds no model call and no tool call.</p>' : ''
+  const empty =
+    t.calls.length === 0 && t.agentTools.length === 0
+      ? '<p class="muted">The transcript holds no model call and no tool call.</p>'
+      : ''
   return `${notes}${empty}${calls}${tools}`
 }
 
 function callHtml(call: TranscriptCall, before: TranscriptCall | undefined): string {
   const messages = call.request.messages
   let from = 0
-  if (before && messages.length > before.request.messages.length && sameMessage(messages[before.request.messages.length - 1], before.request.messages.at(-1))) {
+  if (
+    before &&
+    messages.length > before.request.messages.length &&
+    sameMessage(messages[before.request.messages.length - 1], before.request.messages.at(-1))
+  ) {
     from = before.request.messages.length
   }
   const tone = call.status >= 400 || call.error ? 'bad' : call.cache === 'hit' ? 'warn' : ''
@@ -32,7 +40,10 @@ function callHtml(call: TranscriptCall, before: TranscriptCall | undefined): str
     `<span>${txt(call.model ?? 'model not named')}</span><span class="muted">${txt(call.protocol)} ${txt(call.path)}${call.stream ? ' · streamed' : ''}</span>` +
     `<span>status ${esc(call.status)}</span><span>${esc(call.promptTokens)} in · ${esc(call.completionTokens)} out tokens</span>` +
     `<span>${esc(Math.round(call.latencyMs))} ms</span></div>`
-  const system = call.request.system !== null && from === 0 ? messageHtml({ role: 'system', content: call.request.system, toolCalls: [], toolCallId: null }) : ''
+  const system =
+    call.request.system !== null && from === 0
+      ? messageHtml({ role: 'system', content: call.request.system, toolCalls: [], toolCallId: null })
+      : ''
   const earlier = from > 0 ? `<p class="muted">${from} earlier messages as in call ${call.index}.</p>` : ''
   const shown = messages.slice(from).map(messageHtml).join('')
   // The tools offered are shown where they change, not again on each call of a tool loop.
@@ -40,16 +51,26 @@ function callHtml(call: TranscriptCall, before: TranscriptCall | undefined): str
   const tools = sameTools
     ? ''
     : call.request.tools.length
-    ? `<details><summary>${call.request.tools.length} tools offered: ${txt(call.request.tools.map((t) => t.name).join(', '))}</summary>` +
-      call.request.tools.map((t) => `<h3>${txt(t.name)}</h3>${t.description ? `<p>${txt(t.description)}</p>` : ''}${t.parameters ? `<pre>${txt(t.parameters)}</pre>` : ''}`).join('') +
-      '</details>'
-    : ''
+      ? `<details><summary>${call.request.tools.length} tools offered: ${txt(call.request.tools.map((t) => t.name).join(', '))}</summary>` +
+        call.request.tools
+          .map(
+            (t) =>
+              `<h3>${txt(t.name)}</h3>${t.description ? `<p>${txt(t.description)}</p>` : ''}${t.parameters ? `<pre>${txt(t.parameters)}</pre>` : ''}`,
+          )
+          .join('') +
+        '</details>'
+      : ''
   const error = call.error ? `<p class="note">${txt(call.error)}</p>` : ''
   return `<section class="call" id="call-${call.index + 1}">${head}${system}${earlier}${shown}${tools}${answerHtml(call)}${error}</section>`
 }
 
 function messageHtml(m: Message): string {
-  const calls = m.toolCalls.map((c) => `<div><span class="muted">tool call</span> <strong>${txt(c.name)}</strong>${c.id ? ` <span class="muted">${txt(c.id)}</span>` : ''}<pre>${txt(c.arguments)}</pre></div>`).join('')
+  const calls = m.toolCalls
+    .map(
+      (c) =>
+        `<div><span class="muted">tool call</span> <strong>${txt(c.name)}</strong>${c.id ? ` <span class="muted">${txt(c.id)}</span>` : ''}<pre>${txt(c.arguments)}</pre></div>`,
+    )
+    .join('')
   const answers = m.toolCallId ? ` <span class="muted">answers ${txt(m.toolCallId)}</span>` : ''
   const content = m.content === '' && m.toolCalls.length ? '' : `<pre>${txt(m.content)}</pre>`
   return `<div class="msg role-${esc(m.role.replace(/[^a-z]/gi, ''))}"><div class="role">${txt(m.role)}${answers}</div>${content}${calls}</div>`
@@ -59,7 +80,12 @@ function answerHtml(call: TranscriptCall): string {
   const r = call.response
   if (!r) return '<p class="muted">No answer came back.</p>'
   const text = r.text !== null ? `<pre>${txt(r.text)}</pre>` : ''
-  const calls = r.toolCalls.map((c) => `<div><span class="muted">tool call</span> <strong>${txt(c.name)}</strong>${c.id ? ` <span class="muted">${txt(c.id)}</span>` : ''}<pre>${txt(c.arguments)}</pre></div>`).join('')
+  const calls = r.toolCalls
+    .map(
+      (c) =>
+        `<div><span class="muted">tool call</span> <strong>${txt(c.name)}</strong>${c.id ? ` <span class="muted">${txt(c.id)}</span>` : ''}<pre>${txt(c.arguments)}</pre></div>`,
+    )
+    .join('')
   const finish = r.finishReason ? ` <span class="muted">finish: ${txt(r.finishReason)}</span>` : ''
   return `<div class="answer"><div class="role">answer${finish}</div>${text}${calls}</div>`
 }

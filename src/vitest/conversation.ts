@@ -8,7 +8,13 @@ import { metaOf, runInTest } from './current.js'
 
 export type { ConversationOptions }
 
-export type Turn = [question: string, check: (answer: Answer, ctx: { turn: number; test: TestContext; trajectory(): Trajectory }) => unknown | Promise<unknown>]
+export type Turn = [
+  question: string,
+  check: (
+    answer: Answer,
+    ctx: { turn: number; test: TestContext; trajectory(): Trajectory },
+  ) => unknown | Promise<unknown>,
+]
 
 /**
  * One session, turns asked in order, each turn its own test named `name#t<n>`. State persists across turns;
@@ -24,13 +30,19 @@ export function conversation(name: string, options: ConversationOptions, turns: 
     const turn = index + 1
     // A turn run alone may first wait for the questions before it, each with its own timeout.
     const timeout = session.runnerTimeoutMs(index)
-    vitestTest(turnTestName(name, turn), { timeout, meta: { dataforge: session.turnMeta(turn) } }, async (context: TestContext) => {
-      const test = context.task as Test
-      await runInTest(test, () =>
-        withQuestionAnnotated(test, `t${turn}: ${question}`, () =>
-          session.runTurn(metaOf(test), index, (answer) => check(answer, { turn, test: context, trajectory: () => session.trajectory(metaOf(test), index) })),
-        ),
-      )
-    })
+    vitestTest(
+      turnTestName(name, turn),
+      { timeout, meta: { dataforge: session.turnMeta(turn) } },
+      async (context: TestContext) => {
+        const test = context.task as Test
+        await runInTest(test, () =>
+          withQuestionAnnotated(test, `t${turn}: ${question}`, () =>
+            session.runTurn(metaOf(test), index, (answer) =>
+              check(answer, { turn, test: context, trajectory: () => session.trajectory(metaOf(test), index) }),
+            ),
+          ),
+        )
+      },
+    )
   })
 }

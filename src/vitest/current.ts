@@ -28,7 +28,8 @@ export function currentTest(assertionTest?: Test): Test | undefined {
 
 /** The test's dataforge meta, created with neutral identity for plain `test()` cases that use our matchers. */
 export function metaOf(test: Test): DataforgeMeta {
-  if (!test.meta.dataforge) test.meta.dataforge = plainTestMeta(fullName(test), test.file?.name ? basename(test.file.name) : undefined)
+  if (!test.meta.dataforge)
+    test.meta.dataforge = plainTestMeta(fullName(test), test.file?.name ? basename(test.file.name) : undefined)
   return test.meta.dataforge
 }
 
@@ -63,4 +64,3 @@ export function recordMetric(name: string, value: number): void {
 export function recordMetricOn(test: Test, name: string, value: number): void {
   putMetric(metaOf(test), name, value)
 }
-

@@ -1,6 +1,14 @@
 import type { RunnerTestCase as Test, TestContext } from 'vitest'
 import { afterAll, test as vitestTest } from 'vitest'
-import { caseAgent, DEFAULT_TRIAL_TIMEOUT_MS, type EvalCaseOptions, type EvalTrialContext, runTrial, trialMeta, trialTestName } from '../cases/eval-trial.js'
+import {
+  caseAgent,
+  DEFAULT_TRIAL_TIMEOUT_MS,
+  type EvalCaseOptions,
+  type EvalTrialContext,
+  runTrial,
+  trialMeta,
+  trialTestName,
+} from '../cases/eval-trial.js'
 import { checkTimeoutMs, runnerTimeoutMs } from '../run/with-timeout.js'
 import { checkEvalCaseArgs } from '../cases/check-options.js'
 import { metaOf, runInTest } from './current.js'
@@ -14,7 +22,12 @@ export interface EvalCaseContext extends EvalTrialContext {
 }
 
 type EvalBody = (ctx: EvalCaseContext) => unknown | Promise<unknown>
-type Registrar = typeof vitestTest | typeof vitestTest.only | typeof vitestTest.skip | typeof vitestTest.concurrent | typeof vitestTest.fails
+type Registrar =
+  | typeof vitestTest
+  | typeof vitestTest.only
+  | typeof vitestTest.skip
+  | typeof vitestTest.concurrent
+  | typeof vitestTest.fails
 
 function makeEvalCase(register: Registrar) {
   return (name: string, options: EvalCaseOptions, body: EvalBody): void => {
@@ -28,14 +41,20 @@ function makeEvalCase(register: Registrar) {
     for (let trial = 0; trial < trials; trial++) {
       const meta = trialMeta(name, options, trial)
       // The Vitest timeout sits past ours, so an expired trial reports as our `timeout`, not Vitest's.
-      register(trialTestName(name, trial, trials, meta.seed), { timeout: runnerTimeoutMs(timeoutMs), meta: { dataforge: meta } }, async (context: TestContext) => {
-        const test = context.task as Test
-        // Vitest's `signal` is made when read: the trial reads it only if its own signal is read, and the context
-        // gains Vitest's `test` in place (a spread would read it too).
-        await runInTest(test, () =>
-          runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: () => context.signal }, (ctx) => body(Object.assign(ctx, { test: context }))),
-        )
-      })
+      register(
+        trialTestName(name, trial, trials, meta.seed),
+        { timeout: runnerTimeoutMs(timeoutMs), meta: { dataforge: meta } },
+        async (context: TestContext) => {
+          const test = context.task as Test
+          // Vitest's `signal` is made when read: the trial reads it only if its own signal is read, and the context
+          // gains Vitest's `test` in place (a spread would read it too).
+          await runInTest(test, () =>
+            runTrial(metaOf(test), options, agentOf, { trial, timeoutMs, parentSignal: () => context.signal }, (ctx) =>
+              body(Object.assign(ctx, { test: context })),
+            ),
+          )
+        },
+      )
     }
   }
 }
@@ -47,14 +66,12 @@ type EvalCaseFn = ReturnType<typeof makeEvalCase>
  * the agent, the seed, an abort signal and `record()`; dataset id and hashes, agent, model, category, trial and
  * seed go on the test's meta for the reporter.
  */
-export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } = Object.assign(
-  makeEvalCase(vitestTest),
-  {
+export const evalCase: EvalCaseFn & { only: EvalCaseFn; skip: EvalCaseFn; concurrent: EvalCaseFn; fails: EvalCaseFn } =
+  Object.assign(makeEvalCase(vitestTest), {
     only: makeEvalCase(vitestTest.only),
     skip: makeEvalCase(vitestTest.skip),
     concurrent: makeEvalCase(vitestTest.concurrent),
     // Expected to miss its bars (a floor agent): the test passes when an assertion fails, and the run is recorded
     // as not correct, so Score says what the assertions found.
     fails: makeEvalCase(vitestTest.fails),
-  },
-)
+  })

@@ -22,4 +22,11 @@ export function agentFromEnv(opts: { fallback: string }): string {
   return fromEnv ? fromEnv : opts.fallback
 }
 export { qaSuite, type QaSuiteRunOptions } from './qa-suite.js'
-export type { QaCase, QaTurn, QaSuite, QaSuiteOptions, SingleQaCase, ConversationQaCase } from '../datasets/questions/types.js'
+export type {
+  QaCase,
+  QaTurn,
+  QaSuite,
+  QaSuiteOptions,
+  SingleQaCase,
+  ConversationQaCase,
+} from '../datasets/questions/types.js'

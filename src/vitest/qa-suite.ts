@@ -7,7 +7,15 @@ import { metaOf, runInTest } from './current.js'
 import { trialTestName } from './eval-case.js'
 import { agentIdentity } from '../core/trial-identity.js'
 import { turnRunnerTimeoutMs } from '../cases/conversation-turns.js'
-import { qaCases, qaPlan, type QaSuiteInput, type QaSuiteRunOptions, qaTurnMeta, resolveQaAgent, runQaTurn } from '../cases/qa-turns.js'
+import {
+  qaCases,
+  qaPlan,
+  type QaSuiteInput,
+  type QaSuiteRunOptions,
+  qaTurnMeta,
+  resolveQaAgent,
+  runQaTurn,
+} from '../cases/qa-turns.js'
 
 export type { QaSuiteRunOptions }
 
@@ -42,15 +50,23 @@ export function qaSuite(suite: QaSuiteInput, options: QaSuiteRunOptions): void {
         turnsOf(qaCase).forEach(({ question }, index) => {
           const meta = qaTurnMeta(plan, qaCase, index, trial, agentIdentity(agent), options.generation)
           const testName = trialTestName(turnId(qaCase, index), trial, trials, trialSeed)
-          vitestTest(testName, { timeout: turnRunnerTimeoutMs(timeoutMs, index), meta: { dataforge: meta } }, async (context: TestContext) => {
-            const test = context.task as Test
-            // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
-            await runInTest(test, () =>
-              withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, () =>
-                runQaTurn(metaOf(test), { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs }, (answer, grader) => context.expect(answer).toPass(grader)),
-              ),
-            )
-          })
+          vitestTest(
+            testName,
+            { timeout: turnRunnerTimeoutMs(timeoutMs, index), meta: { dataforge: meta } },
+            async (context: TestContext) => {
+              const test = context.task as Test
+              // The question is annotated on failed turns (every turn under DATAFORGE_ANNOTATE=all).
+              await runInTest(test, () =>
+                withQuestionAnnotated(test, `${turnId(qaCase, index)}: ${question}`, () =>
+                  runQaTurn(
+                    metaOf(test),
+                    { session, qaCase, index, dataSha256: qaDataDigest(qaCase), timeoutMs },
+                    (answer, grader) => context.expect(answer).toPass(grader),
+                  ),
+                ),
+              )
+            },
+          )
         })
       }
     }

@@ -4,11 +4,25 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { classificationPrompt, matchLabel, modelClassifier } from '../../src/adapters/model-classifier.js'
 import { type ChatClient, createChatClient } from '../../src/adapters/providers/index.js'
 import { type ConformanceSpec, evaluateConformance } from '../../src/grading/conformance/index.js'
-import { completion, errorReply, type FakeChatServer, type RecordedRequest, startFakeServer, userMessageOf } from '../helpers/fake-provider.js'
+import {
+  completion,
+  errorReply,
+  type FakeChatServer,
+  type RecordedRequest,
+  startFakeServer,
+  userMessageOf,
+} from '../helpers/fake-provider.js'
 import { FAKE_KEY, tempDir } from '../helpers/providers.js'
 
 const spec: ConformanceSpec = {
-  properties: [{ name: 'sentiment', distribution: { positive: 50, negative: 50 }, planField: 'asked', description: "the reviewer's overall feeling" }],
+  properties: [
+    {
+      name: 'sentiment',
+      distribution: { positive: 50, negative: 50 },
+      planField: 'asked',
+      description: "the reviewer's overall feeling",
+    },
+  ],
 }
 const samples = [
   { asked: 'positive', text: 'I love this kettle' },
@@ -20,7 +34,10 @@ const samples = [
 /** The judge: reads the sample text from the prompt; "love" → positive, "hate" → negative. */
 function judge(request: RecordedRequest) {
   const text = userMessageOf(request)
-  return completion(text.includes('love') || text.includes('Love') ? ' "positive" ' : 'Negative.', { promptTokens: 50, completionTokens: 2 })
+  return completion(text.includes('love') || text.includes('Love') ? ' "positive" ' : 'Negative.', {
+    promptTokens: 50,
+    completionTokens: 2,
+  })
 }
 
 let server: FakeChatServer
@@ -53,9 +70,17 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
     const r = await evaluateConformance(samples, spec, { classify: modelClassifier(client()) })
     expect(r.status).toBe('SUCCEEDED')
     expect(r.conformanceScore).toBe(100)
-    expect(r.distributionAnalysis[0]).toMatchObject({ classifier: 'model:openai-compatible/judge-1', totalSamplesAnalyzed: 4, planAgreement: 1 })
+    expect(r.distributionAnalysis[0]).toMatchObject({
+      classifier: 'model:openai-compatible/judge-1',
+      totalSamplesAnalyzed: 4,
+      planAgreement: 1,
+    })
     expect(server.requests).toHaveLength(4)
-    const body = server.requests[0]!.body as { model: string; temperature: number; messages: Array<{ role: string; content: string }> }
+    const body = server.requests[0]!.body as {
+      model: string
+      temperature: number
+      messages: Array<{ role: string; content: string }>
+    }
     expect(body.model).toBe('judge-1')
     expect(body.temperature).toBe(0)
     const user = userMessageOf(server.requests[0]!)
@@ -78,8 +103,12 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
     const a = r.distributionAnalysis[0]!
     expect(r.status).toBe('SUCCEEDED')
     expect(a).toMatchObject({ totalSamples: 4, totalSamplesAnalyzed: 2, unclassifiedSamples: 2, classifierErrors: 1 })
-    expect(r.sampleClassifications[0]!.unclassifiedReasons['sentiment']).toBe('answer "It is mostly positive, I think" is not one of positive, negative')
-    expect(r.sampleClassifications[3]!.unclassifiedReasons['sentiment']).toMatch(/^openai-compatible \(openai-compatible, judge-1\): HTTP 400/)
+    expect(r.sampleClassifications[0]!.unclassifiedReasons['sentiment']).toBe(
+      'answer "It is mostly positive, I think" is not one of positive, negative',
+    )
+    expect(r.sampleClassifications[3]!.unclassifiedReasons['sentiment']).toMatch(
+      /^openai-compatible \(openai-compatible, judge-1\): HTTP 400/,
+    )
     expect(r.conformanceExplanation).toContain('2 of 4 samples analyzed, 2 unclassified (1 classifier failures)')
   })
 
@@ -88,17 +117,23 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
     const r = await evaluateConformance(samples, spec, { classify: modelClassifier(client()) })
     expect(r.status).toBe('FAILED')
     expect(r.conformanceScore).toBeNull()
-    expect(r.errorMessage).toMatch(/^the classifier model:openai-compatible\/judge-1 labelled none of the 4 samples for property "sentiment" \(sample 0: .*HTTP 503/)
+    expect(r.errorMessage).toMatch(
+      /^the classifier model:openai-compatible\/judge-1 labelled none of the 4 samples for property "sentiment" \(sample 0: .*HTTP 503/,
+    )
     expect(r.sampleClassifications).toHaveLength(4)
   })
 
   it('records classifications in the cache and replays them without calling the server', async () => {
     server.onChat(judge)
     const dir = tempDir()
-    const live = await evaluateConformance(samples, spec, { classify: modelClassifier(client({ mode: 'record', dir })) })
+    const live = await evaluateConformance(samples, spec, {
+      classify: modelClassifier(client({ mode: 'record', dir })),
+    })
     expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toHaveLength(4)
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(FAKE_KEY)
-    const replayed = await evaluateConformance(samples, spec, { classify: modelClassifier(client({ mode: 'replay', dir })) })
+    const replayed = await evaluateConformance(samples, spec, {
+      classify: modelClassifier(client({ mode: 'replay', dir })),
+    })
     expect(replayed.conformanceScore).toBe(live.conformanceScore)
     expect(replayed.usage).toMatchObject({ cachedCalls: 4, promptTokens: 0, completionTokens: 0 })
     expect(server.requests).toHaveLength(4)
@@ -109,7 +144,10 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
       await new Promise((resolve) => setImmediate(resolve))
       return judge(request)
     })
-    const many = Array.from({ length: 12 }, (_, i) => ({ asked: i % 2 ? 'negative' : 'positive', text: i % 2 ? 'hate' : 'love' }))
+    const many = Array.from({ length: 12 }, (_, i) => ({
+      asked: i % 2 ? 'negative' : 'positive',
+      text: i % 2 ? 'hate' : 'love',
+    }))
     await evaluateConformance(many, spec, { classify: modelClassifier(client(), { concurrency: 2 }) })
     expect(server.requests).toHaveLength(12)
     expect(server.maxInFlight).toBeLessThanOrEqual(2)
@@ -128,7 +166,11 @@ describe('label matching and prompt', () => {
   })
 
   it('shows only the text field when asked', () => {
-    const [, user] = classificationPrompt({ text: 'Great!', asked: 'positive', id: 3 }, { name: 'sentiment', labels: ['positive'], hiddenFields: ['asked'] }, 'text')
+    const [, user] = classificationPrompt(
+      { text: 'Great!', asked: 'positive', id: 3 },
+      { name: 'sentiment', labels: ['positive'], hiddenFields: ['asked'] },
+      'text',
+    )
     expect(user!.content).toContain('Sample:\nGreat!\n')
     expect(user!.content).not.toContain('"id"')
   })

@@ -14,14 +14,20 @@ const dist = resolve(repoRoot, 'dist')
 const run = promisify(execFile)
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'vitest/setup.js'))) await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: repoRoot })
+  if (!existsSync(join(dist, 'vitest/setup.js')))
+    await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: repoRoot })
 }, 240_000)
 
 type Condition = string | { types: string; default: string }
 type ExportTarget = string | { types?: string; import?: Condition; require?: Condition }
-const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { exports: Record<string, ExportTarget>; bin: Record<string, string> }
+const pkg = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as {
+  exports: Record<string, ExportTarget>
+  bin: Record<string, string>
+}
 const target = (c: Condition | undefined) => (c === undefined ? undefined : typeof c === 'string' ? c : c.default)
-const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json') as Array<[string, Exclude<ExportTarget, string>]>
+const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json') as Array<
+  [string, Exclude<ExportTarget, string>]
+>
 
 /** Relative to dist/, the files an entry loads at once, and the packages. */
 function closure(entry: string): { files: string[]; packages: Set<string> } {
@@ -30,16 +36,23 @@ function closure(entry: string): { files: string[]; packages: Set<string> } {
 }
 
 /** The built JavaScript files of one format. */
-const builtFiles = (ext: '.js' | '.cjs') => readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(ext))
+const builtFiles = (ext: '.js' | '.cjs') =>
+  readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(ext))
 
 /** Source modules (`//#region src/…` markers) in a built file. */
-const sourcesIn = (file: string) => [...readFileSync(resolve(dist, file), 'utf8').matchAll(/^\/\/#region (src\/\S+\.ts)$/gm)].map((m) => m[1]!)
+const sourcesIn = (file: string) =>
+  [...readFileSync(resolve(dist, file), 'utf8').matchAll(/^\/\/#region (src\/\S+\.ts)$/gm)].map((m) => m[1]!)
 
 describe('the built package', () => {
   it('has a file for every export condition and the bin, with declarations for each format', () => {
     for (const [name, t] of entries) {
-      for (const file of [target(t.import), target(t.require)].filter(Boolean) as string[]) expect(existsSync(resolve(repoRoot, file)), `${name}: ${file}`).toBe(true)
-      const types = [t.types, typeof t.import === 'object' ? t.import.types : undefined, typeof t.require === 'object' ? t.require.types : undefined].filter(Boolean) as string[]
+      for (const file of [target(t.import), target(t.require)].filter(Boolean) as string[])
+        expect(existsSync(resolve(repoRoot, file)), `${name}: ${file}`).toBe(true)
+      const types = [
+        t.types,
+        typeof t.import === 'object' ? t.import.types : undefined,
+        typeof t.require === 'object' ? t.require.types : undefined,
+      ].filter(Boolean) as string[]
       expect(types.length, `${name} has declarations`).toBeGreaterThan(0)
       for (const file of types) expect(existsSync(resolve(repoRoot, file)), `${name}: ${file}`).toBe(true)
     }
@@ -80,7 +93,8 @@ describe('the built package', () => {
         for (const f of files) {
           seen.add(f)
           const lazy = f.endsWith('.cjs') ? /\brequire\(\s*['"](\.[^'"]+)['"]\s*\)/g : DYNAMIC_IMPORT
-          for (const m of readFileSync(resolve(dist, f), 'utf8').matchAll(lazy)) visit(relative(dist, resolve(dist, dirname(f), m[1]!)))
+          for (const m of readFileSync(resolve(dist, f), 'utf8').matchAll(lazy))
+            visit(relative(dist, resolve(dist, dirname(f), m[1]!)))
         }
       }
       visit(entry)
@@ -114,9 +128,14 @@ describe('the built package', () => {
     // A task made by the ESM copy is graded by the CommonJS copy: both read one label wall (a Symbol.for global).
     expect(JSON.parse(stdout)).toEqual({ esm: 1, cjs: 1 })
     // The matchers' recorder is reached the same way in every copy that holds it.
-    const holders = [...builtFiles('.js'), ...builtFiles('.cjs')].filter((f) => sourcesIn(f).includes('src/matchers/recorder.ts'))
+    const holders = [...builtFiles('.js'), ...builtFiles('.cjs')].filter((f) =>
+      sourcesIn(f).includes('src/matchers/recorder.ts'),
+    )
     expect(holders.map((f) => f.split('.').pop()).sort()).toEqual(['cjs', 'js'])
-    for (const file of holders) expect(readFileSync(resolve(dist, file), 'utf8'), file).toContain('Symbol.for("dataforge-evals.currentTestAccess")')
+    for (const file of holders)
+      expect(readFileSync(resolve(dist, file), 'utf8'), file).toContain(
+        'Symbol.for("dataforge-evals.currentTestAccess")',
+      )
   })
 
   it('keeps source maps with their TypeScript sources for every built file that holds code', () => {
@@ -125,9 +144,13 @@ describe('the built package', () => {
     for (const file of withCode) {
       const js = readFileSync(join(dist, file), 'utf8')
       expect(js, file).toContain(`//# sourceMappingURL=${file.split('/').pop()}.map`)
-      const map = JSON.parse(readFileSync(join(dist, `${file}.map`), 'utf8')) as { sources: string[]; sourcesContent?: string[] }
+      const map = JSON.parse(readFileSync(join(dist, `${file}.map`), 'utf8')) as {
+        sources: string[]
+        sourcesContent?: string[]
+      }
       expect(map.sourcesContent?.length, file).toBe(map.sources.length)
-      for (const source of map.sources) expect(existsSync(resolve(dist, dirname(file), source)), `${file}.map: ${source}`).toBe(true)
+      for (const source of map.sources)
+        expect(existsSync(resolve(dist, dirname(file), source)), `${file}.map: ${source}`).toBe(true)
     }
   })
 
@@ -135,7 +158,10 @@ describe('the built package', () => {
     const datasets = resolve(repoRoot, 'datasets')
     const esm = (await import(resolve(dist, 'index.js'))) as { BUNDLED_WTQ_DIR: string }
     expect(esm.BUNDLED_WTQ_DIR).toBe(join(datasets, 'wtq'))
-    const { stdout } = await run(process.execPath, ['-p', `require(${JSON.stringify(join(dist, 'index.cjs'))}).BUNDLED_WTQ_DIR`])
+    const { stdout } = await run(process.execPath, [
+      '-p',
+      `require(${JSON.stringify(join(dist, 'index.cjs'))}).BUNDLED_WTQ_DIR`,
+    ])
     expect(stdout.trim()).toBe(join(datasets, 'wtq'))
   })
 

@@ -4,7 +4,11 @@ import { unusedExports } from '../helpers/export-graph.js'
 import { repoRoot } from '../helpers/dataset-paths.js'
 
 // The transcript contract (core/transcript.ts) is on main before the code that fills it (issues 38, 39).
-const AWAITING_THEIR_USERS = ['core/transcript.ts: AgentToolStep', 'core/transcript.ts: Transcript', 'core/transcript.ts: TranscriptCall']
+const AWAITING_THEIR_USERS = [
+  'core/transcript.ts: AgentToolStep',
+  'core/transcript.ts: Transcript',
+  'core/transcript.ts: TranscriptCall',
+]
 
 describe('the exports of src/', () => {
   it('are each used: imported by src/ or a test, named again in their own file, or exported by a public entry', () => {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { repoRoot } from '../helpers/dataset-paths.js'
 
 const src = resolve(repoRoot, 'src')
-const folders = readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+const folders = readdirSync(src, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
 
 describe('the folders of src/', () => {
   it('each have an index.ts, their surface, that starts with a one-line statement of the folder’s job', () => {
@@ -17,7 +19,8 @@ describe('the folders of src/', () => {
         continue
       }
       const first = readFileSync(index, 'utf8').split('\n')[0]!
-      if (!/^\/\*\* [A-Z`].{20,}[.)] \*\/$/.test(first)) wrong.push(`src/${folder}/index.ts starts with ${JSON.stringify(first)}, not /** its job. */`)
+      if (!/^\/\*\* [A-Z`].{20,}[.)] \*\/$/.test(first))
+        wrong.push(`src/${folder}/index.ts starts with ${JSON.stringify(first)}, not /** its job. */`)
     }
     expect(wrong).toEqual([])
   })

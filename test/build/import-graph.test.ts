@@ -37,7 +37,8 @@ describe('import graphs', () => {
   it('the setup and vitest entries (in every worker) and createRepairTask load no zod, csv-parse or entities', () => {
     for (const entry of ['src/vitest/setup.ts', 'src/vitest/index.ts', 'src/datasets/create-repair-task.ts']) {
       const reached = packagesReached(entry)
-      for (const pkg of WORKER_LEAN) expect(reached.get(pkg), `${entry} reaches ${pkg} through ${reached.get(pkg)?.join(' → ')}`).toBeUndefined()
+      for (const pkg of WORKER_LEAN)
+        expect(reached.get(pkg), `${entry} reaches ${pkg} through ${reached.get(pkg)?.join(' → ')}`).toBeUndefined()
     }
   })
 
@@ -60,52 +61,81 @@ describe('import graphs', () => {
   it('the setup entry (the matchers, in every worker) loads no model SDK, HTTP client or database', () => {
     const reached = packagesReached('src/vitest/setup.ts')
     for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
-      expect(reached.get(heavy), `src/vitest/setup.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+      expect(
+        reached.get(heavy),
+        `src/vitest/setup.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`,
+      ).toBeUndefined()
     }
   })
 
   it('the vitest entry (evalCase, conversation) loads no model SDK, HTTP client or database', () => {
     const reached = packagesReached('src/vitest/index.ts')
     for (const heavy of ['openai', 'undici', 'jiti', 'hyparquet-writer', '@duckdb/node-api']) {
-      expect(reached.get(heavy), `src/vitest/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+      expect(
+        reached.get(heavy),
+        `src/vitest/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`,
+      ).toBeUndefined()
     }
   })
 
   it('the package root loads the model SDK, the HTTP client and the database only when they are used', () => {
     const reached = packagesReached('src/index.ts')
     for (const heavy of ['openai', 'undici', '@duckdb/node-api']) {
-      expect(reached.get(heavy), `src/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`).toBeUndefined()
+      expect(
+        reached.get(heavy),
+        `src/index.ts reaches ${heavy} through ${reached.get(heavy)?.join(' → ')}`,
+      ).toBeUndefined()
     }
   })
 
   it('the matchers and the Jest entries load no Vitest (each runner injects how to reach its current test)', () => {
-    for (const entry of ['src/matchers/index.ts', 'src/jest/setup.ts', 'src/reporter/jest/index.ts', 'src/jest/index.ts']) {
+    for (const entry of [
+      'src/matchers/index.ts',
+      'src/jest/setup.ts',
+      'src/reporter/jest/index.ts',
+      'src/jest/index.ts',
+    ]) {
       const reached = packagesReached(entry)
       for (const runner of ['vitest', 'vitest/node', '@vitest/runner']) {
-        expect(reached.get(runner), `${entry} reaches ${runner} through ${reached.get(runner)?.join(' → ')}`).toBeUndefined()
+        expect(
+          reached.get(runner),
+          `${entry} reaches ${runner} through ${reached.get(runner)?.join(' → ')}`,
+        ).toBeUndefined()
       }
     }
   })
 })
 
 /** Any import of a bare package in TypeScript source: static, type-only, dynamic `import('x')` and `typeof import('x')`. */
-const ANY_BARE_IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'".][^'"]*)['"]|^\s*import\s+['"]([^'".][^'"]*)['"]|\bimport\(\s*['"]([^'".][^'"]*)['"]\s*\)/gm
+const ANY_BARE_IMPORT =
+  /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'".][^'"]*)['"]|^\s*import\s+['"]([^'".][^'"]*)['"]|\bimport\(\s*['"]([^'".][^'"]*)['"]\s*\)/gm
 
 describe('the declared dependencies', () => {
   it('cover every package a source file imports: a dependency, or a peer the user installs (optional ones loaded on first use)', () => {
-    const manifest = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+    const manifest = JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >
     // `expect` is Jest's, installed with the jest peer (the Jest entries augment its matchers).
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), 'expect'])
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+      'expect',
+    ])
     const used = new Map<string, string>()
     for (const file of sourceFiles(resolve(repoRoot, 'src'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(ANY_BARE_IMPORT)) {
         const spec = (m[1] ?? m[2] ?? m[3])!
         if (spec.startsWith('node:')) continue
-        used.set(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!, relative(repoRoot, file))
+        used.set(
+          spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!,
+          relative(repoRoot, file),
+        )
       }
     }
     expect(used.get('@duckdb/node-api')).toBe('src/adapters/data-agent/engine.ts')
-    for (const [name, file] of used) expect(declared.has(name), `${file} imports ${name}, which package.json does not declare`).toBe(true)
+    for (const [name, file] of used)
+      expect(declared.has(name), `${file} imports ${name}, which package.json does not declare`).toBe(true)
     // The model SDK is the user's choice: no source file imports it, so it is only a devDependency (for the tests).
     expect(used.has('openai')).toBe(false)
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain('openai')
@@ -124,7 +154,15 @@ describe('the source layout', () => {
   })
 
   it('imports only along the layers of docs/architecture.md: a folder reaches its own layer or an inner one', () => {
-    const layers = [['core'], ['stats', 'grading'], ['files', 'datasets'], ['gateway', 'isolation', 'testing', 'run', 'adapters'], ['test-meta', 'cases', 'matchers'], ['report-builder', 'viewer'], ['vitest', 'jest', 'reporter', 'cli', 'index.ts']]
+    const layers = [
+      ['core'],
+      ['stats', 'grading'],
+      ['files', 'datasets'],
+      ['gateway', 'isolation', 'testing', 'run', 'adapters'],
+      ['test-meta', 'cases', 'matchers'],
+      ['report-builder', 'viewer'],
+      ['vitest', 'jest', 'reporter', 'cli', 'index.ts'],
+    ]
     const layerOf = new Map(layers.flatMap((folders, i) => folders.map((f) => [f, i] as const)))
     const against: string[] = []
     for (const [from, targets] of folderGraph(files)) {

@@ -23,7 +23,10 @@ let install: { stdout: string; stderr: string }
 /** The README's eval and vitest.config.ts, written into `dir`. */
 async function writeReadmeProject(dir: string): Promise<void> {
   await mkdir(join(dir, 'evals'))
-  await writeFile(join(dir, 'evals/repair.eval.ts'), await docExample('README.md', 'ts', "from 'dataforge-evals/vitest'"))
+  await writeFile(
+    join(dir, 'evals/repair.eval.ts'),
+    await docExample('README.md', 'ts', "from 'dataforge-evals/vitest'"),
+  )
   await writeFile(join(dir, 'vitest.config.ts'), await docExample('README.md', 'ts', 'new DataforgeReporter'))
 }
 
@@ -62,7 +65,9 @@ describe('the packed package', () => {
     expect(paths).toContain('fixtures/agents/example_agent.py')
     expect(paths.filter((p) => p.startsWith('fixtures/'))).toEqual(['fixtures/agents/example_agent.py'])
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
-    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l))
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l))
     expect(links).toContain('docs/run-record.md')
     for (const link of links) expect(paths, link).toContain(link)
     const manifest = JSON.parse(await readFile(join(project, 'node_modules/dataforge-evals/package.json'), 'utf8'))
@@ -72,7 +77,8 @@ describe('the packed package', () => {
     // The tarball's entry itself: npm install makes a bin executable anyway, other unpackers keep the packed mode.
     const bin = files.find((f) => f.path === manifest.bin['dataforge-evals'])
     expect(bin?.mode.toString(8)).toBe('755')
-    for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack']) expect(manifest.scripts?.[script], script).toBeUndefined()
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack'])
+      expect(manifest.scripts?.[script], script).toBeUndefined()
   })
 
   it('installs without warnings beside the Vitest asked for, and its source maps carry their sources', async () => {
@@ -83,7 +89,9 @@ describe('the packed package', () => {
     // The built file that holds evalCase (an entry or a shared chunk).
     const dist = join(project, 'node_modules/dataforge-evals/dist')
     const built = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))
-    const file = built.find((name) => readFileSync(join(dist, name), 'utf8').includes('//#region src/vitest/eval-case.ts'))
+    const file = built.find((name) =>
+      readFileSync(join(dist, name), 'utf8').includes('//#region src/vitest/eval-case.ts'),
+    )
     expect(file).toBeDefined()
     const map = JSON.parse(await readFile(join(dist, `${file}.map`), 'utf8'))
     expect(map.sourcesContent?.length).toBe(map.sources.length)
@@ -93,11 +101,23 @@ describe('the packed package', () => {
   it('leaves DuckDB and the openai SDK out of the install; the data agent names the install command when DuckDB is missing', async () => {
     expect(existsSync(join(project, 'node_modules/@duckdb/node-api'))).toBe(false)
     expect(existsSync(join(project, 'node_modules/openai'))).toBe(false)
-    const range = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).peerDependencies['@duckdb/node-api']
-    const open = "DataEngine.open({ t: { columns: ['a'], rows: [['1']] } }).then(() => console.log('opened'), (e) => console.log(e.name + ': ' + e.message))"
-    const esm = await run(process.execPath, ['--input-type=module', '-e', `import { DataEngine } from 'dataforge-evals'; ${open}`], { cwd: project, env: cleanEnv() })
-    expect(esm.stdout).toBe(`InputError: data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${range}\n`)
-    const cjs = await run(process.execPath, ['-e', `const { DataEngine } = require('dataforge-evals'); ${open}`], { cwd: project, env: cleanEnv() })
+    const range = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).peerDependencies[
+      '@duckdb/node-api'
+    ]
+    const open =
+      "DataEngine.open({ t: { columns: ['a'], rows: [['1']] } }).then(() => console.log('opened'), (e) => console.log(e.name + ': ' + e.message))"
+    const esm = await run(
+      process.execPath,
+      ['--input-type=module', '-e', `import { DataEngine } from 'dataforge-evals'; ${open}`],
+      { cwd: project, env: cleanEnv() },
+    )
+    expect(esm.stdout).toBe(
+      `InputError: data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${range}\n`,
+    )
+    const cjs = await run(process.execPath, ['-e', `const { DataEngine } = require('dataforge-evals'); ${open}`], {
+      cwd: project,
+      env: cleanEnv(),
+    })
     expect(cjs.stdout).toBe(esm.stdout)
   })
 
@@ -110,8 +130,14 @@ describe('the packed package', () => {
     expect(out).not.toMatch(/missing source files|warn/i)
     expect(existsSync(join(project, 'evals/__reports__/report.json'))).toBe(true)
 
-    const cli = await run(npm, ['exec', '--offline', '--', 'dataforge-evals', 'run', '--dataset', 'hospital', '--agent', 'baseline'], { cwd: project, env: cleanEnv() })
-    expect(cli.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
+    const cli = await run(
+      npm,
+      ['exec', '--offline', '--', 'dataforge-evals', 'run', '--dataset', 'hospital', '--agent', 'baseline'],
+      { cwd: project, env: cleanEnv() },
+    )
+    expect(cli.stdout).toMatch(
+      /wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/,
+    )
     const report = JSON.parse(await readFile(join(project, 'reports/run/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ dataset: 'hospital', status: 'ok', tp: 448, fp: 20, fn: 61 })
   }, 120_000)
@@ -119,7 +145,11 @@ describe('the packed package', () => {
   it('runs the shipped example command agent from the installed package', async () => {
     const agent = 'cmd:python3 node_modules/dataforge-evals/fixtures/agents/example_agent.py'
     const bin = join(project, 'node_modules/.bin/dataforge-evals')
-    const cli = await run(bin, ['run', '--dataset', 'synthetic', '--agent', agent, '--output', 'reports/example/report.md'], { cwd: project, env: cleanEnv() })
+    const cli = await run(
+      bin,
+      ['run', '--dataset', 'synthetic', '--agent', agent, '--output', 'reports/example/report.md'],
+      { cwd: project, env: cleanEnv() },
+    )
     expect(cli.stdout).toMatch(/wrote reports\/example\/report\.md/)
     const report = JSON.parse(await readFile(join(project, 'reports/example/report.json'), 'utf8'))
     expect(report.records[0]).toMatchObject({ agentSource: agent, status: 'ok', isolated: true })
@@ -129,7 +159,10 @@ describe('the packed package', () => {
     // A folder of the same install: Node and Vite resolve the packages from the parent's node_modules.
     const cjs = join(project, 'commonjs')
     await mkdir(cjs)
-    await writeFile(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-project', version: '1.0.0', main: 'index.js', type: 'commonjs' }))
+    await writeFile(
+      join(cjs, 'package.json'),
+      JSON.stringify({ name: 'cjs-project', version: '1.0.0', main: 'index.js', type: 'commonjs' }),
+    )
     await writeReadmeProject(cjs)
     // Vite bundles a .ts config of a CommonJS package as CommonJS: it requires the reporter (its .cjs build).
     const vitest = await runVitest(cjs)

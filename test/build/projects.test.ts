@@ -22,7 +22,8 @@ const STARTERS = [
   'test/report-builder/html/browser.ts',
 ]
 
-const IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm
+const IMPORT =
+  /^\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm
 
 /** The starters `file` reaches through the test folder's own imports, each with its chain of files. */
 function startersReached(file: string): string[] {
@@ -83,8 +84,16 @@ describe('the unit and e2e projects (test/projects.ts)', () => {
   it('names no e2e entry that matches no file', () => {
     const e2e = [...projectsOf].filter(([, projects]) => projects.includes('e2e')).map(([file]) => file)
     for (const pattern of E2E_TESTS) {
-      const matcher = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*\*\//g, '(.*/)?').replace(/\*/g, '[^/]*')}$`)
-      expect(e2e.some((file) => matcher.test(file)), `${pattern} matches no e2e file`).toBe(true)
+      const matcher = new RegExp(
+        `^${pattern
+          .replace(/\./g, '\\.')
+          .replace(/\*\*\//g, '(.*/)?')
+          .replace(/\*/g, '[^/]*')}$`,
+      )
+      expect(
+        e2e.some((file) => matcher.test(file)),
+        `${pattern} matches no e2e file`,
+      ).toBe(true)
     }
   })
 

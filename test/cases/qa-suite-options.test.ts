@@ -17,7 +17,10 @@ describe.each([
     [{ agent: 'mock-qa', timout: 5 }, `qaSuite: unknown option "timout" (did you mean "timeout"?); ${KNOWN}`],
     [{ agent: 'mock-qa', model: 'x' }, `qaSuite: unknown option "model"; ${KNOWN}`],
     [{ agent: 'mock-qa', timeout: -5 }, 'qaSuite: timeout must be a positive number of milliseconds, got -5'],
-    [{ agent: 'mock-qa', timeout: Number.POSITIVE_INFINITY }, 'qaSuite: timeout must be a positive number of milliseconds, got Infinity'],
+    [
+      { agent: 'mock-qa', timeout: Number.POSITIVE_INFINITY },
+      'qaSuite: timeout must be a positive number of milliseconds, got Infinity',
+    ],
     [{ agent: 'mock-qa', timeout: '5' }, 'qaSuite: timeout must be a positive number of milliseconds, got "5"'],
     [{ agent: 'mock-qa', trials: 0 }, 'qaSuite: trials must be a positive integer, got 0'],
     [{ agent: 'mock-qa', seed: 1.5 }, 'qaSuite: seed must be an integer, got 1.5'],
@@ -30,6 +33,8 @@ describe.each([
   })
 
   it('refuses options that are not an object', () => {
-    expect(() => qaSuite('bespoke', undefined as never)).toThrow(new InputError('qaSuite: options must be an object with an agent'))
+    expect(() => qaSuite('bespoke', undefined as never)).toThrow(
+      new InputError('qaSuite: options must be an object with an agent'),
+    )
   })
 })

@@ -45,17 +45,40 @@ export default defineConfig({
 `
 
 async function git(...args: string[]): Promise<string> {
-  return (await run('git', args, { cwd: project, env: { ...cleanEnv(), GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } })).stdout
+  return (
+    await run('git', args, {
+      cwd: project,
+      env: {
+        ...cleanEnv(),
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.test',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.test',
+      },
+    })
+  ).stdout
 }
 
 /** The parent is a Vitest worker: its VITEST_* variables must not reach the child run. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && !k.startsWith('GITHUB_') && k !== 'DATAFORGE_UPDATE_BASELINE'))
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) =>
+        !k.startsWith('VITEST') &&
+        k !== 'NODE_OPTIONS' &&
+        !k.startsWith('GITHUB_') &&
+        k !== 'DATAFORGE_UPDATE_BASELINE',
+    ),
+  )
 }
 
 async function evals(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(join(project, 'node_modules/.bin/vitest'), ['run'], { cwd: project, env: { ...cleanEnv(), ...env, NO_COLOR: '1' }, maxBuffer: 32 * 1024 * 1024 })
+    const r = await run(join(project, 'node_modules/.bin/vitest'), ['run'], {
+      cwd: project,
+      env: { ...cleanEnv(), ...env, NO_COLOR: '1' },
+      maxBuffer: 32 * 1024 * 1024,
+    })
     return { code: 0, ...r }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }
@@ -94,14 +117,20 @@ describe('a pull request gated on the committed baseline', () => {
     await writeFile(join(project, 'agent.json'), '{ "version": "bad" }\n')
     await git('commit', '-qam', 'a worse agent')
     const summaryPath = join(work, 'summary-worse.md')
-    const r = await evals({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryPath, DATAFORGE_REPORT_URL: 'https://example.test/run/1/artifacts' })
+    const r = await evals({
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summaryPath,
+      DATAFORGE_REPORT_URL: 'https://example.test/run/1/artifacts',
+    })
     expect(r.code, r.stdout + r.stderr).toBe(1)
     // Every test passed its assertions: the exit code is the gate's, on the baseline comparison alone.
     expect(r.stdout).toMatch(/Tests\s+8 passed/)
     const group = 'fixer · hospital'
     const error = `${r.stdout}\n${r.stderr}`.split('\n').find((l) => l.startsWith('::error '))
     expect(error).toBeDefined()
-    expect(error).toMatch(/^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts,line=10::fixer · hospital.*(regression|deterministic drop) \(F1\)/)
+    expect(error).toMatch(
+      /^::error title=fixer · hospital[^,]*,file=evals\/repair\.eval\.ts,line=10::fixer · hospital.*(regression|deterministic drop) \(F1\)/,
+    )
 
     const summary = await readFile(summaryPath, 'utf8')
     expect(summary).toMatch(/^## dataforge-evals \(vitest\)\n\n❌ \*\*Gate failed\*\*/)

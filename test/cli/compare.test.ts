@@ -22,15 +22,22 @@ beforeAll(async () => {
   await writeFile(join(dir, 'worse.jsonl'), jsonl(cases(20, (i) => i >= 12)))
   await writeFile(join(dir, 'flaky.jsonl'), jsonl(cases(20, (i) => i >= 1)))
   // a report.json holding two agents
-  const report = { schemaVersion: 1, records: [...cases(10, () => true, { agent: 'x' }), ...cases(10, (i) => i < 3, { agent: 'y' })] }
+  const report = {
+    schemaVersion: 1,
+    records: [...cases(10, () => true, { agent: 'x' }), ...cases(10, (i) => i < 3, { agent: 'y' })],
+  }
   await writeFile(join(dir, 'report.json'), JSON.stringify(report, null, 2))
   const otherData = { dirty: 'd'.repeat(64), clean: 'e'.repeat(64) }
   // F1 falls from 0.617 to 0.163 on one case run 10 times, every trial identical and still passing its test:
   // a deterministic change (exact, no p) that fails on F1.
-  const f1Cases = (f1: number) => Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'hospital repair', trial: i, correct: true, f1 }))
+  const f1Cases = (f1: number) =>
+    Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'hospital repair', trial: i, correct: true, f1 }))
   await writeFile(join(dir, 'f1-before.jsonl'), jsonl(f1Cases(0.617)))
   await writeFile(join(dir, 'f1-after.jsonl'), jsonl(f1Cases(0.163)))
-  await writeFile(join(dir, 'synthetic.jsonl'), jsonl(cases(5, () => true, { dataset: 'synthetic', suite: 'synthetic' })))
+  await writeFile(
+    join(dir, 'synthetic.jsonl'),
+    jsonl(cases(5, () => true, { dataset: 'synthetic', suite: 'synthetic' })),
+  )
   await writeFile(join(dir, 'otherdata.jsonl'), jsonl(cases(20, () => true, { datasetSha256: otherData })))
 })
 afterAll(async () => {
@@ -56,7 +63,9 @@ describe('readRunRecords', () => {
     await writeFile(join(dir, 'broken.jsonl'), `${rows[0]}\n{not json\n`)
     await expect(readRunRecords(join(dir, 'broken.jsonl'))).rejects.toThrow(/broken\.jsonl: line 2: not valid JSON/)
     await writeFile(join(dir, 'bad-report.json'), JSON.stringify({ records: [{ caseId: 'x' }] }))
-    await expect(readRunRecords(join(dir, 'bad-report.json'))).rejects.toThrow(/bad-report\.json: records\[0\]: field "recordVersion"/)
+    await expect(readRunRecords(join(dir, 'bad-report.json'))).rejects.toThrow(
+      /bad-report\.json: records\[0\]: field "recordVersion"/,
+    )
     await writeFile(join(dir, 'norecords.json'), '{"a": 1}')
     await expect(readRunRecords(join(dir, 'norecords.json'))).rejects.toThrow(/no "records" array/)
     await expect(readRunRecords(join(dir, 'missing.jsonl'))).rejects.toThrow(/missing\.jsonl: cannot read \(ENOENT\)/)
@@ -66,7 +75,10 @@ describe('readRunRecords', () => {
 describe('compare command', () => {
   it('exits 1 when B is significantly worse, writing Markdown and JSON', async () => {
     const io = capture(dir)
-    const code = await main(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'], io)
+    const code = await main(
+      ['compare', 'base.jsonl', 'worse.jsonl', '--output', 'out/cmp.md', '--output-json', 'out/cmp.json'],
+      io,
+    )
     expect(code).toBe(1)
     expect(io.out).toMatch(
       /^REGRESSION: overall regression \(pass\/fail\): pass\/fail McNemar exact b=12 c=0 p<0\.001 · F1 n\/a \(20 cases\); Δscore -0\.600, ΔF1 n\/a; failing: baseline · evals\/repair\.eval\.ts · repair \(regression \(pass\/fail\), 20 cases\); wrote /,
@@ -75,8 +87,22 @@ describe('compare command', () => {
     expect(md).toContain('**B is worse than A**')
     const json = JSON.parse(await readFile(join(dir, 'out/cmp.json'), 'utf8'))
     // p = 2/4096 = 0.00048828125
-    expect(json.overall).toMatchObject({ b: 12, c: 0, p: 0.00048828125, significantWorse: true, unit: 'case', units: 20, method: 'paired', passFailTest: 'mcnemar-exact' })
-    expect(json.groups[0]).toMatchObject({ unit: 'case', units: 20, passFailTest: 'mcnemar-exact', power: { basis: 'units', units: 20, canReachAlpha: true } })
+    expect(json.overall).toMatchObject({
+      b: 12,
+      c: 0,
+      p: 0.00048828125,
+      significantWorse: true,
+      unit: 'case',
+      units: 20,
+      method: 'paired',
+      passFailTest: 'mcnemar-exact',
+    })
+    expect(json.groups[0]).toMatchObject({
+      unit: 'case',
+      units: 20,
+      passFailTest: 'mcnemar-exact',
+      power: { basis: 'units', units: 20, canReachAlpha: true },
+    })
   })
 
   it('exits 0 on a flake and prints Markdown to stdout', async () => {
@@ -84,7 +110,9 @@ describe('compare command', () => {
     expect(await main(['compare', 'base.jsonl', 'flaky.jsonl'], io)).toBe(0)
     expect(io.out).toContain('## Paired comparison')
     expect(io.out).toContain('**No significant regression**')
-    expect(io.out).toContain('ok: overall no significant change: pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 n/a (20 cases); Δscore -0.050, ΔF1 n/a')
+    expect(io.out).toContain(
+      'ok: overall no significant change: pass/fail McNemar exact b=1 c=0 p=1.0000 · F1 n/a (20 cases); Δscore -0.050, ΔF1 n/a',
+    )
   })
 
   it('fails on a deterministic F1 drop even when pass/fail says nothing, naming the exact change', async () => {
@@ -93,7 +121,9 @@ describe('compare command', () => {
     expect(io.out).toContain(
       'REGRESSION: overall deterministic drop (F1): deterministic change on 1 case (every trial identical on each side, 10 vs 10 trials): exact, no p-value; Δscore 0.000, ΔF1 -0.454',
     )
-    expect(io.out).toContain('| 1 | 0.617 | 0.163 | -0.454 [-0.454, -0.454] | exact change | **deterministic drop (F1)** |')
+    expect(io.out).toContain(
+      '| 1 | 0.617 | 0.163 | -0.454 [-0.454, -0.454] | exact change | **deterministic drop (F1)** |',
+    )
   })
 
   it('with nothing paired (hospital vs synthetic) exits 2: nothing to compare', async () => {
@@ -112,9 +142,19 @@ describe('compare command', () => {
     const io = capture(dir)
     // all 3 cases lost: b = 3, c = 0 units, p = 2/8 = 0.25, the smallest 3 units can give
     expect(await main(['compare', 'three-a.jsonl', 'three-b.jsonl', '--output-json', 'three.json'], io)).toBe(0)
-    expect(io.out).toContain('underpowered: with 3 cases no paired test reaches α=0.05 (smallest possible p 0.2500); 6 cases are needed')
+    expect(io.out).toContain(
+      'underpowered: with 3 cases no paired test reaches α=0.05 (smallest possible p 0.2500); 6 cases are needed',
+    )
     const json = JSON.parse(await readFile(join(dir, 'three.json'), 'utf8'))
-    expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, rows: { a: 3, b: 3 }, power: { unitsNeeded: 6, canReachAlpha: false } })
+    expect(json.overall).toMatchObject({
+      unit: 'case',
+      units: 3,
+      b: 3,
+      c: 0,
+      p: 0.25,
+      rows: { a: 3, b: 3 },
+      power: { unitsNeeded: 6, canReachAlpha: false },
+    })
     // Holm's family leaves out tests that can never reach α: nothing to correct for
     expect(json.family).toEqual({ method: 'holm', tests: 0 })
   })
@@ -145,7 +185,12 @@ describe('compare command', () => {
     expect(summary.match(/untestable here/g)).toHaveLength(1)
     expect(summary.match(/add trials/g)).toHaveLength(1)
     const json = JSON.parse(await readFile(join(dir, 'one.json'), 'utf8'))
-    expect(json.overall).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, power: { trialsNeeded: 4 } })
+    expect(json.overall).toMatchObject({
+      method: 'untestable',
+      status: 'untestable',
+      failed: false,
+      power: { trialsNeeded: 4 },
+    })
   })
 
   it('a candidate that crashed where the baseline scored fails, naming the case', async () => {
@@ -153,18 +198,25 @@ describe('compare command', () => {
     await writeFile(join(dir, 'crash-b.jsonl'), jsonl([failedRecord({ caseId: 'h' })]))
     const io = capture(dir)
     expect(await main(['compare', 'crash-a.jsonl', 'crash-b.jsonl'], io)).toBe(1)
-    expect(io.out).toContain('REGRESSION: overall new failures: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side')
+    expect(io.out).toContain(
+      'REGRESSION: overall new failures: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side',
+    )
     expect(io.out).toContain('ΔF1 -0.514')
     expect(io.out).toContain('runs failed (crash, timeout or budget) on h, where A scored on every run')
   })
 
   it('the overall row counts cases with agents nested: two agents on the same 3 cases are 3 units, not 6', async () => {
-    const both = (pass: boolean) => ['x', 'y'].flatMap((agent) => Array.from({ length: 3 }, (_, i) => makeRecord({ agent, caseId: `c${i}`, correct: pass })))
+    const both = (pass: boolean) =>
+      ['x', 'y'].flatMap((agent) =>
+        Array.from({ length: 3 }, (_, i) => makeRecord({ agent, caseId: `c${i}`, correct: pass })),
+      )
     await writeFile(join(dir, 'two-agents-a.jsonl'), jsonl(both(true)))
     await writeFile(join(dir, 'two-agents-b.jsonl'), jsonl(both(false)))
     const io = capture(dir)
     // every case lost by both agents: p = 0.25 on 3 cases, per agent and overall
-    expect(await main(['compare', 'two-agents-a.jsonl', 'two-agents-b.jsonl', '--output-json', 'two-agents.json'], io)).toBe(0)
+    expect(
+      await main(['compare', 'two-agents-a.jsonl', 'two-agents-b.jsonl', '--output-json', 'two-agents.json'], io),
+    ).toBe(0)
     const json = JSON.parse(await readFile(join(dir, 'two-agents.json'), 'utf8'))
     expect(json.overall).toMatchObject({ unit: 'case', units: 3, b: 3, c: 0, p: 0.25, failed: false })
     expect(json.groups.map((g: { units: number; p: number }) => [g.units, g.p])).toEqual([

@@ -11,8 +11,13 @@ const SPEC = { properties: [{ name: 'sentiment', distribution: { positive: 40, n
 /** 45/28/27 samples as JSONL: the worked example. */
 function workedExample(dir: string, field = 'sentiment'): string {
   const lines: string[] = []
-  for (const [label, n] of [['positive', 45], ['negative', 28], ['neutral', 27]] as const) {
-    for (let i = 0; i < n; i++) lines.push(JSON.stringify({ id: lines.length, [field]: label, text: `${label} text ${i}` }))
+  for (const [label, n] of [
+    ['positive', 45],
+    ['negative', 28],
+    ['neutral', 27],
+  ] as const) {
+    for (let i = 0; i < n; i++)
+      lines.push(JSON.stringify({ id: lines.length, [field]: label, text: `${label} text ${i}` }))
   }
   writeFileSync(join(dir, 's.jsonl'), `${lines.join('\n')}\n`)
   return 's.jsonl'
@@ -26,10 +31,29 @@ function writeSpec(dir: string, spec: unknown = SPEC, name = 'spec.json'): strin
 describe('dataforge-evals conformance', () => {
   it('evaluates JSONL samples, writes the Markdown and the JSON with its run record', () =>
     withTempDir(async (dir) => {
-      const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--classifier', 'field:sentiment', '--output', 'c.md', '--output-json', 'c.json', '--agent', 'review-gen'], dir)
+      const r = await runCli(
+        [
+          'conformance',
+          '--samples',
+          workedExample(dir),
+          '--spec',
+          writeSpec(dir),
+          '--classifier',
+          'field:sentiment',
+          '--output',
+          'c.md',
+          '--output-json',
+          'c.json',
+          '--agent',
+          'review-gen',
+        ],
+        dir,
+      )
       expect(r.code).toBe(0)
       expect(r.stderr).toBe('conformance: PENDING\nconformance: PROCESSING\nconformance: SUCCEEDED\n')
-      expect(r.stdout).toMatch(/^ok: conformance 95\.0 · worst sentiment 95\.0 · p sentiment 0\.6106; wrote .*c\.md, .*c\.json, .*c\.html\n$/)
+      expect(r.stdout).toMatch(
+        /^ok: conformance 95\.0 · worst sentiment 95\.0 · p sentiment 0\.6106; wrote .*c\.md, .*c\.json, .*c\.html\n$/,
+      )
       const md = readFileSync(join(dir, 'c.md'), 'utf8')
       expect(md).toContain('- conformance score: 95.0 of 100')
       expect(md).toContain('| positive | 40.0 | 40 | 45 | 45.0 | +5.0 |')
@@ -47,14 +71,17 @@ describe('dataforge-evals conformance', () => {
       })
     }))
 
-  it('reads CSV, defaults to each property\'s own field, and exits 1 below --min-score', () =>
+  it("reads CSV, defaults to each property's own field, and exits 1 below --min-score", () =>
     withTempDir(async (dir) => {
       writeFileSync(join(dir, 's.csv'), 'sentiment,text\npositive,a\npositive,b\nnegative,c\nneutral,d\n')
       const r = await runCli(['conformance', '--samples', 's.csv', '--spec', writeSpec(dir), '--min-score', '90'], dir)
       // 50/25/25 against 40/30/30: TVD ½(0.10 + 0.05 + 0.05) = 0.10 → 90.0, just at the bar.
       expect(r.code).toBe(0)
       expect(r.stdout).toContain('- conformance score: 90.0 of 100')
-      const strict = await runCli(['conformance', '--samples', 's.csv', '--spec', writeSpec(dir), '--min-score', '95'], dir)
+      const strict = await runCli(
+        ['conformance', '--samples', 's.csv', '--spec', writeSpec(dir), '--min-score', '95'],
+        dir,
+      )
       expect(strict.code).toBe(1)
       expect(strict.stdout).toMatch(/FAIL: conformance 90\.0 .*\(score 90\.0 is below 95\.0\)\n$/)
     }))
@@ -62,21 +89,34 @@ describe('dataforge-evals conformance', () => {
   it('names a per-property classifier field, and exits 1 with the message when the classifier labels nothing', () =>
     withTempDir(async (dir) => {
       const samples = workedExample(dir, 'label')
-      const ok = await runCli(['conformance', '--samples', samples, '--spec', writeSpec(dir), '--classifier', 'sentiment=field:label'], dir)
+      const ok = await runCli(
+        ['conformance', '--samples', samples, '--spec', writeSpec(dir), '--classifier', 'sentiment=field:label'],
+        dir,
+      )
       expect(ok.code).toBe(0)
-      const failed = await runCli(['conformance', '--samples', samples, '--spec', writeSpec(dir), '--output-json', 'c.json'], dir)
+      const failed = await runCli(
+        ['conformance', '--samples', samples, '--spec', writeSpec(dir), '--output-json', 'c.json'],
+        dir,
+      )
       expect(failed.code).toBe(1)
       // Fail closed with one line that says why, once; the reports are written.
       expect(failed.stdout.trimEnd().split('\n').at(-1)).toBe(
         'FAIL: conformance FAILED: the classifier field:sentiment labelled none of the 100 samples for property "sentiment" (sample 0: no value in field "sentiment"); wrote c.json',
       )
-      expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).runRecord).toMatchObject({ status: 'failed', failureKind: 'exception', correct: null })
+      expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).runRecord).toMatchObject({
+        status: 'failed',
+        failureKind: 'exception',
+        correct: null,
+      })
     }))
 
   describe('the HTML report', () => {
     it('--output c.md writes c.html beside it: the conformance section with its score, self-contained', () =>
       withTempDir(async (dir) => {
-        const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'out/c.md'], dir)
+        const r = await runCli(
+          ['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'out/c.md'],
+          dir,
+        )
         expect(r.code, r.stderr).toBe(0)
         expect(r.stdout).toMatch(/; wrote out\/c\.md, out\/c\.html\n$/)
         const html = readFileSync(join(dir, 'out', 'c.html'), 'utf8')
@@ -97,16 +137,25 @@ describe('dataforge-evals conformance', () => {
       withTempDir(async (dir) => {
         const samples = workedExample(dir)
         const spec = writeSpec(dir)
-        const moved = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output', 'c.md', '--output-html', 'pages/conf.html'], dir)
+        const moved = await runCli(
+          ['conformance', '--samples', samples, '--spec', spec, '--output', 'c.md', '--output-html', 'pages/conf.html'],
+          dir,
+        )
         expect(moved.code, moved.stderr).toBe(0)
         expect(moved.stdout).toMatch(/; wrote c\.md, pages\/conf\.html\n$/)
         expect(existsSync(join(dir, 'c.html'))).toBe(false)
         expect(readFileSync(join(dir, 'pages', 'conf.html'), 'utf8')).toContain('<section id="conformance">')
-        const withJson = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output', 'j.md', '--output-json', 'j.json'], dir)
+        const withJson = await runCli(
+          ['conformance', '--samples', samples, '--spec', spec, '--output', 'j.md', '--output-json', 'j.json'],
+          dir,
+        )
         expect(withJson.code, withJson.stderr).toBe(0)
         expect(readFileSync(join(dir, 'j.html'), 'utf8')).toMatch(/every run is in j\.json\. Each run, its transcript/)
 
-        const alone = await runCli(['conformance', '--samples', samples, '--spec', spec, '--output-html', 'only.html'], dir)
+        const alone = await runCli(
+          ['conformance', '--samples', samples, '--spec', spec, '--output-html', 'only.html'],
+          dir,
+        )
         expect(alone.code, alone.stderr).toBe(0)
         expect(alone.stdout).toContain('- conformance score: 95.0 of 100')
         expect(alone.stdout).toMatch(/; wrote only\.html\n$/)
@@ -115,12 +164,32 @@ describe('dataforge-evals conformance', () => {
 
     it('refuses a page that would overwrite another output, derived or given (exit 2, nothing written)', () =>
       withTempDir(async (dir) => {
-        const derived = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'c.html'], dir)
+        const derived = await runCli(
+          ['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--output', 'c.html'],
+          dir,
+        )
         expect(derived.code).toBe(2)
-        expect(derived.stderr).toMatch(/^dataforge-evals: --output-html and --output are the same file \(.*c\.html\); give each its own path\n$/)
-        const given = await runCli(['conformance', '--samples', 's.jsonl', '--spec', 'spec.json', '--output-json', 'c.json', '--output-html', 'c.json'], dir)
+        expect(derived.stderr).toMatch(
+          /^dataforge-evals: --output-html and --output are the same file \(.*c\.html\); give each its own path\n$/,
+        )
+        const given = await runCli(
+          [
+            'conformance',
+            '--samples',
+            's.jsonl',
+            '--spec',
+            'spec.json',
+            '--output-json',
+            'c.json',
+            '--output-html',
+            'c.json',
+          ],
+          dir,
+        )
         expect(given.code).toBe(2)
-        expect(given.stderr).toMatch(/^dataforge-evals: --output-html and --output-json are the same file \(.*c\.json\)/)
+        expect(given.stderr).toMatch(
+          /^dataforge-evals: --output-html and --output-json are the same file \(.*c\.json\)/,
+        )
         expect(existsSync(join(dir, 'c.html'))).toBe(false)
         expect(existsSync(join(dir, 'c.json'))).toBe(false)
       }))
@@ -139,7 +208,21 @@ describe('dataforge-evals conformance', () => {
       withTempDir(async (dir) => {
         const samples = workedExample(dir, 'hidden')
         const r = await runCli(
-          ['conformance', '--samples', samples, '--spec', writeSpec(dir), '--classifier', 'agent:openai-compatible', '--base-url', server.baseUrl, '--model', 'judge-1', '--output-json', 'c.json'],
+          [
+            'conformance',
+            '--samples',
+            samples,
+            '--spec',
+            writeSpec(dir),
+            '--classifier',
+            'agent:openai-compatible',
+            '--base-url',
+            server.baseUrl,
+            '--model',
+            'judge-1',
+            '--output-json',
+            'c.json',
+          ],
           dir,
           { OPENAI_API_KEY: FAKE_KEY },
         )
@@ -148,19 +231,39 @@ describe('dataforge-evals conformance', () => {
         expect(r.stdout).toContain('ok: conformance 95.0')
         const json = readFileSync(join(dir, 'c.json'), 'utf8')
         expect(json).not.toContain(FAKE_KEY)
-        expect(JSON.parse(json).runRecord).toMatchObject({ model: 'judge-1', provider: 'openai-compatible', usage: { calls: 100 } })
+        expect(JSON.parse(json).runRecord).toMatchObject({
+          model: 'judge-1',
+          provider: 'openai-compatible',
+          usage: { calls: 100 },
+        })
       }))
 
     it('a missing key is a one-line input error naming the variable, before any call', () =>
       withTempDir(async (dir) => {
-        const r = await runCli(['conformance', '--samples', workedExample(dir), '--spec', writeSpec(dir), '--classifier', 'agent:openai-compatible', '--base-url', server.baseUrl, '--model', 'm'], dir, { OPENAI_API_KEY: '' })
+        const r = await runCli(
+          [
+            'conformance',
+            '--samples',
+            workedExample(dir),
+            '--spec',
+            writeSpec(dir),
+            '--classifier',
+            'agent:openai-compatible',
+            '--base-url',
+            server.baseUrl,
+            '--model',
+            'm',
+          ],
+          dir,
+          { OPENAI_API_KEY: '' },
+        )
         expect(r.code).toBe(2)
         expect(r.stderr).toMatch(/^dataforge-evals: .*OPENAI_API_KEY.*\n$/)
         expect(server.requests).toHaveLength(0)
       }))
   })
 
-  describe('a spec of two properties (the docs\' sentiment and topic)', () => {
+  describe("a spec of two properties (the docs' sentiment and topic)", () => {
     const TWO = {
       properties: [
         { name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } },
@@ -179,13 +282,30 @@ describe('dataforge-evals conformance', () => {
     it('classifies each property by its own --classifier PROPERTY=field:NAME', () =>
       withTempDir(async (dir) => {
         const r = await runCli(
-          ['conformance', '--samples', twoProperties(dir), '--spec', writeSpec(dir, TWO), '--classifier', 'topic=field:about', '--classifier', 'sentiment=field:mood', '--output-json', 'c.json'],
+          [
+            'conformance',
+            '--samples',
+            twoProperties(dir),
+            '--spec',
+            writeSpec(dir, TWO),
+            '--classifier',
+            'topic=field:about',
+            '--classifier',
+            'sentiment=field:mood',
+            '--output-json',
+            'c.json',
+          ],
           dir,
         )
         expect(r.code, r.stderr).toBe(0)
         const result = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'))
         expect(result.conformanceScore).toBe(100)
-        expect(result.distributionAnalysis.map((a: { propertyName: string; totalSamplesAnalyzed: number }) => [a.propertyName, a.totalSamplesAnalyzed])).toEqual([
+        expect(
+          result.distributionAnalysis.map((a: { propertyName: string; totalSamplesAnalyzed: number }) => [
+            a.propertyName,
+            a.totalSamplesAnalyzed,
+          ]),
+        ).toEqual([
           ['sentiment', 100],
           ['topic', 100],
         ])
@@ -193,7 +313,20 @@ describe('dataforge-evals conformance', () => {
 
     it('refuses a bare field classifier, naming the properties it would label from one field (exit 2, nothing written)', () =>
       withTempDir(async (dir) => {
-        const r = await runCli(['conformance', '--samples', twoProperties(dir), '--spec', writeSpec(dir, TWO), '--classifier', 'field:mood', '--output-json', 'c.json'], dir)
+        const r = await runCli(
+          [
+            'conformance',
+            '--samples',
+            twoProperties(dir),
+            '--spec',
+            writeSpec(dir, TWO),
+            '--classifier',
+            'field:mood',
+            '--output-json',
+            'c.json',
+          ],
+          dir,
+        )
         expect(r.code).toBe(2)
         expect(r.stderr).toBe(
           'dataforge-evals: --classifier field:mood would label all 2 properties (sentiment, topic) from the one field "mood"; ' +
@@ -206,17 +339,83 @@ describe('dataforge-evals conformance', () => {
 
   describe('bad input: exit 2 with one line naming what is wrong', () => {
     const cases: Array<[string, (dir: string) => string[], RegExp]> = [
-      ['shares not summing to 100', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d, { properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 20 } }] })], /^dataforge-evals: spec\.json: property "sentiment": shares sum to 90, not 100 \(± 0\.01\)\n$/],
-      ['an unknown property in the spec', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d, { properties: [{ name: 'sentiment', distribution: { a: 100 }, weight: 2 }] })], /^dataforge-evals: spec\.json: properties\[0\]: unknown property "weight"\n$/],
-      ['a classifier for an unknown property', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--classifier', 'tone=field:x'], /^dataforge-evals: --classifier: unknown property "tone"; the spec has "sentiment"\n$/],
-      ['empty samples', (d) => { writeFileSync(join(d, 'e.jsonl'), '\n'); return ['--samples', 'e.jsonl', '--spec', writeSpec(d)] }, /^dataforge-evals: e\.jsonl: no samples; there is nothing to evaluate\n$/],
-      ['a bad JSONL line', (d) => { writeFileSync(join(d, 'b.jsonl'), '{"sentiment":"positive"}\n{oops\n'); return ['--samples', 'b.jsonl', '--spec', writeSpec(d)] }, /^dataforge-evals: b\.jsonl line 2: not valid JSON/],
-      ['a spec that is not JSON', (d) => { writeFileSync(join(d, 'spec.json'), '{'); return ['--samples', workedExample(d), '--spec', 'spec.json'] }, /^dataforge-evals: spec\.json: not valid JSON/],
-      ['a missing samples file', (d) => ['--samples', 'nope.jsonl', '--spec', writeSpec(d)], /^dataforge-evals: nope\.jsonl: no such file\n$/],
-      ['a classifier of unknown kind', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--classifier', 'regex:x'], /^dataforge-evals: --classifier: expected field:NAME or agent:ID, got "regex:x"\n$/],
-      ['an output path that is a folder', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--output', '.'], /^dataforge-evals: --output: .* is a folder; give a file path\n$/],
+      [
+        'shares not summing to 100',
+        (d) => [
+          '--samples',
+          workedExample(d),
+          '--spec',
+          writeSpec(d, {
+            properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 20 } }],
+          }),
+        ],
+        /^dataforge-evals: spec\.json: property "sentiment": shares sum to 90, not 100 \(± 0\.01\)\n$/,
+      ],
+      [
+        'an unknown property in the spec',
+        (d) => [
+          '--samples',
+          workedExample(d),
+          '--spec',
+          writeSpec(d, { properties: [{ name: 'sentiment', distribution: { a: 100 }, weight: 2 }] }),
+        ],
+        /^dataforge-evals: spec\.json: properties\[0\]: unknown property "weight"\n$/,
+      ],
+      [
+        'a classifier for an unknown property',
+        (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--classifier', 'tone=field:x'],
+        /^dataforge-evals: --classifier: unknown property "tone"; the spec has "sentiment"\n$/,
+      ],
+      [
+        'empty samples',
+        (d) => {
+          writeFileSync(join(d, 'e.jsonl'), '\n')
+          return ['--samples', 'e.jsonl', '--spec', writeSpec(d)]
+        },
+        /^dataforge-evals: e\.jsonl: no samples; there is nothing to evaluate\n$/,
+      ],
+      [
+        'a bad JSONL line',
+        (d) => {
+          writeFileSync(join(d, 'b.jsonl'), '{"sentiment":"positive"}\n{oops\n')
+          return ['--samples', 'b.jsonl', '--spec', writeSpec(d)]
+        },
+        /^dataforge-evals: b\.jsonl line 2: not valid JSON/,
+      ],
+      [
+        'a spec that is not JSON',
+        (d) => {
+          writeFileSync(join(d, 'spec.json'), '{')
+          return ['--samples', workedExample(d), '--spec', 'spec.json']
+        },
+        /^dataforge-evals: spec\.json: not valid JSON/,
+      ],
+      [
+        'a missing samples file',
+        (d) => ['--samples', 'nope.jsonl', '--spec', writeSpec(d)],
+        /^dataforge-evals: nope\.jsonl: no such file\n$/,
+      ],
+      [
+        'a classifier of unknown kind',
+        (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--classifier', 'regex:x'],
+        /^dataforge-evals: --classifier: expected field:NAME or agent:ID, got "regex:x"\n$/,
+      ],
+      [
+        'an output path that is a folder',
+        (d) => ['--samples', workedExample(d), '--spec', writeSpec(d), '--output', '.'],
+        /^dataforge-evals: --output: .* is a folder; give a file path\n$/,
+      ],
       ['no --spec', (d) => ['--samples', workedExample(d)], /^dataforge-evals: conformance: --spec is required/],
-      ['a plan field missing on a sample', (d) => ['--samples', workedExample(d), '--spec', writeSpec(d, { properties: [{ ...SPEC.properties[0], planField: 'asked' }] })], /^dataforge-evals: s\.jsonl\[0\]: no plan field "asked" for property "sentiment"\n$/],
+      [
+        'a plan field missing on a sample',
+        (d) => [
+          '--samples',
+          workedExample(d),
+          '--spec',
+          writeSpec(d, { properties: [{ ...SPEC.properties[0], planField: 'asked' }] }),
+        ],
+        /^dataforge-evals: s\.jsonl\[0\]: no plan field "asked" for property "sentiment"\n$/,
+      ],
     ]
     for (const [name, args, message] of cases) {
       it(name, () =>
@@ -226,7 +425,8 @@ describe('dataforge-evals conformance', () => {
           expect(r.stderr).toMatch(message)
           expect(r.stderr.trim().split('\n')).toHaveLength(1)
           expect(r.stdout).toBe('')
-        }))
+        }),
+      )
     }
   })
 })

@@ -38,7 +38,9 @@ describe('dataforge-evals datasets pull', () => {
       expect(pulled.code, pulled.stderr).toBe(0)
       expect(pulled.stdout).toContain(join(dir, 'data/hospital/dirty.csv'))
       const listed = await runCli(['list-datasets'], dir)
-      expect(listed.stdout).toContain('| name | rows × columns | errors (graded, exact comparator) | differences the comparator ignores |')
+      expect(listed.stdout).toContain(
+        '| name | rows × columns | errors (graded, exact comparator) | differences the comparator ignores |',
+      )
       expect(listed.stdout).toMatch(/\| hospital \| 1000 × 20 \| 509 \| 0 \|/)
       expect(listed.stdout).toMatch(/\| synthetic \| 200 × 11 \| 95 \| 5 \|/)
       const run = await runCli(['run', '--agent', 'mock', '--dataset', 'hospital', '--quiet'], dir)
@@ -54,7 +56,10 @@ describe('dataforge-evals datasets pull', () => {
       const res = await runCli(['datasets', 'pull', 'flights', '--base-url', baseUrl], dir)
       expect(res.code).toBe(2)
       // Progress lines, then the error on one line.
-      const errors = res.stderr.trim().split('\n').filter((line) => line.startsWith('dataforge-evals:'))
+      const errors = res.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('dataforge-evals:'))
       expect(errors).toHaveLength(1)
       expect(errors[0]).toMatch(/cannot reach .*ECONNREFUSED.*to install it by hand/)
       expect(errors[0]).toContain(join(dir, 'data/flights/dirty.csv'))

@@ -30,10 +30,16 @@ describe('deeply nested JSON is exit 2 naming the file and the line', () => {
       await writeFile(join(dir, 'deep.jsonl'), good + deepRecord)
       expectDeepRefused(await runCli(['report', 'deep.jsonl', '--html', 'out/r.html'], dir), 'deep.jsonl: line 2')
       expectDeepRefused(await runCli(['compare', 'good.jsonl', 'deep.jsonl'], dir), 'deep.jsonl: line 2')
-      await writeFile(join(dir, 'report.json'), `{\n  "records": [\n    ${good.trim()},\n    ${deepRecord.trim()}\n  ]\n}\n`)
+      await writeFile(
+        join(dir, 'report.json'),
+        `{\n  "records": [\n    ${good.trim()},\n    ${deepRecord.trim()}\n  ]\n}\n`,
+      )
       expectDeepRefused(await runCli(['report', 'report.json', '--html', 'out/r.html'], dir), 'report.json: line 4')
       await writeFile(join(dir, 'baseline.json'), `{\n  "groups": ${DEEP}\n}\n`)
-      expectDeepRefused(await runCli(['report', 'good.jsonl', '--html', 'out/r.html', '--baseline', 'baseline.json'], dir), 'baseline.json: line 2')
+      expectDeepRefused(
+        await runCli(['report', 'good.jsonl', '--html', 'out/r.html', '--baseline', 'baseline.json'], dir),
+        'baseline.json: line 2',
+      )
     })
   })
 

@@ -8,8 +8,12 @@ import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 // Issue 26 item 8: `export --parquet` to a path that already holds an export with another row count replaced
 // the file, then failed on the old manifest entry (internal error, exit 1), leaving a folder failing verify.
 
-const rows = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? failedRecord({ caseId: `q${i}` }) : makeRecord({ caseId: `c${i}` })))
-const jsonl = (n: number) => rows(n).map((r) => `${JSON.stringify(r)}\n`).join('')
+const rows = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i % 2 ? failedRecord({ caseId: `q${i}` }) : makeRecord({ caseId: `c${i}` })))
+const jsonl = (n: number) =>
+  rows(n)
+    .map((r) => `${JSON.stringify(r)}\n`)
+    .join('')
 
 describe('export --parquet over an existing export', () => {
   it('replaces the file and its manifest entry together; the folder verifies', async () => {

@@ -12,7 +12,10 @@ import { makeRecord } from '../helpers/stats-records.js'
 
 const jsonl = (records: unknown[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('')
 /** A valid record with `over` laid on it unchecked (the fixture's builder validates, and these are hostile). */
-const good = (over: Partial<RunRecord> = {}) => ({ ...makeRecord({ caseId: 'c1', tp: 3, fp: 1, fn: 0, precision: 0.75, recall: 1, f1: 6 / 7 }), ...over })
+const good = (over: Partial<RunRecord> = {}) => ({
+  ...makeRecord({ caseId: 'c1', tp: 3, fp: 1, fn: 0, precision: 0.75, recall: 1, f1: 6 / 7 }),
+  ...over,
+})
 
 /** Expects exactly one stderr line naming the file, the line and the field. */
 function expectInputError(r: { code: number; stderr: string }, file: string, line: number, field: string): void {
@@ -71,7 +74,9 @@ describe('corpus merge --out', () => {
       await writeFile(join(dir, 'taken'), 'mine\n')
       const r = await runCli(['corpus', 'merge', 'a.jsonl', '--out', 'taken'], dir)
       expect(r.code).toBe(2)
-      expect(r.stderr).toBe('dataforge-evals: --out taken: is a file, not a folder; give a folder for the merged views\n')
+      expect(r.stderr).toBe(
+        'dataforge-evals: --out taken: is a file, not a folder; give a folder for the merged views\n',
+      )
       expect((await readdir(dir)).sort()).toEqual(['a.jsonl', 'taken'])
     })
   })
@@ -80,7 +85,12 @@ describe('corpus merge --out', () => {
     await withTempDir(async (dir) => {
       await writeFile(join(dir, 'a.jsonl'), jsonl([good()]))
       expect((await runCli(['corpus', 'merge', 'a.jsonl', '--out', 'm'], dir)).code).toBe(0)
-      expect((await readdir(join(dir, 'm'))).sort()).toEqual(['history.jsonl', 'latest.jsonl', 'manifest.json', 'snapshot.jsonl'])
+      expect((await readdir(join(dir, 'm'))).sort()).toEqual([
+        'history.jsonl',
+        'latest.jsonl',
+        'manifest.json',
+        'snapshot.jsonl',
+      ])
       expect((await runCli(['verify', 'm'], dir)).code).toBe(0)
     })
   })
@@ -88,12 +98,18 @@ describe('corpus merge --out', () => {
 
 // A full disk and a read-only folder, for real: a 64 KiB tmpfs and a read-only bind mount in a private mount
 // namespace (unshare -m, as root), the CLI running inside it from the sources.
-const canMount = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt'], { stdio: 'ignore' }).status === 0
+const canMount =
+  spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt'], { stdio: 'ignore' })
+    .status === 0
 
 function cliInNamespace(dir: string, setup: string, argv: string[]): { code: number | null; stderr: string } {
   const cli = [...cliCommand(), ...argv]
   const quoted = cli.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
-  const r = spawnSync('unshare', ['-m', 'sh', '-c', `set -e; cd '${dir}'; ${setup}; exec ${quoted}`], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 })
+  const r = spawnSync('unshare', ['-m', 'sh', '-c', `set -e; cd '${dir}'; ${setup}; exec ${quoted}`], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  })
   return { code: r.status, stderr: r.stderr }
 }
 
@@ -102,8 +118,18 @@ describe.skipIf(!canMount)('a hostile machine', () => {
     await withTempDir(async (dir) => {
       await mkdir(join(dir, 'full'))
       const r = cliInNamespace(dir, 'mount -t tmpfs -o size=64k tmpfs full', [
-        'run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '3000', '--quiet',
-        '--output-json', 'full/r/report.json', '--output', 'full/r/report.md',
+        'run',
+        '--agent',
+        'noop',
+        '--dataset',
+        'synthetic',
+        '--rows',
+        '3000',
+        '--quiet',
+        '--output-json',
+        'full/r/report.json',
+        '--output',
+        'full/r/report.md',
       ])
       expect(r.stderr).not.toMatch(/internal error/)
       expect(r.stderr).toMatch(/full\/r\/\S+: cannot [a-z ]+: no space left on device \(ENOSPC\)\n$/)
@@ -111,11 +137,26 @@ describe.skipIf(!canMount)('a hostile machine', () => {
     })
   })
 
-  it('a read-only folder is named EROFS, also where a subfolder would be created, exit 2', { timeout: 60_000 }, async () => {
+  it('a read-only folder is named EROFS, also where a subfolder would be created, exit 2', {
+    timeout: 60_000,
+  }, async () => {
     await withTempDir(async (dir) => {
       await mkdir(join(dir, 'ro'))
       const setup = 'mount --bind ro ro && mount -o remount,bind,ro ro'
-      const sub = cliInNamespace(dir, setup, ['run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '20', '--quiet', '--output-json', 'ro/r/report.json', '--output', 'ro/r/report.md'])
+      const sub = cliInNamespace(dir, setup, [
+        'run',
+        '--agent',
+        'noop',
+        '--dataset',
+        'synthetic',
+        '--rows',
+        '20',
+        '--quiet',
+        '--output-json',
+        'ro/r/report.json',
+        '--output',
+        'ro/r/report.md',
+      ])
       expect(sub.stderr).toMatch(/ro\/r: cannot create the report folder: read-only file system \(EROFS\)\n$/)
       expect(sub.code).toBe(2)
       await writeFile(join(dir, 'a.jsonl'), jsonl([good()]))
@@ -129,11 +170,28 @@ describe.skipIf(!canMount)('a hostile machine', () => {
 describe('--agent-network none with a model upstream', () => {
   it('is exit 2 before any agent starts, saying the sandbox cuts the gateway off too (run and qa, flag and environment)', async () => {
     await withTempDir(async (dir) => {
-      const run = await runCli(['run', '--agent', './absent-agent.mjs', '--dataset', 'synthetic', '--agent-network', 'none', '--llm', 'http://127.0.0.1:9/v1'], dir)
+      const run = await runCli(
+        [
+          'run',
+          '--agent',
+          './absent-agent.mjs',
+          '--dataset',
+          'synthetic',
+          '--agent-network',
+          'none',
+          '--llm',
+          'http://127.0.0.1:9/v1',
+        ],
+        dir,
+      )
       expect(run.code).toBe(2)
       expect(run.stderr).toContain('--agent-network none cuts an isolated agent off from the model gateway too')
       expect(run.stderr).toContain('--llm http://127.0.0.1:9/v1')
-      const qa = await runCli(['qa', '--suite', 'bespoke', '--agent', './absent-agent.mjs', '--agent-network', 'none'], dir, { DATAFORGE_LLM: 'http://127.0.0.1:9/v1' })
+      const qa = await runCli(
+        ['qa', '--suite', 'bespoke', '--agent', './absent-agent.mjs', '--agent-network', 'none'],
+        dir,
+        { DATAFORGE_LLM: 'http://127.0.0.1:9/v1' },
+      )
       expect(qa.code).toBe(2)
       expect(qa.stderr).toContain('through DATAFORGE_LLM=http://127.0.0.1:9/v1 could not be made')
       expect(await readdir(dir)).toEqual([])
@@ -145,7 +203,10 @@ describe('every bad flag is exit 2 up front, whether or not --llm is given', () 
   it('--prices, --llm-budget, --llm-key-env and --cache are checked for run, qa and conformance without --llm: nothing made, nothing run', async () => {
     await withTempDir(async (dir) => {
       await writeFile(join(dir, 'samples.jsonl'), '{"a": "x"}\n')
-      await writeFile(join(dir, 'spec.json'), JSON.stringify({ properties: [{ name: 'a', field: 'a', distribution: { x: 1 } }] }))
+      await writeFile(
+        join(dir, 'spec.json'),
+        JSON.stringify({ properties: [{ name: 'a', field: 'a', distribution: { x: 1 } }] }),
+      )
       const commands = [
         ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'],
         ['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--quiet'],

@@ -18,15 +18,25 @@ describe('each command writes its own report folder', () => {
       expect((await runCli(RUN, dir)).code).toBe(0)
       const qa = await runCli(QA, dir)
       expect(qa.code, qa.stderr).toBe(0)
-      expect(qa.stdout).toContain('\nwrote reports/qa/qa.md, reports/qa/qa.html, reports/qa/qa.json, reports/qa/qa.runs.jsonl, reports/qa/manifest.json\n')
+      expect(qa.stdout).toContain(
+        '\nwrote reports/qa/qa.md, reports/qa/qa.html, reports/qa/qa.json, reports/qa/qa.runs.jsonl, reports/qa/manifest.json\n',
+      )
       expect(await sorted(join(dir, 'reports'))).toEqual(['qa', 'run'])
-      expect(await sorted(join(dir, 'reports/run'))).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect(await sorted(join(dir, 'reports/run'))).toEqual([
+        'manifest.json',
+        'report.html',
+        'report.json',
+        'report.md',
+        'runs.jsonl',
+      ])
       expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
       expect((await runCli(['verify', 'reports/qa'], dir)).code).toBe(0)
 
       const parent = await runCli(['verify', 'reports'], dir)
       expect(parent.code).toBe(2)
-      expect(parent.stderr).toBe('dataforge-evals: verify: reports is not a report folder (no manifest.json); report folders in it: reports/qa, reports/run\n')
+      expect(parent.stderr).toBe(
+        'dataforge-evals: verify: reports is not a report folder (no manifest.json); report folders in it: reports/qa, reports/run\n',
+      )
     })
   })
 
@@ -40,7 +50,13 @@ describe('each command writes its own report folder', () => {
 
       // --output-json alone names them too.
       expect((await runCli([...RUN, '--output-json', 'j/nightly.json'], dir)).code).toBe(0)
-      expect(await sorted(join(dir, 'j'))).toEqual(['manifest.json', 'nightly.html', 'nightly.json', 'nightly.md', 'nightly.runs.jsonl'])
+      expect(await sorted(join(dir, 'j'))).toEqual([
+        'manifest.json',
+        'nightly.html',
+        'nightly.json',
+        'nightly.md',
+        'nightly.runs.jsonl',
+      ])
     })
   })
 
@@ -49,7 +65,10 @@ describe('each command writes its own report folder', () => {
       // The seed's README: two reports into one reports/ folder, the second with its JSON named too.
       const hospital = await runCli([...RUN, '--output', 'reports/groq-hospital.md'], dir)
       expect(hospital.code, hospital.stderr).toBe(0)
-      const smoke = await runCli([...QA, '--output', 'reports/groq-synthetic-smoke.md', '--output-json', 'reports/groq-synthetic-smoke.json'], dir)
+      const smoke = await runCli(
+        [...QA, '--output', 'reports/groq-synthetic-smoke.md', '--output-json', 'reports/groq-synthetic-smoke.json'],
+        dir,
+      )
       expect(smoke.code, smoke.stderr).toBe(0)
       expect(smoke.stdout).toContain(
         '\nwrote reports/groq-synthetic-smoke.md, reports/groq-synthetic-smoke.html, reports/groq-synthetic-smoke.json, reports/groq-synthetic-smoke.runs.jsonl, reports/manifest.json\n',
@@ -59,7 +78,12 @@ describe('each command writes its own report folder', () => {
       expect(await sorted(join(dir, 'reports'))).toEqual([...files, ...smokeFiles, 'manifest.json'])
       const manifest = JSON.parse(await readFile(join(dir, 'reports/manifest.json'), 'utf8'))
       expect(manifest.files.map((f: { path: string }) => f.path)).toEqual([...files, ...smokeFiles])
-      expect(manifest.rowCounts).toEqual({ 'groq-hospital.json': 1, 'groq-hospital.runs.jsonl': 1, 'groq-synthetic-smoke.json': 2, 'groq-synthetic-smoke.runs.jsonl': 2 })
+      expect(manifest.rowCounts).toEqual({
+        'groq-hospital.json': 1,
+        'groq-hospital.runs.jsonl': 1,
+        'groq-synthetic-smoke.json': 2,
+        'groq-synthetic-smoke.runs.jsonl': 2,
+      })
       const verified = await runCli(['verify', 'reports'], dir)
       expect(verified.code, verified.stderr).toBe(0)
       expect(verified.stdout).toBe('verified reports: 8 files match manifest.json\n')
@@ -82,10 +106,14 @@ describe('each command writes its own report folder', () => {
       const html = await runCli(['report', 'reports/groq-synthetic-smoke', '--html', 'pages/smoke.html'], dir)
       expect(html.code, html.stderr).toBe(0)
       expect(html.stdout).toMatch(/^wrote pages\/smoke\.html: 2 runs in /)
-      expect((await runCli(['compare', 'reports/groq-hospital.md', 'reports/groq-hospital.runs.jsonl'], dir)).code).toBe(0)
+      expect(
+        (await runCli(['compare', 'reports/groq-hospital.md', 'reports/groq-hospital.runs.jsonl'], dir)).code,
+      ).toBe(0)
       const ambiguous = await runCli(['report', 'reports', '--html', 'pages/x.html'], dir)
       expect(ambiguous.code).toBe(2)
-      expect(ambiguous.stderr).toMatch(/reports holds 2 reports \(groq-hospital\.runs\.jsonl, groq-synthetic-smoke\.runs\.jsonl\); give one of them, or its stem/)
+      expect(ambiguous.stderr).toMatch(
+        /reports holds 2 reports \(groq-hospital\.runs\.jsonl, groq-synthetic-smoke\.runs\.jsonl\); give one of them, or its stem/,
+      )
     })
   })
 
@@ -95,7 +123,9 @@ describe('each command writes its own report folder', () => {
       await writeFile(join(dir, 'reports/a.md'), 'edited by hand\n')
       const res = await runCli([...QA, '--output', 'reports/b.md'], dir)
       expect(res.code).toBe(2)
-      expect(res.stderr).toMatch(/reports\/a\.md: changed since .*reports\/manifest\.json listed it; listing it again would hide the change/)
+      expect(res.stderr).toMatch(
+        /reports\/a\.md: changed since .*reports\/manifest\.json listed it; listing it again would hide the change/,
+      )
       expect(await sorted(join(dir, 'reports'))).toEqual(['a.html', 'a.json', 'a.md', 'a.runs.jsonl', 'manifest.json'])
     })
   })
@@ -103,7 +133,13 @@ describe('each command writes its own report folder', () => {
   it('folders written before stems keep working: run’s report stem keeps runs.jsonl; a qa report replaces its old runs.jsonl', async () => {
     await withTempDir(async (dir) => {
       expect((await runCli(RUN, dir)).code).toBe(0)
-      expect(await sorted(join(dir, 'reports/run'))).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect(await sorted(join(dir, 'reports/run'))).toEqual([
+        'manifest.json',
+        'report.html',
+        'report.json',
+        'report.md',
+        'runs.jsonl',
+      ])
       // reports/qa as the version before stems left it: qa.* beside runs.jsonl.
       expect((await runCli(QA, dir)).code).toBe(0)
       await rename(join(dir, 'reports/qa/qa.runs.jsonl'), join(dir, 'reports/qa/runs.jsonl'))
@@ -112,7 +148,13 @@ describe('each command writes its own report folder', () => {
       expect((await runCli(['verify', 'reports/qa'], dir)).code).toBe(0)
       expect((await runCli(['compare', 'reports/qa', 'reports/qa'], dir)).code).toBe(0)
       expect((await runCli(QA, dir)).code).toBe(0)
-      expect(await sorted(join(dir, 'reports/qa'))).toEqual(['manifest.json', 'qa.html', 'qa.json', 'qa.md', 'qa.runs.jsonl'])
+      expect(await sorted(join(dir, 'reports/qa'))).toEqual([
+        'manifest.json',
+        'qa.html',
+        'qa.json',
+        'qa.md',
+        'qa.runs.jsonl',
+      ])
       expect((await runCli(['verify', 'reports/qa'], dir)).code).toBe(0)
     })
   })
@@ -156,7 +198,9 @@ describe('verify takes report folders only', () => {
       await writeFile(join(dir, 'stray/file'), 'x')
       const stray = await runCli(['verify', '.'], dir)
       expect(stray.code).toBe(1)
-      expect(stray.stderr).toBe('dataforge-evals verify: stray/file: in the folder but not listed in the manifest\ndataforge-evals verify: .: 1 problem\n')
+      expect(stray.stderr).toBe(
+        'dataforge-evals verify: stray/file: in the folder but not listed in the manifest\ndataforge-evals verify: .: 1 problem\n',
+      )
     })
   })
 })
@@ -166,11 +210,15 @@ describe('export says what it writes', () => {
     await withTempDir(async (dir) => {
       expect((await runCli(RUN, dir)).code).toBe(0)
       const into = await runCli(['export', 'reports/run', '--parquet', 'reports/run/runs.parquet'], dir)
-      expect(into.stdout).toMatch(/^wrote reports\/run\/runs\.parquet: 1 row, \d+ bytes; updated reports\/run\/manifest\.json\n$/)
+      expect(into.stdout).toMatch(
+        /^wrote reports\/run\/runs\.parquet: 1 row, \d+ bytes; updated reports\/run\/manifest\.json\n$/,
+      )
       expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
 
       const fresh = await runCli(['export', 'reports/run', '--parquet', 'exports/runs.parquet'], dir)
-      expect(fresh.stdout).toMatch(/^wrote exports\/runs\.parquet: 1 row, \d+ bytes; created exports\/manifest\.json\n$/)
+      expect(fresh.stdout).toMatch(
+        /^wrote exports\/runs\.parquet: 1 row, \d+ bytes; created exports\/manifest\.json\n$/,
+      )
       expect(await sorted(join(dir, 'exports'))).toEqual(['manifest.json', 'runs.parquet'])
 
       await mkdir(join(dir, 'x'))

@@ -65,7 +65,10 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
 
   it('conversation turns are their own records with turn numbers; trials use seed+i', async () => {
     await withTempDir(async (dir) => {
-      const res = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'hard', '--trials', '2', '--seed', '5', '--quiet'], dir)
+      const res = await runCli(
+        ['qa', '--agent', 'mock-qa', '--suite', 'hard', '--trials', '2', '--seed', '5', '--quiet'],
+        dir,
+      )
       expect(res.code, res.stderr).toBe(0)
       const conv = reportIn(dir).records.filter((r) => r.caseId === 'hard-conv-returns')
       expect(conv.map((r) => [r.turn, r.trial, r.seed])).toEqual([
@@ -84,7 +87,10 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
   it('--min-passes K: the repeat gate of run, per question and turn; verdict printed, reports written either way', async () => {
     await withTempDir(async (dir) => {
       const base = ['qa', '--suite', 'bespoke', '--trials', '2', '--quiet']
-      const oracle = await runCli([...base, '--agent', 'mock-qa', '--min-passes', '2', '--output', 'ok/qa.md', '--output-json', 'ok/qa.json'], dir)
+      const oracle = await runCli(
+        [...base, '--agent', 'mock-qa', '--min-passes', '2', '--output', 'ok/qa.md', '--output-json', 'ok/qa.json'],
+        dir,
+      )
       expect(oracle.code, oracle.stderr).toBe(0)
       const cases = JSON.parse(readFileSync(join(dir, 'ok/qa.json'), 'utf8')).cases.length as number
       expect(cases).toBeGreaterThan(10)
@@ -92,11 +98,29 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       expect(oracle.stdout).toContain('\nwrote ok/qa.md, ok/qa.html, ok/qa.json, ok/qa.runs.jsonl, ok/manifest.json\n')
 
       // A bar above the trials run fails every case, the oracle's too; conversation turns are cases of their own.
-      const over = await runCli(['qa', '--suite', 'hard', '--agent', 'mock-qa', '--min-passes', '2', '--quiet', '--output', 'over/qa.md', '--output-json', 'over/qa.json'], dir)
+      const over = await runCli(
+        [
+          'qa',
+          '--suite',
+          'hard',
+          '--agent',
+          'mock-qa',
+          '--min-passes',
+          '2',
+          '--quiet',
+          '--output',
+          'over/qa.md',
+          '--output-json',
+          'over/qa.json',
+        ],
+        dir,
+      )
       expect(over.code).toBe(1)
       const overCases = JSON.parse(readFileSync(join(dir, 'over/qa.json'), 'utf8')).cases.length as number
       expect(over.stderr.trim().split('\n')).toHaveLength(overCases)
-      expect(over.stderr).toContain('gate failed: mock-qa · hard · hard-conv-returns#t4: passed 1 of 1 trials, the repeat gate needs 2\n')
+      expect(over.stderr).toContain(
+        'gate failed: mock-qa · hard · hard-conv-returns#t4: passed 1 of 1 trials, the repeat gate needs 2\n',
+      )
 
       const refuse = await runCli([...base, '--agent', 'refuse', '--min-passes', '1'], dir)
       expect(refuse.code).toBe(1)
@@ -105,11 +129,14 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       const missed = report.cases.filter((c) => c.passes < 1)
       expect(missed.length).toBeGreaterThan(0)
       expect(lines).toHaveLength(missed.length)
-      expect(lines).toContain('gate failed: refuse · bespoke · bespoke-rank-second-customer: passed 0 of 2 trials, the repeat gate needs 1')
+      expect(lines).toContain(
+        'gate failed: refuse · bespoke · bespoke-rank-second-customer: passed 0 of 2 trials, the repeat gate needs 1',
+      )
       // The cases refusing passes (the refusal questions) are not listed.
       const held = report.cases.filter((c) => c.passes >= 1)
       expect(held.length).toBeGreaterThan(0)
-      for (const c of held) expect(refuse.stderr).not.toContain(` · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}:`)
+      for (const c of held)
+        expect(refuse.stderr).not.toContain(` · ${c.caseId}${c.turn === null ? '' : `#t${c.turn}`}:`)
       expect(report.records.length).toBe(2 * cases)
 
       const bad = await runCli([...base, '--agent', 'mock-qa', '--min-passes', '0'], dir)
@@ -136,7 +163,10 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
   it('--limit N --seed S draws the same sample twice and another for another seed', async () => {
     const ids = async (seed: string) =>
       withTempDir(async (dir) => {
-        expect((await runCli(['qa', '--agent', 'mock-qa', '--suite', 'wtq', '--limit', '7', '--seed', seed, '--quiet'], dir)).code).toBe(0)
+        expect(
+          (await runCli(['qa', '--agent', 'mock-qa', '--suite', 'wtq', '--limit', '7', '--seed', seed, '--quiet'], dir))
+            .code,
+        ).toBe(0)
         return [...new Set(reportIn(dir).records.map((r) => r.caseId))]
       })
     const a = await ids('3')
@@ -148,8 +178,14 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
   it('compare pairs two QA runs on units (questions, conversations) with McNemar', async () => {
     await withTempDir(async (dir) => {
       const quiet = ['--suite', 'hard', '--quiet']
-      expect((await runCli(['qa', '--agent', 'mock-qa', ...quiet, '--output', 'a/r.md', '--output-json', 'a/r.json'], dir)).code).toBe(0)
-      expect((await runCli(['qa', '--agent', 'refuse', ...quiet, '--output', 'b/r.md', '--output-json', 'b/r.json'], dir)).code).toBe(0)
+      expect(
+        (await runCli(['qa', '--agent', 'mock-qa', ...quiet, '--output', 'a/r.md', '--output-json', 'a/r.json'], dir))
+          .code,
+      ).toBe(0)
+      expect(
+        (await runCli(['qa', '--agent', 'refuse', ...quiet, '--output', 'b/r.md', '--output-json', 'b/r.json'], dir))
+          .code,
+      ).toBe(0)
       const res = await runCli(['compare', 'a/r.json', 'b/r.json'], dir)
       expect(res.code).toBe(1)
       expect(res.stdout).toContain('| **overall** | 13 units (mixed) | paired | 13 | 0 | 1.000 | 0.000 |')
@@ -169,12 +205,17 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
       writeFileSync(join(dir, 'not-agent.ts'), 'export const x = 1\n')
       const res = await runCli(['qa', '--agent', './counter-agent.ts', '--suite', 'bespoke', '--quiet'], dir)
       expect(res.code, res.stderr).toBe(0)
-      const passed = reportIn(dir).records.filter((r) => r.correct).map((r) => r.caseId).sort()
+      const passed = reportIn(dir)
+        .records.filter((r) => r.correct)
+        .map((r) => r.caseId)
+        .sort()
       expect(passed).toEqual(['bespoke-order-count', 'bespoke-refuse-email', 'bespoke-refuse-profit'])
       const bad = await runCli(['qa', '--agent', './not-agent.ts', '--suite', 'bespoke'], dir)
       expect(bad.code).toBe(2)
       // Module agents run isolated: the loader in the agent's process words the error.
-      expect(bad.stderr).toMatch(/must export an agent \(.*\{ name, session\(tables, ctx\) \}\) as default or as "agent"; found exports \[x\]/)
+      expect(bad.stderr).toMatch(
+        /must export an agent \(.*\{ name, session\(tables, ctx\) \}\) as default or as "agent"; found exports \[x\]/,
+      )
     })
   })
 
@@ -211,8 +252,13 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
         const question = lastUser(req)
         const model = (req.body as { model: string }).model
         // Refuses what the data lacks, answers 0 to everything else; m2 wraps its JSON in a code fence.
-        const reply = /email|profit/i.test(question) ? '{"refused": true, "explanation": "no such column"}' : '{"answer": 0, "explanation": "zero"}'
-        return completion(model === 'm2' ? `\`\`\`json\n${reply}\n\`\`\`` : reply, { promptTokens: 100, completionTokens: 10 })
+        const reply = /email|profit/i.test(question)
+          ? '{"refused": true, "explanation": "no such column"}'
+          : '{"answer": 0, "explanation": "zero"}'
+        return completion(model === 'm2' ? `\`\`\`json\n${reply}\n\`\`\`` : reply, {
+          promptTokens: 100,
+          completionTokens: 10,
+        })
       },
     })
   })
@@ -221,12 +267,32 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
   it('fails closed: replay without cassettes errors every question; qa exits 1 with one line saying why, reports written', async () => {
     await withTempDir(async (dir) => {
       const summaryFile = join(dir, 'step-summary.md')
-      const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'bespoke', '--limit', '4']
-      const res = await runCli([...args, '--cache', 'replay', '--cache-dir', 'no-cassettes', '--quiet', '--github'], dir, { QA_KEY: KEY, GITHUB_STEP_SUMMARY: summaryFile })
+      const args = [
+        'qa',
+        '--agent',
+        'openai-compatible',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'bespoke',
+        '--limit',
+        '4',
+      ]
+      const res = await runCli(
+        [...args, '--cache', 'replay', '--cache-dir', 'no-cassettes', '--quiet', '--github'],
+        dir,
+        { QA_KEY: KEY, GITHUB_STEP_SUMMARY: summaryFile },
+      )
       expect(res.code).toBe(1)
       const why = res.stderr.split('\n').filter((l) => l.startsWith('qa failed: '))
       expect(why).toHaveLength(1)
-      expect(why[0]).toMatch(/^qa failed: no question scored: all 4 questions errored \(\w+ 4; first: bespoke-[\w-]+ trial 1: .+\)$/)
+      expect(why[0]).toMatch(
+        /^qa failed: no question scored: all 4 questions errored \(\w+ 4; first: bespoke-[\w-]+ trial 1: .+\)$/,
+      )
       const { records } = reportIn(dir)
       expect(records).toHaveLength(4)
       expect(records.every((r) => r.status === 'failed')).toBe(true)
@@ -242,7 +308,20 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
 
   it('--models runs one agent per model; records carry model, tokens and the grader detail', async () => {
     await withTempDir(async (dir) => {
-      const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--models', 'm1,m2', '--api-key-env', 'QA_KEY', '--suite', 'bespoke', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'openai-compatible',
+        '--base-url',
+        server.baseUrl,
+        '--models',
+        'm1,m2',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'bespoke',
+        '--quiet',
+      ]
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)
@@ -250,8 +329,17 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
       for (const m of ['m1', 'm2']) {
         const rs = byModel(m)
         expect(rs.length).toBeGreaterThanOrEqual(14)
-        expect(rs.every((r) => r.status === 'ok' && r.agentKind === 'model' && r.usage.promptTokens === 100 && r.steps === 1)).toBe(true)
-        expect(rs.filter((r) => r.correct).map((r) => r.caseId).sort()).toEqual(['bespoke-refuse-email', 'bespoke-refuse-profit'])
+        expect(
+          rs.every(
+            (r) => r.status === 'ok' && r.agentKind === 'model' && r.usage.promptTokens === 100 && r.steps === 1,
+          ),
+        ).toBe(true)
+        expect(
+          rs
+            .filter((r) => r.correct)
+            .map((r) => r.caseId)
+            .sort(),
+        ).toEqual(['bespoke-refuse-email', 'bespoke-refuse-profit'])
         const wrong = rs.find((r) => r.caseId === 'bespoke-order-count')!
         expect(wrong.validationError).toMatch(/^expected \d+, found 0 \(value\)/)
       }
@@ -271,12 +359,27 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     it(`${suite}: runs end to end with the model-backed agent (every question asked, answered and graded)`, async () => {
       await withTempDir(async (dir) => {
         const before = server.requests.length
-        const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', suite, '--quiet']
+        const args = [
+          'qa',
+          '--agent',
+          'openai-compatible',
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'm1',
+          '--api-key-env',
+          'QA_KEY',
+          '--suite',
+          suite,
+          '--quiet',
+        ]
         const res = await runCli(args, dir, { QA_KEY: KEY })
         expect(res.code, res.stderr).toBe(0)
         const { records } = reportIn(dir)
         expect(server.requests.length - before).toBe(records.length)
-        expect(records.every((r) => r.status === 'ok' && r.correct !== null && r.usage.calls === 1 && r.model === 'm1')).toBe(true)
+        expect(
+          records.every((r) => r.status === 'ok' && r.correct !== null && r.usage.calls === 1 && r.model === 'm1'),
+        ).toBe(true)
         if (suite === 'large') {
           // The model sees only the head of the 100,000-row table, and is told so: the snapshot trap.
           const prompts = server.requests.slice(before).map((r) => JSON.stringify(r.body))
@@ -301,7 +404,24 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     })
     try {
       await withTempDir(async (dir) => {
-        const args = ['qa', '--agent', 'openai-compatible', '--base-url', gated.baseUrl, '--models', 'a,b', '--concurrency', '2', '--api-key-env', 'QA_KEY', '--suite', 'messy', '--limit', '3', '--quiet']
+        const args = [
+          'qa',
+          '--agent',
+          'openai-compatible',
+          '--base-url',
+          gated.baseUrl,
+          '--models',
+          'a,b',
+          '--concurrency',
+          '2',
+          '--api-key-env',
+          'QA_KEY',
+          '--suite',
+          'messy',
+          '--limit',
+          '3',
+          '--quiet',
+        ]
         const res = await runCli(args, dir, { QA_KEY: KEY })
         expect(res.code, res.stderr).toBe(0)
         expect(gated.requests).toHaveLength(6)
@@ -315,7 +435,20 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
   it('a conversation keeps its history across turns', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'hard', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'openai-compatible',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'hard',
+        '--quiet',
+      ]
       expect((await runCli(args, dir, { QA_KEY: KEY })).code).toBe(0)
       const third = server.requests.find((r) => lastUser(r).startsWith('Using returned, how many units'))!
       const roles = (third.body as { messages: Array<{ role: string }> }).messages.map((m) => m.role)
@@ -335,7 +468,22 @@ describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a 
 
   it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
     await withTempDir(async (dir) => {
-      const args = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'large', '--limit', '2', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'data-agent',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'large',
+        '--limit',
+        '2',
+        '--quiet',
+      ]
       const res = await runCli(args, dir, { QA_KEY: 'sk-test-data-agent-0' })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)

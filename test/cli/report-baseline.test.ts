@@ -8,7 +8,8 @@ import { runCli } from '../helpers/cli-harness.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
 const jsonl = (rows: RunRecord[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
-const cases = (n: number, pass: (i: number) => boolean) => Array.from({ length: n }, (_, i) => makeRecord({ caseId: `c${i}`, correct: pass(i) }))
+const cases = (n: number, pass: (i: number) => boolean) =>
+  Array.from({ length: n }, (_, i) => makeRecord({ caseId: `c${i}`, correct: pass(i) }))
 
 let dir: string
 beforeAll(async () => {

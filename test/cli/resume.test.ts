@@ -16,7 +16,21 @@ const STEPPER = `export default {
   },
 }
 `
-const ARGS = ['run', '--agent', './stepper.mjs,baseline', '--dataset', 'synthetic', '--rows', '40', '--trials', '4', '--seed', '3', '--agent-env', 'HANG_FROM']
+const ARGS = [
+  'run',
+  '--agent',
+  './stepper.mjs,baseline',
+  '--dataset',
+  'synthetic',
+  '--rows',
+  '40',
+  '--trials',
+  '4',
+  '--seed',
+  '3',
+  '--agent-env',
+  'HANG_FROM',
+]
 
 const stable = withoutVolatile
 
@@ -51,7 +65,13 @@ describe('resumable runs', () => {
   it('a run killed with SIGKILL keeps its finished trials; --resume runs only the rest and gives the uninterrupted records', async () => {
     await withTempDir(async (dir) => {
       // Trials run dataset by dataset, agent by agent: stepper trials 0 and 1 finish, trial 2 hangs.
-      const killed = await interruptedRun(dir, 'cut/r.runs.partial.jsonl', [...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], 2, 'SIGKILL')
+      const killed = await interruptedRun(
+        dir,
+        'cut/r.runs.partial.jsonl',
+        [...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'],
+        2,
+        'SIGKILL',
+      )
       expect(killed.signal).toBe('SIGKILL')
       const left = (await readdir(join(dir, 'cut'))).sort()
       expect(left).toEqual(['.dataforge.lock', 'r.run.partial.json', 'r.runs.partial.jsonl'])
@@ -60,7 +80,9 @@ describe('resumable runs', () => {
       // A fresh run into the folder would throw the journal away: refused, naming the way out.
       const fresh = await runCli([...ARGS, '--output', 'cut/r.md', '--output-json', 'cut/r.json'], dir)
       expect(fresh.code).toBe(2)
-      expect(fresh.stderr).toMatch(/holds an interrupted run \(r\.run\.partial\.json\); finish it with dataforge-evals run --resume cut\/r,/)
+      expect(fresh.stderr).toMatch(
+        /holds an interrupted run \(r\.run\.partial\.json\); finish it with dataforge-evals run --resume cut\/r,/,
+      )
 
       // Flags given again must agree with the recorded ones (paths compare resolved).
       const resumed = await runCli(['run', '--resume', 'cut', '--trials', '4', '--output-json', './cut/r.json'], dir)
@@ -68,7 +90,13 @@ describe('resumable runs', () => {
       // Only the six missing cells ran (stepper trials 3-4, baseline trials 1-4); the dead run's lock was taken over.
       expect(resumed.stderr).toMatch(/^\[1\/6\] stepper × synthetic trial 3\/4 \(seed 5\)/)
       expect(resumed.stderr).not.toMatch(/\[7\//)
-      expect((await readdir(join(dir, 'cut'))).sort()).toEqual(['manifest.json', 'r.html', 'r.json', 'r.md', 'r.runs.jsonl'])
+      expect((await readdir(join(dir, 'cut'))).sort()).toEqual([
+        'manifest.json',
+        'r.html',
+        'r.json',
+        'r.md',
+        'r.runs.jsonl',
+      ])
       expect((await runCli(['verify', 'cut'], dir)).code).toBe(0)
 
       const whole = await runCli([...ARGS, '--output', 'whole/r.md', '--output-json', 'whole/r.json', '--quiet'], dir)
@@ -86,7 +114,9 @@ describe('resumable runs', () => {
     await withTempDir(async (dir) => {
       const res = await interruptedRun(dir, 'reports/run/runs.partial.jsonl', ARGS, 1, 'SIGINT')
       expect(res.code).toBe(130)
-      expect(res.stderr).toMatch(/run interrupted: 1 trial is saved in reports\/run\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports\/run/)
+      expect(res.stderr).toMatch(
+        /run interrupted: 1 trial is saved in reports\/run\/runs\.partial\.jsonl; resume with: dataforge-evals run --resume reports\/run/,
+      )
       expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['run.partial.json', 'runs.partial.jsonl'])
     })
   }, 60_000)
@@ -115,7 +145,9 @@ describe('resumable runs', () => {
       await writeFile(join(dir, 'stepper.mjs'), `${STEPPER}// edited\n`)
       const edited = await runCli(['run', '--resume', 'reports/run'], dir)
       expect(edited.code).toBe(2)
-      expect(edited.stderr).toMatch(/agent 1 \(stepper\) code \(sha256 of its module or script\) was "[0-9a-f]{64}", now "[0-9a-f]{64}"/)
+      expect(edited.stderr).toMatch(
+        /agent 1 \(stepper\) code \(sha256 of its module or script\) was "[0-9a-f]{64}", now "[0-9a-f]{64}"/,
+      )
       await writeFile(join(dir, 'stepper.mjs'), STEPPER)
 
       plan.agents[0].model = null
@@ -136,19 +168,43 @@ describe('several interrupted runs in one folder', () => {
   it('each keeps its own journal under its stem; --resume takes the stem (or a file of the report), the folder alone is ambiguous', async () => {
     await withTempDir(async (dir) => {
       await interruptedRun(dir, 'reports/a.runs.partial.jsonl', [...ARGS, '--output', 'reports/a.md'], 1, 'SIGKILL')
-      await interruptedRun(dir, 'reports/b.runs.partial.jsonl', [...ARGS, '--output', 'reports/b.md', '--trials', '2'], 1, 'SIGKILL')
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(['.dataforge.lock', 'a.run.partial.json', 'a.runs.partial.jsonl', 'b.run.partial.json', 'b.runs.partial.jsonl'])
+      await interruptedRun(
+        dir,
+        'reports/b.runs.partial.jsonl',
+        [...ARGS, '--output', 'reports/b.md', '--trials', '2'],
+        1,
+        'SIGKILL',
+      )
+      expect((await readdir(join(dir, 'reports'))).sort()).toEqual([
+        '.dataforge.lock',
+        'a.run.partial.json',
+        'a.runs.partial.jsonl',
+        'b.run.partial.json',
+        'b.runs.partial.jsonl',
+      ])
       const ambiguous = await runCli(['run', '--resume', 'reports'], dir)
       expect(ambiguous.code).toBe(2)
-      expect(ambiguous.stderr).toMatch(/reports holds 2 interrupted runs \(a, b\); name one: dataforge-evals run --resume .*reports\/a/)
+      expect(ambiguous.stderr).toMatch(
+        /reports holds 2 interrupted runs \(a, b\); name one: dataforge-evals run --resume .*reports\/a/,
+      )
       const a = await runCli(['run', '--resume', 'reports/a', '--quiet'], dir)
       expect(a.code, a.stderr).toBe(0)
-      expect(a.stdout).toContain('wrote reports/a.md, reports/a.html, reports/a.json, reports/a.runs.jsonl, reports/manifest.json')
+      expect(a.stdout).toContain(
+        'wrote reports/a.md, reports/a.html, reports/a.json, reports/a.runs.jsonl, reports/manifest.json',
+      )
       const b = await runCli(['run', '--resume', 'reports/b.md', '--quiet'], dir)
       expect(b.code, b.stderr).toBe(0)
-      expect((await readdir(join(dir, 'reports'))).sort()).toEqual(
-        ['a.html', 'a.json', 'a.md', 'a.runs.jsonl', 'b.html', 'b.json', 'b.md', 'b.runs.jsonl', 'manifest.json'],
-      )
+      expect((await readdir(join(dir, 'reports'))).sort()).toEqual([
+        'a.html',
+        'a.json',
+        'a.md',
+        'a.runs.jsonl',
+        'b.html',
+        'b.json',
+        'b.md',
+        'b.runs.jsonl',
+        'manifest.json',
+      ])
       expect(JSON.parse(await readFile(join(dir, 'reports/a.json'), 'utf8')).records).toHaveLength(8)
       expect(JSON.parse(await readFile(join(dir, 'reports/b.json'), 'utf8')).records).toHaveLength(4)
       expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
@@ -163,14 +219,24 @@ describe('the journal is the folder’s own file', () => {
       await mkdir(join(dir, 'reports/run'), { recursive: true })
       await writeFile(join(dir, 'victim.txt'), 'keep me\n')
       await symlink(join(dir, 'victim.txt'), journal)
-      const viaSymlink = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir)
+      const viaSymlink = await runCli(
+        ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'],
+        dir,
+      )
       expect(viaSymlink.code, viaSymlink.stderr).toBe(2)
-      expect(viaSymlink.stderr).toMatch(/reports\/run\/runs\.partial\.jsonl: is a symlink; refusing to write through it/)
+      expect(viaSymlink.stderr).toMatch(
+        /reports\/run\/runs\.partial\.jsonl: is a symlink; refusing to write through it/,
+      )
       await rename(journal, join(dir, 'gone'))
       await link(join(dir, 'victim.txt'), journal)
-      const viaHardLink = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'], dir)
+      const viaHardLink = await runCli(
+        ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--quiet'],
+        dir,
+      )
       expect(viaHardLink.code, viaHardLink.stderr).toBe(2)
-      expect(viaHardLink.stderr).toMatch(/reports\/run\/runs\.partial\.jsonl: is a hard link \(2 names for one file\); refusing to write through it/)
+      expect(viaHardLink.stderr).toMatch(
+        /reports\/run\/runs\.partial\.jsonl: is a hard link \(2 names for one file\); refusing to write through it/,
+      )
       expect(await readFile(join(dir, 'victim.txt'), 'utf8')).toBe('keep me\n')
     })
   })
@@ -195,12 +261,21 @@ describe('the journal is the folder’s own file', () => {
 describe('a closed stdout or stderr', () => {
   it('ends output quietly and still writes the reports', async () => {
     await withTempDir(async (dir) => {
-      const child = spawnCli(['run', '--agent', 'baseline,noop', '--dataset', 'synthetic', '--rows', '30', '--trials', '3'], dir)
+      const child = spawnCli(
+        ['run', '--agent', 'baseline,noop', '--dataset', 'synthetic', '--rows', '30', '--trials', '3'],
+        dir,
+      )
       child.stdout!.destroy()
       child.stderr!.destroy()
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)))
       expect(code).toBe(0)
-      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual([
+        'manifest.json',
+        'report.html',
+        'report.json',
+        'report.md',
+        'runs.jsonl',
+      ])
       expect((await runCli(['verify', 'reports/run'], dir)).code).toBe(0)
     })
   }, 60_000)
@@ -213,17 +288,35 @@ describe('the run journal', () => {
     await withTempDir(async (dir) => {
       const runDateUtc = '2026-01-01T00:00:00.000Z'
       const keys = join(dir, 'state')
-      const journal = RunJournal.fresh({ dir, stem: 'report' }, { cwd: dir, options: { agent: ['a'], trials: '3' }, runDateUtc }, keys)
+      const journal = RunJournal.fresh(
+        { dir, stem: 'report' },
+        { cwd: dir, options: { agent: ['a'], trials: '3' }, runDateUtc },
+        keys,
+      )
       const sha = makeRecord({}).datasetSha256!
-      const info = (seed: number) => ({ id: 'd', seed, dirty: { sha256: sha.dirty }, clean: { sha256: sha.clean }, dirtyCells: 10 }) as never
+      const info = (seed: number) =>
+        ({ id: 'd', seed, dirty: { sha256: sha.dirty }, clean: { sha256: sha.clean }, dirtyCells: 10 }) as never
       await journal.begin([{ name: 'a', run: () => [] }], [info(1), info(2), info(3)])
       const ok = makeRecord({ agent: 'a', dataset: 'd', trial: 0, seed: 1, runDateUtc })
-      const limited = makeRecord({ agent: 'a', dataset: 'd', trial: 1, seed: 2, status: 'failed', failureKind: 'rate_limited', correct: null, completed: false, runDateUtc })
+      const limited = makeRecord({
+        agent: 'a',
+        dataset: 'd',
+        trial: 1,
+        seed: 2,
+        status: 'failed',
+        failureKind: 'rate_limited',
+        correct: null,
+        completed: false,
+        runDateUtc,
+      })
       journal.add(ok)
       journal.add(limited)
       journal.close()
       // A kill -9 in the middle of a line: that line is dropped (and that trial runs again).
-      await writeFile(join(dir, 'runs.partial.jsonl'), `${await readFile(join(dir, 'runs.partial.jsonl'), 'utf8')}{"recordVers`)
+      await writeFile(
+        join(dir, 'runs.partial.jsonl'),
+        `${await readFile(join(dir, 'runs.partial.jsonl'), 'utf8')}{"recordVers`,
+      )
       const read = readRecordedRun({ dir, stem: 'report' }, keys)
       expect(read.records).toHaveLength(2)
       const resumed = RunJournal.resume(read)

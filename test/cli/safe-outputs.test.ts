@@ -22,17 +22,49 @@ async function refused(dir: string, extra: string[], pattern: RegExp): Promise<v
 describe('output paths are checked before any agent runs', () => {
   it('refuses two outputs on one path, an output outside the report folder, folders and uncreatable folders', async () => {
     await withTempDir(async (dir) => {
-      await refused(dir, ['--output', 'out/x.md', '--output-json', 'out/x.json', '--output-html', 'out/x.md'], /--output-html and --output are the same file/)
+      await refused(
+        dir,
+        ['--output', 'out/x.md', '--output-json', 'out/x.json', '--output-html', 'out/x.md'],
+        /--output-html and --output are the same file/,
+      )
       // A manifest reads .json files as reports and .jsonl files as run records: no other output takes those names.
-      await refused(dir, ['--output', 'out/x.json', '--output-json', 'out/x.json'], /--output out\/x\.json: a report folder reads \.json files as JSON reports; give this file another name \(NAME\.md\)/)
-      await refused(dir, ['--output', 'out/runs.jsonl', '--output-json', 'out/r.json'], /--output out\/runs\.jsonl: a report folder reads \.jsonl files as run records/)
-      await refused(dir, ['--output-json', 'out/r.jsonl'], /--output-json out\/r\.jsonl: a report folder reads \.jsonl files as run records; give this file another name \(NAME\.json\)/)
-      await refused(dir, ['--output', 'out/r.md', '--output-json', 'out/manifest.json'], /manifest\.json \(beside --output-json\) and --output-json are the same file/)
-      await refused(dir, ['--output', 'md/r.md', '--output-json', 'json/r.json'], /--output .*md\/r\.md\) is outside the report folder .*json; put it there so its manifest\.json can cover it/)
+      await refused(
+        dir,
+        ['--output', 'out/x.json', '--output-json', 'out/x.json'],
+        /--output out\/x\.json: a report folder reads \.json files as JSON reports; give this file another name \(NAME\.md\)/,
+      )
+      await refused(
+        dir,
+        ['--output', 'out/runs.jsonl', '--output-json', 'out/r.json'],
+        /--output out\/runs\.jsonl: a report folder reads \.jsonl files as run records/,
+      )
+      await refused(
+        dir,
+        ['--output-json', 'out/r.jsonl'],
+        /--output-json out\/r\.jsonl: a report folder reads \.jsonl files as run records; give this file another name \(NAME\.json\)/,
+      )
+      await refused(
+        dir,
+        ['--output', 'out/r.md', '--output-json', 'out/manifest.json'],
+        /manifest\.json \(beside --output-json\) and --output-json are the same file/,
+      )
+      await refused(
+        dir,
+        ['--output', 'md/r.md', '--output-json', 'json/r.json'],
+        /--output .*md\/r\.md\) is outside the report folder .*json; put it there so its manifest\.json can cover it/,
+      )
       await mkdir(join(dir, 'out/r.md'), { recursive: true })
-      await refused(dir, ['--output', 'out/r.md', '--output-json', 'out/r.json'], /--output .* is a folder, not a regular file/)
+      await refused(
+        dir,
+        ['--output', 'out/r.md', '--output-json', 'out/r.json'],
+        /--output .* is a folder, not a regular file/,
+      )
       await writeFile(join(dir, 'plain'), 'x')
-      await refused(dir, ['--output', 'plain/sub/r.md', '--output-json', 'plain/sub/r.json'], /plain\/sub: cannot create the report folder: ENOTDIR/)
+      await refused(
+        dir,
+        ['--output', 'plain/sub/r.md', '--output-json', 'plain/sub/r.json'],
+        /plain\/sub: cannot create the report folder: ENOTDIR/,
+      )
       expect((await readdir(dir)).sort()).toEqual(['out', 'plain'])
       expect(await readdir(join(dir, 'out'))).toEqual(['r.md'])
     })
@@ -40,14 +72,22 @@ describe('output paths are checked before any agent runs', () => {
 
   it('never replaces a device, FIFO or symlink', async () => {
     await withTempDir(async (dir) => {
-      await refused(dir, ['--output', '/dev/null', '--output-json', '/dev/r.json'], /--output \(\/dev\/null\): is a device or special file, not a regular file/)
+      await refused(
+        dir,
+        ['--output', '/dev/null', '--output-json', '/dev/r.json'],
+        /--output \(\/dev\/null\): is a device or special file, not a regular file/,
+      )
       await mkdir(join(dir, 'out'))
       execFileSync('mkfifo', [join(dir, 'out/r.md')])
       await refused(dir, ['--output', 'out/r.md', '--output-json', 'out/r.json'], /--output .*: is a FIFO/)
       await mkdir(join(dir, 'lnk'))
       await writeFile(join(dir, 'target.json'), 'keep me')
       await symlink(join(dir, 'target.json'), join(dir, 'lnk/r.json'))
-      await refused(dir, ['--output', 'lnk/r.md', '--output-json', 'lnk/r.json'], /--output-json .*: is a symlink; refusing to replace it/)
+      await refused(
+        dir,
+        ['--output', 'lnk/r.md', '--output-json', 'lnk/r.json'],
+        /--output-json .*: is a symlink; refusing to replace it/,
+      )
       expect(await readFile(join(dir, 'target.json'), 'utf8')).toBe('keep me')
       expect(await readdir(join(dir, 'lnk'))).toEqual(['r.json'])
     })
@@ -60,13 +100,23 @@ describe('output paths are checked before any agent runs', () => {
       await writeFile(join(dir, 'reports/run/.dataforge.lock'), JSON.stringify({ pid: process.pid, host }))
       await refused(dir, [], /reports\/run\/\.dataforge\.lock: another run \(pid \d+ on .*\) is writing this folder/)
 
-      const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+      const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        encoding: 'utf8',
+      })
       await writeFile(join(dir, 'reports/run/.dataforge.lock'), JSON.stringify({ pid: Number(dead), host }))
       await writeFile(join(dir, `reports/run/.report.json.${dead}.1700000000000.tmp`), 'half a report')
       const res = await runCli(RUN, dir)
       expect(res.code, res.stderr).toBe(0)
-      expect(res.stdout).toMatch(/wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/)
-      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+      expect(res.stdout).toMatch(
+        /wrote reports\/run\/report\.md, reports\/run\/report\.html, reports\/run\/report\.json, reports\/run\/runs\.jsonl, reports\/run\/manifest\.json/,
+      )
+      expect((await readdir(join(dir, 'reports/run'))).sort()).toEqual([
+        'manifest.json',
+        'report.html',
+        'report.json',
+        'report.md',
+        'runs.jsonl',
+      ])
       expect((await verifyDir(join(dir, 'reports/run'))).ok).toBe(true)
     })
   })
@@ -120,13 +170,20 @@ describe('verify is strict about what the folder holds', () => {
       execFileSync('rm', ['-r', join(reports, 'sub')])
 
       const manifest = JSON.parse(await readFile(join(reports, 'manifest.json'), 'utf8'))
-      const withoutRuns = { ...manifest, files: manifest.files.filter((f: { path: string }) => f.path !== 'runs.jsonl'), rowCounts: { 'report.json': 1 } }
+      const withoutRuns = {
+        ...manifest,
+        files: manifest.files.filter((f: { path: string }) => f.path !== 'runs.jsonl'),
+        rowCounts: { 'report.json': 1 },
+      }
       await writeFile(join(reports, 'manifest.json'), JSON.stringify(withoutRuns))
       res = await runCli(['verify', 'reports/run'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/runs\.jsonl: in the folder but not listed in the manifest/)
 
-      await writeFile(join(reports, 'manifest.json'), JSON.stringify({ ...manifest, files: [], rowCounts: {}, configIds: [] }))
+      await writeFile(
+        join(reports, 'manifest.json'),
+        JSON.stringify({ ...manifest, files: [], rowCounts: {}, configIds: [] }),
+      )
       res = await runCli(['verify', 'reports/run'], dir)
       expect(res.code).toBe(1)
       expect(res.stderr).toMatch(/manifest\.json: lists no files/)

@@ -11,15 +11,38 @@ describe('--timestamp and summary', () => {
       expect((await runCli([...RUN, '--agent', 'noop', '--output', 'reports/old.md'], dir)).code).toBe(0)
       const latest = await runCli([...RUN, '--agent', 'baseline', '--output', 'reports/nightly.md', '--timestamp'], dir)
       expect(latest.code, latest.stderr).toBe(0)
-      const runDate: string = JSON.parse(await readFile(join(dir, 'reports/nightly.json'), 'utf8')).reproducibility.runDateUtc
+      const runDate: string = JSON.parse(await readFile(join(dir, 'reports/nightly.json'), 'utf8')).reproducibility
+        .runDateUtc
       const stamp = runDate.replace(/\.\d+Z$/, 'Z').replaceAll(':', '')
       expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d{6}Z$/)
-      expect(latest.stdout).toContain(`reports/nightly.${stamp}.md, reports/nightly.${stamp}.json, reports/manifest.json`)
+      expect(latest.stdout).toContain(
+        `reports/nightly.${stamp}.md, reports/nightly.${stamp}.json, reports/manifest.json`,
+      )
       // The dated copy is the report as written: the same Markdown, the same JSON (records included).
       for (const ext of ['md', 'json']) {
-        expect(await readFile(join(dir, `reports/nightly.${stamp}.${ext}`), 'utf8')).toBe(await readFile(join(dir, `reports/nightly.${ext}`), 'utf8'))
+        expect(await readFile(join(dir, `reports/nightly.${stamp}.${ext}`), 'utf8')).toBe(
+          await readFile(join(dir, `reports/nightly.${ext}`), 'utf8'),
+        )
       }
-      expect((await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke,hard', '--limit', '2', '--quiet', '--output', 'reports/smoke.md'], dir)).code).toBe(0)
+      expect(
+        (
+          await runCli(
+            [
+              'qa',
+              '--agent',
+              'mock-qa',
+              '--suite',
+              'bespoke,hard',
+              '--limit',
+              '2',
+              '--quiet',
+              '--output',
+              'reports/smoke.md',
+            ],
+            dir,
+          )
+        ).code,
+      ).toBe(0)
       expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
 
       const summary = await runCli(['summary', 'reports'], dir)
@@ -28,9 +51,13 @@ describe('--timestamp and summary', () => {
       const text = await readFile(join(dir, 'reports/SUMMARY.md'), 'utf8')
       expect(text.match(/^## .*/gm)).toEqual(['## bespoke', '## hard', '## synthetic'])
       // synthetic from the newest report that ran it (the latest, not the dated copy of the same run, not old.json).
-      expect(text).toContain(`## synthetic\n\nFrom \`nightly.json\` (run), run ${runDate}.\n\n| group | Score [95% CI] | F1 | trials done/asked | failures |\n| --- | --- | --- | --- | --- |\n| baseline · synthetic |`)
+      expect(text).toContain(
+        `## synthetic\n\nFrom \`nightly.json\` (run), run ${runDate}.\n\n| group | Score [95% CI] | F1 | trials done/asked | failures |\n| --- | --- | --- | --- | --- |\n| baseline · synthetic |`,
+      )
       expect(text).not.toContain('old.json')
-      expect(text).toMatch(/## hard\n\nFrom `smoke\.json` \(qa\), run .*\n\n\| group .*\n\| --- .*\n\| mock-qa · hard · [^|]+ \| 1\.00 \[/)
+      expect(text).toMatch(
+        /## hard\n\nFrom `smoke\.json` \(qa\), run .*\n\n\| group .*\n\| --- .*\n\| mock-qa · hard · [^|]+ \| 1\.00 \[/,
+      )
       expect((await runCli(['verify', 'reports'], dir)).code).toBe(0)
       // Again: the same text (it diffs), the manifest updated in place.
       expect((await runCli(['summary', 'reports'], dir)).code).toBe(0)

@@ -6,7 +6,13 @@ import { hashOf } from '../../src/core/hash.js'
 // The ids are written in canonical order without sorting (one per record on the reporter's critical path);
 // they must stay the hash of the canonical JSON they always were, or reports stop being comparable.
 const canonicalArm = (id: RecordIdentity) =>
-  hashOf({ agent: id.agent, agentKind: id.agentKind ?? 'custom', model: id.model ?? null, provider: id.provider ?? null, generation: id.generation ?? null })
+  hashOf({
+    agent: id.agent,
+    agentKind: id.agentKind ?? 'custom',
+    model: id.model ?? null,
+    provider: id.provider ?? null,
+    generation: id.generation ?? null,
+  })
 const canonicalConfig = (id: RecordIdentity) =>
   hashOf({
     arm: canonicalArm(id),

@@ -13,7 +13,21 @@ const DIRTY_SHUFFLED = 'phone,city,id,zip,name\n111,Paris,1,75001,Ann\n222,Rme,2
 async function run(dir: string, dirty: string, clean = CLEAN) {
   await writeFile(join(dir, 'clean.csv'), clean)
   await writeFile(join(dir, 'dirty.csv'), dirty)
-  return runCli(['run', '--agent', 'noop', '--dataset', 'shuffled', '--dirty-csv', 'dirty.csv', '--clean-csv', 'clean.csv', '--quiet'], dir)
+  return runCli(
+    [
+      'run',
+      '--agent',
+      'noop',
+      '--dataset',
+      'shuffled',
+      '--dirty-csv',
+      'dirty.csv',
+      '--clean-csv',
+      'clean.csv',
+      '--quiet',
+    ],
+    dir,
+  )
 }
 
 describe('dirty and clean CSVs with columns in different orders', () => {
@@ -33,7 +47,10 @@ describe('dirty and clean CSVs with columns in different orders', () => {
 
   it('names matched case and punctuation aside (Raha style) keep aligning, by name when reordered', async () => {
     await withTempDir(async (dir) => {
-      const r = await run(dir, 'Phone,City,ID,Zip,Name\n111,Paris,1,75001,Ann\n222,Rme,2,00100,Bob\n334,Oslo,3,0150,Cara\n')
+      const r = await run(
+        dir,
+        'Phone,City,ID,Zip,Name\n111,Paris,1,75001,Ann\n222,Rme,2,00100,Bob\n334,Oslo,3,0150,Cara\n',
+      )
       expect(r.code, r.stderr).toBe(0)
       const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       expect(report.records[0]).toMatchObject({ fn: 2 })
@@ -42,7 +59,10 @@ describe('dirty and clean CSVs with columns in different orders', () => {
 
   it('renamed columns at the same positions (Raha hospital style) are aligned by position as before', async () => {
     await withTempDir(async (dir) => {
-      const r = await run(dir, 'id,full_name,town,zip,phone_number\n1,Ann,Paris,75001,111\n2,Bob,Rme,00100,222\n3,Cara,Oslo,0150,334\n')
+      const r = await run(
+        dir,
+        'id,full_name,town,zip,phone_number\n1,Ann,Paris,75001,111\n2,Bob,Rme,00100,222\n3,Cara,Oslo,0150,334\n',
+      )
       expect(r.code, r.stderr).toBe(0)
       const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
       expect(report.records[0]).toMatchObject({ fn: 2 })
@@ -51,7 +71,10 @@ describe('dirty and clean CSVs with columns in different orders', () => {
 
   it('different names and a shared column moved: exit 2 naming the files, the column and both orders', async () => {
     await withTempDir(async (dir) => {
-      const r = await run(dir, 'phone,town,id,zip,name\n111,Paris,1,75001,Ann\n222,Rme,2,00100,Bob\n334,Oslo,3,0150,Cara\n')
+      const r = await run(
+        dir,
+        'phone,town,id,zip,name\n111,Paris,1,75001,Ann\n222,Rme,2,00100,Bob\n334,Oslo,3,0150,Cara\n',
+      )
       expect(r.code).toBe(2)
       expect(r.stderr).toContain('have their columns in different orders and not the same names')
       expect(r.stderr).toMatch(/column "id" is column 3 in \S*dirty\.csv but column 1 in \S*clean\.csv/)

@@ -100,7 +100,12 @@ describe('readCsvTable', () => {
     await writeFile(path, bytes)
     const { table, digest } = await readCsvTable(path)
     expect(table).toEqual({ columns: ['a', 'b'], rows: [['1', 'x,y']] })
-    expect(digest).toEqual({ path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, of: 'file-bytes' })
+    expect(digest).toEqual({
+      path,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      bytes: bytes.length,
+      of: 'file-bytes',
+    })
   })
 
   it('says which file is missing, a folder or not UTF-8', async () => {
@@ -155,7 +160,14 @@ describe('toCsv', () => {
   })
 
   it('csvDigest handles lines longer than its buffer and multi-byte text', () => {
-    const table: Table = { columns: ['a', 'b'], rows: [['x', 'é'.repeat(400_000)], ['y', '€,"'.repeat(200_000)], ['z', 'ok']] }
+    const table: Table = {
+      columns: ['a', 'b'],
+      rows: [
+        ['x', 'é'.repeat(400_000)],
+        ['y', '€,"'.repeat(200_000)],
+        ['z', 'ok'],
+      ],
+    }
     const text = toCsv(table)
     expect(csvDigest(table)).toEqual({
       sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
@@ -175,17 +187,55 @@ describe('toCsv', () => {
   })
 
   it('csvDigestPair equals the sha256 of toCsv for every kind of field, with shared rows across buffer flushes', () => {
-    const kinds = ['plain', '', 'a,b', 'say "hi"', 'two\nlines', 'cr\ronly', 'crlf\r\n', 'café', '€', '😀', '\ud800', 'x'.repeat(5000)]
-    const shared = Array.from({ length: 3000 }, (_, i) => [String(i), kinds[i % kinds.length]!, kinds[(i * 7) % kinds.length]!])
+    const kinds = [
+      'plain',
+      '',
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\ronly',
+      'crlf\r\n',
+      'café',
+      '€',
+      '😀',
+      '\ud800',
+      'x'.repeat(5000),
+    ]
+    const shared = Array.from({ length: 3000 }, (_, i) => [
+      String(i),
+      kinds[i % kinds.length]!,
+      kinds[(i * 7) % kinds.length]!,
+    ])
     const a: Table = { columns: ['i', 'v', 'w,"q"'], rows: shared }
-    const b: Table = { columns: ['i', 'v', 'w,"q"'], rows: shared.map((row, i) => (i % 5 === 0 ? [row[0]!, 'changed', '€'] : row)) }
+    const b: Table = {
+      columns: ['i', 'v', 'w,"q"'],
+      rows: shared.map((row, i) => (i % 5 === 0 ? [row[0]!, 'changed', '€'] : row)),
+    }
     const lone: Table = { columns: ['only'], rows: [[''], ['v'], ['']] }
-    const huge: Table = { columns: ['a', 'b'], rows: [['1', 'y'.repeat(400_000)], ['2', 'é,'.repeat(300_000)], ['3', '']] }
-    for (const [x, y] of [[a, b], [lone, lone], [huge, huge]] as const) {
+    const huge: Table = {
+      columns: ['a', 'b'],
+      rows: [
+        ['1', 'y'.repeat(400_000)],
+        ['2', 'é,'.repeat(300_000)],
+        ['3', ''],
+      ],
+    }
+    for (const [x, y] of [
+      [a, b],
+      [lone, lone],
+      [huge, huge],
+    ] as const) {
       const digests = csvDigestPair(x, y)
-      for (const [table, digest] of [[x, digests[0]], [y, digests[1]]] as const) {
+      for (const [table, digest] of [
+        [x, digests[0]],
+        [y, digests[1]],
+      ] as const) {
         const text = toCsv(table)
-        expect(digest).toEqual({ sha256: createHash('sha256').update(text, 'utf8').digest('hex'), bytes: Buffer.byteLength(text, 'utf8'), of: 'csv-serialization' })
+        expect(digest).toEqual({
+          sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+          bytes: Buffer.byteLength(text, 'utf8'),
+          of: 'csv-serialization',
+        })
       }
     }
   })

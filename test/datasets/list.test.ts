@@ -25,12 +25,19 @@ describe('listDatasets', () => {
       errors: 95,
       ignoredByComparator: 5,
       comparator: 'exact',
-      source: 'dataforge-evals synthetic generator v1 (defaults: 200 rows, error rate 0.05; counts for seed 1, other seeds differ)',
+      source:
+        'dataforge-evals synthetic generator v1 (defaults: 200 rows, error rate 0.05; counts for seed 1, other seeds differ)',
       corruptionKinds: [...CORRUPTION_KINDS],
       available: true,
     })
     const byId = Object.fromEntries(listing.map((d) => [d.id, d]))
-    expect(byId['hospital']).toMatchObject({ origin: 'raha', rows: 1000, columns: 20, dirtyCells: 509, available: true })
+    expect(byId['hospital']).toMatchObject({
+      origin: 'raha',
+      rows: 1000,
+      columns: 20,
+      dirtyCells: 509,
+      available: true,
+    })
     expect(byId['flights']).toMatchObject({ rows: 2376, columns: 7, dirtyCells: 4920, available: true })
     expect(byId['beers']).toMatchObject({ rows: 2410, columns: 11, dirtyCells: 4362, available: true })
     expect(byId['rayyan']).toMatchObject({ rows: 1000, columns: 11, dirtyCells: 948, available: true })
@@ -48,7 +55,9 @@ describe('listDatasets', () => {
       (await listDatasets({ dataDir: bundledDatasets, comparator: rahaComparator }))[0]!.errors,
     )
     // the differences `exact` ignores are the whitespace-only damage at the end of a value
-    const ignored = generateSynthetic({ seed: 1 }).corrections.filter((c) => c.dirty.trimEnd() === c.clean.trimEnd()).length
+    const ignored = generateSynthetic({ seed: 1 }).corrections.filter(
+      (c) => c.dirty.trimEnd() === c.clean.trimEnd(),
+    ).length
     expect(synthetic).toMatchObject({ dirtyCells: 100, ignoredByComparator: ignored })
     expect(synthetic!.errors! + synthetic!.ignoredByComparator!).toBe(100)
   })
@@ -74,7 +83,9 @@ describe('listDatasets', () => {
       await mkdir(join(own, 'hospital'))
       await writeFile(join(own, 'hospital/dirty.csv'), 'a,b\n1,x\n')
       await writeFile(join(own, 'hospital/clean.csv'), 'a,b\n1,y\n')
-      const hospital = (await listDatasets({ dataDir: own, comparator: exactComparator })).find((d) => d.id === 'hospital')!
+      const hospital = (await listDatasets({ dataDir: own, comparator: exactComparator })).find(
+        (d) => d.id === 'hospital',
+      )!
       expect(hospital).toMatchObject({ rows: 1, columns: 2, dirtyCells: 1, available: true })
       expect(hospital.source).toContain(join(own, 'hospital'))
     } finally {

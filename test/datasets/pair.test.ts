@@ -27,7 +27,12 @@ describe('CSV pair', () => {
   }
 
   it('grades every differing cell, names columns from the clean file and skips the id column', async () => {
-    const { task, info } = await loadDataset({ id: 'contacts', seed: 11, dirtyCsv: contactsDirty, cleanCsv: contactsClean })
+    const { task, info } = await loadDataset({
+      id: 'contacts',
+      seed: 11,
+      dirtyCsv: contactsDirty,
+      cleanCsv: contactsClean,
+    })
     expect(task.columns).toEqual(['index', 'Name', 'City', 'State', 'Phone', 'Note'])
     expect(task.dirty.columns).toEqual(task.columns)
     expect(task.name).toBe('contacts')
@@ -112,7 +117,9 @@ describe('CSV pair', () => {
     )
     await expect(
       loadDataset({ id: 'p', seed: 0, dirtyCsv: headerOnlyDirty, cleanCsv: headerOnlyClean }),
-    ).rejects.toThrow(new InputError(`${headerOnlyDirty} and ${headerOnlyClean} have a header but no data rows: nothing to repair`))
+    ).rejects.toThrow(
+      new InputError(`${headerOnlyDirty} and ${headerOnlyClean} have a header but no data rows: nothing to repair`),
+    )
   })
 
   it('accepts a pair with no differences (a pure over-repair test)', async () => {
@@ -155,7 +162,9 @@ describe('CSV pair', () => {
     )
     await expect(loadDataset({ id: '', seed: 0 })).rejects.toThrow(InputError)
     await expect(loadDataset({ id: '', seed: 0, dirtyCsv: contactsDirty, cleanCsv: contactsClean })).rejects.toThrow(
-      new InputError("a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }"),
+      new InputError(
+        "a CSV pair needs a name, the dataset its reports group by: give it an id, e.g. { id: 'products', dirtyCsv, cleanCsv }",
+      ),
     )
   })
 
@@ -210,11 +219,21 @@ describe('createRepairTask', () => {
     const { createRepairTask } = await import('../../src/datasets/create-repair-task.js')
     const clean = { columns: ['id', 'city'], rows: [['1', 'Boston']] }
     const bad = (dirty: unknown) => () => createRepairTask({ name: 't', dirty: dirty as typeof clean, clean })
-    expect(bad({ columns: ['id', 'city'], rows: [['1', 2]] })).toThrow(new InputError('createRepairTask(t).dirty.rows.0.1: expected a string (cells are literal text), got number'))
-    expect(bad({ columns: ['id', 'city'], rows: [['1']] })).toThrow(new InputError('createRepairTask(t).dirty.rows.0: row 0 has 1 cells, expected 2'))
-    expect(bad({ columns: ['id', 7], rows: [] })).toThrow(new InputError('createRepairTask(t).dirty.columns.1: expected a string, got number'))
-    expect(bad({ columns: ['id', 'city'] })).toThrow(new InputError('createRepairTask(t).dirty.rows: expected an array of rows, got undefined'))
+    expect(bad({ columns: ['id', 'city'], rows: [['1', 2]] })).toThrow(
+      new InputError('createRepairTask(t).dirty.rows.0.1: expected a string (cells are literal text), got number'),
+    )
+    expect(bad({ columns: ['id', 'city'], rows: [['1']] })).toThrow(
+      new InputError('createRepairTask(t).dirty.rows.0: row 0 has 1 cells, expected 2'),
+    )
+    expect(bad({ columns: ['id', 7], rows: [] })).toThrow(
+      new InputError('createRepairTask(t).dirty.columns.1: expected a string, got number'),
+    )
+    expect(bad({ columns: ['id', 'city'] })).toThrow(
+      new InputError('createRepairTask(t).dirty.rows: expected an array of rows, got undefined'),
+    )
     expect(bad(null)).toThrow(new InputError('createRepairTask(t).dirty: expected a table { columns, rows }, got null'))
-    expect(createRepairTask({ name: 't', dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn']] }, clean }).info.id).toBe('t')
+    expect(
+      createRepairTask({ name: 't', dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn']] }, clean }).info.id,
+    ).toBe('t')
   })
 })

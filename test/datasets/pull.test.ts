@@ -147,7 +147,9 @@ describe('pullDataset against a local HTTP server', () => {
     const error = await rejectionOf(pullDataset('flights', { dataDir, baseUrl: server.baseUrl }))
     expect(error).toBeInstanceOf(DatasetDownloadError)
     expect(error.message).toMatch(
-      new RegExp(`^flights/clean\\.csv: GET ${server.baseUrl}/flights/clean\\.csv answered 404 Not Found; to install it by hand, download `),
+      new RegExp(
+        `^flights/clean\\.csv: GET ${server.baseUrl}/flights/clean\\.csv answered 404 Not Found; to install it by hand, download `,
+      ),
     )
     expect(error.message).toContain(
       `put them at ${join(dataDir, 'flights/dirty.csv')} (sha256 ${CANONICAL_DATASETS.flights.files.dirty.sha256})`,
@@ -171,9 +173,13 @@ describe('pullDataset against a local HTTP server', () => {
 
   it('a DNS failure is reported as offline too', async () => {
     const fetchImpl = (async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) })
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }),
+      })
     }) as typeof fetch
-    const error = await rejectionOf(pullDataset('beers', { dataDir, baseUrl: 'http://no-such-host.invalid/raha', fetchImpl }))
+    const error = await rejectionOf(
+      pullDataset('beers', { dataDir, baseUrl: 'http://no-such-host.invalid/raha', fetchImpl }),
+    )
     expect(error).toBeInstanceOf(DatasetDownloadError)
     expect(error.message).toMatch(
       /^beers\/dirty\.csv: cannot reach http:\/\/no-such-host\.invalid\/raha\/beers\/dirty\.csv \(ENOTFOUND\): offline\?; to install it by hand/,
@@ -184,7 +190,9 @@ describe('pullDataset against a local HTTP server', () => {
     server.stall.add('/raha/flights/dirty.csv')
     const error = await rejectionOf(pullDataset('flights', { dataDir, baseUrl: server.baseUrl, timeoutMs: 200 }))
     expect(error).toBeInstanceOf(DatasetDownloadError)
-    expect(error.message).toContain(`flights/dirty.csv: download of ${server.baseUrl}/flights/dirty.csv timed out after 200 ms;`)
+    expect(error.message).toContain(
+      `flights/dirty.csv: download of ${server.baseUrl}/flights/dirty.csv timed out after 200 ms;`,
+    )
     expect(await readdir(dataDir)).toEqual([])
   })
 

@@ -26,7 +26,13 @@ import { runQaTrial } from '../../src/run/run-qa-trial.js'
 const provenance = { projectCommit: null, runDateUtc: '2026-01-01T00:00:00.000Z' }
 
 async function score(agent: DataAgent, cases: QaCase[]) {
-  const records = (await Promise.all(cases.map((qaCase) => runQaTrial({ agent, qaCase, suite: 's', trial: 0, seed: 1, timeoutMs: 10_000, provenance })))).flat()
+  const records = (
+    await Promise.all(
+      cases.map((qaCase) =>
+        runQaTrial({ agent, qaCase, suite: 's', trial: 0, seed: 1, timeoutMs: 10_000, provenance }),
+      ),
+    )
+  ).flat()
   return records
 }
 
@@ -66,7 +72,8 @@ describe('question suites', () => {
 
   it('suites are deterministic given the seed and differ across seeds', async () => {
     for (const suite of [bespokeSuite, hardSuite, messySuite]) {
-      const fingerprint = (seed: number) => suite({ seed }).map((c) => [c.id, turnsOf(c).map((t) => t.question), hashOf(c.data)])
+      const fingerprint = (seed: number) =>
+        suite({ seed }).map((c) => [c.id, turnsOf(c).map((t) => t.question), hashOf(c.data)])
       expect(fingerprint(7)).toEqual(fingerprint(7))
       expect(fingerprint(7)).not.toEqual(fingerprint(8))
     }
@@ -99,7 +106,10 @@ describe('question suites', () => {
 
   it("an answer's counters (tool calls…) land in the record's metrics, also when the question fails", async () => {
     const cases = bespokeSuite({ seed: 1 }).filter((c) => c.id === 'bespoke-order-count')
-    const counting: DataAgent = { name: 'counting', session: () => ({ ask: () => ({ value: 0, metrics: { toolCalls: 3, 'toolCalls.sql': 2 } }) }) }
+    const counting: DataAgent = {
+      name: 'counting',
+      session: () => ({ ask: () => ({ value: 0, metrics: { toolCalls: 3, 'toolCalls.sql': 2 } }) }),
+    }
     const [ok] = await score(counting, cases)
     expect(ok!.metrics).toMatchObject({ toolCalls: 3, 'toolCalls.sql': 2 })
     const failing: DataAgent = {
@@ -133,7 +143,8 @@ describe('large suite', () => {
     const { table } = largeEventsTable(1)
     expect(table.rows.length).toBe(LARGE_ROWS)
     expect(LARGE_ROWS).toBeGreaterThanOrEqual(100_000)
-    for (const c of largeSuite({ seed: 1 })) expect(Object.values(c.data)[0]!.rows.length).toBeGreaterThanOrEqual(100_000)
+    for (const c of largeSuite({ seed: 1 }))
+      expect(Object.values(c.data)[0]!.rows.length).toBeGreaterThanOrEqual(100_000)
   })
 
   it('snapshot trap: answers computed from the first rows an agent is shown fail the grader', async () => {

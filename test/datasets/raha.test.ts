@@ -93,7 +93,15 @@ describe('Raha-layout canonical datasets (real files)', () => {
   it('flights: CRLF line endings leave no carriage return in any value', async () => {
     const { task } = await loadDataset({ id: 'flights', seed: 0, dataDir: bundledDatasets })
     expect(task.dirty.rows.some((row) => row.some((v) => v.includes('\r')))).toBe(false)
-    expect(task.dirty.rows[0]).toEqual(['1', 'aa', 'AA-3859-IAH-ORD', '7:10 a.m.', '7:16 a.m.', '9:40 a.m.', '9:32 a.m.'])
+    expect(task.dirty.rows[0]).toEqual([
+      '1',
+      'aa',
+      'AA-3859-IAH-ORD',
+      '7:10 a.m.',
+      '7:16 a.m.',
+      '9:40 a.m.',
+      '9:32 a.m.',
+    ])
     const truth = groundTruthOf(task).corrections
     expect(truth).toContainEqual({ row: 1, column: 'act_arr_time', dirty: '', clean: '10:30 p.m.' })
   })
@@ -125,7 +133,8 @@ describe('Raha-layout canonical datasets (real files)', () => {
     const { dir, cleanup } = await tempDir()
     try {
       await mkdir(join(dir, 'hospital'))
-      for (const file of ['dirty.csv', 'clean.csv']) await copyFile(join(bundledDatasets, 'hospital', file), join(dir, 'hospital', file))
+      for (const file of ['dirty.csv', 'clean.csv'])
+        await copyFile(join(bundledDatasets, 'hospital', file), join(dir, 'hospital', file))
       const own = await loadDataset({ id: 'hospital', seed: 0, dataDir: dir })
       expect(own.info.source).toBe(
         `LUH-DBS/ErrorCorrectionscores@cfcb2645a9ca datasets/hospital (sha256 verified, read from ${join(dir, 'hospital')})`,
@@ -140,7 +149,11 @@ describe('Raha-layout canonical datasets (real files)', () => {
       const m = entry(name)
       expect(pinned.files.dirty).toEqual({ sha256: m.files.dirty.sha256, bytes: m.files.dirty.bytes })
       expect(pinned.files.clean).toEqual({ sha256: m.files.clean.sha256, bytes: m.files.clean.bytes })
-      expect([pinned.rows, pinned.columns, pinned.dirtyCells]).toEqual([m.files.clean.rows, m.files.clean.cols, m.diff_cells])
+      expect([pinned.rows, pinned.columns, pinned.dirtyCells]).toEqual([
+        m.files.clean.rows,
+        m.files.clean.cols,
+        m.diff_cells,
+      ])
       expect(pinned.idColumns).toEqual([m.key_column])
     }
     expect(Object.keys(CANONICAL_DATASETS)).toEqual(['hospital', 'flights', 'beers'])

@@ -107,7 +107,11 @@ describe('generateSynthetic', () => {
     const seen = new Map<string, number>()
     const sameDate = (d: string, v: string) => {
       const [y, m, day] = v.split('-')
-      return d.includes(y!) && (d.includes(m!) || /[A-Z][a-z]{2} /.test(d)) && (d.includes(day!) || d.includes(String(Number(day))))
+      return (
+        d.includes(y!) &&
+        (d.includes(m!) || /[A-Z][a-z]{2} /.test(d)) &&
+        (d.includes(day!) || d.includes(String(Number(day))))
+      )
     }
     const holds = (c: Correction): boolean => {
       const { dirty: d, clean: v } = c

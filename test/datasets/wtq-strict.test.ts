@@ -26,11 +26,15 @@ describe('strict WikiTableQuestions parsing', () => {
       await release(join(dir, 'wtq'), `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\n`, 'a,b\n1,2\n3,"open\n4,"x"\n')
       const r = await qa(dir)
       expect(r.code).toBe(2)
-      expect(r.stderr).toMatch(/csv\/1-csv\/1\.csv:4: "x" after the closing quote of a quoted field \(the quote opened on line 3 was not closed there\)/)
+      expect(r.stderr).toMatch(
+        /csv\/1-csv\/1\.csv:4: "x" after the closing quote of a quoted field \(the quote opened on line 3 was not closed there\)/,
+      )
       await writeFile(join(dir, 'wtq/csv/1-csv/1.csv'), 'a,b\n1,2\n3,"open\n')
       const eof = await qa(dir)
       expect(eof.code).toBe(2)
-      expect(eof.stderr).toMatch(/csv\/1-csv\/1\.csv:3: a quoted field opened on this line is not closed before the end of the file/)
+      expect(eof.stderr).toMatch(
+        /csv\/1-csv\/1\.csv:3: a quoted field opened on this line is not closed before the end of the file/,
+      )
     })
   })
 
@@ -39,13 +43,18 @@ describe('strict WikiTableQuestions parsing', () => {
       await release(join(dir, 'wtq'), HEADER)
       const r = await qa(dir)
       expect(r.code).toBe(2)
-      expect(r.stderr).toMatch(/data\/pristine-unseen-tables\.tsv:1: a header and no example lines: no questions to ask/)
+      expect(r.stderr).toMatch(
+        /data\/pristine-unseen-tables\.tsv:1: a header and no example lines: no questions to ask/,
+      )
     })
   })
 
   it('a repeated question id is refused, naming both lines', async () => {
     await withTempDir(async (dir) => {
-      await release(join(dir, 'wtq'), `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\nx-2\tfirst a?\tcsv/1-csv/1.csv\t1\nx-1\tagain?\tcsv/1-csv/1.csv\t4\n`)
+      await release(
+        join(dir, 'wtq'),
+        `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\nx-2\tfirst a?\tcsv/1-csv/1.csv\t1\nx-1\tagain?\tcsv/1-csv/1.csv\t4\n`,
+      )
       const r = await qa(dir)
       expect(r.code).toBe(2)
       expect(r.stderr).toMatch(/pristine-unseen-tables\.tsv:4: id "x-1" repeats line 2; question ids must be unique/)
@@ -75,9 +84,19 @@ describe('strict WikiTableQuestions parsing', () => {
 
   it('a well-formed release still loads', async () => {
     await withTempDir(async (dir) => {
-      await release(join(dir, 'wtq'), `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\n`, 'a,b\n"q \\"x\\"",2\n"multi\nline",3\n')
+      await release(
+        join(dir, 'wtq'),
+        `${HEADER}x-1\thow many?\tcsv/1-csv/1.csv\t3\n`,
+        'a,b\n"q \\"x\\"",2\n"multi\nline",3\n',
+      )
       const [example] = loadWtqSync({ dataDir: join(dir, 'wtq') })
-      expect(example!.table).toEqual({ columns: ['a', 'b'], rows: [['q "x"', '2'], ['multi\nline', '3']] })
+      expect(example!.table).toEqual({
+        columns: ['a', 'b'],
+        rows: [
+          ['q "x"', '2'],
+          ['multi\nline', '3'],
+        ],
+      })
     })
   })
 })

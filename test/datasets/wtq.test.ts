@@ -12,7 +12,7 @@ import { bundledDatasets, rejectionOf, tempDir } from '../helpers/dataset-paths.
 const WTQ = join(bundledDatasets, 'wtq')
 
 describe('WikiTableQuestions TSV escapes', () => {
-  it('undoes \\n, \\p and \\\\ in the evaluator\'s order', () => {
+  it("undoes \\n, \\p and \\\\ in the evaluator's order", () => {
     expect(tsvUnescape('a\\nb')).toBe('a\nb')
     expect(tsvUnescape('x\\py')).toBe('x|y')
     expect(tsvUnescape('back\\\\slash')).toBe('back\\slash')
@@ -80,7 +80,10 @@ describe('loadWtq', () => {
     const { dir, cleanup } = await tempDir('wtq-release-')
     temps.push(cleanup)
     await mkdir(join(dir, 'data'))
-    await writeFile(join(dir, 'data/pristine-unseen-tables.tsv'), 'id\tutterance\tcontext\ttargetValue\nx-1\thow many?\tcsv/1-csv/1.csv\t3\n')
+    await writeFile(
+      join(dir, 'data/pristine-unseen-tables.tsv'),
+      'id\tutterance\tcontext\ttargetValue\nx-1\thow many?\tcsv/1-csv/1.csv\t3\n',
+    )
     const error = await rejectionOf(loadWtq({ dataDir: dir }))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(/pristine-unseen-tables\.tsv:2: table csv\/1-csv\/1\.csv not found/)
@@ -92,7 +95,7 @@ describe('loadWtq', () => {
   })
 })
 
-describe('wtqAnswer: the official evaluator\'s rules', () => {
+describe("wtqAnswer: the official evaluator's rules", () => {
   const grade = (values: string[], canon: string[] | undefined, value: unknown) =>
     wtqAnswer({ values, ...(canon ? { canon } : {}) })({ value: value as string }).passed
 
@@ -107,7 +110,8 @@ describe('wtqAnswer: the official evaluator\'s rules', () => {
   })
 
   it('numbers: nu-1 targets 100,000 with canon 100000.0', () => {
-    for (const p of ['100000', '100,000', 100000, '100000.0', '1e5']) expect(grade(['100,000'], ['100000.0'], p), String(p)).toBe(true)
+    for (const p of ['100000', '100,000', 100000, '100000.0', '1e5'])
+      expect(grade(['100,000'], ['100000.0'], p), String(p)).toBe(true)
     expect(grade(['100,000'], ['100000.0'], '100001')).toBe(false)
     // Without the canonical form, "100,000" is a string: only the normalized string matches.
     expect(grade(['100,000'], undefined, '100000')).toBe(false)

@@ -28,7 +28,9 @@ describe('docs/architecture.md names only what exists', () => {
       }
     }
     // Elsewhere a bare `folder/file.ts` is under src/ (`report-builder/run-end.ts`), a bare `file.ts` somewhere below it.
-    for (const name of spans(page.replace(/^\|.*\|$/gm, '')).filter((s) => /^[\w-]+(?:\/[\w.-]+)+\.ts$/.test(s) && !/^(src|test|bench)\//.test(s))) {
+    for (const name of spans(page.replace(/^\|.*\|$/gm, '')).filter(
+      (s) => /^[\w-]+(?:\/[\w.-]+)+\.ts$/.test(s) && !/^(src|test|bench)\//.test(s),
+    )) {
       checked++
       if (!exists(`src/${name}`)) missing.push(name)
     }

@@ -19,7 +19,13 @@ import { repoRoot } from '../helpers/vitest-run.js'
 const run = promisify(execFile)
 
 /** The frameworks the page tests, at the newest versions that run on Node 20 (docs/frameworks.md, Versions). */
-const FRAMEWORKS = ['ai@6.0.325', '@ai-sdk/openai@3.0.141', '@langchain/openai@1.5.8', '@langchain/core@1.4.0', '@openai/agents@0.14.3']
+const FRAMEWORKS = [
+  'ai@6.0.325',
+  '@ai-sdk/openai@3.0.141',
+  '@langchain/openai@1.5.8',
+  '@langchain/core@1.4.0',
+  '@openai/agents@0.14.3',
+]
 const SECRET = 'sk-frameworks-test-SECRET-4455667788'
 /** A line that warns or reports an error (a framework's, Node's, the harness's), or a thrown error's name. */
 const WARNING = /^\W*(npm )?(warn|warning|error)\b|^\(node:\d+\)|\b\w*Error:|AI SDK Warning/im
@@ -72,7 +78,15 @@ for (const stream of [false, true]) {
 }
 `
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
   include: ['agents/**/*.ts', 'evals/**/*.ts'],
 }
 
@@ -107,7 +121,10 @@ async function inProject(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
 }
 
 /** One `vitest run` of the project's evals in a cache mode; the records its reporter wrote. */
-async function evals(mode: 'record' | 'replay', keys: Record<string, string>): Promise<{ ran: Ran; records: RunRecord[] }> {
+async function evals(
+  mode: 'record' | 'replay',
+  keys: Record<string, string>,
+): Promise<{ ran: Ran; records: RunRecord[] }> {
   const reports = join(project, 'evals/__reports__')
   await rm(reports, { recursive: true, force: true })
   const env = {
@@ -143,7 +160,10 @@ beforeAll(async () => {
   project = join(work, 'project')
   await mkdir(project)
   const zod = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).dependencies.zod as string
-  await installPacked(work, project, { beside: ['vitest', '@types/node', '@anthropic-ai/sdk'], extra: [...FRAMEWORKS, `zod@${zod}`] })
+  await installPacked(work, project, {
+    beside: ['vitest', '@types/node', '@anthropic-ai/sdk'],
+    extra: [...FRAMEWORKS, `zod@${zod}`],
+  })
   for (const block of blocks) {
     const file = namedPath(block)
     if (!file) throw new Error(`docs/frameworks.md:${block.line}: a recipe block names no file on its first line`)
@@ -165,10 +185,15 @@ afterAll(async () => {
 
 describe('docs/frameworks.md', () => {
   it('has an agent and an eval for each framework, and the shared tool; every TypeScript and shell block is marked', () => {
-    const unmarked = docBlocks('docs/frameworks.md').filter((b) => b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang))
+    const unmarked = docBlocks('docs/frameworks.md').filter(
+      (b) => b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang),
+    )
     expect(unmarked.map((b) => b.line)).toEqual([])
     expect(blocks.map(namedPath).sort()).toEqual(
-      ['agents/table-tool.ts', ...Object.keys(AGENTS).flatMap((name) => [`agents/${name}-agent.ts`, `evals/${name}.eval.ts`])].sort(),
+      [
+        'agents/table-tool.ts',
+        ...Object.keys(AGENTS).flatMap((name) => [`agents/${name}-agent.ts`, `evals/${name}.eval.ts`]),
+      ].sort(),
     )
   })
 
@@ -189,7 +214,10 @@ describe('docs/frameworks.md', () => {
         expect(r.llmUpstream).toBe('http://127.0.0.1:*/v1')
         expect(r.cached).toBe(false)
         // A tool call, then the answer made from the tool's output.
-        expect(r.llmCalls.map((c) => [c.protocol, c.stream, c.cache, c.status]), r.caseId).toEqual([
+        expect(
+          r.llmCalls.map((c) => [c.protocol, c.stream, c.cache, c.status]),
+          r.caseId,
+        ).toEqual([
           [protocol, streamed, 'live', 200],
           [protocol, streamed, 'live', 200],
         ])
@@ -203,7 +231,9 @@ describe('docs/frameworks.md', () => {
       expect(isolated.isolation?.level, framework).toMatch(/^(sandbox|process)$/)
     }
     const responses = records.filter((r) => r.caseId.startsWith('responses-api '))
-    expect(responses.map((r) => [r.agent, r.status, r.usage.calls, r.llmCalls.map((c) => [c.protocol, c.stream])])).toEqual(
+    expect(
+      responses.map((r) => [r.agent, r.status, r.usage.calls, r.llmCalls.map((c) => [c.protocol, c.stream])]),
+    ).toEqual(
       [false, true].map((stream) => [
         stream ? 'ai-sdk-responses-stream' : 'ai-sdk-responses',
         'ok',
@@ -214,27 +244,39 @@ describe('docs/frameworks.md', () => {
         ],
       ]),
     )
-    expect(responses.map((r) => r.fixes![0]!.newValue)).toEqual([expect.stringMatching(/-checked$/), expect.stringMatching(/-checked$/)])
+    expect(responses.map((r) => r.fixes![0]!.newValue)).toEqual([
+      expect.stringMatching(/-checked$/),
+      expect.stringMatching(/-checked$/),
+    ])
     // The model was asked by the gateway with the key; the agents never had it.
     const asked = fake.requests.slice(before)
     expect(asked.length).toBe(records.reduce((n, r) => n + r.usage.calls, 0))
-    for (const request of asked) expect(request.headers['authorization'] ?? request.headers['x-api-key']).toMatch(new RegExp(`(Bearer )?${SECRET}$`))
+    for (const request of asked)
+      expect(request.headers['authorization'] ?? request.headers['x-api-key']).toMatch(
+        new RegExp(`(Bearer )?${SECRET}$`),
+      )
     // What the tool returned reached the model: the answer is made from the first row the tool read.
     const answer = recorded.records[0]!.fixes![0]!
-    expect(finalText(JSON.stringify([{ row: answer.row, [answer.column]: answer.newValue.replace(/-checked$/, '') }]))).toContain(answer.newValue)
+    expect(
+      finalText(JSON.stringify([{ row: answer.row, [answer.column]: answer.newValue.replace(/-checked$/, '') }])),
+    ).toContain(answer.newValue)
 
     await fake.stop()
     const replayed = await evals('replay', {})
     expect(replayed.ran.code, replayed.ran.output).toBe(0)
     expect(replayed.ran.output).not.toMatch(WARNING)
-    expect(replayed.records.map((r) => [r.caseId, r.agent, r.status, r.fixes])).toEqual(records.map((r) => [r.caseId, r.agent, r.status, r.fixes]))
+    expect(replayed.records.map((r) => [r.caseId, r.agent, r.status, r.fixes])).toEqual(
+      records.map((r) => [r.caseId, r.agent, r.status, r.fixes]),
+    )
     for (const [i, r] of replayed.records.entries()) {
       expect(r.cached, r.caseId).toBe(true)
       expect(r.usageSource).toBe('gateway')
       expect(r.usage).toMatchObject({ calls: 2, cachedCalls: 2, promptTokens: 0, completionTokens: 0 })
       expect(r.usage.cachedPromptTokens).toBe(records[i]!.usage.promptTokens)
       expect(r.usage.cachedCompletionTokens).toBe(records[i]!.usage.completionTokens)
-      expect(r.llmCalls.map((c) => [c.protocol, c.stream, c.cache])).toEqual(records[i]!.llmCalls.map((c) => [c.protocol, c.stream, 'hit']))
+      expect(r.llmCalls.map((c) => [c.protocol, c.stream, c.cache])).toEqual(
+        records[i]!.llmCalls.map((c) => [c.protocol, c.stream, 'hit']),
+      )
     }
     for (const file of filesUnder(project)) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET)
   }, 240_000)

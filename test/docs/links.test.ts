@@ -45,7 +45,12 @@ function linksOf(text: string): string[] {
   return links
 }
 
-const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const pages = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 
 describe('documentation links', () => {
   it('finds the pages', () => {
@@ -68,7 +73,12 @@ describe('documentation links', () => {
         broken.push(`${link}: no such file`)
         continue
       }
-      if (fragment && statSync(target).isFile() && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(fragment)) {
+      if (
+        fragment &&
+        statSync(target).isFile() &&
+        target.endsWith('.md') &&
+        !anchorsOf(readFileSync(target, 'utf8')).has(fragment)
+      ) {
         broken.push(`${link}: no heading #${fragment}`)
       }
     }

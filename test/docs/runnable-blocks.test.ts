@@ -16,9 +16,23 @@ import { repoRoot } from '../helpers/vitest-run.js'
 
 const run = promisify(execFile)
 
-const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const pages = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 /** Pages whose every TypeScript and shell block is marked, runnable or not. */
-const FULLY_MARKED = ['README.md', 'docs/first-hour.md', 'docs/own-agent.md', 'docs/evals.md', 'docs/agents.md', 'docs/conformance.md', 'docs/reports.md', 'docs/ci.md']
+const FULLY_MARKED = [
+  'README.md',
+  'docs/first-hour.md',
+  'docs/own-agent.md',
+  'docs/evals.md',
+  'docs/agents.md',
+  'docs/conformance.md',
+  'docs/reports.md',
+  'docs/ci.md',
+]
 const blocks = pages.flatMap((page) => docBlocks(page))
 const of = (kind: DocBlock['kind']) => blocks.filter((b) => b.kind === kind)
 const shBlocks = of('sh').map((b) => [blockName(b), b] as const)
@@ -35,7 +49,15 @@ declare global {
 `
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
   include: ['**/*.ts'],
   exclude: ['node_modules'],
 }
@@ -54,7 +76,11 @@ interface Ran {
 }
 
 async function inProject(file: string, args: string[]): Promise<Ran> {
-  const env = { ...consumerEnv(), PATH: `${join(work, 'shim')}:${join(project, 'node_modules/.bin')}:${process.env.PATH}`, npm_config_offline: 'true' }
+  const env = {
+    ...consumerEnv(),
+    PATH: `${join(work, 'shim')}:${join(project, 'node_modules/.bin')}:${process.env.PATH}`,
+    npm_config_offline: 'true',
+  }
   try {
     const r = await run(file, args, { cwd: project, env, maxBuffer: 32 * 1024 * 1024 })
     return { code: 0, output: `${r.stdout}${r.stderr}` }
@@ -80,7 +106,11 @@ async function writeNpxShim(): Promise<void> {
   const shim = join(work, 'shim/npx')
   await mkdir(dirname(shim))
   const bin = join(project, 'node_modules/.bin/dataforge-evals')
-  await writeFile(shim, `#!/bin/sh\nif [ "$1" = dataforge-evals ]; then shift; exec '${bin}' "$@"; fi\nPATH='${process.env.PATH}' exec npx "$@"\n`, { mode: 0o755 })
+  await writeFile(
+    shim,
+    `#!/bin/sh\nif [ "$1" = dataforge-evals ]; then shift; exec '${bin}' "$@"; fi\nPATH='${process.env.PATH}' exec npx "$@"\n`,
+    { mode: 0o755 },
+  )
 }
 
 async function writeBlocks(): Promise<void> {
@@ -88,7 +118,8 @@ async function writeBlocks(): Promise<void> {
   for (const block of [...of('vitest'), ...of('typecheck')]) {
     const file = fileOf(block)
     const earlier = written.get(file)
-    if (earlier && earlier.code !== block.code) throw new Error(`${blockName(block)} and ${blockName(earlier)} both write ${file}, with different code`)
+    if (earlier && earlier.code !== block.code)
+      throw new Error(`${blockName(block)} and ${blockName(earlier)} both write ${file}, with different code`)
     written.set(file, block)
     await mkdir(dirname(join(project, file)), { recursive: true })
     // A typecheck block is a module of its own even when it imports nothing.
@@ -103,7 +134,21 @@ describe('the markers', () => {
   const page = (...lines: string[]) => docBlocks('page.md', lines.join('\n'))
 
   it('give each fenced block its kind, line and code; an unmarked block has none', () => {
-    const found = page('# Page', '<!-- runnable: sh -->', '```sh', 'npx dataforge-evals list-agents', '```', '', '```ts', 'const x = 1', '```', '<!-- not runnable: a key -->', '```sh', 'x', '```')
+    const found = page(
+      '# Page',
+      '<!-- runnable: sh -->',
+      '```sh',
+      'npx dataforge-evals list-agents',
+      '```',
+      '',
+      '```ts',
+      'const x = 1',
+      '```',
+      '<!-- not runnable: a key -->',
+      '```sh',
+      'x',
+      '```',
+    )
     expect(found.map((b) => [blockName(b), b.lang, b.kind, b.code])).toEqual([
       ['page.md:3', 'sh', 'sh', 'npx dataforge-evals list-agents\n'],
       ['page.md:7', 'ts', null, 'const x = 1\n'],
@@ -112,13 +157,27 @@ describe('the markers', () => {
   })
 
   it('fail on a marker that is not right before a fence, on an unknown kind and on a fence left open', () => {
-    expect(() => page('<!-- runnable: sh -->', '', '```sh', 'x', '```')).toThrow('page.md:1: the marker "<!-- runnable: sh -->" is not right before a code fence')
-    expect(() => page('<!-- runnable: bash -->', '```sh', 'x', '```')).toThrow('page.md:1: unknown runnable kind "bash" (known: vitest, sh, typecheck, recipe)')
+    expect(() => page('<!-- runnable: sh -->', '', '```sh', 'x', '```')).toThrow(
+      'page.md:1: the marker "<!-- runnable: sh -->" is not right before a code fence',
+    )
+    expect(() => page('<!-- runnable: bash -->', '```sh', 'x', '```')).toThrow(
+      'page.md:1: unknown runnable kind "bash" (known: vitest, sh, typecheck, recipe)',
+    )
     expect(() => page('```sh', 'x')).toThrow('page.md:1: a code fence that never closes')
   })
 
   it('read the path a file block names in its first line', () => {
-    const [named, commented, unnamed] = page('```ts', '// evals/a.eval.ts', '```', '```ts', '// evals/b.eval.ts (Vitest)', '```', '```ts', 'x', '```')
+    const [named, commented, unnamed] = page(
+      '```ts',
+      '// evals/a.eval.ts',
+      '```',
+      '```ts',
+      '// evals/b.eval.ts (Vitest)',
+      '```',
+      '```ts',
+      'x',
+      '```',
+    )
     expect(namedPath(named!)).toBe('evals/a.eval.ts')
     expect(namedPath(commented!)).toBe('evals/b.eval.ts')
     expect(namedPath(unnamed!)).toBeUndefined()
@@ -142,7 +201,9 @@ describe('the runnable blocks of README.md and docs/', () => {
   })
 
   it.each(FULLY_MARKED)('%s marks every TypeScript and shell block', (page) => {
-    const unmarked = blocks.filter((b) => b.page === page && b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang))
+    const unmarked = blocks.filter(
+      (b) => b.page === page && b.kind === null && /^(ts|typescript|sh|bash)$/.test(b.lang),
+    )
     expect(unmarked.map(blockName)).toEqual([])
   })
 
@@ -167,9 +228,13 @@ describe('the runnable blocks of README.md and docs/', () => {
     expect(r.code).toBe(0)
   }, 120_000)
 
-  it.each(shBlocks)('%s runs with the installed bin and exits 0', async (_name, block) => {
-    const r = await inProject('bash', ['-euo', 'pipefail', '-c', block.code])
-    expect(r.code, r.output).toBe(0)
-    expect(r.output).not.toMatch(WARNING)
-  }, 120_000)
+  it.each(shBlocks)(
+    '%s runs with the installed bin and exits 0',
+    async (_name, block) => {
+      const r = await inProject('bash', ['-euo', 'pipefail', '-c', block.code])
+      expect(r.code, r.output).toBe(0)
+      expect(r.output).not.toMatch(WARNING)
+    },
+    120_000,
+  )
 })

@@ -9,7 +9,12 @@ import { sentences, sentencesOf, wordCount } from '../helpers/sentences.js'
 const LONG = 40
 const MAX_SHARE = 0.15
 
-const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const pages = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 
 describe('docs sentences', () => {
   for (const page of pages) {
@@ -17,7 +22,10 @@ describe('docs sentences', () => {
       const all = sentences(readFileSync(join(repoRoot, page), 'utf8'))
       const long = all.filter((s) => wordCount(s) > LONG)
       const shown = long.map((s) => `(${wordCount(s)} words) ${s}`).join('\n\n')
-      expect(long.length / all.length, `${long.length} of ${all.length} sentences are long:\n\n${shown}`).toBeLessThanOrEqual(MAX_SHARE)
+      expect(
+        long.length / all.length,
+        `${long.length} of ${all.length} sentences are long:\n\n${shown}`,
+      ).toBeLessThanOrEqual(MAX_SHARE)
     })
   }
 })
@@ -46,7 +54,9 @@ describe('the sentence splitter', () => {
   })
 
   it('ends nothing at a dot inside code, a link target, a number or an abbreviation', () => {
-    expect(sentencesOf('Run `npx vitest run evals/. now` with [the docs](docs/evals.md), e.g. 0.05 vs. 0.1 here.')).toHaveLength(1)
+    expect(
+      sentencesOf('Run `npx vitest run evals/. now` with [the docs](docs/evals.md), e.g. 0.05 vs. 0.1 here.'),
+    ).toHaveLength(1)
   })
 
   it('counts words that have a letter or a digit', () => {

@@ -47,7 +47,10 @@ for (let r = 0; r < Number(rounds); r++) {
 `
 
 function run(args: string[], cwd: string): Promise<number | null> {
-  const child = spawn(process.execPath, ['--import', jitiRegister, ...args], { cwd, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', jitiRegister, ...args], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', resolve)
@@ -57,21 +60,34 @@ function run(args: string[], cwd: string): Promise<number | null> {
 describe('the folder lock', () => {
   it('a stale lock taken over by many runs at once has exactly one winner', async () => {
     await withTempDir(async (dir) => {
-      const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }))
+      const dead = Number(
+        execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+      )
       for (let r = 0; r < ROUNDS; r++) {
         await mkdir(join(dir, `r${r}`))
-        await writeFile(join(dir, `r${r}`, '.dataforge.lock'), `${JSON.stringify({ pid: dead, host: hostname(), since: '2026-01-01T00:00:00.000Z' })}\n`)
+        await writeFile(
+          join(dir, `r${r}`, '.dataforge.lock'),
+          `${JSON.stringify({ pid: dead, host: hostname(), since: '2026-01-01T00:00:00.000Z' })}\n`,
+        )
       }
       await writeFile(join(dir, 'contender.mts'), CONTENDER)
-      const codes = await Promise.all(Array.from({ length: CONTENDERS }, (_, i) => run([join(dir, 'contender.mts'), dir, String(i), String(CONTENDERS), String(ROUNDS)], dir)))
+      const codes = await Promise.all(
+        Array.from({ length: CONTENDERS }, (_, i) =>
+          run([join(dir, 'contender.mts'), dir, String(i), String(CONTENDERS), String(ROUNDS)], dir),
+        ),
+      )
       expect(codes).toEqual(Array(CONTENDERS).fill(0))
       for (let r = 0; r < ROUNDS; r++) {
         const folder = join(dir, `r${r}`)
         const outcomes = await Promise.all(
           (await readdir(folder)).filter((f) => f.startsWith('result-')).map((f) => readFile(join(folder, f), 'utf8')),
         )
-        expect(outcomes.filter((o) => o === 'won'), `round ${r}: ${outcomes.join(' | ')}`).toHaveLength(1)
-        for (const lost of outcomes.filter((o) => o !== 'won')) expect(lost).toMatch(/\.dataforge\.lock: another run \(pid \d+ on .*\) is writing this folder/)
+        expect(
+          outcomes.filter((o) => o === 'won'),
+          `round ${r}: ${outcomes.join(' | ')}`,
+        ).toHaveLength(1)
+        for (const lost of outcomes.filter((o) => o !== 'won'))
+          expect(lost).toMatch(/\.dataforge\.lock: another run \(pid \d+ on .*\) is writing this folder/)
         // Nothing is left behind: the winner released its lock, and no takeover file or temp file remains.
         expect((await readdir(folder)).filter((f) => !/^(ready|result)-/.test(f))).toEqual([])
       }

@@ -40,7 +40,19 @@ function readRuns(dir: string): RunRecord[] {
 async function run(args: string[], env: Record<string, string | undefined>) {
   const out = temp()
   const res = await runCli(
-    ['run', '--dataset', 'synthetic', '--rows', '6', '--quiet', '--output', join(out, 'report.md'), '--output-json', join(out, 'report.json'), ...args],
+    [
+      'run',
+      '--dataset',
+      'synthetic',
+      '--rows',
+      '6',
+      '--quiet',
+      '--output',
+      join(out, 'report.md'),
+      '--output-json',
+      join(out, 'report.json'),
+      ...args,
+    ],
     fixtures,
     env,
   )
@@ -64,7 +76,11 @@ describe('agents through the gateway (CLI)', () => {
     const cache = temp()
     // The key is in this process's environment too: the agents' environments must not inherit it.
     process.env['GW_AGENTS_KEY'] = SECRET
-    const agents = ['--agent', './env-sdk-agent.mjs', ...(hasPython ? ['--agent', 'cmd:python3 py_stdlib_agent.py'] : [])]
+    const agents = [
+      '--agent',
+      './env-sdk-agent.mjs',
+      ...(hasPython ? ['--agent', 'cmd:python3 py_stdlib_agent.py'] : []),
+    ]
     const llm = ['--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY', '--cache-dir', cache, '--trials', '2']
     const before = fake.requests.length
     const recorded = await run([...agents, ...llm, '--cache', 'record'], { GW_AGENTS_KEY: SECRET })
@@ -91,7 +107,8 @@ describe('agents through the gateway (CLI)', () => {
     ])
     const seen = fake.requests.slice(before)
     expect(seen.length).toBe(records.reduce((a, r) => a + r.usage.calls, 0))
-    for (const r of seen) expect(r.headers['authorization'] ?? r.headers['x-api-key']).toMatch(new RegExp(`(Bearer )?${SECRET}$`))
+    for (const r of seen)
+      expect(r.headers['authorization'] ?? r.headers['x-api-key']).toMatch(new RegExp(`(Bearer )?${SECRET}$`))
     if (hasPython) {
       // The harness relays an agent's stderr with its name in front (so no agent line starts a workflow command).
       const envLine = recorded.stderr.split('\n').find((l) => l.startsWith('[py_stdlib_agent] ENV '))!
@@ -124,14 +141,24 @@ describe('agents through the gateway (CLI)', () => {
   }, 120_000)
 
   it('an in-process agent on ctx.llm is counted by the gateway, not by its own report; a budget stops it and the run goes on', async () => {
-    const llm = ['--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY', '--no-isolate', '--agent', './ctx-llm-agent.mjs']
+    const llm = [
+      '--llm',
+      `${fake.url}/v1`,
+      '--llm-key-env',
+      'GW_AGENTS_KEY',
+      '--no-isolate',
+      '--agent',
+      './ctx-llm-agent.mjs',
+    ]
     const counted = await run([...llm, '--trials', '2'], { GW_AGENTS_KEY: SECRET })
     const records = counted.runs()
     expect(records.map((r) => r.status)).toEqual(['ok', 'ok'])
     for (const r of records) {
       expect(r.usageSource).toBe('gateway')
       expect(r.usage.calls).toBe(2)
-      expect(r.warnings).toContain('the agent also reported usage; the gateway counted its model calls, and that count is the one recorded')
+      expect(r.warnings).toContain(
+        'the agent also reported usage; the gateway counted its model calls, and that count is the one recorded',
+      )
     }
     const limited = await run([...llm, '--trials', '2', '--llm-budget', 'calls=1'], { GW_AGENTS_KEY: SECRET })
     const stopped = limited.runs()
@@ -149,7 +176,22 @@ describe('agents through the gateway (CLI)', () => {
 
   it('a replay miss fails the trial as cache_miss naming the case; the other agents and trials still run', async () => {
     const cache = temp()
-    const res = await run(['--agent', './ctx-llm-agent.mjs', '--agent', 'baseline', '--no-isolate', '--llm', `${fake.url}/v1`, '--cache', 'replay', '--cache-dir', cache], {})
+    const res = await run(
+      [
+        '--agent',
+        './ctx-llm-agent.mjs',
+        '--agent',
+        'baseline',
+        '--no-isolate',
+        '--llm',
+        `${fake.url}/v1`,
+        '--cache',
+        'replay',
+        '--cache-dir',
+        cache,
+      ],
+      {},
+    )
     const records = res.runs()
     const miss = records.find((r) => r.agent === 'ctx-llm')!
     expect(miss.failureKind).toBe('cache_miss')
@@ -160,7 +202,17 @@ describe('agents through the gateway (CLI)', () => {
   it.skipIf(!hasPythonOpenai)(
     "a Python cmd agent on the openai package's defaults streams through the gateway (skipped: no Python with openai; set DATAFORGE_TEST_PYTHON)",
     async () => {
-      const res = await run(['--agent', `cmd:${pythonOpenai} py_openai_agent.py`, '--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY'], { GW_AGENTS_KEY: SECRET })
+      const res = await run(
+        [
+          '--agent',
+          `cmd:${pythonOpenai} py_openai_agent.py`,
+          '--llm',
+          `${fake.url}/v1`,
+          '--llm-key-env',
+          'GW_AGENTS_KEY',
+        ],
+        { GW_AGENTS_KEY: SECRET },
+      )
       const [record] = res.runs()
       expect(record!.status).toBe('ok')
       expect(record!.llmCalls[0]).toMatchObject({ protocol: 'openai-chat', stream: true, cache: 'live' })

@@ -20,12 +20,16 @@ const slowProvider = () => {
     return undefined
   }
 }
-const openai = (trial: GatewayTrial) => new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+const openai = (trial: GatewayTrial) =>
+  new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
 
-const callsAtOnce = (trial: GatewayTrial, n: number, extra: Record<string, unknown> = {}) => startCalls(openai(trial), n, extra)
+const callsAtOnce = (trial: GatewayTrial, n: number, extra: Record<string, unknown> = {}) =>
+  startCalls(openai(trial), n, extra)
 
 describe('budgets are enforced before forwarding, with the calls in flight reserved', () => {
-  it('calls=1 with 60 slow calls at once: one reaches the upstream, 59 are refused, the trial is budget_exceeded', { timeout: 60_000 }, async () => {
+  it('calls=1 with 60 slow calls at once: one reaches the upstream, 59 are refused, the trial is budget_exceeded', {
+    timeout: 60_000,
+  }, async () => {
     slowProvider()
     const before = fx.fake.requests.length
     const trial = fx.gateway.openTrial(fx.spec({ budget: { calls: 1 } }))
@@ -43,7 +47,9 @@ describe('budgets are enforced before forwarding, with the calls in flight reser
     expect(ledger.calls.filter((c) => c.cache === 'refused' && c.status === 403)).toHaveLength(59)
   })
 
-  it('tokens: each call in flight reserves its prompt estimate plus max_tokens, so calls at once cannot all pass the limit', { timeout: 60_000 }, async () => {
+  it('tokens: each call in flight reserves its prompt estimate plus max_tokens, so calls at once cannot all pass the limit', {
+    timeout: 60_000,
+  }, async () => {
     slowProvider()
     const before = fx.fake.requests.length
     const trial = fx.gateway.openTrial(fx.spec({ budget: { tokens: 100 } }))
@@ -64,14 +70,19 @@ describe('budgets are enforced before forwarding, with the calls in flight reser
     const { outcomes } = callsAtOnce(trial, 3)
     expect(await Promise.all(outcomes)).toEqual(['ok', 'ok', 'ok'])
     const client = openai(trial)
-    for (let i = 0; i < 3; i++) await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'next' }] })
-    await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'seventh' }] })).rejects.toThrow(/call 7 of at most 6/)
+    for (let i = 0; i < 3; i++)
+      await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'next' }] })
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'seventh' }] }),
+    ).rejects.toThrow(/call 7 of at most 6/)
     expect(trial.finish().usage.calls).toBe(6)
   })
 })
 
 describe('concurrency per trial', () => {
-  it('at most trialConcurrency calls of one trial reach the upstream at once; the rest wait their turn and are answered', { timeout: 60_000 }, async () => {
+  it('at most trialConcurrency calls of one trial reach the upstream at once; the rest wait their turn and are answered', {
+    timeout: 60_000,
+  }, async () => {
     slowProvider()
     fx.fake.maxInFlight = 0
     const before = fx.fake.requests.length

@@ -16,7 +16,8 @@ import { gatewayFixture } from '../helpers/gateway-fixture.js'
 
 const SECRET = 'sk-flood-test-SECRET-12121212'
 const fx = gatewayFixture(SECRET, { maxConnections: 40, trialConnections: 4 }, 'flood')
-const openai = (trial: GatewayTrial) => new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+const openai = (trial: GatewayTrial) =>
+  new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
 const flood: Socket[] = []
 let slow = gate()
 afterEach(() => {
@@ -36,10 +37,12 @@ async function openIdle(n: number): Promise<() => number> {
         socket.on('error', () => undefined)
         socket.once('close', () => open--)
         return new Promise<void>((resolve) =>
-          socket.once('connect', () => {
-            open++
-            resolve()
-          }).once('close', () => resolve()),
+          socket
+            .once('connect', () => {
+              open++
+              resolve()
+            })
+            .once('close', () => resolve()),
         )
       }),
     )
@@ -48,17 +51,24 @@ async function openIdle(n: number): Promise<() => number> {
 }
 
 describe('a connection flood', () => {
-  it('400 idle sockets: the gateway keeps at most maxConnections open, closing the oldest idle ones; calls still go through', { timeout: 60_000 }, async () => {
+  it('400 idle sockets: the gateway keeps at most maxConnections open, closing the oldest idle ones; calls still go through', {
+    timeout: 60_000,
+  }, async () => {
     const stillOpen = await openIdle(400)
     expect(await until(() => stillOpen() <= 40)).toBe(true)
     const trial = fx.gateway.openTrial(fx.spec())
-    const reply = await openai(trial).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'still here' }] })
+    const reply = await openai(trial).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'still here' }],
+    })
     expect(reply.choices[0]!.message.content).toBe('echo:ereh llits')
     expect(trial.finish().failure).toBeNull()
     expect(stillOpen()).toBeLessThanOrEqual(40)
   })
 
-  it("a trial holding more than trialConnections busy connections gets its extra calls refused and fails as invalid_request; another trial's call is answered", { timeout: 60_000 }, async () => {
+  it("a trial holding more than trialConnections busy connections gets its extra calls refused and fails as invalid_request; another trial's call is answered", {
+    timeout: 60_000,
+  }, async () => {
     slow = gate()
     fx.fake.handler = async () => {
       await slow.opened
@@ -77,7 +87,10 @@ describe('a connection flood', () => {
     expect(results.filter((r) => r === 429)).toHaveLength(8)
     expect(await Promise.all(other.outcomes)).toEqual(['ok'])
     const ledger = greedy.finish()
-    expect(ledger.failure).toMatchObject({ kind: 'invalid_request', message: expect.stringContaining('more than 4 connections to the model gateway at once') })
+    expect(ledger.failure).toMatchObject({
+      kind: 'invalid_request',
+      message: expect.stringContaining('more than 4 connections to the model gateway at once'),
+    })
     expect(ledger.usage.calls).toBe(4)
     expect(polite.finish().failure).toBeNull()
   })
@@ -86,7 +99,9 @@ describe('a connection flood', () => {
 const hasPython = spawnSync('python3', ['--version']).status === 0
 
 describe.skipIf(!hasPython)('a connection flood from a cmd: agent (CLI, open files limited to 256)', () => {
-  it('the harness keeps its file descriptors: the run goes on, the record and reports are written', { timeout: 180_000 }, async () => {
+  it('the harness keeps its file descriptors: the run goes on, the record and reports are written', {
+    timeout: 180_000,
+  }, async () => {
     const out = mkdtempSync(join(tmpdir(), 'dfg-gw-flood-'))
     try {
       const [node, ...args] = cliCommand()

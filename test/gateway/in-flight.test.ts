@@ -21,10 +21,13 @@ beforeEach(() => {
 afterEach(() => slow.open())
 afterAll(() => closeSharedGateway())
 
-const openai = (trial: GatewayTrial) => new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
+const openai = (trial: GatewayTrial) =>
+  new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
 
 describe('calls in flight when the trial ends', () => {
-  it('calls=3, 6 calls started, the trial ends at once: the upstream requests are aborted and the ledger counts them', { timeout: 30_000 }, async () => {
+  it('calls=3, 6 calls started, the trial ends at once: the upstream requests are aborted and the ledger counts them', {
+    timeout: 30_000,
+  }, async () => {
     const before = fx.fake.requests.length
     const trial = fx.gateway.openTrial(fx.spec({ budget: { calls: 3 } }))
     const { outcomes, settled } = startCalls(openai(trial), 6)
@@ -49,7 +52,9 @@ describe('calls in flight when the trial ends', () => {
     expect(trial.finish().calls).toHaveLength(6)
   })
 
-  it('cancelInFlight ends a turn: its calls are cancelled and counted, the trial goes on', { timeout: 30_000 }, async () => {
+  it('cancelInFlight ends a turn: its calls are cancelled and counted, the trial goes on', {
+    timeout: 30_000,
+  }, async () => {
     const trial = fx.gateway.openTrial(fx.spec())
     const client = openai(trial)
     const before = fx.fake.requests.length
@@ -64,17 +69,26 @@ describe('calls in flight when the trial ends', () => {
     expect(ledger.usage.calls).toBe(2)
   })
 
-  it('through a run: an agent that returns while its calls are in flight gets a record that counts them', { timeout: 60_000 }, async () => {
+  it('through a run: an agent that returns while its calls are in flight gets a record that counts them', {
+    timeout: 60_000,
+  }, async () => {
     const before = fx.fake.requests.length
     const agent: RepairAgent = {
       name: 'leaves-calls-behind',
       async run(_task, ctx) {
-        const { settled } = startCalls(new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 }), 6)
+        const { settled } = startCalls(
+          new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 }),
+          6,
+        )
         await until(() => settled() >= 3 && fx.fake.requests.length - before >= 3)
         return []
       },
     }
-    const llm = resolveLlmConfig({ llm: { baseUrl: `${fx.fake.url}/v1`, keyEnv: 'GW_RUN_KEY', budget: { calls: 3 } }, env: { GW_RUN_KEY: SECRET }, cache: { mode: 'off', dir: fx.dir } })
+    const llm = resolveLlmConfig({
+      llm: { baseUrl: `${fx.fake.url}/v1`, keyEnv: 'GW_RUN_KEY', budget: { calls: 3 } },
+      env: { GW_RUN_KEY: SECRET },
+      cache: { mode: 'off', dir: fx.dir },
+    })
     const { records } = await runEvaluation({
       agents: [agent],
       datasets: [{ id: 'synthetic', rows: 5 }],

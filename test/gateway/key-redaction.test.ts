@@ -13,11 +13,27 @@ import { gatewayFixture } from '../helpers/gateway-fixture.js'
 const SECRET = 'sk-echo-test-SECRET-a1B2c3D4e5F6g7'
 const fx = gatewayFixture(SECRET, {}, 'echo')
 const spec = (over: Partial<TrialSpec> = {}): TrialSpec => fx.spec({ cache: { mode: 'record', dir: fx.dir }, ...over })
-const keyOf = (request: ProviderRequest) => String(request.headers['authorization'] ?? request.headers['x-api-key']).replace(/^Bearer /, '')
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
-const chunk = (content: string, finish: string | null = null) => sse({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })
-const completion = (content: string) => ({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] })
-const unicodeEscaped = (text: string, every = 1) => [...text].map((c, i) => (i % every === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')
+const keyOf = (request: ProviderRequest) =>
+  String(request.headers['authorization'] ?? request.headers['x-api-key']).replace(/^Bearer /, '')
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
+const chunk = (content: string, finish: string | null = null) =>
+  sse({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  })
+const completion = (content: string) => ({
+  id: 'x',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+})
+const unicodeEscaped = (text: string, every = 1) =>
+  [...text].map((c, i) => (i % every === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')
 
 /** Every way this test's upstream encodes the key, decoded back: none may give the key. */
 function decodings(text: string): string[] {
@@ -26,8 +42,14 @@ function decodings(text: string): string[] {
     text,
     text.replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
     text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    ...base64Runs.flatMap((run) => [0, 1, 2, 3].map((skip) => Buffer.from(run.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'))),
-    ...(text.match(/[0-9a-fA-F]{16,}/g) ?? []).flatMap((run) => [0, 1].map((skip) => Buffer.from(run.slice(skip), 'hex').toString('latin1'))),
+    ...base64Runs.flatMap((run) =>
+      [0, 1, 2, 3].map((skip) =>
+        Buffer.from(run.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
+      ),
+    ),
+    ...(text.match(/[0-9a-fA-F]{16,}/g) ?? []).flatMap((run) =>
+      [0, 1].map((skip) => Buffer.from(run.slice(skip), 'hex').toString('latin1')),
+    ),
   ]
 }
 const expectNoKey = (text: string) => {
@@ -56,9 +78,18 @@ describe('the key never reaches the agent or a cassette, whatever the upstream d
       // The content holds the escapes as written: the JSON is built by hand so a \u stays a JSON escape.
       fx.fake.handler = (request) => {
         const content = echo(keyOf(request))
-        return { text: JSON.stringify(completion('CONTENT')).replace('CONTENT', content.includes('\\u') ? content : JSON.stringify(content).slice(1, -1)), headers: { 'content-type': 'application/json' } }
+        return {
+          text: JSON.stringify(completion('CONTENT')).replace(
+            'CONTENT',
+            content.includes('\\u') ? content : JSON.stringify(content).slice(1, -1),
+          ),
+          headers: { 'content-type': 'application/json' },
+        }
       }
-      const reply = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `echo ${i}` }] })
+      const reply = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: `echo ${i}` }],
+      })
       const content = reply.choices[0]!.message.content!
       expect(content).toContain('[redacted]')
       expectNoKey(content)
@@ -73,11 +104,23 @@ describe('the key never reaches the agent or a cassette, whatever the upstream d
       fx.fake.handler = (request) => {
         const key = keyOf(request)
         const pieces = split === 'each' ? [...key] : [key.slice(0, split), key.slice(split)]
-        return { events: [chunk('your key: '), ...pieces.map((p) => chunk(p)), chunk(' (done)'), chunk('', 'stop'), sse('[DONE]')] }
+        return {
+          events: [
+            chunk('your key: '),
+            ...pieces.map((p) => chunk(p)),
+            chunk(' (done)'),
+            chunk('', 'stop'),
+            sse('[DONE]'),
+          ],
+        }
       }
       const trial = fx.gateway.openTrial(spec({ caseId: `split ${split}` }))
       const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
-      const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'k' }], stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'k' }],
+        stream: true,
+      })
       let text = ''
       for await (const part of stream) text += part.choices[0]?.delta.content ?? ''
       expect(text).toBe('your key: [redacted] (done)')
@@ -92,15 +135,34 @@ describe('the key never reaches the agent or a cassette, whatever the upstream d
   })
 
   it('an Anthropic stream splitting it across text deltas with a ping between; base64 split across events too', async () => {
-    const delta = (text: string) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta')
+    const delta = (text: string) =>
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta')
     const stream = (pieces: string[]) => [
-      sse({ type: 'message_start', message: { id: 'msg', type: 'message', role: 'assistant', model: 'c', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } }, 'message_start'),
+      sse(
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg',
+            type: 'message',
+            role: 'assistant',
+            model: 'c',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 1 },
+          },
+        },
+        'message_start',
+      ),
       sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
       delta('key='),
       ...pieces.flatMap((p, i) => (i === 0 ? [delta(p)] : [sse({ type: 'ping' }, 'ping'), delta(p)])),
       delta('.'),
       sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-      sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }, 'message_delta'),
+      sse(
+        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } },
+        'message_delta',
+      ),
       sse({ type: 'message_stop' }, 'message_stop'),
     ]
     for (const encode of [(key: string) => key, (key: string) => Buffer.from(key).toString('base64')]) {
@@ -109,8 +171,12 @@ describe('the key never reaches the agent or a cassette, whatever the upstream d
         return { events: stream([echoed.slice(0, 7), echoed.slice(7, 20), echoed.slice(20)]) }
       }
       const trial = fx.gateway.openTrial(spec({ caseId: 'anthropic split' }))
-      const message = await new Anthropic({ baseURL: trial.llm.anthropicBaseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
-        .messages.stream({ model: 'c', max_tokens: 20, messages: [{ role: 'user', content: 'k' }] })
+      const message = await new Anthropic({
+        baseURL: trial.llm.anthropicBaseURL,
+        apiKey: trial.llm.apiKey,
+        maxRetries: 0,
+      }).messages
+        .stream({ model: 'c', max_tokens: 20, messages: [{ role: 'user', content: 'k' }] })
         .finalMessage()
       const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
       expect(text).toMatch(/^key=.*\[redacted\].*\.$/)
@@ -130,7 +196,10 @@ describe('the key never reaches the agent or a cassette, whatever the upstream d
       body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'sk-s plain' }], stream: true }),
     })
     const received = await response.text()
-    const direct = await fetch(`${fx.fake.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'sk-s plain' }], stream: true }) })
+    const direct = await fetch(`${fx.fake.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'sk-s plain' }], stream: true }),
+    })
     expect(received).toBe(await direct.text())
     trial.finish()
   })

@@ -21,10 +21,7 @@ beforeAll(async () => {
   fake = await new FakeProvider().start()
   fake.handler = toolModel
   gateway = await startGateway({ log: () => undefined, maxServerRetries: 0 })
-  upstream = resolveUpstream(
-    { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_RESP_KEY' },
-    { env: { GW_RESP_KEY: SECRET } },
-  )
+  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'GW_RESP_KEY' }, { env: { GW_RESP_KEY: SECRET } })
 })
 afterEach(() => {
   fake.handler = toolModel
@@ -35,10 +32,23 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true })
 })
 
-const spec = (over: Partial<TrialSpec> = {}): TrialSpec => ({ caseId: 'resp', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir: '' }, ...over })
-const client = (llm: { baseURL: string; apiKey: string }) => new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
+const spec = (over: Partial<TrialSpec> = {}): TrialSpec => ({
+  caseId: 'resp',
+  trial: 0,
+  seed: 1,
+  upstream,
+  cache: { mode: 'off', dir: '' },
+  ...over,
+})
+const client = (llm: { baseURL: string; apiKey: string }) =>
+  new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
 const TOOLS: OpenAI.Responses.Tool[] = [
-  { type: 'function', name: 'read_rows', strict: false, parameters: { type: 'object', properties: { offset: { type: 'number' }, limit: { type: 'number' } } } },
+  {
+    type: 'function',
+    name: 'read_rows',
+    strict: false,
+    parameters: { type: 'object', properties: { offset: { type: 'number' }, limit: { type: 'number' } } },
+  },
 ]
 const ROWS = JSON.stringify([{ row: 2, city: 'Berlni' }])
 
@@ -46,42 +56,54 @@ const ROWS = JSON.stringify([{ row: 2, city: 'Berlni' }])
 async function toolLoop(llm: { baseURL: string; apiKey: string }, stream: boolean) {
   const openai = client(llm)
   const ask = async (input: OpenAI.Responses.ResponseInput) =>
-    stream ? openai.responses.stream({ model: 'gpt-r', input, tools: TOOLS }).finalResponse() : openai.responses.create({ model: 'gpt-r', input, tools: TOOLS })
+    stream
+      ? openai.responses.stream({ model: 'gpt-r', input, tools: TOOLS }).finalResponse()
+      : openai.responses.create({ model: 'gpt-r', input, tools: TOOLS })
   const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'repair the table' }]
   const first = await ask(input)
   const call = first.output.find((item) => item.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall
-  const next: OpenAI.Responses.ResponseInput = [...input, call, { type: 'function_call_output', call_id: call.call_id, output: ROWS }]
+  const next: OpenAI.Responses.ResponseInput = [
+    ...input,
+    call,
+    { type: 'function_call_output', call_id: call.call_id, output: ROWS },
+  ]
   const second = await ask(next)
   return { first, call, second }
 }
 
 describe('POST /v1/responses', () => {
-  it.each([false, true])('reads a tool loop as openai-responses calls with their usage (streamed: %s)', async (stream) => {
-    const trial = gateway.openTrial(spec())
-    const { first, call, second } = await toolLoop(trial.llm, stream)
-    expect(call).toMatchObject({ name: 'read_rows', arguments: JSON.stringify(TOOL_ARGS) })
-    expect(second.output_text).toBe(finalText(ROWS))
-    expect(fake.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${SECRET}`)
-    const ledger = trial.finish()
-    expect(ledger.failure).toBeNull()
-    expect(ledger.calls.map((c) => [c.protocol, c.path, c.model, c.stream, c.cache, c.status])).toEqual([
-      ['openai-responses', '/responses', 'gpt-r', stream, 'live', 200],
-      ['openai-responses', '/responses', 'gpt-r', stream, 'live', 200],
-    ])
-    expect(ledger.usage).toMatchObject({
-      calls: 2,
-      promptTokens: first.usage!.input_tokens + second.usage!.input_tokens,
-      completionTokens: first.usage!.output_tokens + second.usage!.output_tokens,
-    })
-    expect(ledger.usage.completionTokens).toBeGreaterThan(0)
-  })
+  it.each([false, true])(
+    'reads a tool loop as openai-responses calls with their usage (streamed: %s)',
+    async (stream) => {
+      const trial = gateway.openTrial(spec())
+      const { first, call, second } = await toolLoop(trial.llm, stream)
+      expect(call).toMatchObject({ name: 'read_rows', arguments: JSON.stringify(TOOL_ARGS) })
+      expect(second.output_text).toBe(finalText(ROWS))
+      expect(fake.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${SECRET}`)
+      const ledger = trial.finish()
+      expect(ledger.failure).toBeNull()
+      expect(ledger.calls.map((c) => [c.protocol, c.path, c.model, c.stream, c.cache, c.status])).toEqual([
+        ['openai-responses', '/responses', 'gpt-r', stream, 'live', 200],
+        ['openai-responses', '/responses', 'gpt-r', stream, 'live', 200],
+      ])
+      expect(ledger.usage).toMatchObject({
+        calls: 2,
+        promptTokens: first.usage!.input_tokens + second.usage!.input_tokens,
+        completionTokens: first.usage!.output_tokens + second.usage!.output_tokens,
+      })
+      expect(ledger.usage.completionTokens).toBeGreaterThan(0)
+    },
+  )
 
   it('records and replays both streamed and JSON loops with the upstream down: same answers, counted as cached', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dfg-resp-'))
     dirs.push(dir)
     const own = await new FakeProvider().start()
     own.handler = toolModel
-    const ownUpstream = resolveUpstream({ baseUrl: `${own.url}/v1`, keyEnv: 'GW_RESP_KEY' }, { env: { GW_RESP_KEY: SECRET } })
+    const ownUpstream = resolveUpstream(
+      { baseUrl: `${own.url}/v1`, keyEnv: 'GW_RESP_KEY' },
+      { env: { GW_RESP_KEY: SECRET } },
+    )
     const run = async (mode: 'record' | 'replay') => {
       const trial = gateway.openTrial(spec({ upstream: ownUpstream, cache: { mode, dir } }))
       const json = await toolLoop(trial.llm, false)
@@ -127,7 +149,8 @@ describe('POST /v1/responses', () => {
   })
 
   it('forwards the other /v1/responses paths (retrieve) as other calls', async () => {
-    fake.handler = (request) => (request.method === 'GET' ? { json: { id: 'resp_t', object: 'response', output: [], usage: null } } : undefined)
+    fake.handler = (request) =>
+      request.method === 'GET' ? { json: { id: 'resp_t', object: 'response', output: [], usage: null } } : undefined
     const trial = gateway.openTrial(spec())
     const got = await client(trial.llm).responses.retrieve('resp_t')
     expect(got.id).toBe('resp_t')
@@ -137,7 +160,11 @@ describe('POST /v1/responses', () => {
 
 describe('a /v1/responses call the gateway cannot read', () => {
   const raw = (llm: { baseURL: string; apiKey: string }, body: string) =>
-    fetch(`${llm.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${llm.apiKey}` }, body }).then(async (r) => ({
+    fetch(`${llm.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${llm.apiKey}` },
+      body,
+    }).then(async (r) => ({
       status: r.status,
       body: (await r.json()) as { error: { code: string; message: string } },
     }))
@@ -163,18 +190,33 @@ describe('a /v1/responses call the gateway cannot read', () => {
   it('a 2xx that is not a response is a 502 and a provider_error', async () => {
     fake.handler = () => ({ json: { choices: [] } })
     const trial = gateway.openTrial(spec())
-    await expect(client(trial.llm).responses.create({ model: 'm', input: 'x' })).rejects.toThrow(/not a response \(no output\)/)
+    await expect(client(trial.llm).responses.create({ model: 'm', input: 'x' })).rejects.toThrow(
+      /not a response \(no output\)/,
+    )
     expect(trial.finish().failure?.kind).toBe('provider_error')
   })
 
   it('a stream that fails or is cut off fails the trial as provider_error and is not recorded', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dfg-resp-bad-'))
     dirs.push(dir)
-    const events = (...types: Array<[string, object]>) => types.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
-    const created: [string, object] = ['response.created', { response: { id: 'r', object: 'response', status: 'in_progress', output: [] } }]
+    const events = (...types: Array<[string, object]>) =>
+      types.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+    const created: [string, object] = [
+      'response.created',
+      { response: { id: 'r', object: 'response', status: 'in_progress', output: [] } },
+    ]
     for (const [reply, problem] of [
-      [events(created, ['response.failed', { response: { id: 'r', status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } } }]), 'ended with a response.failed event (server_error)'],
-      [events(created, ['error', { code: 'rate_limit_exceeded', message: 'slow' }]), 'ended with a error event (rate_limit_exceeded)'],
+      [
+        events(created, [
+          'response.failed',
+          { response: { id: 'r', status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } } },
+        ]),
+        'ended with a response.failed event (server_error)',
+      ],
+      [
+        events(created, ['error', { code: 'rate_limit_exceeded', message: 'slow' }]),
+        'ended with a error event (rate_limit_exceeded)',
+      ],
       [events(created), 'ended before its response.completed event'],
     ] as const) {
       fake.handler = () => ({ events: [...reply] })
@@ -184,7 +226,10 @@ describe('a /v1/responses call the gateway cannot read', () => {
         .finalResponse()
         .catch(() => undefined)
       const ledger = trial.finish()
-      expect(ledger.failure).toEqual({ kind: 'provider_error', message: `case "resp" trial 1 (seed 1): http://127.0.0.1:*/v1 answered /responses with a stream that ${problem}` })
+      expect(ledger.failure).toEqual({
+        kind: 'provider_error',
+        message: `case "resp" trial 1 (seed 1): http://127.0.0.1:*/v1 answered /responses with a stream that ${problem}`,
+      })
       expect(ledger.calls[0]).toMatchObject({ protocol: 'openai-responses', stream: true, cache: 'live' })
     }
     expect(await readdir(dir)).toEqual([])

@@ -29,25 +29,38 @@ const sdkAgent: RepairAgent = {
   name: 'sdk-object',
   async run(task, ctx) {
     const client = new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 })
-    const reply = await client.chat.completions.create({ model: 'm-door', messages: [{ role: 'user', content: task.dirty.rows[0]![0]! }] })
+    const reply = await client.chat.completions.create({
+      model: 'm-door',
+      messages: [{ role: 'user', content: task.dirty.rows[0]![0]! }],
+    })
     await client.chat.completions.create({ model: 'm-door', messages: [{ role: 'user', content: 'second' }] })
     return [{ row: 0, column: task.columns[0]!, newValue: reply.choices[0]!.message.content! }]
   },
 }
 
-async function trial(options: EvalCaseOptions, body: Parameters<typeof runTrial>[4] = async ({ agent }) => agent.run()) {
+async function trial(
+  options: EvalCaseOptions,
+  body: Parameters<typeof runTrial>[4] = async ({ agent }) => agent.run(),
+) {
   const live = trialMeta('door case', options, 0)
   const error = await runTrial(live, options, caseAgent(options), { trial: 0, timeoutMs: 10_000 }, body).then(
     () => null,
     (e: unknown) => e,
   )
-  const record = recordFromTest({ fullName: 'door case', state: error ? 'failed' : 'passed', errors: [], durationMs: 1, meta: live }, provenance)
+  const record = recordFromTest(
+    { fullName: 'door case', state: error ? 'failed' : 'passed', errors: [], durationMs: 1, meta: live },
+    provenance,
+  )
   return { live, error, record }
 }
 
 describe('evalCase and conversation through the gateway', () => {
   it('evalCase with llm: { baseUrl, keyEnv } hands agent objects ctx.llm and records the gateway count', async () => {
-    const options: EvalCaseOptions = { dataset: { id: 'synthetic', rows: 4 }, agent: sdkAgent, llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' } }
+    const options: EvalCaseOptions = {
+      dataset: { id: 'synthetic', rows: 4 },
+      agent: sdkAgent,
+      llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' },
+    }
     const { error, record, live } = await trial(options, async ({ agent, llm }) => {
       expect(llm?.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
       return agent.run()
@@ -102,7 +115,10 @@ describe('evalCase and conversation through the gateway', () => {
             turn++
             let text = ''
             for (let i = 0; i < turn; i++) {
-              const reply = await client.chat.completions.create({ model: 'm-chat', messages: [{ role: 'user', content: question }] })
+              const reply = await client.chat.completions.create({
+                model: 'm-chat',
+                messages: [{ role: 'user', content: question }],
+              })
               text = reply.choices[0]!.message.content!
             }
             return { text, usage: { calls: 99 } }
@@ -112,7 +128,11 @@ describe('evalCase and conversation through the gateway', () => {
     }
     const session = conversationSession(
       'chat',
-      { data: { t: { columns: ['a'], rows: [['1']] } }, agent, llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' } },
+      {
+        data: { t: { columns: ['a'], rows: [['1']] } },
+        agent,
+        llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' },
+      },
       [
         ['first?', () => undefined],
         ['second?', () => undefined],

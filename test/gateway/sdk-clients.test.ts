@@ -44,22 +44,40 @@ const apiError = (e: unknown): ApiError => e as ApiError
 const unexpected = (): never => {
   throw new Error('expected the call to fail')
 }
-const openaiOf = (llm: { baseURL: string; apiKey: string }) => new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
-const anthropicOf = (llm: { anthropicBaseURL: string; apiKey: string }) => new Anthropic({ baseURL: llm.anthropicBaseURL, apiKey: llm.apiKey, maxRetries: 0 })
+const openaiOf = (llm: { baseURL: string; apiKey: string }) =>
+  new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
+const anthropicOf = (llm: { anthropicBaseURL: string; apiKey: string }) =>
+  new Anthropic({ baseURL: llm.anthropicBaseURL, apiKey: llm.apiKey, maxRetries: 0 })
 
 describe('the gateway with the real SDKs', () => {
   it('forwards OpenAI chat completions with the real key and counts usage from the answer', async () => {
     const trial = gateway.openTrial(spec())
-    const reply = await openaiOf(trial.llm).chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'hello' }] })
+    const reply = await openaiOf(trial.llm).chat.completions.create({
+      model: 'm1',
+      messages: [{ role: 'user', content: 'hello' }],
+    })
     expect(reply.choices[0]!.message.content).toBe('echo:olleh')
     const seen = fake.requests.at(-1)!
     expect(seen.url).toBe('/v1/chat/completions')
     expect(seen.headers['authorization']).toBe(`Bearer ${SECRET}`)
     const ledger = trial.finish()
     expect(ledger.failure).toBeNull()
-    expect(ledger.usage).toMatchObject({ calls: 1, promptTokens: reply.usage!.prompt_tokens, completionTokens: 10, cachedCalls: 0 })
+    expect(ledger.usage).toMatchObject({
+      calls: 1,
+      promptTokens: reply.usage!.prompt_tokens,
+      completionTokens: 10,
+      cachedCalls: 0,
+    })
     expect(ledger.calls).toEqual([
-      expect.objectContaining({ protocol: 'openai-chat', path: '/chat/completions', model: 'm1', stream: false, cache: 'live', status: 200, error: null }),
+      expect.objectContaining({
+        protocol: 'openai-chat',
+        path: '/chat/completions',
+        model: 'm1',
+        stream: false,
+        cache: 'live',
+        status: 200,
+        error: null,
+      }),
     ])
   })
 
@@ -87,11 +105,17 @@ describe('the gateway with the real SDKs', () => {
   it('serves Anthropic messages, JSON and streamed, with x-api-key and message_start/message_delta usage', async () => {
     const trial = gateway.openTrial(spec())
     const client = anthropicOf(trial.llm)
-    const message = await client.messages.create({ model: 'claude-x', max_tokens: 50, messages: [{ role: 'user', content: 'hi there' }] })
+    const message = await client.messages.create({
+      model: 'claude-x',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi there' }],
+    })
     expect(message.content[0]).toMatchObject({ type: 'text', text: 'echo:ereht ih' })
     expect(fake.requests.at(-1)!.headers['x-api-key']).toBe(SECRET)
     expect(fake.requests.at(-1)!.headers['authorization']).toBeUndefined()
-    const streamed = await client.messages.stream({ model: 'claude-x', max_tokens: 50, messages: [{ role: 'user', content: 'abc' }] }).finalMessage()
+    const streamed = await client.messages
+      .stream({ model: 'claude-x', max_tokens: 50, messages: [{ role: 'user', content: 'abc' }] })
+      .finalMessage()
     expect(streamed.content[0]).toMatchObject({ type: 'text', text: 'echo:cba' })
     const ledger = trial.finish()
     expect(ledger.usage.calls).toBe(2)
@@ -120,7 +144,10 @@ describe('the gateway with the real SDKs', () => {
   it('ctx.llm.fetch sends an SDK on its default base URL through the gateway with the trial token', async () => {
     const trial = gateway.openTrial(spec())
     const client = new OpenAI({ apiKey: 'not-a-key', fetch: trial.llm.fetch, maxRetries: 0 })
-    const reply = await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'via fetch' }] })
+    const reply = await client.chat.completions.create({
+      model: 'm1',
+      messages: [{ role: 'user', content: 'via fetch' }],
+    })
     expect(reply.choices[0]!.message.content).toBe(answerText({ messages: [{ content: 'via fetch' }] }))
     expect(trial.finish().usage.calls).toBe(1)
   })
@@ -130,15 +157,28 @@ describe('record and replay', () => {
   it('replays JSON and streams chunk for chunk with the upstream down: same answers, same usage, marked cached', async () => {
     const dir = await tempDir()
     const own = await new FakeProvider().start()
-    const ownUpstream = resolveUpstream({ baseUrl: `${own.url}/v1`, keyEnv: 'GW_TEST_KEY' }, { env: { GW_TEST_KEY: SECRET } })
+    const ownUpstream = resolveUpstream(
+      { baseUrl: `${own.url}/v1`, keyEnv: 'GW_TEST_KEY' },
+      { env: { GW_TEST_KEY: SECRET } },
+    )
     const run = async (mode: 'record' | 'replay') => {
       const trial = gateway.openTrial(spec({ upstream: ownUpstream, cache: { mode, dir } }))
       const client = openaiOf(trial.llm)
-      const json = await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'fix it' }] })
+      const json = await client.chat.completions.create({
+        model: 'm1',
+        messages: [{ role: 'user', content: 'fix it' }],
+      })
       const chunks: string[] = []
-      const stream = await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'fix it' }], stream: true, stream_options: { include_usage: true } })
+      const stream = await client.chat.completions.create({
+        model: 'm1',
+        messages: [{ role: 'user', content: 'fix it' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
       for await (const chunk of stream) chunks.push(JSON.stringify(chunk))
-      const message = await anthropicOf(trial.llm).messages.stream({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'q' }] }).finalMessage()
+      const message = await anthropicOf(trial.llm)
+        .messages.stream({ model: 'c', max_tokens: 9, messages: [{ role: 'user', content: 'q' }] })
+        .finalMessage()
       return { json, chunks, message, ledger: trial.finish() }
     }
     const recorded = await run('record')
@@ -150,7 +190,14 @@ describe('record and replay', () => {
     expect(replayed.message).toEqual(recorded.message)
     const live = recorded.ledger.usage
     const cached = replayed.ledger.usage
-    expect(cached).toMatchObject({ calls: 3, cachedCalls: 3, promptTokens: 0, completionTokens: 0, costUsd: 0, quotaUnits: 0 })
+    expect(cached).toMatchObject({
+      calls: 3,
+      cachedCalls: 3,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      quotaUnits: 0,
+    })
     expect(cached.cachedPromptTokens).toBe(live.promptTokens)
     expect(cached.cachedCompletionTokens).toBe(live.completionTokens)
     expect(replayed.ledger.calls.every((c) => c.cache === 'hit')).toBe(true)
@@ -190,10 +237,16 @@ describe('record and replay', () => {
 
 describe('limits', () => {
   it('waits out a 429 (Retry-After) and logs it; the agent sees only the answer', async () => {
-    fake.handler = (_, i) => (i < fake.requests.length && rateLimitedLeft-- > 0 ? { status: 429, headers: { 'retry-after-ms': '15' }, json: { error: { message: 'slow down' } } } : undefined)
+    fake.handler = (_, i) =>
+      i < fake.requests.length && rateLimitedLeft-- > 0
+        ? { status: 429, headers: { 'retry-after-ms': '15' }, json: { error: { message: 'slow down' } } }
+        : undefined
     let rateLimitedLeft = 2
     const trial = gateway.openTrial(spec())
-    const reply = await openaiOf(trial.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'r' }] })
+    const reply = await openaiOf(trial.llm).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'r' }],
+    })
     expect(reply.choices[0]!.message.content).toBe('echo:r')
     expect(logs.filter((l) => l.includes('HTTP 429'))).toHaveLength(2)
     expect(logs[0]).toContain('retry 1 of 5')
@@ -205,8 +258,12 @@ describe('limits', () => {
     fake.handler = () => ({ status: 429, json: { error: { message: 'no' } } })
     const before = fake.requests.length
     const trial = g.openTrial(spec())
-    const error = await new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 3 })
-      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'r' }] })
+    const error = await new OpenAI({
+      baseURL: trial.llm.baseURL,
+      apiKey: trial.llm.apiKey,
+      maxRetries: 3,
+    }).chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'r' }] })
       .then(unexpected, apiError)
     expect(error.status).toBe(429)
     expect(fake.requests.length - before).toBe(2)
@@ -220,7 +277,9 @@ describe('limits', () => {
     await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '1' }] })
     await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '2' }] })
     const before = fake.requests.length
-    const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '3' }] }).then(unexpected, apiError)
+    const error = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: '3' }] })
+      .then(unexpected, apiError)
     expect(error.status).toBe(403)
     expect(error.message).toContain('budget exceeded: this would be call 3 of at most 2')
     expect(fake.requests.length).toBe(before)
@@ -230,7 +289,9 @@ describe('limits', () => {
     expect(ledger.calls.at(-1)).toMatchObject({ cache: 'refused', status: 403 })
     const tokens = gateway.openTrial(spec({ budget: { tokens: 5 } }))
     await openaiOf(tokens.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'big' }] })
-    await expect(openaiOf(tokens.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'more' }] })).rejects.toThrow(/tokens spent of at most 5/)
+    await expect(
+      openaiOf(tokens.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'more' }] }),
+    ).rejects.toThrow(/tokens spent of at most 5/)
     expect(tokens.finish().failure?.kind).toBe('budget_exceeded')
   })
 
@@ -241,7 +302,12 @@ describe('limits', () => {
       trials.map(async (t, i) => {
         const client = i % 2 ? anthropicOf(t.llm) : openaiOf(t.llm)
         for (let k = 0; k <= i % 3; k++) {
-          if (client instanceof Anthropic) await client.messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: prompts[i]! }] })
+          if (client instanceof Anthropic)
+            await client.messages.create({
+              model: 'c',
+              max_tokens: 5,
+              messages: [{ role: 'user', content: prompts[i]! }],
+            })
           else await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: prompts[i]! }] })
         }
       }),
@@ -255,15 +321,26 @@ describe('limits', () => {
 })
 
 describe('bad input', () => {
-  const raw = (url: string, init: RequestInit) => fetch(url, init).then(async (r) => ({ status: r.status, retry: r.headers.get('x-should-retry'), body: (await r.json()) as { error: { code: string; message: string } } }))
+  const raw = (url: string, init: RequestInit) =>
+    fetch(url, init).then(async (r) => ({
+      status: r.status,
+      retry: r.headers.get('x-should-retry'),
+      body: (await r.json()) as { error: { code: string; message: string } },
+    }))
 
   it('refuses a finished trial token, an unknown token and no token (401), with messages that say why', async () => {
     const trial = gateway.openTrial(spec({ caseId: 'done case' }))
     trial.finish()
-    const error = await openaiOf(trial.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'late' }] }).then(unexpected, apiError)
+    const error = await openaiOf(trial.llm)
+      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'late' }] })
+      .then(unexpected, apiError)
     expect(error.status).toBe(401)
     expect(error.message).toContain('the token of case "done case" trial 1 (seed 1) expired when that trial finished')
-    const wrong = await raw(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer dfg-t-nope' }, body: '{}' })
+    const wrong = await raw(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer dfg-t-nope' },
+      body: '{}',
+    })
     expect(wrong).toMatchObject({ status: 401, retry: 'false', body: { error: { code: 'invalid_token' } } })
     const none = await raw(`${gateway.url}/v1/models`, { method: 'GET' })
     expect(none.body.error.code).toBe('missing_token')
@@ -277,7 +354,11 @@ describe('bad input', () => {
       ['/nowhere', '{}', 404, 'unknown_path'],
     ] as const) {
       const trial = gateway.openTrial(spec())
-      const answer = await raw(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${trial.llm.apiKey}` }, body })
+      const answer = await raw(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${trial.llm.apiKey}` },
+        body,
+      })
       expect(answer.status).toBe(status)
       expect(answer.body.error.code).toBe(code)
       const ledger = trial.finish()
@@ -289,18 +370,27 @@ describe('bad input', () => {
   it('an upstream that is down or answers garbage is a 502 and a provider_error', async () => {
     const g = await startGateway({ log: () => undefined, maxServerRetries: 1, backoff: { baseMs: 1, capMs: 2 } })
     const down = g.openTrial(spec({ upstream: resolveUpstream('http://127.0.0.1:1/v1', { env: {} }) }))
-    const e1 = await openaiOf(down.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).then(unexpected, apiError)
+    const e1 = await openaiOf(down.llm)
+      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+      .then(unexpected, apiError)
     expect(e1.status).toBe(502)
-    expect(down.finish().failure).toMatchObject({ kind: 'provider_error', message: expect.stringContaining('cannot reach http://127.0.0.1:*/v1') })
+    expect(down.finish().failure).toMatchObject({
+      kind: 'provider_error',
+      message: expect.stringContaining('cannot reach http://127.0.0.1:*/v1'),
+    })
     fake.handler = () => ({ text: `garbage ${SECRET}` })
     const garbage = g.openTrial(spec())
-    const e2 = await openaiOf(garbage.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).then(unexpected, apiError)
+    const e2 = await openaiOf(garbage.llm)
+      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+      .then(unexpected, apiError)
     expect(e2.status).toBe(502)
     expect(e2.message).not.toContain(SECRET)
     expect(garbage.finish().failure?.message).toContain('not JSON')
     fake.handler = () => ({ json: { unexpected: true } })
     const wrongShape = g.openTrial(spec())
-    await expect(openaiOf(wrongShape.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/not a chat completion/)
+    await expect(
+      openaiOf(wrongShape.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toThrow(/not a chat completion/)
     expect(wrongShape.finish().failure?.kind).toBe('provider_error')
     await g.close()
   })

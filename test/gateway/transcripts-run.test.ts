@@ -29,12 +29,32 @@ afterAll(async () => {
 
 const AGENTS = ['--no-isolate', '--agent', './tool-agent.mjs', '--agent', 'cmd:node tool_cmd_agent.mjs']
 const base = (out: string, cache: string, mode: string) => [
-  'run', '--dataset', 'synthetic', '--rows', '6', '--trials', '2', '--quiet', '--output', join(out, 'r.md'),
-  '--llm', `${fake.url}/v1`, '--llm-key-env', 'TR_RUN_KEY', '--cache-dir', cache, '--cache', mode,
+  'run',
+  '--dataset',
+  'synthetic',
+  '--rows',
+  '6',
+  '--trials',
+  '2',
+  '--quiet',
+  '--output',
+  join(out, 'r.md'),
+  '--llm',
+  `${fake.url}/v1`,
+  '--llm-key-env',
+  'TR_RUN_KEY',
+  '--cache-dir',
+  cache,
+  '--cache',
+  mode,
 ]
 
 /** A transcript apart from timing and where its answers came from. */
-const content = (t: Transcript) => ({ ...t, id: '', calls: t.calls.map(({ latencyMs: _l, cache: _c, ...rest }) => rest) })
+const content = (t: Transcript) => ({
+  ...t,
+  id: '',
+  calls: t.calls.map(({ latencyMs: _l, cache: _c, ...rest }) => rest),
+})
 
 describe('transcripts in a CLI run', () => {
   it('records both agents with their tool calls, replays them with the provider down, and verify covers the file', async () => {
@@ -54,7 +74,10 @@ describe('transcripts in a CLI run', () => {
     expect(transcripts.map((t) => t.id)).toEqual(records.map((r) => r.transcriptId))
     for (const t of transcripts) expect(TranscriptSchema.parse(t)).toEqual(t)
     const [streamed, , plain] = records
-    expect(streamed!.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}', resultChars: 12, source: 'model', call: 0 }, { name: 'describe', arguments: '{"table":"t"}', resultChars: 17, source: 'model', call: 0 }])
+    expect(streamed!.toolCalls).toEqual([
+      { name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}', resultChars: 12, source: 'model', call: 0 },
+      { name: 'describe', arguments: '{"table":"t"}', resultChars: 17, source: 'model', call: 0 },
+    ])
     expect(plain!.toolCalls.map((c) => [c.name, c.resultChars, c.call])).toEqual([
       ['sql', 5, 0],
       ['describe', 5, 0],
@@ -76,10 +99,13 @@ describe('transcripts in a CLI run', () => {
     const replayedTranscripts = jsonLines<Transcript>(join(again, 'r.transcripts.jsonl'))
     expect(replayedRecords.map((r) => r.toolCalls)).toEqual(records.map((r) => r.toolCalls))
     expect(replayedTranscripts.map(content)).toEqual(transcripts.map(content))
-    expect(replayedTranscripts.flatMap((t) => t.calls.map((c) => c.cache))).toEqual(transcripts.flatMap((t) => t.calls.map(() => 'hit')))
+    expect(replayedTranscripts.flatMap((t) => t.calls.map((c) => c.cache))).toEqual(
+      transcripts.flatMap((t) => t.calls.map(() => 'hit')),
+    )
 
     // No key anywhere: the report folders and the cassettes.
-    for (const file of [...filesUnder(live), ...filesUnder(again), ...filesUnder(cache)]) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET)
+    for (const file of [...filesUnder(live), ...filesUnder(again), ...filesUnder(cache)])
+      expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET)
 
     // An edited transcripts file fails verify, naming it.
     const path = join(again, 'r.transcripts.jsonl')
@@ -91,10 +117,15 @@ describe('transcripts in a CLI run', () => {
 
   it('a run without model calls writes no transcripts file and its records name none', async () => {
     const out = temp()
-    const plain = await runCli(['run', '--dataset', 'synthetic', '--rows', '6', '--agent', 'baseline', '--quiet', '--output', join(out, 'r.md')], fixtures)
+    const plain = await runCli(
+      ['run', '--dataset', 'synthetic', '--rows', '6', '--agent', 'baseline', '--quiet', '--output', join(out, 'r.md')],
+      fixtures,
+    )
     expect(plain.code, plain.stderr).toBe(0)
     expect(existsSync(join(out, 'r.transcripts.jsonl'))).toBe(false)
-    expect(jsonLines<RunRecord>(join(out, 'r.runs.jsonl')).map((r) => [r.transcriptId, r.toolCalls])).toEqual([[null, []]])
+    expect(jsonLines<RunRecord>(join(out, 'r.runs.jsonl')).map((r) => [r.transcriptId, r.toolCalls])).toEqual([
+      [null, []],
+    ])
   })
 
   it('--resume keeps the transcripts of the trials finished before the run was killed', async () => {
@@ -104,11 +135,14 @@ describe('transcripts in a CLI run', () => {
     const child = spawnCli(argv, fixtures, { TR_RUN_KEY: SECRET, HANG_FROM: '1' })
     const done = finished(child)
     const journal = join(dir, 'cut', 'r.runs.partial.jsonl')
-    for (let i = 0; i < 3000 && !(existsSync(journal) && readFileSync(journal, 'utf8').includes('\n')); i++) await new Promise((r) => setTimeout(r, 20))
+    for (let i = 0; i < 3000 && !(existsSync(journal) && readFileSync(journal, 'utf8').includes('\n')); i++)
+      await new Promise((r) => setTimeout(r, 20))
     child.kill('SIGKILL')
     await done
     expect(jsonLines(join(dir, 'cut', 'r.transcripts.partial.jsonl'))).toHaveLength(1)
-    const resumed = await runCli(['run', '--resume', join(dir, 'cut', 'r'), '--quiet'], fixtures, { TR_RUN_KEY: SECRET })
+    const resumed = await runCli(['run', '--resume', join(dir, 'cut', 'r'), '--quiet'], fixtures, {
+      TR_RUN_KEY: SECRET,
+    })
     expect(resumed.code, resumed.stderr).toBe(0)
     const records = jsonLines<RunRecord>(join(dir, 'cut', 'r.runs.jsonl'))
     const transcripts = jsonLines<Transcript>(join(dir, 'cut', 'r.transcripts.jsonl'))

@@ -41,8 +41,22 @@ function spec(over: Partial<TrialSpec> = {}): TrialSpec {
   return { caseId: 'case-t', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir: '' }, ...over }
 }
 
-const sqlTool = { type: 'function' as const, function: { name: 'sql', description: 'run one SELECT', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } }
-const describeTool = { type: 'function' as const, function: { name: 'describe', description: 'columns of a table', parameters: { type: 'object', properties: { table: { type: 'string' } } } } }
+const sqlTool = {
+  type: 'function' as const,
+  function: {
+    name: 'sql',
+    description: 'run one SELECT',
+    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
+}
+const describeTool = {
+  type: 'function' as const,
+  function: {
+    name: 'describe',
+    description: 'columns of a table',
+    parameters: { type: 'object', properties: { table: { type: 'string' } } },
+  },
+}
 
 /** A tool loop with the OpenAI SDK: ask, run each tool call (its result a fixed text), ask again. */
 async function openAiLoop(llm: { baseURL: string; apiKey: string }, stream: boolean): Promise<string> {
@@ -52,22 +66,39 @@ async function openAiLoop(llm: { baseURL: string; apiKey: string }, stream: bool
     { role: 'user', content: 'How many rows?' },
   ]
   const ask = async () => {
-    if (!stream) return (await client.chat.completions.create({ model: 'm1', messages, tools: [sqlTool, describeTool] })).choices[0]!.message
-    const runner = client.chat.completions.stream({ model: 'm1', messages, tools: [sqlTool, describeTool], stream_options: { include_usage: true } })
+    if (!stream)
+      return (await client.chat.completions.create({ model: 'm1', messages, tools: [sqlTool, describeTool] }))
+        .choices[0]!.message
+    const runner = client.chat.completions.stream({
+      model: 'm1',
+      messages,
+      tools: [sqlTool, describeTool],
+      stream_options: { include_usage: true },
+    })
     return (await runner.finalChatCompletion()).choices[0]!.message
   }
   const first = await ask()
   messages.push({ role: 'assistant', content: first.content ?? null, tool_calls: first.tool_calls ?? [] })
   for (const call of first.tool_calls ?? []) {
     if (call.type !== 'function') continue
-    messages.push({ role: 'tool', tool_call_id: call.id, content: call.function.name === 'sql' ? '[{"count":3}]' : '{"columns":["a","b"]}' })
+    messages.push({
+      role: 'tool',
+      tool_call_id: call.id,
+      content: call.function.name === 'sql' ? '[{"count":3}]' : '{"columns":["a","b"]}',
+    })
   }
   return (await ask()).content ?? ''
 }
 
 async function anthropicLoop(llm: { anthropicBaseURL: string; apiKey: string }, stream: boolean): Promise<string> {
   const client = new Anthropic({ baseURL: llm.anthropicBaseURL, apiKey: llm.apiKey, maxRetries: 0 })
-  const tools: Anthropic.Tool[] = [{ name: 'sql', description: 'run one SELECT', input_schema: { type: 'object', properties: { query: { type: 'string' } } } }]
+  const tools: Anthropic.Tool[] = [
+    {
+      name: 'sql',
+      description: 'run one SELECT',
+      input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+    },
+  ]
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'How many rows?' }]
   const ask = async () => {
     const params = { model: 'claude-x', max_tokens: 100, system: 'Use the sql tool.', messages, tools }
@@ -76,14 +107,25 @@ async function anthropicLoop(llm: { anthropicBaseURL: string; apiKey: string }, 
   const first = await ask()
   messages.push({ role: 'assistant', content: first.content })
   const uses = first.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')
-  messages.push({ role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: '[{"1":1}]' })) })
+  messages.push({
+    role: 'user',
+    content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: '[{"1":1}]' })),
+  })
   const second = await ask()
   return second.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
 }
 
 async function responsesLoop(llm: { baseURL: string; apiKey: string }, stream: boolean): Promise<string> {
   const client = new OpenAI({ baseURL: llm.baseURL, apiKey: llm.apiKey, maxRetries: 0 })
-  const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'sql', description: 'run one SELECT', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: false }]
+  const tools: OpenAI.Responses.Tool[] = [
+    {
+      type: 'function',
+      name: 'sql',
+      description: 'run one SELECT',
+      parameters: { type: 'object', properties: { query: { type: 'string' } } },
+      strict: false,
+    },
+  ]
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'How many rows?' }]
   const ask = async () => {
     const params = { model: 'gpt-r', instructions: 'Answer with SQL.', input, tools }
@@ -110,12 +152,29 @@ describe('transcripts of the calls the gateway served', () => {
       const { transcript, toolCalls } = outcomeSince(trial)
       expect(TranscriptSchema.parse(transcript)).toEqual(transcript)
       const [first, second] = transcript!.calls
-      expect(first).toMatchObject({ index: 0, protocol: 'openai-chat', path: '/chat/completions', model: 'm1', stream, cache: 'live', status: 200, promptTokens: 11, completionTokens: 7, error: null })
+      expect(first).toMatchObject({
+        index: 0,
+        protocol: 'openai-chat',
+        path: '/chat/completions',
+        model: 'm1',
+        stream,
+        cache: 'live',
+        status: 200,
+        promptTokens: 11,
+        completionTokens: 7,
+        error: null,
+      })
       expect(first!.request.system).toBe('You answer with SQL.')
-      expect(first!.request.messages).toEqual([{ role: 'user', content: 'How many rows?', toolCalls: [], toolCallId: null }])
+      expect(first!.request.messages).toEqual([
+        { role: 'user', content: 'How many rows?', toolCalls: [], toolCallId: null },
+      ])
       expect(first!.request.tools).toEqual([
         { name: 'sql', description: 'run one SELECT', parameters: JSON.stringify(sqlTool.function.parameters) },
-        { name: 'describe', description: 'columns of a table', parameters: JSON.stringify(describeTool.function.parameters) },
+        {
+          name: 'describe',
+          description: 'columns of a table',
+          parameters: JSON.stringify(describeTool.function.parameters),
+        },
       ])
       expect(first!.response).toEqual({
         text: null,
@@ -144,9 +203,21 @@ describe('transcripts of the calls the gateway served', () => {
       trial.finish()
       const { transcript, toolCalls } = outcomeSince(trial)
       const [first, second] = transcript!.calls
-      expect(first).toMatchObject({ protocol: 'anthropic-messages', path: '/messages', stream, promptTokens: 20, completionTokens: 9 })
+      expect(first).toMatchObject({
+        protocol: 'anthropic-messages',
+        path: '/messages',
+        stream,
+        promptTokens: 20,
+        completionTokens: 9,
+      })
       expect(first!.request.system).toBe('Use the sql tool.')
-      expect(first!.request.tools).toEqual([{ name: 'sql', description: 'run one SELECT', parameters: '{"type":"object","properties":{"query":{"type":"string"}}}' }])
+      expect(first!.request.tools).toEqual([
+        {
+          name: 'sql',
+          description: 'run one SELECT',
+          parameters: '{"type":"object","properties":{"query":{"type":"string"}}}',
+        },
+      ])
       expect(first!.response!.text).toBe('Let me count.')
       expect(first!.response!.finishReason).toBe('tool_use')
       expect(first!.response!.toolCalls).toHaveLength(1)
@@ -157,7 +228,9 @@ describe('transcripts of the calls the gateway served', () => {
         ['assistant', ['sql'], null],
         ['tool', [], 'toolu_1'],
       ])
-      expect(toolCalls).toEqual([{ name: 'sql', arguments: first!.response!.toolCalls[0]!.arguments, resultChars: 9, source: 'model', call: 0 }])
+      expect(toolCalls).toEqual([
+        { name: 'sql', arguments: first!.response!.toolCalls[0]!.arguments, resultChars: 9, source: 'model', call: 0 },
+      ])
     })
 
     it(`the Responses API with a function call (${stream ? 'streamed' : 'JSON'})`, async () => {
@@ -170,15 +243,32 @@ describe('transcripts of the calls the gateway served', () => {
       expect(first!.request).toEqual({
         system: 'Answer with SQL.',
         messages: [{ role: 'user', content: 'How many rows?', toolCalls: [], toolCallId: null }],
-        tools: [{ name: 'sql', description: 'run one SELECT', parameters: '{"type":"object","properties":{"query":{"type":"string"}}}' }],
+        tools: [
+          {
+            name: 'sql',
+            description: 'run one SELECT',
+            parameters: '{"type":"object","properties":{"query":{"type":"string"}}}',
+          },
+        ],
       })
-      expect(first!.response).toEqual({ text: null, toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }], finishReason: 'completed' })
+      expect(first!.response).toEqual({
+        text: null,
+        toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }],
+        finishReason: 'completed',
+      })
       expect(second!.request.messages.slice(1)).toEqual([
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }], toolCallId: null },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }],
+          toolCallId: null,
+        },
         { role: 'tool', content: '[{"n":3}]', toolCalls: [], toolCallId: 'call_r1' },
       ])
       expect(second!.response!.text).toBe('There are 3 rows.')
-      expect(toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 3"}', resultChars: 9, source: 'model', call: 0 }])
+      expect(toolCalls).toEqual([
+        { name: 'sql', arguments: '{"query":"SELECT 3"}', resultChars: 9, source: 'model', call: 0 },
+      ])
     })
   }
 
@@ -186,7 +276,10 @@ describe('transcripts of the calls the gateway served', () => {
     const dir = await tempDir()
     const provider = await new FakeProvider().start()
     provider.handler = toolScript
-    const live = resolveUpstream({ baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+    const live = resolveUpstream(
+      { baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' },
+      { env: { TR_TEST_KEY: SECRET } },
+    )
     const run = async (mode: 'record' | 'replay') => {
       const out: Array<{ answers: string[]; transcript: Transcript; toolCalls: unknown }> = []
       for (const stream of [false, true]) {
@@ -221,13 +314,29 @@ describe('transcripts of the calls the gateway served', () => {
     const trial = gateway.openTrial(spec({ caseId: 'long' }))
     const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
     const long = 'x'.repeat(MAX_VALUE_CHARS + 5)
-    await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: long }, { role: 'user', content: 'short' }] })
+    await client.chat.completions.create({
+      model: 'm1',
+      messages: [
+        { role: 'user', content: long },
+        { role: 'user', content: 'short' },
+      ],
+    })
     trial.finish()
     const { transcript } = outcomeSince(trial)
     expect(transcript!.calls[0]!.request.messages[0]!.content).toHaveLength(MAX_VALUE_CHARS)
-    expect(transcript!.notes).toEqual([expect.stringMatching(/^value cut: calls\[0\]\.request\.messages\[0\]\.content has 10005 characters \(sha256 [0-9a-f]{64}\); the transcript keeps the first 10000$/)])
+    expect(transcript!.notes).toEqual([
+      expect.stringMatching(
+        /^value cut: calls\[0\]\.request\.messages\[0\]\.content has 10005 characters \(sha256 [0-9a-f]{64}\); the transcript keeps the first 10000$/,
+      ),
+    ])
     const other = gateway.openTrial(spec({ caseId: 'long', trial: 1 }))
-    await new OpenAI({ baseURL: other.llm.baseURL, apiKey: other.llm.apiKey, maxRetries: 0 }).chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: long }, { role: 'user', content: 'short' }] })
+    await new OpenAI({ baseURL: other.llm.baseURL, apiKey: other.llm.apiKey, maxRetries: 0 }).chat.completions.create({
+      model: 'm1',
+      messages: [
+        { role: 'user', content: long },
+        { role: 'user', content: 'short' },
+      ],
+    })
     other.finish()
     expect(outcomeSince(other).transcript!.id).not.toBe(transcript!.id)
   })
@@ -235,16 +344,45 @@ describe('transcripts of the calls the gateway served', () => {
   it("an agent's own tool steps join the transcript and take the place of the model's call they ran", async () => {
     const trial = gateway.openTrial(spec({ caseId: 'agent-steps' }))
     const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
-    const first = (await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }], tools: [sqlTool, describeTool] })).choices[0]!.message
+    const first = (
+      await client.chat.completions.create({
+        model: 'm1',
+        messages: [{ role: 'user', content: 'q' }],
+        tools: [sqlTool, describeTool],
+      })
+    ).choices[0]!.message
     const sqlCall = first.tool_calls!.find((c) => c.type === 'function' && c.function.name === 'sql')!
-    noteAgentTool(trial.llm, { name: 'sql', input: 'SELECT count(*) FROM t', result: 'count\n3', error: null, ms: 1.5, callId: sqlCall.id })
+    noteAgentTool(trial.llm, {
+      name: 'sql',
+      input: 'SELECT count(*) FROM t',
+      result: 'count\n3',
+      error: null,
+      ms: 1.5,
+      callId: sqlCall.id,
+    })
     noteAgentTool(trial.llm, { name: 'load', input: 'data.csv', result: 'r'.repeat(5000), error: null, ms: null })
     trial.finish()
     noteAgentTool(trial.llm, { name: 'late', input: '', result: '', error: null, ms: null })
     const { transcript, toolCalls } = outcomeSince(trial)
     expect(transcript!.agentTools).toEqual([
-      { index: 0, name: 'sql', input: 'SELECT count(*) FROM t', resultPreview: 'count\n3', resultChars: 7, error: null, ms: 1.5 },
-      { index: 1, name: 'load', input: 'data.csv', resultPreview: 'r'.repeat(2000), resultChars: 5000, error: null, ms: null },
+      {
+        index: 0,
+        name: 'sql',
+        input: 'SELECT count(*) FROM t',
+        resultPreview: 'count\n3',
+        resultChars: 7,
+        error: null,
+        ms: 1.5,
+      },
+      {
+        index: 1,
+        name: 'load',
+        input: 'data.csv',
+        resultPreview: 'r'.repeat(2000),
+        resultChars: 5000,
+        error: null,
+        ms: null,
+      },
     ])
     expect(toolCalls).toEqual([
       { name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 7, source: 'agent', call: null },
@@ -257,22 +395,42 @@ describe('transcripts of the calls the gateway served', () => {
     const echo = await new FakeProvider().start()
     echo.handler = (request) => {
       const leak = `your key is ${String(request.headers['authorization']).slice('Bearer '.length)}`
-      if (request.body?.['stream'] !== true) return { json: { id: 'x', object: 'chat.completion', created: 1, model: 'm1', choices: [{ index: 0, message: { role: 'assistant', content: leak }, finish_reason: 'stop' }] } }
-      const chunk = (content: string) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm1', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
+      if (request.body?.['stream'] !== true)
+        return {
+          json: {
+            id: 'x',
+            object: 'chat.completion',
+            created: 1,
+            model: 'm1',
+            choices: [{ index: 0, message: { role: 'assistant', content: leak }, finish_reason: 'stop' }],
+          },
+        }
+      const chunk = (content: string) =>
+        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm1', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
       // The key split across two events: the stream redactor holds the first piece back until it knows.
       return { events: [chunk(leak.slice(0, 20)), chunk(leak.slice(20)), 'data: [DONE]\n\n'] }
     }
-    const leaky = resolveUpstream({ baseUrl: `${echo.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+    const leaky = resolveUpstream(
+      { baseUrl: `${echo.url}/v1`, keyEnv: 'TR_TEST_KEY' },
+      { env: { TR_TEST_KEY: SECRET } },
+    )
     try {
       const trial = gateway.openTrial(spec({ caseId: 'echo', upstream: leaky }))
       const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })
       await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }] })
-      const stream = await client.chat.completions.create({ model: 'm1', messages: [{ role: 'user', content: 'q' }], stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'm1',
+        messages: [{ role: 'user', content: 'q' }],
+        stream: true,
+      })
       for await (const _ of stream) {
       }
       trial.finish()
       const { transcript } = outcomeSince(trial)
-      expect(transcript!.calls.map((c) => c.response!.text)).toEqual(['your key is [redacted]', 'your key is [redacted]'])
+      expect(transcript!.calls.map((c) => c.response!.text)).toEqual([
+        'your key is [redacted]',
+        'your key is [redacted]',
+      ])
       expect(JSON.stringify(transcript)).not.toContain(SECRET)
     } finally {
       await echo.stop()
@@ -288,17 +446,35 @@ describe('transcripts of the calls the gateway served', () => {
 
 describe('the size policy over a whole transcript', () => {
   it('past the message budget, later calls keep only their last message, noted', () => {
-    const trace = { protocol: 'openai-chat' as const, path: '/chat/completions', model: 'm', stream: false, promptTokens: 0, completionTokens: 0, latencyMs: 0, cache: 'live' as const, status: 200, error: null }
+    const trace = {
+      protocol: 'openai-chat' as const,
+      path: '/chat/completions',
+      model: 'm',
+      stream: false,
+      promptTokens: 0,
+      completionTokens: 0,
+      latencyMs: 0,
+      cache: 'live' as const,
+      status: 200,
+      error: null,
+    }
     const message = (i: number) => ({ role: 'user', content: 'y'.repeat(9_000) + i, toolCalls: [], toolCallId: null })
     // Each request resends the history: call i holds i + 1 messages of 9 KB.
-    const calls = Array.from({ length: 40 }, (_, i) => ({ ...trace, index: i, request: { system: null, messages: Array.from({ length: i + 1 }, (_, j) => message(j)), tools: [] }, response: null }))
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      ...trace,
+      index: i,
+      request: { system: null, messages: Array.from({ length: i + 1 }, (_, j) => message(j)), tools: [] },
+      response: null,
+    }))
     const { transcript } = buildTranscript('budget', calls, [])
     const kept = transcript!.calls.map((c) => c.request.messages.length)
     const first = kept.findIndex((n, i) => n !== i + 1)
     expect(first).toBeGreaterThan(0)
     expect(kept.slice(first).every((n) => n === 1)).toBe(true)
     expect(transcript!.calls.at(-1)!.request.messages[0]!.content).toBe(message(39).content)
-    expect(transcript!.notes).toEqual([`calls[${first}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`])
+    expect(transcript!.notes).toEqual([
+      `calls[${first}] on keep only their request's last message: the requests' messages passed ${MAX_TRANSCRIPT_MESSAGE_CHARS} characters`,
+    ])
     expect(JSON.stringify(transcript).length).toBeLessThan(MAX_TRANSCRIPT_MESSAGE_CHARS + 1_000_000)
   })
 })

@@ -15,7 +15,14 @@ describe('a label requested at 0% but observed', () => {
   it('the test is "impossible": p = 0, no statistic, no outcome count, naming the category', () => {
     for (const test of [goodnessOfFit, exactMultinomialTest, chiSquareGoodnessOfFit]) {
       const r = test([5, 4, 1], [0.5, 0.5, 0])
-      expect(r).toEqual({ method: 'impossible', statistic: null, degreesOfFreedom: 1, pValue: 0, outcomes: 0, impossible: [2] })
+      expect(r).toEqual({
+        method: 'impossible',
+        statistic: null,
+        degreesOfFreedom: 1,
+        pValue: 0,
+        outcomes: 0,
+        impossible: [2],
+      })
     }
     // An unobserved zero category still drops out.
     const dropped = goodnessOfFit([5, 5, 0], [0.5, 0.5, 0])
@@ -24,11 +31,18 @@ describe('a label requested at 0% but observed', () => {
   })
 
   it('the evaluation, its JSON and its Markdown say the same', () => {
-    const r = evaluateConformanceSync(samples({ happy: 5, sad: 4, angry: 1 }), { properties: [{ name: 'mood', distribution: { happy: 50, sad: 50, angry: 0 } }] })
+    const r = evaluateConformanceSync(samples({ happy: 5, sad: 4, angry: 1 }), {
+      properties: [{ name: 'mood', distribution: { happy: 50, sad: 50, angry: 0 } }],
+    })
     const a = r.distributionAnalysis[0]!
     expect(a.test).toMatchObject({ method: 'impossible', statistic: null, pValue: 0, outcomes: 0 })
     const json = JSON.parse(JSON.stringify(r))
-    expect(json.distributionAnalysis[0].test).toMatchObject({ method: 'impossible', statistic: null, outcomes: 0, impossible: [2] })
+    expect(json.distributionAnalysis[0].test).toMatchObject({
+      method: 'impossible',
+      statistic: null,
+      outcomes: 0,
+      impossible: [2],
+    })
     const md = renderConformanceMarkdown(r)
     expect(md).not.toContain('Infinity')
     expect(md).not.toContain('0 outcomes')
@@ -38,7 +52,9 @@ describe('a label requested at 0% but observed', () => {
   })
 
   it('a label outside the request is named the same way', () => {
-    const r = evaluateConformanceSync(samples({ happy: 5, sad: 4, sarcastic: 1 }), { properties: [{ name: 'mood', distribution: { happy: 50, sad: 50 } }] })
+    const r = evaluateConformanceSync(samples({ happy: 5, sad: 4, sarcastic: 1 }), {
+      properties: [{ name: 'mood', distribution: { happy: 50, sad: 50 } }],
+    })
     expect(renderConformanceMarkdown(r)).toContain('p = 0: sarcastic observed though requested at 0%')
   })
 })

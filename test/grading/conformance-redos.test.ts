@@ -26,15 +26,26 @@ describe('conformance rule patterns run in linear time', () => {
       { sentiment: 'negative', text: 'aaa' },
       { sentiment: 'negative', text: 'héllo' },
     ]
-    expect(evaluateConformanceSync(samples, spec('^(a+)+$')).sampleClassifications.map((s) => s.rulesPassed)).toEqual([false, true, false])
-    expect(evaluateConformanceSync(samples, spec('a+')).sampleClassifications.map((s) => s.rulesPassed)).toEqual([true, true, false])
-    expect(evaluateConformanceSync(samples, spec('^\\p{L}+$')).sampleClassifications.map((s) => s.rulesPassed)).toEqual([false, true, true])
+    expect(evaluateConformanceSync(samples, spec('^(a+)+$')).sampleClassifications.map((s) => s.rulesPassed)).toEqual([
+      false,
+      true,
+      false,
+    ])
+    expect(evaluateConformanceSync(samples, spec('a+')).sampleClassifications.map((s) => s.rulesPassed)).toEqual([
+      true,
+      true,
+      false,
+    ])
+    expect(evaluateConformanceSync(samples, spec('^\\p{L}+$')).sampleClassifications.map((s) => s.rulesPassed)).toEqual(
+      [false, true, true],
+    )
     const failed = evaluateConformanceSync(samples, spec('^(a+)+$')).sampleClassifications[0]!
     expect(failed.ruleViolations).toEqual(['text: does not match the pattern "^(a+)+$"'])
   })
 
   it('refuses a pattern the linear engine cannot run, naming the field', () => {
-    const run = (pattern: string) => () => evaluateConformanceSync([{ sentiment: 'positive', text: 'x' }], spec(pattern))
+    const run = (pattern: string) => () =>
+      evaluateConformanceSync([{ sentiment: 'positive', text: 'x' }], spec(pattern))
     expect(run('(a)\\1')).toThrow(InputError)
     expect(run('(a)\\1')).toThrow(/rules\.fields\.text\.pattern: not a valid regular expression.*backreferences/)
     expect(run('(?<=a)b')).toThrow(/rules\.fields\.text\.pattern/)

@@ -11,12 +11,18 @@ import {
   evaluateConformanceSync,
 } from '../../src/grading/conformance/index.js'
 
-const SENTIMENT: ConformanceSpec = { properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } }] }
+const SENTIMENT: ConformanceSpec = {
+  properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } }],
+}
 
 /** `counts` samples per label, in order, as records with the label in `sentiment`. */
-function samplesOf(counts: Record<string, number>, extra: (i: number) => Record<string, unknown> = () => ({})): Record<string, unknown>[] {
+function samplesOf(
+  counts: Record<string, number>,
+  extra: (i: number) => Record<string, unknown> = () => ({}),
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = []
-  for (const [label, n] of Object.entries(counts)) for (let i = 0; i < n; i++) out.push({ id: out.length, sentiment: label, ...extra(out.length) })
+  for (const [label, n] of Object.entries(counts))
+    for (let i = 0; i < n; i++) out.push({ id: out.length, sentiment: label, ...extra(out.length) })
   return out
 }
 
@@ -42,7 +48,9 @@ describe('evaluateConformance', () => {
   })
 
   it('the worked example: 45/28/27 evaluated against 40/30/30 requested scores 95.0', async () => {
-    const r = await evaluateConformance(samplesOf({ positive: 45, negative: 28, neutral: 27 }), SENTIMENT, { now: fixedClock() })
+    const r = await evaluateConformance(samplesOf({ positive: 45, negative: 28, neutral: 27 }), SENTIMENT, {
+      now: fixedClock(),
+    })
     // TVD = ½(|0.45 − 0.40| + |0.28 − 0.30| + |0.27 − 0.30|) = ½(0.05 + 0.02 + 0.03) = 0.05 → 100 × 0.95 = 95.0.
     expect(r.conformanceScore).toBe(95)
     expect(r.conformanceScore!.toFixed(1)).toBe('95.0')
@@ -66,8 +74,14 @@ describe('evaluateConformance', () => {
         'largest deviations positive 45.0% vs 40.0% requested (+5.0 points), neutral 27.0% vs 30.0% requested (-3.0 points); ' +
         'exact multinomial p = 0.6106, within sampling noise at α = 0.05.',
     )
-    expect(r.conformantAreas).toEqual(['sentiment: positive 45.0%, negative 28.0%, neutral 27.0% against positive 40.0%, negative 30.0%, neutral 30.0% requested (p = 0.6106)'])
-    expect(r).toMatchObject({ startedAt: '2026-01-01T00:00:01.500Z', completedAt: '2026-01-01T00:00:03.000Z', durationSeconds: 1.5 })
+    expect(r.conformantAreas).toEqual([
+      'sentiment: positive 45.0%, negative 28.0%, neutral 27.0% against positive 40.0%, negative 30.0%, neutral 30.0% requested (p = 0.6106)',
+    ])
+    expect(r).toMatchObject({
+      startedAt: '2026-01-01T00:00:01.500Z',
+      completedAt: '2026-01-01T00:00:03.000Z',
+      durationSeconds: 1.5,
+    })
     expect(r.id).toMatch(/^conformance-[0-9a-f]{16}$/)
     expect(conformanceMetrics(r)).toEqual({
       conformanceScore: 95,
@@ -84,7 +98,9 @@ describe('evaluateConformance', () => {
   })
 
   it('readConformanceMetrics reads back what conformanceMetrics wrote, dotted names included; null for other runs', async () => {
-    const r = await evaluateConformance(samplesOf({ positive: 45, negative: 28, neutral: 27 }), SENTIMENT, { now: fixedClock() })
+    const r = await evaluateConformance(samplesOf({ positive: 45, negative: 28, neutral: 27 }), SENTIMENT, {
+      now: fixedClock(),
+    })
     const metrics = conformanceMetrics(r)
     const p = r.distributionAnalysis[0]!.test!.pValue
     expect(readConformanceMetrics(metrics)).toEqual({
@@ -121,7 +137,11 @@ describe('evaluateConformance', () => {
       ['tone', 90, ['a']],
       ['tone.v2', 70, ['b.c']],
     ])
-    expect(readConformanceMetrics({ 'conformance.rulesPassRate': 1 })).toEqual({ score: null, rulesPassRate: 1, properties: [] })
+    expect(readConformanceMetrics({ 'conformance.rulesPassRate': 1 })).toEqual({
+      score: null,
+      rulesPassRate: 1,
+      properties: [],
+    })
     expect(readConformanceMetrics({ toolCalls: 3 })).toBeNull()
   })
 
@@ -158,7 +178,10 @@ describe('evaluateConformance', () => {
     // (100 × 10 + 87.5 × 8) / 18 = 94.444…, × 9/10 passing the rules = 85.0
     expect(r.conformanceScore).toBeCloseTo(((100 * 10 + 87.5 * 8) / 18) * 0.9, 9)
     expect(r.rules).toEqual({ samplesChecked: 10, samplesPassing: 9, passRate: 0.9, violationsByField: { rating: 1 } })
-    expect(r.sampleClassifications[9]).toMatchObject({ rulesPassed: false, labels: { sentiment: 'negative', topic: null } })
+    expect(r.sampleClassifications[9]).toMatchObject({
+      rulesPassed: false,
+      labels: { sentiment: 'negative', topic: null },
+    })
     expect(r.sampleClassifications[9]!.ruleViolations[0]).toMatch(/^rating: /)
     expect(r.sampleClassifications[9]!.unclassifiedReasons).toEqual({ topic: 'no value in field "topic"' })
     expect(r.conformanceExplanation).toContain('Worst property: topic.')
@@ -179,7 +202,10 @@ describe('evaluateConformance', () => {
       ...(i % 10 === 3 ? {} : { checked: true }),
     }))
     const r = await evaluateConformance(samples, spec)
-    expect(r.distributionAnalysis.map((a) => [a.score, a.totalSamplesAnalyzed])).toEqual([[95, 100], [87.5, 80]])
+    expect(r.distributionAnalysis.map((a) => [a.score, a.totalSamplesAnalyzed])).toEqual([
+      [95, 100],
+      [87.5, 80],
+    ])
     expect(r.rules!.passRate).toBe(0.9)
     expect(r.conformanceScore).toBe(82.5)
   })
@@ -207,23 +233,58 @@ describe('evaluateConformance', () => {
   })
 
   it('counts the generation plan as the expected distribution and measures agreement with it', async () => {
-    const spec: ConformanceSpec = { properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 }, planField: 'asked' }] }
+    const spec: ConformanceSpec = {
+      properties: [
+        { name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 }, planField: 'asked' },
+      ],
+    }
     // Planned 4/3/3, but the generator drifted: sample 3 was asked for positive and came out neutral.
-    const asked = ['positive', 'positive', 'positive', 'positive', 'negative', 'negative', 'negative', 'neutral', 'neutral', 'neutral']
-    const got = ['positive', 'positive', 'positive', 'neutral', 'negative', 'negative', 'negative', 'neutral', 'neutral', 'neutral']
-    const r = await evaluateConformance(asked.map((a, i) => ({ asked: a, sentiment: got[i] })), spec)
+    const asked = [
+      'positive',
+      'positive',
+      'positive',
+      'positive',
+      'negative',
+      'negative',
+      'negative',
+      'neutral',
+      'neutral',
+      'neutral',
+    ]
+    const got = [
+      'positive',
+      'positive',
+      'positive',
+      'neutral',
+      'negative',
+      'negative',
+      'negative',
+      'neutral',
+      'neutral',
+      'neutral',
+    ]
+    const r = await evaluateConformance(
+      asked.map((a, i) => ({ asked: a, sentiment: got[i] })),
+      spec,
+    )
     const a = r.distributionAnalysis[0]!
     expect(a.expectedSource).toBe('plan')
     expect(a.expectedDistributions).toEqual({ positive: 4, negative: 3, neutral: 3 })
     expect(a.evaluatedDistributions).toEqual({ positive: 3, negative: 3, neutral: 4 })
     expect(a.planAgreement).toBeCloseTo(0.9, 12)
     expect(r.sampleClassifications[3]!.planned).toEqual({ sentiment: 'positive' })
-    await expect(evaluateConformance([{ sentiment: 'positive' }], spec)).rejects.toThrow('samples[0]: no plan field "asked" for property "sentiment"')
-    await expect(evaluateConformance([{ sentiment: 'positive', asked: 'happy' }], spec)).rejects.toThrow(/samples\[0\]\.asked: planned label "happy"/)
+    await expect(evaluateConformance([{ sentiment: 'positive' }], spec)).rejects.toThrow(
+      'samples[0]: no plan field "asked" for property "sentiment"',
+    )
+    await expect(evaluateConformance([{ sentiment: 'positive', asked: 'happy' }], spec)).rejects.toThrow(
+      /samples\[0\]\.asked: planned label "happy"/,
+    )
   })
 
   it('without a plan, expected counts are the request rounded by largest remainder over the analyzed samples', async () => {
-    const spec: ConformanceSpec = { properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30, mixed: 0 } }] }
+    const spec: ConformanceSpec = {
+      properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30, mixed: 0 } }],
+    }
     const r = await evaluateConformance(samplesOf({ positive: 4, negative: 2, neutral: 1 }), spec)
     // 7 × (0.4, 0.3, 0.3, 0) = 2.8, 2.1, 2.1, 0 → 2, 2, 2, 0 + the one left to the 0.8 remainder.
     expect(r.distributionAnalysis[0]!.expectedDistributions).toEqual({ positive: 3, negative: 2, neutral: 2, mixed: 0 })
@@ -275,23 +336,39 @@ describe('evaluateConformance', () => {
     expect(seen).toEqual(['PENDING', 'PROCESSING', 'FAILED'])
     expect(r.status).toBe('FAILED')
     expect(r.conformanceScore).toBeNull()
-    expect(r.errorMessage).toBe('the classifier function:classify labelled none of the 3 samples for property "sentiment" (sample 0: HTTP 500 from the classifier)')
+    expect(r.errorMessage).toBe(
+      'the classifier function:classify labelled none of the 3 samples for property "sentiment" (sample 0: HTTP 500 from the classifier)',
+    )
     expect(r.conformanceExplanation).toMatch(/^Evaluation failed: the classifier/)
     expect(r.rules).toMatchObject({ samplesChecked: 3, samplesPassing: 3 })
-    expect(r.distributionAnalysis[0]).toMatchObject({ totalSamplesAnalyzed: 0, unclassifiedSamples: 3, classifierErrors: 3, score: null, test: null })
+    expect(r.distributionAnalysis[0]).toMatchObject({
+      totalSamplesAnalyzed: 0,
+      unclassifiedSamples: 3,
+      classifierErrors: 3,
+      score: null,
+      test: null,
+    })
     expect(r.sampleClassifications).toHaveLength(3)
-    expect(conformanceVerdict(r, { minScore: 0 })).toMatchObject({ passed: false, reasons: [expect.stringMatching(/^the evaluation failed/)] })
+    expect(conformanceVerdict(r, { minScore: 0 })).toMatchObject({
+      passed: false,
+      reasons: [expect.stringMatching(/^the evaluation failed/)],
+    })
   })
 
   it('reads labels from a named field, or one classifier per property', async () => {
-    const samples = [{ label: 'positive', t: 'billing' }, { label: 'negative', t: 'billing' }]
+    const samples = [
+      { label: 'positive', t: 'billing' },
+      { label: 'negative', t: 'billing' },
+    ]
     const spec: ConformanceSpec = {
       properties: [
         { name: 'sentiment', distribution: { positive: 50, negative: 50 } },
         { name: 'topic', distribution: { billing: 100 } },
       ],
     }
-    const r = await evaluateConformance(samples, spec, { classify: { sentiment: 'field:label', topic: (s) => s['t'] as string } })
+    const r = await evaluateConformance(samples, spec, {
+      classify: { sentiment: 'field:label', topic: (s) => s['t'] as string },
+    })
     expect(r.conformanceScore).toBe(100)
     expect(r.distributionAnalysis.map((a) => a.classifier)).toEqual(['field:label', 'function:topic'])
   })
@@ -312,19 +389,40 @@ describe('bad input', () => {
       'spec: property "tone": shares sum to 99.5, not 100 (± 0.01)',
     )
     // 33.33 × 3 = 99.99 is within the tolerance.
-    await expect(evaluateConformance([{ tone: 'a' }], { properties: [{ name: 'tone', distribution: { a: 33.33, b: 33.33, c: 33.34 } }] })).resolves.toMatchObject({ status: 'SUCCEEDED' })
+    await expect(
+      evaluateConformance([{ tone: 'a' }], {
+        properties: [{ name: 'tone', distribution: { a: 33.33, b: 33.33, c: 33.34 } }],
+      }),
+    ).resolves.toMatchObject({ status: 'SUCCEEDED' })
   })
 
   it('unknown properties, negative shares, duplicates, empty samples and unknown classifier targets', async () => {
-    expect(await bad([{}], { properties: [{ name: 'tone', distrib: { a: 100 } }] })).toBe('spec: properties[0]: unknown property "distrib"')
-    expect(await bad([{}], { properties: [{ name: 'tone', distribution: { a: 100 } }], weights: 1 })).toBe('spec: unknown property "weights"')
-    expect(await bad([{}], { properties: [{ name: 'tone', distribution: { a: 110, b: -10 } }] })).toBe('spec: properties[0].distribution.b: shares must be ≥ 0')
+    expect(await bad([{}], { properties: [{ name: 'tone', distrib: { a: 100 } }] })).toBe(
+      'spec: properties[0]: unknown property "distrib"',
+    )
+    expect(await bad([{}], { properties: [{ name: 'tone', distribution: { a: 100 } }], weights: 1 })).toBe(
+      'spec: unknown property "weights"',
+    )
+    expect(await bad([{}], { properties: [{ name: 'tone', distribution: { a: 110, b: -10 } }] })).toBe(
+      'spec: properties[0].distribution.b: shares must be ≥ 0',
+    )
     expect(await bad([{}], { properties: [] })).toBe('spec: properties: at least one property is needed')
-    expect(await bad([{}], { properties: [{ name: 't', distribution: { a: 100 } }, { name: 't', distribution: { a: 100 } }] })).toBe('spec: property "t" appears twice')
+    expect(
+      await bad([{}], {
+        properties: [
+          { name: 't', distribution: { a: 100 } },
+          { name: 't', distribution: { a: 100 } },
+        ],
+      }),
+    ).toBe('spec: property "t" appears twice')
     expect(await bad([], SENTIMENT)).toBe('samples: empty; there is nothing to evaluate')
     expect(await bad([{}, 'text'], SENTIMENT)).toBe('samples[1]: expected a record (an object), got string')
-    expect(await bad([{}], SENTIMENT, { classify: { tone: 'field:x' } })).toBe('classify: unknown property "tone"; the spec has "sentiment"')
-    expect(await bad([{}], { ...SENTIMENT, rules: { fields: { n: { min: 'one' } } } })).toMatch(/^spec: rules\.fields\.n\.min: /)
+    expect(await bad([{}], SENTIMENT, { classify: { tone: 'field:x' } })).toBe(
+      'classify: unknown property "tone"; the spec has "sentiment"',
+    )
+    expect(await bad([{}], { ...SENTIMENT, rules: { fields: { n: { min: 'one' } } } })).toMatch(
+      /^spec: rules\.fields\.n\.min: /,
+    )
   })
 
   it('one field classifier for a spec of several properties names them (a function or model is told the property)', async () => {
@@ -333,7 +431,9 @@ describe('bad input', () => {
       'classify: field:sentiment would label all 2 properties (sentiment, topic) from the one field "sentiment"; ' +
         "give one per property ({ sentiment: 'field:…', topic: 'field:…' }) or none (each property reads its own field)",
     )
-    const byName = await evaluateConformance([{ sentiment: 'positive', topic: 'price' }], two, { classify: (s, p) => s[p.name] as string })
+    const byName = await evaluateConformance([{ sentiment: 'positive', topic: 'price' }], two, {
+      classify: (s, p) => s[p.name] as string,
+    })
     expect(byName.distributionAnalysis.map((a) => a.totalSamplesAnalyzed)).toEqual([1, 1])
   })
 })

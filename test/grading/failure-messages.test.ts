@@ -4,8 +4,20 @@ import { createRepairTask } from '../../src/datasets/create-repair-task.js'
 
 // The matchers are registered in this process by the repo's vitest.config.ts (src/vitest/setup.ts).
 
-const clean: Table = { columns: ['id', 'city'], rows: [['1', 'Boston'], ['2', 'Denver']] }
-const dirty: Table = { columns: ['id', 'city'], rows: [['1', 'Bostn'], ['2', 'Denvr']] }
+const clean: Table = {
+  columns: ['id', 'city'],
+  rows: [
+    ['1', 'Boston'],
+    ['2', 'Denver'],
+  ],
+}
+const dirty: Table = {
+  columns: ['id', 'city'],
+  rows: [
+    ['1', 'Bostn'],
+    ['2', 'Denvr'],
+  ],
+}
 const { task } = createRepairTask({ name: 'cities', dirty, clean })
 const saved = process.env.DATAFORGE_SHOW_TRUTH
 

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { DatasetInfo } from '../../src/core/dataset-info.js'
 import { InputError } from '../../src/core/errors.js'
-import { type Correction, createTask, diffTables, type GroundTruth, groundTruthOf } from '../../src/core/ground-truth.js'
+import {
+  type Correction,
+  createTask,
+  diffTables,
+  type GroundTruth,
+  groundTruthOf,
+} from '../../src/core/ground-truth.js'
 import { RepairScoreSchema } from '../../src/core/repair-score.js'
 import type { Table } from '../../src/core/schemas.js'
 import { loadDataset } from '../../src/datasets/index.js'
@@ -193,7 +199,9 @@ describe('gradeRepair', () => {
     ])
     expect(score.diagnostics.duplicateCells).toBe(2)
     expect(score.tp).toBe(1)
-    expect(score.diagnostics.wrongValue).toEqual([{ row: 2, column: 'city', got: 'Munchen', want: 'München', dirty: 'Munich' }])
+    expect(score.diagnostics.wrongValue).toEqual([
+      { row: 2, column: 'city', got: 'Munchen', want: 'München', dirty: 'Munich' },
+    ])
     expect(score.fixes).toEqual([
       { row: 0, column: 'city', newValue: 'Berlin' },
       { row: 2, column: 'city', newValue: 'Munchen' },
@@ -283,7 +291,9 @@ describe('gradeRepair', () => {
     ])
     expect(score.diagnostics.noopFixes).toBe(2)
     expect(score.diagnostics.overRepair).toEqual([])
-    expect(score.diagnostics.wrongValue).toEqual([{ row: 3, column: 'zip', got: '5O667', want: '50667', dirty: '5O667' }])
+    expect(score.diagnostics.wrongValue).toEqual([
+      { row: 3, column: 'zip', got: '5O667', want: '50667', dirty: '5O667' },
+    ])
     expect(score).toMatchObject({ tp: 0, fp: 1, fn: 4 })
     expect(score.fixes).toEqual([{ row: 3, column: 'zip', newValue: '5O667' }])
   })
@@ -334,8 +344,22 @@ describe('gradeRepair', () => {
   })
 
   it('compares with the raha comparator when asked, dropping corrections it deems equal', () => {
-    const d: Table = { columns: ['id', 'name'], rows: [['1', 'Smith &amp; Sons'], ['2', 'Jones  Ltd'], ['3', 'Brwn']] }
-    const c: Table = { columns: ['id', 'name'], rows: [['1', 'Smith & Sons'], ['2', 'Jones Ltd'], ['3', 'Brown']] }
+    const d: Table = {
+      columns: ['id', 'name'],
+      rows: [
+        ['1', 'Smith &amp; Sons'],
+        ['2', 'Jones  Ltd'],
+        ['3', 'Brwn'],
+      ],
+    }
+    const c: Table = {
+      columns: ['id', 'name'],
+      rows: [
+        ['1', 'Smith & Sons'],
+        ['2', 'Jones Ltd'],
+        ['3', 'Brown'],
+      ],
+    }
     const { task } = pair(d, c)
     const fixes = [
       { row: 2, column: 'name', newValue: ' Brown ' },
@@ -353,7 +377,10 @@ describe('gradeRepair', () => {
     const { task, truth } = pair(dirty, clean, kinds)
     expect(Object.isFrozen(truth.corrections) && truth.corrections.every((c) => Object.isFrozen(c))).toBe(true)
     expect(() => truth.corrections.push({ row: 0, column: 'zip', dirty: '10115', clean: 'x' })).toThrow(TypeError)
-    const fixes = [{ row: 1, column: 'state', newValue: 'HH' }, { row: 3, column: 'zip', newValue: '5O667' }]
+    const fixes = [
+      { row: 1, column: 'state', newValue: 'HH' },
+      { row: 3, column: 'zip', newValue: '5O667' },
+    ]
     const first = gradeRepair(task, fixes)
     expect(gradeRepair(task, fixes)).toEqual(first)
     expect(gradeRepair(task, fixes, { comparator: rahaComparator })).toEqual({ ...first, comparator: 'raha' })
@@ -362,7 +389,10 @@ describe('gradeRepair', () => {
     expect(() => gradeAgainstTruth(truth, renamed, fixes)).toThrow(/column "city"/)
     expect(gradeAgainstTruth(truth, dirty, fixes)).toEqual(first)
 
-    const handBuilt: GroundTruth = { corrections: [{ row: 0, column: 'city', dirty: 'Berlinn', clean: 'Berlin' }], dataset: info(dirty, 1) }
+    const handBuilt: GroundTruth = {
+      corrections: [{ row: 0, column: 'city', dirty: 'Berlinn', clean: 'Berlin' }],
+      dataset: info(dirty, 1),
+    }
     const fix = [{ row: 0, column: 'city', newValue: 'Berlin' }]
     expect(gradeAgainstTruth(handBuilt, dirty, fix)).toMatchObject({ tp: 1, fp: 0, fn: 0 })
     handBuilt.corrections[0] = { row: 0, column: 'city', dirty: 'Berlinn', clean: 'Berlin-Mitte' }
@@ -386,7 +416,13 @@ describe('gradeRepair', () => {
     const corrections: Correction[] = []
     for (let r = 0; r < nRows; r++) {
       rows.push([String(r), `a${r}`, `b${r}`])
-      if (r % 2 === 0) corrections.push({ row: r, column: r % 4 === 0 ? 'a' : 'b', dirty: r % 4 === 0 ? `a${r}` : `b${r}`, clean: `c${r}` })
+      if (r % 2 === 0)
+        corrections.push({
+          row: r,
+          column: r % 4 === 0 ? 'a' : 'b',
+          dirty: r % 4 === 0 ? `a${r}` : `b${r}`,
+          clean: `c${r}`,
+        })
     }
     const table: Table = { columns, rows }
     const truth: GroundTruth = { corrections, dataset: info(table, corrections.length) }

@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path'
 /** A static `import … from './x.js'` / `export … from` / bare `import './x.js'` in built ESM. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s(?!type\b)[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm
 /** A top-level `require("x")` in built CommonJS (what the file loads when it loads). */
-const STATIC_REQUIRE = /^(?:const|let|var)\s[^=]+=\s*(?:require_chunk\.\w+\()?require\(\s*['"]([^'"]+)['"]\s*\)|^require\(\s*['"]([^'"]+)['"]\s*\)/gm
+const STATIC_REQUIRE =
+  /^(?:const|let|var)\s[^=]+=\s*(?:require_chunk\.\w+\()?require\(\s*['"]([^'"]+)['"]\s*\)|^require\(\s*['"]([^'"]+)['"]\s*\)/gm
 /** A lazy `import('./x.js')` of one of our own files. */
 export const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g
 

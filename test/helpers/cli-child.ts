@@ -37,7 +37,9 @@ export function spawnCli(argv: string[], cwd: string, env: Record<string, string
 }
 
 /** Resolves with the exit code (or signal) and everything printed. */
-export function finished(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function finished(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
   child.stdout?.on('data', (d) => {

@@ -11,7 +11,11 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process against a cwd, capturing its output. */
-export async function runCli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function runCli(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
   const code = await main(argv, {

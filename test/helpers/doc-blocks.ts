@@ -40,7 +40,8 @@ export function docBlocks(page: string, text = readFileSync(join(repoRoot, page)
     const marker = MARKER.exec(line.trim())
     if (marker) {
       const next = lines[i + 1] ?? ''
-      if (!next.startsWith('```')) throw new Error(`${page}:${i + 1}: the marker "${line.trim()}" is not right before a code fence`)
+      if (!next.startsWith('```'))
+        throw new Error(`${page}:${i + 1}: the marker "${line.trim()}" is not right before a code fence`)
       const kind = marker[2]
       if (kind !== undefined && !(RUNNABLE_KINDS as readonly string[]).includes(kind)) {
         throw new Error(`${page}:${i + 1}: unknown runnable kind "${kind}" (known: ${RUNNABLE_KINDS.join(', ')})`)

@@ -31,17 +31,24 @@ export const PUBLIC_ENTRIES = [
 function read(srcDir: string, file: string): FileExports {
   const text = readFileSync(resolve(srcDir, file), 'utf8')
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
-  const target = (spec: string) => relative(srcDir, resolve(dirname(resolve(srcDir, file)), spec.replace(/\.js$/, '.ts')))
+  const target = (spec: string) =>
+    relative(srcDir, resolve(dirname(resolve(srcDir, file)), spec.replace(/\.js$/, '.ts')))
   const out: FileExports = { own: new Set(), reexports: new Map(), stars: [], uses: [] }
-  const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+  const exported = (node: ts.Node) =>
+    ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
+    if (
+      ts.isImportDeclaration(node) &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      node.moduleSpecifier.text.startsWith('.')
+    ) {
       const from = target(node.moduleSpecifier.text)
       const clause = node.importClause
       if (clause?.name) out.uses.push([from, 'default'])
       const bindings = clause?.namedBindings
       if (bindings && ts.isNamespaceImport(bindings)) out.uses.push([from, '*'])
-      if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) out.uses.push([from, (el.propertyName ?? el.name).text])
+      if (bindings && ts.isNamedImports(bindings))
+        for (const el of bindings.elements) out.uses.push([from, (el.propertyName ?? el.name).text])
       if (!clause) out.uses.push([from, '*'])
     } else if (ts.isExportDeclaration(node)) {
       const spec = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : null
@@ -58,11 +65,15 @@ function read(srcDir: string, file: string): FileExports {
     } else if (ts.isExportAssignment(node)) {
       out.own.add('default')
     } else if (exported(node)) {
-      const isDefault = (ts.getModifiers(node as ts.HasModifiers) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+      const isDefault = (ts.getModifiers(node as ts.HasModifiers) ?? []).some(
+        (m) => m.kind === ts.SyntaxKind.DefaultKeyword,
+      )
       if (isDefault) out.own.add('default')
       else if (ts.isVariableStatement(node)) {
-        for (const decl of node.declarationList.declarations) for (const name of bindingNames(decl.name)) out.own.add(name)
-      } else if ('name' in node && node.name && ts.isIdentifier(node.name as ts.Node)) out.own.add((node.name as ts.Identifier).text)
+        for (const decl of node.declarationList.declarations)
+          for (const name of bindingNames(decl.name)) out.own.add(name)
+      } else if ('name' in node && node.name && ts.isIdentifier(node.name as ts.Node))
+        out.own.add((node.name as ts.Identifier).text)
     }
     // `import('./x.js')`, awaited and destructured or not, and `typeof import('./x.js').name` in types.
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
@@ -76,7 +87,8 @@ function read(srcDir: string, file: string): FileExports {
     }
     if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       const spec = node.argument.literal.text
-      if (spec.startsWith('.')) out.uses.push([target(spec), node.qualifier && ts.isIdentifier(node.qualifier) ? node.qualifier.text : '*'])
+      if (spec.startsWith('.'))
+        out.uses.push([target(spec), node.qualifier && ts.isIdentifier(node.qualifier) ? node.qualifier.text : '*'])
     }
     ts.forEachChild(node, visit)
   }

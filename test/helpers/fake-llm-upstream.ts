@@ -20,7 +20,10 @@ export interface ProviderReply {
 }
 
 /** Returns the answer, or a promise of it (a slow provider), or undefined for the default answer. */
-export type ProviderHandler = (request: ProviderRequest, index: number) => ProviderReply | undefined | Promise<ProviderReply | undefined>
+export type ProviderHandler = (
+  request: ProviderRequest,
+  index: number,
+) => ProviderReply | undefined | Promise<ProviderReply | undefined>
 
 /** The text a fake answer carries: the last user message, reversed, so each request has its own answer. */
 export function answerText(body: Record<string, unknown> | null): string {
@@ -30,7 +33,8 @@ export function answerText(body: Record<string, unknown> | null): string {
   return `echo:${text.split('').reverse().join('')}`
 }
 
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
 
 /** OpenAI chat completions and Anthropic messages, JSON and SSE, with usage: what a real provider answers. */
 export function defaultReply(request: ProviderRequest): ProviderReply {
@@ -50,7 +54,15 @@ export function defaultReply(request: ProviderRequest): ProviderReply {
           sse({ ...base, choices: [{ index: 0, delta: { content: text.slice(0, half) }, finish_reason: null }] }),
           sse({ ...base, choices: [{ index: 0, delta: { content: text.slice(half) }, finish_reason: null }] }),
           sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
-          ...(includeUsage ? [sse({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })] : []),
+          ...(includeUsage
+            ? [
+                sse({
+                  ...base,
+                  choices: [],
+                  usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+                }),
+              ]
+            : []),
           sse('[DONE]'),
         ],
       }
@@ -71,12 +83,43 @@ export function defaultReply(request: ProviderRequest): ProviderReply {
       const half = Math.ceil(text.length / 2)
       return {
         events: [
-          sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: prompt, output_tokens: 1 } } }, 'message_start'),
-          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
-          sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, half) } }, 'content_block_delta'),
-          sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(half) } }, 'content_block_delta'),
+          sse(
+            {
+              type: 'message_start',
+              message: {
+                id: 'msg_1',
+                type: 'message',
+                role: 'assistant',
+                model,
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: prompt, output_tokens: 1 },
+              },
+            },
+            'message_start',
+          ),
+          sse(
+            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+            'content_block_start',
+          ),
+          sse(
+            { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, half) } },
+            'content_block_delta',
+          ),
+          sse(
+            { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(half) } },
+            'content_block_delta',
+          ),
           sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-          sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: completion } }, 'message_delta'),
+          sse(
+            {
+              type: 'message_delta',
+              delta: { stop_reason: 'end_turn', stop_sequence: null },
+              usage: { output_tokens: completion },
+            },
+            'message_delta',
+          ),
           sse({ type: 'message_stop' }, 'message_stop'),
         ],
       }
@@ -95,9 +138,17 @@ export function defaultReply(request: ProviderRequest): ProviderReply {
     }
   }
   if (request.url.endsWith('/embeddings')) {
-    return { json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model, usage: { prompt_tokens: 7, total_tokens: 7 } } }
+    return {
+      json: {
+        object: 'list',
+        data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
+        model,
+        usage: { prompt_tokens: 7, total_tokens: 7 },
+      },
+    }
   }
-  if (request.url.endsWith('/models')) return { json: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 1, owned_by: 'fake' }] } }
+  if (request.url.endsWith('/models'))
+    return { json: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 1, owned_by: 'fake' }] } }
   return { status: 404, json: { error: { message: 'no such path', type: 'not_found' } } }
 }
 
@@ -123,7 +174,12 @@ export class FakeProvider {
         } catch {
           body = null
         }
-        const request: ProviderRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }
+        const request: ProviderRequest = {
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: req.headers,
+          body,
+        }
         const index = this.requests.push(request) - 1
         this.inFlight++
         this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
@@ -142,7 +198,10 @@ export class FakeProvider {
           res.end()
           return
         }
-        res.writeHead(reply.status ?? 200, { 'content-type': reply.text !== undefined ? 'text/plain' : 'application/json', ...reply.headers })
+        res.writeHead(reply.status ?? 200, {
+          'content-type': reply.text !== undefined ? 'text/plain' : 'application/json',
+          ...reply.headers,
+        })
         res.end(reply.text ?? JSON.stringify(reply.json ?? {}))
       })
     })
@@ -177,7 +236,13 @@ export function sqlToolCallOnPlan(model: string): ProviderHandler {
             object: 'chat.completion',
             created: 1,
             model,
-            choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, tool_calls: [call] },
+                finish_reason: 'tool_calls',
+              },
+            ],
             usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
           },
         }

@@ -108,7 +108,8 @@ export class FakeChatServer {
     this.inFlight++
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
     try {
-      const reply = this.queue.shift() ?? (this.handler ? await this.handler(request, index) : completion('{"fixes": []}'))
+      const reply =
+        this.queue.shift() ?? (this.handler ? await this.handler(request, index) : completion('{"fixes": []}'))
       const delay = (this.opts.latencyMs ?? 0) + (reply.delayMs ?? 0)
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
       if (reply.destroy) {
@@ -146,7 +147,11 @@ export function completion(content: string | null, opts: CompletionOptions = {})
   const message: Record<string, unknown> = { role: 'assistant', content }
   if (opts.refusal !== undefined) message['refusal'] = opts.refusal
   if (opts.toolCalls) {
-    message['tool_calls'] = opts.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }))
+    message['tool_calls'] = opts.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }))
   }
   return {
     json: {
@@ -165,7 +170,10 @@ export function completion(content: string | null, opts: CompletionOptions = {})
 }
 
 /** A 200 answer holding `{"fixes": [...]}`. */
-export function fixesReply(fixes: Array<{ row: number; column: string; new_value: string }>, opts: CompletionOptions = {}): FakeReply {
+export function fixesReply(
+  fixes: Array<{ row: number; column: string; new_value: string }>,
+  opts: CompletionOptions = {},
+): FakeReply {
   return completion(JSON.stringify({ fixes }), opts)
 }
 
@@ -177,7 +185,10 @@ export function errorReply(status: number, message: string, headers: Record<stri
 /** The user message of a recorded chat request. */
 export function userMessageOf(request: RecordedRequest): string {
   const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n')
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n')
 }
 
 /**

@@ -19,7 +19,11 @@ export async function until(condition: () => boolean, ms = 10_000): Promise<bool
 
 /** What `startCalls` needs of an OpenAI client. */
 interface ChatClient {
-  chat: { completions: { create(body: { model: string; messages: Array<{ role: 'user'; content: string }> }): PromiseLike<unknown> } }
+  chat: {
+    completions: {
+      create(body: { model: string; messages: Array<{ role: 'user'; content: string }> }): PromiseLike<unknown>
+    }
+  }
 }
 
 /**
@@ -29,7 +33,9 @@ interface ChatClient {
 export function startCalls(client: ChatClient, n: number, extra: Record<string, unknown> = {}) {
   let settled = 0
   const outcomes = Array.from({ length: n }, (_, i) =>
-    Promise.resolve(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `q${i}` }], ...extra }))
+    Promise.resolve(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `q${i}` }], ...extra }),
+    )
       .then(
         () => 'ok' as const,
         (e: unknown) => (e as { status?: number }).status ?? null,

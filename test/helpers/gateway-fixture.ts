@@ -2,7 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { type Gateway, type GatewayOptions, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
+import {
+  type Gateway,
+  type GatewayOptions,
+  resolveUpstream,
+  startGateway,
+  type TrialSpec,
+  type Upstream,
+} from '../../src/gateway/index.js'
 import { FakeProvider } from './fake-llm-upstream.js'
 
 /** A gateway in front of a fake provider on loopback, with the upstream's key and a cache folder: one per test file. */
@@ -22,9 +29,19 @@ export function gatewayFixture(secret: string, options: GatewayOptions = {}, cas
   beforeAll(async () => {
     fixture.fake = await new FakeProvider().start()
     fixture.gateway = await startGateway({ log: () => undefined, ...options })
-    fixture.upstream = resolveUpstream({ baseUrl: `${fixture.fake.url}/v1`, keyEnv: 'GW_FIXTURE_KEY' }, { env: { GW_FIXTURE_KEY: secret } })
+    fixture.upstream = resolveUpstream(
+      { baseUrl: `${fixture.fake.url}/v1`, keyEnv: 'GW_FIXTURE_KEY' },
+      { env: { GW_FIXTURE_KEY: secret } },
+    )
     fixture.dir = await mkdtemp(join(tmpdir(), 'dfg-gw-'))
-    fixture.spec = (over = {}) => ({ caseId, trial: 0, seed: 1, upstream: fixture.upstream, cache: { mode: 'off', dir: fixture.dir }, ...over })
+    fixture.spec = (over = {}) => ({
+      caseId,
+      trial: 0,
+      seed: 1,
+      upstream: fixture.upstream,
+      cache: { mode: 'off', dir: fixture.dir },
+      ...over,
+    })
   })
   afterEach(() => {
     fixture.fake.handler = undefined

@@ -7,5 +7,7 @@ export function expectSelfContainedHtml(html: string): void {
   expect(html).not.toMatch(/\s(src|href)="(?!#)/)
   expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?!#)[^"'\s>]/i)
   expect(html).not.toMatch(/@import|@font-face|url\((?!#)/i)
-  expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/=]+';/)
+  expect(html).toMatch(
+    /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/=]+';/,
+  )
 }

@@ -8,7 +8,15 @@ import { repoRoot } from './vitest-run.js'
 
 const run = promisify(execFile)
 /** What a Jest user installs beside this package (versions pinned in this repository's devDependencies). */
-const JEST_SIDE = ['jest', 'ts-jest', 'typescript', 'babel-jest', '@babel/core', '@babel/preset-env', '@babel/preset-typescript']
+const JEST_SIDE = [
+  'jest',
+  'ts-jest',
+  'typescript',
+  'babel-jest',
+  '@babel/core',
+  '@babel/preset-env',
+  '@babel/preset-typescript',
+]
 
 /**
  * One packed tarball of this repository installed with Jest, ts-jest and Babel into `<work>/node_modules`, as a
@@ -30,11 +38,25 @@ export type JestProjectKind = 'cjs' | 'esm' | 'babel'
  */
 export async function makeJestProject(dir: string, kind: JestProjectKind): Promise<void> {
   await mkdir(join(dir, 'evals'), { recursive: true })
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `${kind}-project`, private: true, ...(kind === 'esm' ? { type: 'module' } : {}) }))
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `${kind}-project`, private: true, ...(kind === 'esm' ? { type: 'module' } : {}) }),
+  )
   await writeFile(
     join(dir, 'tsconfig.json'),
     // ts-jest transpiles file by file under Node16 module kinds; `tsc --noEmit` type-checks the project.
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'Node16', moduleResolution: 'Node16', strict: true, types: [], isolatedModules: true, noEmit: true, skipLibCheck: true } }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'Node16',
+        moduleResolution: 'Node16',
+        strict: true,
+        types: [],
+        isolatedModules: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+    }),
   )
   const transform =
     kind === 'babel'
@@ -45,9 +67,15 @@ export async function makeJestProject(dir: string, kind: JestProjectKind): Promi
   ${kind === 'esm' ? "extensionsToTreatAsEsm: ['.ts'],\n  " : ''}${transform}setupFilesAfterEnv: ['dataforge-evals/jest/setup'],
   reporters: ['default', ['dataforge-evals/jest-reporter', JSON.parse(process.env.DF_REPORTER_OPTIONS ?? '{}')]],
 }\n`
-  await writeFile(join(dir, 'jest.config.js'), kind === 'esm' ? `export default ${config}` : `module.exports = ${config}`)
+  await writeFile(
+    join(dir, 'jest.config.js'),
+    kind === 'esm' ? `export default ${config}` : `module.exports = ${config}`,
+  )
   if (kind === 'babel') {
-    await writeFile(join(dir, 'babel.config.js'), "module.exports = { presets: [['@babel/preset-env', { targets: { node: 'current' } }], '@babel/preset-typescript'] }\n")
+    await writeFile(
+      join(dir, 'babel.config.js'),
+      "module.exports = { presets: [['@babel/preset-env', { targets: { node: 'current' } }], '@babel/preset-typescript'] }\n",
+    )
   }
   for (const name of await readdir(PARITY_EVALS)) {
     const source = await readFile(join(PARITY_EVALS, name), 'utf8')
@@ -69,7 +97,10 @@ export async function makeDocumentedJestProject(dir: string, kind: DocumentedJes
   const block = (lang: string, marker: string) => docExample('docs/jest.md', lang, marker)
   await mkdir(join(dir, 'evals'), { recursive: true })
   const esm = kind === 'ts-jest-esm'
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `${kind}-project`, version: '1.0.0', main: 'index.js', type: esm ? 'module' : 'commonjs' }))
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `${kind}-project`, version: '1.0.0', main: 'index.js', type: esm ? 'module' : 'commonjs' }),
+  )
   const config = await block('js', esm ? 'useESM: true' : '// jest.config.js')
   if (esm) await writeFile(join(dir, 'tsconfig.json'), await block('jsonc', '// tsconfig.json'))
   if (kind === 'babel') {
@@ -81,13 +112,20 @@ export async function makeDocumentedJestProject(dir: string, kind: DocumentedJes
     await writeFile(join(dir, 'jest.config.js'), config)
   }
   if (kind === 'ts-jest-tsconfig') {
-    const compilerOptions = { target: 'ES2022', module: 'commonjs', strict: true, esModuleInterop: true, skipLibCheck: true }
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'commonjs',
+      strict: true,
+      esModuleInterop: true,
+      skipLibCheck: true,
+    }
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions }, null, 2))
   }
   await writeFile(join(dir, 'evals/answers.eval.ts'), await block('ts', '// evals/answers.eval.ts'))
   await writeFile(join(dir, 'evals/shared.ts'), 'export const minF1: number = 0.1\n')
   await writeFile(join(dir, 'evals/shared.eval.ts'), SHARED_EVAL)
-  if (kind === 'ts-jest' || kind === 'ts-jest-tsconfig') await writeFile(join(dir, 'evals/mistyped.eval.ts'), MISTYPED_EVAL)
+  if (kind === 'ts-jest' || kind === 'ts-jest-tsconfig')
+    await writeFile(join(dir, 'evals/mistyped.eval.ts'), MISTYPED_EVAL)
 }
 
 /** An eval shared with Vitest: a named import of the package and a `.js`-suffixed import of a TypeScript file. */
@@ -109,7 +147,10 @@ test('mistyped', () => expect(1).toBeNumeric('one'))
 
 /** The Vitest eval source as a Jest user writes it: Jest's globals module, and the matchers' typings. */
 export function toJest(source: string): string {
-  return source.replace(/from 'vitest'/, "from '@jest/globals'").replace(/'(\.\.\/)+src\/vitest\/index\.js'/, "'dataforge-evals/jest'").replace(/^/, "import 'dataforge-evals/jest'\n")
+  return source
+    .replace(/from 'vitest'/, "from '@jest/globals'")
+    .replace(/'(\.\.\/)+src\/vitest\/index\.js'/, "'dataforge-evals/jest'")
+    .replace(/^/, "import 'dataforge-evals/jest'\n")
 }
 
 export interface JestRun {
@@ -118,19 +159,29 @@ export interface JestRun {
 }
 
 /** Runs Jest's CLI in `dir`; never throws on a non-zero exit. */
-export async function runJest(work: string, dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<JestRun> {
+export async function runJest(
+  work: string,
+  dir: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<JestRun> {
   // A clean environment: the parent is itself a Vitest worker.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$|DATAFORGE_|GITHUB_)/.test(k)))
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$|DATAFORGE_|GITHUB_)/.test(k)),
+  )
   const cleanEnv: NodeJS.ProcessEnv = { ...base, NO_COLOR: '1', ...env }
   try {
-    const r = await run(process.execPath, [join(work, 'node_modules/jest/bin/jest.js'), '--ci', ...args], { cwd: dir, env: cleanEnv, maxBuffer: 64 * 1024 * 1024 })
+    const r = await run(process.execPath, [join(work, 'node_modules/jest/bin/jest.js'), '--ci', ...args], {
+      cwd: dir,
+      env: cleanEnv,
+      maxBuffer: 64 * 1024 * 1024,
+    })
     return { code: 0, output: `${r.stdout}${r.stderr}` }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }
     return { code: typeof e.code === 'number' ? e.code : null, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }
   }
 }
-
 
 /** A test file that scores once and then kills its worker process. */
 export const CRASHING_EVAL = `import { expect, test } from '@jest/globals'
@@ -159,7 +210,10 @@ export async function typecheck(work: string, dir: string): Promise<JestRun> {
 /** Runs the installed package's CLI (`dataforge-evals …`) in `dir`; never throws on a non-zero exit. */
 export async function runInstalledCli(work: string, dir: string, args: string[]): Promise<JestRun> {
   try {
-    const r = await run(process.execPath, [join(work, 'node_modules/dataforge-evals/dist/cli/bin.js'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } })
+    const r = await run(process.execPath, [join(work, 'node_modules/dataforge-evals/dist/cli/bin.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    })
     return { code: 0, output: `${r.stdout}${r.stderr}` }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }

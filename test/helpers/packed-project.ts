@@ -14,7 +14,10 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
  * `@types/node` follows the running Node's major, as a user on that Node has it (Vitest 5 asks for ^22 or >=24).
  */
 export async function pinnedDevVersions(): Promise<Record<string, string>> {
-  const pinned = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<string, string>
+  const pinned = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).devDependencies as Record<
+    string,
+    string
+  >
   const vitest = process.env.DATAFORGE_TEST_VITEST
   const nodeMajor = process.versions.node.split('.')[0]
   return vitest ? { ...pinned, vitest, '@types/node': `^${nodeMajor}` } : pinned
@@ -47,8 +50,13 @@ export interface PackedInstallOptions {
  * pinned versions of `beside`) into the new project `dir`. The dependencies come from npm's cache (filled by this
  * repo's `npm ci`); the registry is asked only for what the cache lacks.
  */
-export async function installPacked(work: string, dir: string, opts: PackedInstallOptions = {}): Promise<PackedInstall> {
-  if (!existsSync(join(repoRoot, 'dist/index.js')) || !existsSync(join(repoRoot, 'dist/jest/setup.cjs'))) await run(npm, ['run', 'build'], { cwd: repoRoot })
+export async function installPacked(
+  work: string,
+  dir: string,
+  opts: PackedInstallOptions = {},
+): Promise<PackedInstall> {
+  if (!existsSync(join(repoRoot, 'dist/index.js')) || !existsSync(join(repoRoot, 'dist/jest/setup.cjs')))
+    await run(npm, ['run', 'build'], { cwd: repoRoot })
   const packed = await run(npm, ['pack', '--json', '--pack-destination', work], { cwd: repoRoot })
   const info = JSON.parse(packed.stdout)[0] as { filename: string; files: Array<{ path: string; mode: number }> }
   const tarball = join(work, info.filename)
@@ -57,11 +65,18 @@ export async function installPacked(work: string, dir: string, opts: PackedInsta
     if (!dev[name]) throw new Error(`package.json pins no devDependency ${name}`)
     return `${name}@${dev[name]}`
   })
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ ...(opts.manifest ?? { name: 'new-project', type: 'module' }), private: true }))
-  const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...beside, ...(opts.extra ?? [])], {
-    cwd: dir,
-    env: { ...process.env, npm_config_loglevel: opts.loglevel ?? 'error' },
-  })
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ ...(opts.manifest ?? { name: 'new-project', type: 'module' }), private: true }),
+  )
+  const install = await run(
+    npm,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...beside, ...(opts.extra ?? [])],
+    {
+      cwd: dir,
+      env: { ...process.env, npm_config_loglevel: opts.loglevel ?? 'error' },
+    },
+  )
   return { tarball, files: info.files.map((f) => f.path), entries: info.files, install }
 }
 
@@ -71,6 +86,8 @@ export async function installPacked(work: string, dir: string, opts: PackedInsta
  * (a consumer's run in a test is keyless).
  */
 export function consumerEnv(): NodeJS.ProcessEnv {
-  const kept = Object.entries(process.env).filter(([k]) => !/^(VITEST|DATAFORGE_|GITHUB_)|^(TEST|NODE_OPTIONS|NODE_ENV|FORCE_COLOR)$|_API_KEY$/.test(k))
+  const kept = Object.entries(process.env).filter(
+    ([k]) => !/^(VITEST|DATAFORGE_|GITHUB_)|^(TEST|NODE_OPTIONS|NODE_ENV|FORCE_COLOR)$|_API_KEY$/.test(k),
+  )
   return { ...Object.fromEntries(kept), NO_COLOR: '1' }
 }

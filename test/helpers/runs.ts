@@ -15,6 +15,8 @@ export function parseRuns(text: string): RunRecord[] {
 }
 
 /** A record with the fields that change from run to run (duration, start, date) blanked, for comparing two runs. */
-export function withoutVolatile<T extends { runtimeS?: unknown; runDateUtc?: unknown; startedAt?: unknown }>(record: T): T {
+export function withoutVolatile<T extends { runtimeS?: unknown; runDateUtc?: unknown; startedAt?: unknown }>(
+  record: T,
+): T {
   return { ...record, runtimeS: 0, runDateUtc: '', ...('startedAt' in record ? { startedAt: null } : {}) }
 }

@@ -2,7 +2,13 @@ import { join } from 'node:path'
 import { createChatClient, type ChatClient, type ProviderAgentOptions } from '../../src/adapters/providers/index.js'
 import type { Table } from '../../src/core/schemas.js'
 import { Random } from '../../src/core/random.js'
-import { completion, type FakeChatServer, type FakeHandler, type FakeReply, type RecordedRequest } from './fake-provider.js'
+import {
+  completion,
+  type FakeChatServer,
+  type FakeHandler,
+  type FakeReply,
+  type RecordedRequest,
+} from './fake-provider.js'
 import { FAKE_KEY, tempDir } from './providers.js'
 
 interface WireMessage {
@@ -36,7 +42,9 @@ export function messagesOf(request: RecordedRequest): WireMessage[] {
 
 /** The last tool result the model was sent, parsed. */
 export function lastToolResult(request: RecordedRequest): Record<string, unknown> {
-  const tool = messagesOf(request).filter((m) => m.role === 'tool').at(-1)
+  const tool = messagesOf(request)
+    .filter((m) => m.role === 'tool')
+    .at(-1)
   if (!tool?.content) throw new Error('no tool result in this request')
   return JSON.parse(tool.content) as Record<string, unknown>
 }
@@ -56,7 +64,8 @@ export function scriptedModel(steps: ModelStep[]): FakeHandler {
   let next = 0
   return (request) => {
     const step = steps[next++]
-    if (step === undefined) return { status: 500, json: { error: { message: `script has ${steps.length} steps, asked for more` } } }
+    if (step === undefined)
+      return { status: 500, json: { error: { message: `script has ${steps.length} steps, asked for more` } } }
     return typeof step === 'function' ? step(request) : step
   }
 }

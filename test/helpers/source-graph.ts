@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
 /** A relative import or re-export in TypeScript source, type-only ones included (they still couple two files). */
-const RELATIVE_IMPORT = /^\s*(?:import|export)\s[^'";]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
+const RELATIVE_IMPORT =
+  /^\s*(?:import|export)\s[^'";]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
 
 /** Every `.ts` file under `dir` (absolute paths). */
 export function sourceFiles(dir: string): string[] {

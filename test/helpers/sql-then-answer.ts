@@ -9,7 +9,11 @@ export const sqlThenAnswer: FakeHandler = async (req) => {
   const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
   const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
   const call = (name: string, args: Record<string, unknown>) =>
-    completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }], promptTokens: 50, completionTokens: 5 })
+    completion(null, {
+      toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }],
+      promptTokens: 50,
+      completionTokens: 5,
+    })
   if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
   const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
   return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })

@@ -32,10 +32,18 @@ export function finalText(toolOutput: string): string {
   return JSON.stringify({ fixes: [{ row: first['row'], column, value: `${String(first[column])}-checked` }] })
 }
 
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
-const halves = (text: string): [string, string] => [text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))]
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
+const halves = (text: string): [string, string] => [
+  text.slice(0, Math.ceil(text.length / 2)),
+  text.slice(Math.ceil(text.length / 2)),
+]
 const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p as Json)['text'] ?? '').join('') : ''
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p) => (p as Json)['text'] ?? '').join('')
+      : ''
 
 interface Turn {
   model: string
@@ -47,7 +55,12 @@ interface Turn {
   promptTokens: number
 }
 
-function turnOf(request: ProviderRequest, items: Json[], toolName: (t: Json) => unknown, toolOutput: (item: Json) => string | null): Turn {
+function turnOf(
+  request: ProviderRequest,
+  items: Json[],
+  toolName: (t: Json) => unknown,
+  toolOutput: (item: Json) => string | null,
+): Turn {
   const body = request.body ?? {}
   const tools = (body['tools'] ?? []) as Json[]
   const outputs = items.map(toolOutput).filter((o): o is string => o !== null)
@@ -69,7 +82,8 @@ function decide(turn: Turn): { call: { name: string; args: string } } | { text: 
 }
 
 /** Ids made from the request: the same request gets the same answer, as a recording of it replays it. */
-const idOf = (request: ProviderRequest, prefix: string) => `${prefix}_${createHash('sha256').update(JSON.stringify(request.body)).digest('hex').slice(0, 12)}`
+const idOf = (request: ProviderRequest, prefix: string) =>
+  `${prefix}_${createHash('sha256').update(JSON.stringify(request.body)).digest('hex').slice(0, 12)}`
 
 function chat(request: ProviderRequest): ProviderReply {
   const body = request.body ?? {}
@@ -82,34 +96,64 @@ function chat(request: ProviderRequest): ProviderReply {
   )
   const said = decide(turn)
   const completion = 'call' in said ? said.call.args.length : said.text.length
-  const usage = { prompt_tokens: turn.promptTokens, completion_tokens: completion, total_tokens: turn.promptTokens + completion }
+  const usage = {
+    prompt_tokens: turn.promptTokens,
+    completion_tokens: completion,
+    total_tokens: turn.promptTokens + completion,
+  }
   const callId = idOf(request, 'call')
   const finish = 'call' in said ? 'tool_calls' : 'stop'
   if (body['stream'] !== true) {
     const message =
       'call' in said
-        ? { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: said.call.name, arguments: said.call.args } }] }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: callId, type: 'function', function: { name: said.call.name, arguments: said.call.args } },
+            ],
+          }
         : { role: 'assistant', content: said.text }
-    return { json: { id: 'chatcmpl-t', object: 'chat.completion', created: 1, model: turn.model, choices: [{ index: 0, message, finish_reason: finish }], usage } }
+    return {
+      json: {
+        id: 'chatcmpl-t',
+        object: 'chat.completion',
+        created: 1,
+        model: turn.model,
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      },
+    }
   }
   const base = { id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1, model: turn.model }
-  const chunk = (delta: Json, finishReason: string | null = null) => sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+  const chunk = (delta: Json, finishReason: string | null = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
   const pieces =
     'call' in said
       ? [
-          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: said.call.name, arguments: '' } }] }),
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: said.call.name, arguments: '' } }],
+          }),
           ...halves(said.call.args).map((part) => chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
         ]
       : [chunk({ role: 'assistant', content: '' }), ...halves(said.text).map((part) => chunk({ content: part }))]
   const includeUsage = (body['stream_options'] as Json | undefined)?.['include_usage'] === true
   return {
-    events: [...pieces, chunk({}, finish), ...(includeUsage ? [sse({ ...base, choices: [], usage })] : []), sse('[DONE]')],
+    events: [
+      ...pieces,
+      chunk({}, finish),
+      ...(includeUsage ? [sse({ ...base, choices: [], usage })] : []),
+      sse('[DONE]'),
+    ],
   }
 }
 
 function responses(request: ProviderRequest): ProviderReply {
   const body = request.body ?? {}
-  const input = typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : ((body['input'] ?? []) as Json[])
+  const input =
+    typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : ((body['input'] ?? []) as Json[])
   const turn = turnOf(
     request,
     input,
@@ -128,8 +172,21 @@ function responses(request: ProviderRequest): ProviderReply {
   const itemId = idOf(request, 'call' in said ? 'fc' : 'msg')
   const item =
     'call' in said
-      ? { type: 'function_call', id: itemId, call_id: idOf(request, 'call'), name: said.call.name, arguments: said.call.args, status: 'completed' }
-      : { type: 'message', id: itemId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: said.text, annotations: [] }] }
+      ? {
+          type: 'function_call',
+          id: itemId,
+          call_id: idOf(request, 'call'),
+          name: said.call.name,
+          arguments: said.call.args,
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: itemId,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: said.text, annotations: [] }],
+        }
   const response = (status: string, output: Json[], withUsage: Json | null) => ({
     id: 'resp_t',
     object: 'response',
@@ -151,16 +208,29 @@ function responses(request: ProviderRequest): ProviderReply {
   const middle =
     'call' in said
       ? [
-          ev('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } }),
+          ev('response.output_item.added', {
+            output_index: 0,
+            item: { ...item, arguments: '', status: 'in_progress' },
+          }),
           ...halves(said.call.args).map((delta) => ev('response.function_call_arguments.delta', { ...at, delta })),
           ev('response.function_call_arguments.done', { ...at, arguments: said.call.args }),
         ]
       : [
           ev('response.output_item.added', { output_index: 0, item: { ...item, content: [], status: 'in_progress' } }),
-          ev('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }),
-          ...halves(said.text).map((delta) => ev('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] })),
+          ev('response.content_part.added', {
+            ...at,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          }),
+          ...halves(said.text).map((delta) =>
+            ev('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] }),
+          ),
           ev('response.output_text.done', { ...at, content_index: 0, text: said.text, logprobs: [] }),
-          ev('response.content_part.done', { ...at, content_index: 0, part: { type: 'output_text', text: said.text, annotations: [] } }),
+          ev('response.content_part.done', {
+            ...at,
+            content_index: 0,
+            part: { type: 'output_text', text: said.text, annotations: [] },
+          }),
         ]
   return {
     events: [
@@ -176,7 +246,9 @@ function responses(request: ProviderRequest): ProviderReply {
 function messages(request: ProviderRequest): ProviderReply {
   const body = request.body ?? {}
   const list = (body['messages'] ?? []) as Json[]
-  const results = list.flatMap((m) => (Array.isArray(m['content']) ? (m['content'] as Json[]) : [])).filter((b) => b['type'] === 'tool_result')
+  const results = list
+    .flatMap((m) => (Array.isArray(m['content']) ? (m['content'] as Json[]) : []))
+    .filter((b) => b['type'] === 'tool_result')
   const turn = turnOf(
     request,
     [...list, ...results],
@@ -186,7 +258,10 @@ function messages(request: ProviderRequest): ProviderReply {
   const said = decide(turn)
   const completion = 'call' in said ? said.call.args.length : said.text.length
   const id = idOf(request, 'toolu')
-  const block = 'call' in said ? { type: 'tool_use', id, name: said.call.name, input: JSON.parse(said.call.args) as Json } : { type: 'text', text: said.text }
+  const block =
+    'call' in said
+      ? { type: 'tool_use', id, name: said.call.name, input: JSON.parse(said.call.args) as Json }
+      : { type: 'text', text: said.text }
   const stop = 'call' in said ? 'tool_use' : 'end_turn'
   const message = (content: Json[], usage: Json, stopReason: string | null) => ({
     id: 'msg_t',
@@ -198,7 +273,8 @@ function messages(request: ProviderRequest): ProviderReply {
     stop_sequence: null,
     usage,
   })
-  if (body['stream'] !== true) return { json: message([block], { input_tokens: turn.promptTokens, output_tokens: completion }, stop) }
+  if (body['stream'] !== true)
+    return { json: message([block], { input_tokens: turn.promptTokens, output_tokens: completion }, stop) }
   const ev = (type: string, data: Json) => sse({ type, ...data }, type)
   const start = 'call' in said ? { type: 'tool_use', id, name: said.call.name, input: {} } : { type: 'text', text: '' }
   const deltas =

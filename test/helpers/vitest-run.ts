@@ -143,7 +143,11 @@ export interface FixtureRun {
   reports: ReportFolder
 }
 
-function inlineConfig(opts: FixtureRunOptions, reporters: Array<Reporter | string | [string, Record<string, unknown>]>, watch: boolean) {
+function inlineConfig(
+  opts: FixtureRunOptions,
+  reporters: Array<Reporter | string | [string, Record<string, unknown>]>,
+  watch: boolean,
+) {
   return {
     root: resolve(fixturesDir, opts.fixture),
     config: false as const,
@@ -165,7 +169,11 @@ function inlineConfig(opts: FixtureRunOptions, reporters: Array<Reporter | strin
 export async function runFixture(opts: FixtureRunOptions): Promise<FixtureRun> {
   const capture = new CaptureReporter()
   const logs = captureStream()
-  const reporters = [...(opts.extraReporters ?? []), capture, new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir })]
+  const reporters = [
+    ...(opts.extraReporters ?? []),
+    capture,
+    new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir }),
+  ]
   const savedExitCode = process.exitCode
   const savedUpdate = process.env.DATAFORGE_UPDATE_BASELINE
   process.exitCode = undefined
@@ -173,7 +181,13 @@ export async function runFixture(opts: FixtureRunOptions): Promise<FixtureRun> {
   else delete process.env.DATAFORGE_UPDATE_BASELINE
   let exitCode: number | undefined
   try {
-    await startVitest('test', opts.files ?? [], inlineConfig(opts, reporters, false), { cacheDir: opts.cacheDir }, { stdout: logs.stream, stderr: logs.stream })
+    await startVitest(
+      'test',
+      opts.files ?? [],
+      inlineConfig(opts, reporters, false),
+      { cacheDir: opts.cacheDir },
+      { stdout: logs.stream, stderr: logs.stream },
+    )
     exitCode = typeof process.exitCode === 'number' ? process.exitCode : undefined
   } finally {
     process.exitCode = savedExitCode
@@ -198,9 +212,17 @@ export interface WatchSession {
 export async function watchFixture(opts: FixtureRunOptions): Promise<WatchSession> {
   const capture = new CaptureReporter()
   const logs = captureStream()
-  const reporters = [capture, new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir })]
+  const reporters = [
+    capture,
+    new DataforgeReporter({ github: false, ...opts.reporterOptions, outputDir: opts.outputDir }),
+  ]
   const savedExitCode = process.exitCode
-  const vitest = await createVitest('test', inlineConfig(opts, reporters, true), { cacheDir: opts.cacheDir }, { stdout: logs.stream, stderr: logs.stream })
+  const vitest = await createVitest(
+    'test',
+    inlineConfig(opts, reporters, true),
+    { cacheDir: opts.cacheDir },
+    { stdout: logs.stream, stderr: logs.stream },
+  )
   let seen = 0
   await vitest.start(opts.files ?? [])
   return {

@@ -30,7 +30,11 @@ const runsIn = (dir: string): RunRecord[] => readRuns(join(dir, 'runs.jsonl'))
 /** Runs the CLI with reports in a fresh folder (cwd: the repository, as the fixture's workers have it). */
 async function cli(args: string[], env: Record<string, string> = {}) {
   const out = temp.make()
-  const res = await runCli(['run', ...args, '--quiet', '--output', join(out, 'report.md'), '--output-json', join(out, 'report.json')], repoRoot, env)
+  const res = await runCli(
+    ['run', ...args, '--quiet', '--output', join(out, 'report.md'), '--output-json', join(out, 'report.json')],
+    repoRoot,
+    env,
+  )
   return { ...res, out, runs: () => runsIn(out) }
 }
 
@@ -43,7 +47,16 @@ describe('attacks under isolation score what noop scores', () => {
     const saved = process.env.DATAFORGE_DATA_DIR
     process.env.DATAFORGE_DATA_DIR = dataDir
     try {
-      const res = await cli(['--agent', ATTACKS.map(agentPath).join(','), '--dataset', 'hospital,synthetic', '--data-dir', dataDir, '--timeout-s', '60'])
+      const res = await cli([
+        '--agent',
+        ATTACKS.map(agentPath).join(','),
+        '--dataset',
+        'hospital,synthetic',
+        '--data-dir',
+        dataDir,
+        '--timeout-s',
+        '60',
+      ])
       expect(res.code, res.stderr).toBe(0)
       const runs = res.runs()
       expect(runs).toHaveLength(ATTACKS.length * 2)
@@ -89,12 +102,23 @@ describe('agents that cannot start are bad input', () => {
     expect(missing.stderr).toMatch(
       /agent cmd:no-such-program-here --flag did not start: (agent process could not start: spawn no-such-program-here ENOENT|the sandbox cannot mount the agent's interpreter: "no-such-program-here" is not an executable on PATH)/,
     )
-    const missingProcess = await cli(['--isolate', 'process', '--agent', 'cmd:no-such-program-here --flag', '--dataset', 'synthetic'])
+    const missingProcess = await cli([
+      '--isolate',
+      'process',
+      '--agent',
+      'cmd:no-such-program-here --flag',
+      '--dataset',
+      'synthetic',
+    ])
     expect(missingProcess.code).toBe(2)
-    expect(missingProcess.stderr).toMatch(/agent cmd:no-such-program-here --flag did not start: agent process could not start: spawn no-such-program-here ENOENT/)
+    expect(missingProcess.stderr).toMatch(
+      /agent cmd:no-such-program-here --flag did not start: agent process could not start: spawn no-such-program-here ENOENT/,
+    )
     const wrongKind = await cli(['--agent', agentPath('data-only'), '--dataset', 'synthetic'])
     expect(wrongKind.code).toBe(2)
-    expect(wrongKind.stderr).toMatch(/data-only\.ts must export a repair agent \(\{ name, run\(task, ctx\) \}\); it offers only data/)
+    expect(wrongKind.stderr).toMatch(
+      /data-only\.ts must export a repair agent \(\{ name, run\(task, ctx\) \}\); it offers only data/,
+    )
   })
 })
 
@@ -123,7 +147,9 @@ describe('agents that misbehave are recorded failures', () => {
 
   it('huge output is refused before anything walks it', async () => {
     const res = await cli(['--agent', agentPath('huge-output'), '--dataset', 'hospital'])
-    expect(res.runs()[0]!.failureMessage).toBe('agent returned 4294967295 fixes for a table of 20000 cells (at most 4 per cell)')
+    expect(res.runs()[0]!.failureMessage).toBe(
+      'agent returned 4294967295 fixes for a table of 20000 cells (at most 4 per cell)',
+    )
   })
 
   it('through evalCase, including a body that swallows the agent failure', () => {
@@ -143,8 +169,23 @@ describe('one trial path, two front doors', () => {
   const volatile = withoutVolatile
 
   it('the same agents and seeds give identical records apart from runtime and date', async () => {
-    const agents = [join(example, 'example-agent.ts'), `cmd:python3 ${join(example, 'example_agent.py')}`, agentPath('bad-usage')]
-    const res = await cli(['--agent', agents.join(','), '--dataset', 'synthetic', '--trials', '2', '--seed', '5', '--pass-f1', '0'])
+    const agents = [
+      join(example, 'example-agent.ts'),
+      `cmd:python3 ${join(example, 'example_agent.py')}`,
+      agentPath('bad-usage'),
+    ]
+    const res = await cli([
+      '--agent',
+      agents.join(','),
+      '--dataset',
+      'synthetic',
+      '--trials',
+      '2',
+      '--seed',
+      '5',
+      '--pass-f1',
+      '0',
+    ])
     expect(res.code, res.stderr).toBe(0)
     const fromCli = res.runs().map(volatile)
     const fromEval = fixture.reports
@@ -163,13 +204,22 @@ describe('one trial path, two front doors', () => {
   }, 120_000)
 
   it('the Python example over the protocol scores the same as its TypeScript twin', async () => {
-    const res = await cli(['--agent', `${join(example, 'example-agent.ts')},cmd:python3 ${join(example, 'example_agent.py')}`, '--dataset', 'synthetic,beers', '--trials', '2'])
+    const res = await cli([
+      '--agent',
+      `${join(example, 'example-agent.ts')},cmd:python3 ${join(example, 'example_agent.py')}`,
+      '--dataset',
+      'synthetic,beers',
+      '--trials',
+      '2',
+    ])
     expect(res.code, res.stderr).toBe(0)
     const runs = res.runs()
     const ts = runs.filter((r) => r.agent === 'example-typescript')
     const py = runs.filter((r) => r.agent === 'example-python')
     expect(ts).toHaveLength(4)
-    expect(py.map((r) => [r.dataset, r.trial, r.tp, r.fp, r.fn])).toEqual(ts.map((r) => [r.dataset, r.trial, r.tp, r.fp, r.fn]))
+    expect(py.map((r) => [r.dataset, r.trial, r.tp, r.fp, r.fn])).toEqual(
+      ts.map((r) => [r.dataset, r.trial, r.tp, r.fp, r.fn]),
+    )
     expect(ts.some((r) => (r.tp ?? 0) > 0)).toBe(true)
     expect(py[0]).toMatchObject({ agentSource: `cmd:python3 ${join(example, 'example_agent.py')}`, isolated: true })
     expect(py[0]!.agentSha256).toMatch(/^[0-9a-f]{64}$/)
@@ -192,12 +242,20 @@ describe('no clean value in any written file', () => {
   it('a hospital run with noop writes none of the clean-only values', async () => {
     const { task } = await loadDataset({ id: 'hospital', seed: 1 })
     const dirtyValues = new Set(task.dirty.rows.flat())
-    const cleanOnly = [...new Set(groundTruthOf(task).corrections.map((c) => c.clean))].filter((v) => v.length >= 3 && !dirtyValues.has(v))
+    const cleanOnly = [...new Set(groundTruthOf(task).corrections.map((c) => c.clean))].filter(
+      (v) => v.length >= 3 && !dirtyValues.has(v),
+    )
     // Hospital's errors are mostly typos of values found elsewhere in the table: few values exist only clean.
     expect(cleanOnly.length).toBeGreaterThan(3)
     const res = await cli(['--agent', 'noop', '--dataset', 'hospital', '--trials', '2', '--min-passes', '1'])
     const files = walk(res.out)
-    expect(files.map((f) => f.slice(res.out.length + 1)).sort()).toEqual(['manifest.json', 'report.html', 'report.json', 'report.md', 'runs.jsonl'])
+    expect(files.map((f) => f.slice(res.out.length + 1)).sort()).toEqual([
+      'manifest.json',
+      'report.html',
+      'report.json',
+      'report.md',
+      'runs.jsonl',
+    ])
     for (const file of [...files, ...walk(fixture.reports.dir)]) {
       const text = readFileSync(file, 'utf8')
       const leaked = cleanOnly.filter((v) => text.includes(JSON.stringify(v)) || text.includes(`| ${v} |`))
@@ -209,7 +267,10 @@ describe('no clean value in any written file', () => {
   it('--reveal-truth writes got → want to its own file, on request only', async () => {
     const target = join(temp.make(), 'truth', 'hospital.jsonl')
     const res = await cli(['--agent', 'noop', '--dataset', 'hospital', '--reveal-truth', target])
-    const revealed = readFileSync(target, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const revealed = readFileSync(target, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(revealed[0].missedRepair).toHaveLength(20)
     expect(revealed[0].missedRepair[0].want).toEqual(expect.any(String))
     expect(readFileSync(join(res.out, 'runs.jsonl'), 'utf8')).not.toMatch(/"want"/)
@@ -223,4 +284,3 @@ function walk(dir: string): string[] {
     return statSync(path).isDirectory() ? walk(path) : [path]
   })
 }
-

@@ -19,7 +19,11 @@ function reachableStrings(root: unknown): Set<string> {
     }
     if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) continue
     seen.add(value)
-    for (let obj: object | null = value as object; obj && obj !== Object.prototype && obj !== Array.prototype && obj !== Function.prototype; obj = Object.getPrototypeOf(obj)) {
+    for (
+      let obj: object | null = value as object;
+      obj && obj !== Object.prototype && obj !== Array.prototype && obj !== Function.prototype;
+      obj = Object.getPrototypeOf(obj)
+    ) {
       for (const key of Reflect.ownKeys(obj)) {
         if (typeof key === 'string') out.add(key)
         else out.add(String(key.description))
@@ -65,7 +69,9 @@ const hostileViews = (task: AgentTask): Array<[string, unknown]> => [
 describe('the label wall', () => {
   it('a hostile agent that walks the task finds no clean value (synthetic)', async () => {
     const { task } = await loadDataset({ id: 'synthetic', seed: 5, rows: 120 })
-    const truth = (mockAgent.run(task, { seed: 5, trial: 0, signal: new AbortController().signal }) as { newValue: string }[]).map((f) => f.newValue)
+    const truth = (
+      mockAgent.run(task, { seed: 5, trial: 0, signal: new AbortController().signal }) as { newValue: string }[]
+    ).map((f) => f.newValue)
     const secrets = leakCandidates(task, truth)
     expect(secrets.length).toBeGreaterThan(10)
     for (const [how, view] of hostileViews(task)) {
@@ -76,7 +82,9 @@ describe('the label wall', () => {
 
   it('holds on a canonical set with its quirks (hospital)', async () => {
     const { task } = await loadDataset({ id: 'hospital', seed: 1, dataDir: canonicalDir })
-    const truth = (mockAgent.run(task, { seed: 1, trial: 0, signal: new AbortController().signal }) as { newValue: string }[]).map((f) => f.newValue)
+    const truth = (
+      mockAgent.run(task, { seed: 1, trial: 0, signal: new AbortController().signal }) as { newValue: string }[]
+    ).map((f) => f.newValue)
     const secrets = leakCandidates(task, truth)
     expect(secrets.length).toBeGreaterThanOrEqual(5)
     const everything = new Set(hostileViews(task).flatMap(([, v]) => [...reachableStrings(v)]))

@@ -32,7 +32,11 @@ const ATTACKS: Record<string, string> = {
 /** Attacks through a link in the agent's folder: the permission model refuses them; the sandbox lets them lead nowhere. */
 const LINK_ATTACKS: Record<string, { link: string; target: (dir: string) => string; body: string }> = {
   'symlink-absolute': { link: 'abs.csv', target: () => project.cleanCsv, body: `return read('abs.csv')` },
-  'symlink-relative': { link: 'rel.csv', target: (dir) => relative(dir, project.cleanCsv), body: `return read('rel.csv')` },
+  'symlink-relative': {
+    link: 'rel.csv',
+    target: (dir) => relative(dir, project.cleanCsv),
+    body: `return read('rel.csv')`,
+  },
   'symlink-root': {
     link: 'root',
     target: () => '/',
@@ -46,11 +50,17 @@ let pythonAgent: string
 beforeAll(() => {
   for (const [name, body] of Object.entries(ATTACKS)) agentPaths[name] = project.agent(name, body)
   // pnpm: the store folder and the top-level link to it, holding the clean CSV as the real package does.
-  const pnpm = join(project.dirOf('pnpm-layout'), 'node_modules/.pnpm/dataforge-evals@0.1.0/node_modules/dataforge-evals')
+  const pnpm = join(
+    project.dirOf('pnpm-layout'),
+    'node_modules/.pnpm/dataforge-evals@0.1.0/node_modules/dataforge-evals',
+  )
   mkdirSync(join(pnpm, 'datasets/hospital'), { recursive: true })
   writeFileSync(join(pnpm, 'package.json'), '{"name":"dataforge-evals"}')
   cpSync(project.cleanCsv, join(pnpm, 'datasets/hospital/clean.csv'))
-  symlinkSync('.pnpm/dataforge-evals@0.1.0/node_modules/dataforge-evals', join(project.dirOf('pnpm-layout'), 'node_modules/dataforge-evals'))
+  symlinkSync(
+    '.pnpm/dataforge-evals@0.1.0/node_modules/dataforge-evals',
+    join(project.dirOf('pnpm-layout'), 'node_modules/dataforge-evals'),
+  )
   // Nested: another package's own node_modules, and one inside a scope.
   for (const holder of ['node_modules/x', 'node_modules/@scope/y']) {
     const nested = join(project.dirOf('nested-layout'), holder, 'node_modules/dataforge-evals/datasets/hospital')
@@ -92,7 +102,22 @@ const env = {
 }
 
 const run = (level: string, agents: string[]) =>
-  runCliProcess(['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', project.dataDir, '--timeout-s', '60'], project.root, env)
+  runCliProcess(
+    [
+      '--isolate',
+      level,
+      '--agent',
+      agents.join(','),
+      '--dataset',
+      'hospital',
+      '--data-dir',
+      project.dataDir,
+      '--timeout-s',
+      '60',
+    ],
+    project.root,
+    env,
+  )
 
 for (const level of ['sandbox', 'process'] as const) {
   describe.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}`, () => {
@@ -108,7 +133,10 @@ for (const level of ['sandbox', 'process'] as const) {
         const r = runs.find((x) => x.agent === name)
         if (level === 'process' && name === 'absolute-path') continue // checked below: the permission model's doing
         expect({ name, ...counts(r!) }).toEqual({ name, ...counts(noop) })
-        expect(r!.isolation).toMatchObject({ level, tool: level === 'sandbox' ? 'bubblewrap' : 'node-permission-model' })
+        expect(r!.isolation).toMatchObject({
+          level,
+          tool: level === 'sandbox' ? 'bubblewrap' : 'node-permission-model',
+        })
       }
       expect(counts(runs.find((x) => x.agent === 'absolute-path')!)).toEqual(counts(noop))
       const py = runs.find((r) => r.agent === 'py-steal')!
@@ -119,18 +147,29 @@ for (const level of ['sandbox', 'process'] as const) {
         // Without the sandbox a command agent can read what your user can: the record says so.
         expect(py.isolation).toEqual({ level: 'process', tool: null, version: null, files: 'unrestricted' })
       }
-      for (const name of Object.keys(ATTACKS)) expect(readdirSync(project.dirOf(name)).filter((f) => f.startsWith('node_trace'))).toEqual([])
+      for (const name of Object.keys(ATTACKS))
+        expect(readdirSync(project.dirOf(name)).filter((f) => f.startsWith('node_trace'))).toEqual([])
       const md = readFileSync(join(res.out, 'report.md'), 'utf8')
-      expect(md).toMatch(level === 'sandbox' ? /- isolation: .*noop-ref: sandbox \(bubblewrap [\d.]+\)/ : /- isolation: .*noop-ref: process \(node-permission-model v\d/)
+      expect(md).toMatch(
+        level === 'sandbox'
+          ? /- isolation: .*noop-ref: sandbox \(bubblewrap [\d.]+\)/
+          : /- isolation: .*noop-ref: process \(node-permission-model v\d/,
+      )
     }, 180_000)
 
-    it(level === 'sandbox' ? 'symlinks (absolute, relative, to /) lead nowhere: what noop gets' : 'symlinks (absolute, relative, to /) are refused, naming the link: exit 2 before any trial', async () => {
+    it(level === 'sandbox'
+      ? 'symlinks (absolute, relative, to /) lead nowhere: what noop gets'
+      : 'symlinks (absolute, relative, to /) are refused, naming the link: exit 2 before any trial', async () => {
       if (level === 'sandbox') {
-        const res = await run(level, ['noop-ref', ...Object.keys(LINK_ATTACKS)].map((n) => agentPaths[n]!))
+        const res = await run(
+          level,
+          ['noop-ref', ...Object.keys(LINK_ATTACKS)].map((n) => agentPaths[n]!),
+        )
         expect(res.code, res.stderr).toBe(0)
         const runs = res.runs()
         const noop = runs.find((r) => r.agent === 'noop-ref')!
-        for (const name of Object.keys(LINK_ATTACKS)) expect({ name, ...counts(runs.find((r) => r.agent === name)!) }).toEqual({ name, ...counts(noop) })
+        for (const name of Object.keys(LINK_ATTACKS))
+          expect({ name, ...counts(runs.find((r) => r.agent === name)!) }).toEqual({ name, ...counts(noop) })
         return
       }
       for (const [name, a] of Object.entries(LINK_ATTACKS)) {
@@ -144,7 +183,9 @@ for (const level of ['sandbox', 'process'] as const) {
     it('a hard link to the clean CSV is refused, naming the link and the data file: exit 2 before any trial', async () => {
       const res = await run(level, [agentPaths['noop-ref']!, agentPaths['hard-link']!])
       expect(res.code, res.stderr).toBe(2)
-      expect(res.stderr).toContain(`${join(project.dirOf('hard-link'), 'hard.csv')} is a hard link to the run's data file ${project.cleanCsv}`)
+      expect(res.stderr).toContain(
+        `${join(project.dirOf('hard-link'), 'hard.csv')} is a hard link to the run's data file ${project.cleanCsv}`,
+      )
       expect(res.stderr.trim().split('\n')).toHaveLength(1)
       expect(existsSync(join(res.out, 'runs.jsonl'))).toBe(false)
     }, 60_000)

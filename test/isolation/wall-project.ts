@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process'
-import { closeSync, cpSync, existsSync, openSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  openSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,7 +30,8 @@ export class WallProject {
 
   constructor() {
     mkdirSync(join(this.dataDir, 'hospital'), { recursive: true })
-    for (const f of ['dirty.csv', 'clean.csv']) cpSync(join(repoRoot, 'datasets/hospital', f), join(this.dataDir, 'hospital', f))
+    for (const f of ['dirty.csv', 'clean.csv'])
+      cpSync(join(repoRoot, 'datasets/hospital', f), join(this.dataDir, 'hospital', f))
   }
 
   /**
@@ -68,7 +79,10 @@ export default {
     const dir = join(this.root, 'agents', name)
     mkdirSync(dir, { recursive: true })
     const path = join(dir, 'agent.py')
-    const body = findBody.split('\n').map((l) => `    ${l}`).join('\n')
+    const body = findBody
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')
     writeFileSync(
       path,
       `#!/usr/bin/env python3
@@ -154,9 +168,24 @@ export interface CliRun {
  * Runs the built CLI as a real process in `cwd` (so an agent's parent is a real harness it could signal), with
  * reports in a fresh folder. A harness frozen by SIGSTOP is continued and killed after `limitMs`.
  */
-export function runCliProcess(args: string[], cwd: string, env: Record<string, string> = {}, limitMs = 120_000, opts: { openFiles?: Record<number, string> } = {}): Promise<CliRun> {
+export function runCliProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  limitMs = 120_000,
+  opts: { openFiles?: Record<number, string> } = {},
+): Promise<CliRun> {
   const out = mkdtempSync(join(tmpdir(), 'dataforge-wall-out-'))
-  const argv = [cliBin, 'run', ...args, '--quiet', '--output', join(out, 'report.md'), '--output-json', join(out, 'report.json')]
+  const argv = [
+    cliBin,
+    'run',
+    ...args,
+    '--quiet',
+    '--output',
+    join(out, 'report.md'),
+    '--output-json',
+    join(out, 'report.json'),
+  ]
   // `run … 200<file`: the harness starts with these files open at these descriptors.
   const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe']
   const opened: number[] = []
@@ -199,4 +228,11 @@ export function runCliProcess(args: string[], cwd: string, env: Record<string, s
 }
 
 /** What a scored trial counts, to compare an attack with noop. */
-export const counts = (r: RunRecord) => ({ status: r.status, failure: r.failureMessage, tp: r.tp, fp: r.fp, fn: r.fn, f1: r.f1 })
+export const counts = (r: RunRecord) => ({
+  status: r.status,
+  failure: r.failureMessage,
+  tp: r.tp,
+  fp: r.fp,
+  fn: r.fn,
+  f1: r.f1,
+})

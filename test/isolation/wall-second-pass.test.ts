@@ -14,9 +14,31 @@ afterAll(() => project.remove())
 
 const LEVELS = ['sandbox', 'process'] as const
 
-const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Record<string, string>; openFiles?: Record<number, string>; dataDir?: string; cwd?: string } = {}) =>
+const run = (
+  level: string,
+  agents: string[],
+  opts: {
+    extra?: string[]
+    env?: Record<string, string>
+    openFiles?: Record<number, string>
+    dataDir?: string
+    cwd?: string
+  } = {},
+) =>
   runCliProcess(
-    ['--isolate', level, '--agent', agents.join(','), '--dataset', 'hospital', '--data-dir', opts.dataDir ?? project.dataDir, '--timeout-s', '60', ...(opts.extra ?? [])],
+    [
+      '--isolate',
+      level,
+      '--agent',
+      agents.join(','),
+      '--dataset',
+      'hospital',
+      '--data-dir',
+      opts.dataDir ?? project.dataDir,
+      '--timeout-s',
+      '60',
+      ...(opts.extra ?? []),
+    ],
     opts.cwd ?? project.root,
     opts.env,
     120_000,
@@ -27,7 +49,10 @@ const run = (level: string, agents: string[], opts: { extra?: string[]; env?: Re
  * Under `sandbox` every attack of `restrictedAt` is held; under `process` those of module and TypeScript agents
  * (command agents run unrestricted there, and the records say so): the run goes on and each scores what noop does.
  */
-function restrictedAt(level: (typeof LEVELS)[number], agents: { specs: string[]; names: string[] }): { specs: string[]; names: string[] } {
+function restrictedAt(
+  level: (typeof LEVELS)[number],
+  agents: { specs: string[]; names: string[] },
+): { specs: string[]; names: string[] } {
   return level === 'sandbox' ? agents : { specs: agents.specs.slice(0, 3), names: agents.names.slice(0, 2) }
 }
 
@@ -61,7 +86,10 @@ function expectAllLikeNoop(res: CliRun, noopName: string, names: string[]): void
 const noop = project.agent('noop-ref', 'return null')
 
 /** One attack as four agents, `<prefix>-mjs`, `-ts`, `-py`, `-sh`, after noop: their specs and names. */
-function attackAgents(prefix: string, attack: { module: string; python: string; shell: string }): { specs: string[]; names: string[] } {
+function attackAgents(
+  prefix: string,
+  attack: { module: string; python: string; shell: string },
+): { specs: string[]; names: string[] } {
   const names = ['mjs', 'ts', 'py', 'sh'].map((k) => `${prefix}-${k}`)
   const specs = [
     noop,
@@ -81,13 +109,21 @@ describe('item 1: no inspector or signal path from the agent to the harness', ()
     await sleep(300)
     const after = attempt(() => os.getPriority(process.ppid))
     return after !== before ? 'reniced the harness from ' + before + ' to ' + after : null`
-  const agents = attackAgents('inspect', { module: moduleBody, python: 'os.kill(os.getppid(), signal.SIGUSR1)\nreturn None', shell: 'kill -USR1 "$PPID"\n  sleep 0.3' })
+  const agents = attackAgents('inspect', {
+    module: moduleBody,
+    python: 'os.kill(os.getppid(), signal.SIGUSR1)\nreturn None',
+    shell: 'kill -USR1 "$PPID"\n  sleep 0.3',
+  })
   for (const level of LEVELS) {
-    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: SIGUSR1 from module, TypeScript, Python and shell agents opens no inspector; a module agent cannot re-nice the harness`, async () => {
-      const res = await run(level, agents.specs)
-      expect(res.stderr).not.toMatch(/Debugger listening|inspector/i)
-      expectAllLikeNoop(res, 'noop-ref', agents.names)
-    }, 180_000)
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      `--isolate ${level}: SIGUSR1 from module, TypeScript, Python and shell agents opens no inspector; a module agent cannot re-nice the harness`,
+      async () => {
+        const res = await run(level, agents.specs)
+        expect(res.stderr).not.toMatch(/Debugger listening|inspector/i)
+        expectAllLikeNoop(res, 'noop-ref', agents.names)
+      },
+      180_000,
+    )
   }
 })
 
@@ -96,12 +132,20 @@ describe('item 6: descriptors the harness inherited never reach the agent', () =
     const buf = Buffer.alloc(60)
     const n = attempt(() => fs.readSync(200, buf, 0, 60, 0))
     return n ? 'fd 200: ' + buf.toString('utf8', 0, n) : null`
-  const agents = attackAgents('fd', { module: moduleBody, python: 'return os.pread(200, 60, 0).decode()', shell: 'head -c 60 /proc/self/fd/200' })
+  const agents = attackAgents('fd', {
+    module: moduleBody,
+    python: 'return os.pread(200, 60, 0).decode()',
+    shell: 'head -c 60 /proc/self/fd/200',
+  })
   for (const level of LEVELS) {
-    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: run … 200<clean.csv: module, TypeScript, Python and shell agents read nothing at fd 200`, async () => {
-      const res = await run(level, agents.specs, { openFiles: { 200: project.cleanCsv } })
-      expectAllLikeNoop(res, 'noop-ref', agents.names)
-    }, 180_000)
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      `--isolate ${level}: run … 200<clean.csv: module, TypeScript, Python and shell agents read nothing at fd 200`,
+      async () => {
+        const res = await run(level, agents.specs, { openFiles: { 200: project.cleanCsv } })
+        expectAllLikeNoop(res, 'noop-ref', agents.names)
+      },
+      180_000,
+    )
   }
 })
 
@@ -112,29 +156,45 @@ describe('item 2: a command agent named by a program path mounts that file, not 
   mkdirSync(join(prefix, 'bin'), { recursive: true })
   cpSync(project.dataDir, data, { recursive: true })
   const py = join(prefix, 'bin/agent-py')
-  copyFileSync(project.pythonAgent('prefix-py', "hits = glob.glob(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + '/**/*.csv', recursive=True)\nreturn ' '.join(hits) if hits else None"), py)
+  copyFileSync(
+    project.pythonAgent(
+      'prefix-py',
+      "hits = glob.glob(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + '/**/*.csv', recursive=True)\nreturn ' '.join(hits) if hits else None",
+    ),
+    py,
+  )
   const sh = join(prefix, 'bin/agent-sh')
   copyFileSync(project.shellAgent('prefix-sh', 'find "$(dirname "$0")/.." -name "*.csv"'), sh)
-  it.skipIf(!sandboxWorks)('--isolate sandbox: cmd:/p/bin/agent (Python and shell, run by their #! line) finds nothing of /p/data', async () => {
-    const res = await run('sandbox', [noop, `cmd:${py}`, `cmd:${sh}`], { dataDir: data })
-    expectAllLikeNoop(res, 'noop-ref', ['prefix-py', 'prefix-sh'])
-  }, 180_000)
+  it.skipIf(!sandboxWorks)(
+    '--isolate sandbox: cmd:/p/bin/agent (Python and shell, run by their #! line) finds nothing of /p/data',
+    async () => {
+      const res = await run('sandbox', [noop, `cmd:${py}`, `cmd:${sh}`], { dataDir: data })
+      expectAllLikeNoop(res, 'noop-ref', ['prefix-py', 'prefix-sh'])
+    },
+    180_000,
+  )
 })
 
 describe('item 3: global JavaScript packages under /usr are hidden in the sandbox', () => {
   // npm -g puts packages (this one too, with its clean CSVs) in <prefix>/lib/node_modules. Only what exists here
   // can be looked at: the test reads, never writes, the system's folders.
-  const globals = ['/usr/lib/node_modules', '/usr/local/lib/node_modules'].filter((d) => existsSync(d) && readdirSync(d).length > 0)
+  const globals = ['/usr/lib/node_modules', '/usr/local/lib/node_modules'].filter(
+    (d) => existsSync(d) && readdirSync(d).length > 0,
+  )
   const list = JSON.stringify(globals)
   const agents = attackAgents('global', {
     module: `const hits = ${list}.flatMap((d) => attempt(() => fs.readdirSync(d)) ?? []); return hits.length ? 'global packages: ' + hits.join(' ') : null`,
     python: `hits = [p for d in ${list} for p in glob.glob(d + '/*/package.json')]\nreturn ' '.join(hits) if hits else None`,
     shell: `for d in ${globals.join(' ')}; do ls "$d"; done`,
   })
-  it.skipIf(!sandboxWorks || !globals.length)(`--isolate sandbox: ${globals.join(', ')} look empty to module, TypeScript, Python and shell agents`, async () => {
-    const res = await run('sandbox', agents.specs)
-    expectAllLikeNoop(res, 'noop-ref', agents.names)
-  }, 180_000)
+  it.skipIf(!sandboxWorks || !globals.length)(
+    `--isolate sandbox: ${globals.join(', ')} look empty to module, TypeScript, Python and shell agents`,
+    async () => {
+      const res = await run('sandbox', agents.specs)
+      expectAllLikeNoop(res, 'noop-ref', agents.names)
+    },
+    180_000,
+  )
 })
 
 describe('item 5: the .env the gateway reads its key from is never visible to an agent', () => {
@@ -186,22 +246,30 @@ describe('item 4: links at any depth, node_modules included', () => {
   mkdirSync(join(dirname(soft), 'node_modules/y/lib/deep'), { recursive: true })
   symlinkSync(project.cleanCsv, join(dirname(soft), 'node_modules/y/lib/deep/s.csv'))
   for (const level of LEVELS) {
-    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: a hard link deep in node_modules is refused for module, TypeScript, Python and shell agents, naming it: exit 2 before any trial`, async () => {
-      for (const spec of hard.specs.slice(1)) {
-        const res = await run(level, [spec])
-        const link = join(dirname(fileOf(spec)), 'node_modules/x/h.csv')
-        expect(res.code, res.stderr).toBe(2)
-        expect(res.stderr).toContain(`${link} is a hard link to the run's data file ${project.cleanCsv}`)
-        expect(existsSync(join(res.out, 'runs.jsonl'))).toBe(false)
-      }
-    }, 180_000)
     it.skipIf(level === 'sandbox' && !sandboxWorks)(
-      level === 'sandbox' ? '--isolate sandbox: a symbolic link deep in node_modules leads nowhere' : '--isolate process: a symbolic link deep in node_modules is refused, naming it',
+      `--isolate ${level}: a hard link deep in node_modules is refused for module, TypeScript, Python and shell agents, naming it: exit 2 before any trial`,
+      async () => {
+        for (const spec of hard.specs.slice(1)) {
+          const res = await run(level, [spec])
+          const link = join(dirname(fileOf(spec)), 'node_modules/x/h.csv')
+          expect(res.code, res.stderr).toBe(2)
+          expect(res.stderr).toContain(`${link} is a hard link to the run's data file ${project.cleanCsv}`)
+          expect(existsSync(join(res.out, 'runs.jsonl'))).toBe(false)
+        }
+      },
+      180_000,
+    )
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      level === 'sandbox'
+        ? '--isolate sandbox: a symbolic link deep in node_modules leads nowhere'
+        : '--isolate process: a symbolic link deep in node_modules is refused, naming it',
       async () => {
         const res = await run(level, [noop, soft])
         if (level === 'sandbox') return expectAllLikeNoop(res, 'noop-ref', ['deep-symlink'])
         expect(res.code, res.stderr).toBe(2)
-        expect(res.stderr).toContain(`${join(dirname(soft), 'node_modules/y/lib/deep/s.csv')} is a symbolic link to ${project.cleanCsv}`)
+        expect(res.stderr).toContain(
+          `${join(dirname(soft), 'node_modules/y/lib/deep/s.csv')} is a symbolic link to ${project.cleanCsv}`,
+        )
       },
       180_000,
     )
@@ -211,12 +279,21 @@ describe('item 4: links at any depth, node_modules included', () => {
 describe('item 8: a copy of this package under another folder name is recognised by its content', () => {
   // npm's alias layout ("foo": "npm:dataforge-evals@…" installs a real copy at node_modules/foo), and a renamed
   // fork whose package.json names something else but whose datasets are ours.
-  const copies = readingAgents('alias', ['node_modules/foo/datasets/hospital/clean.csv', 'node_modules/bar/datasets/hospital/clean.csv'])
+  const copies = readingAgents('alias', [
+    'node_modules/foo/datasets/hospital/clean.csv',
+    'node_modules/bar/datasets/hospital/clean.csv',
+  ])
   for (const dir of copies.dirs) {
-    for (const [folder, name] of [['foo', 'dataforge-evals'], ['bar', 'my-fork']] as const) {
+    for (const [folder, name] of [
+      ['foo', 'dataforge-evals'],
+      ['bar', 'my-fork'],
+    ] as const) {
       mkdirSync(join(dir, 'node_modules', folder, 'datasets/hospital'), { recursive: true })
       writeFileSync(join(dir, 'node_modules', folder, 'package.json'), JSON.stringify({ name, version: '1.0.0' }))
-      copyFileSync(join(repoRoot, 'datasets/hospital/clean.csv'), join(dir, 'node_modules', folder, 'datasets/hospital/clean.csv'))
+      copyFileSync(
+        join(repoRoot, 'datasets/hospital/clean.csv'),
+        join(dir, 'node_modules', folder, 'datasets/hospital/clean.csv'),
+      )
     }
   }
   for (const level of LEVELS) {
@@ -243,19 +320,26 @@ describe('item 7: agent stderr is prefixed with the agent name and capped', () =
     shell: `printf '::error title=x::forged\\nok\\r::add-mask::Gate\\n' >&2\n  yes '::warning::nnnnnnnn' | head -c ${12 * MIB} >&2`,
   })
   for (const level of LEVELS) {
-    it.skipIf(level === 'sandbox' && !sandboxWorks)(`--isolate ${level}: module, TypeScript, Python and shell agents: no stderr line starts a workflow command; each agent's shows at most 8 MiB, then one line says how much was dropped`, async () => {
-      const res = await run(level, agents.specs)
-      expectAllLikeNoop(res, 'noop-ref', agents.names)
-      const lines = res.stderr.split(/\r\n|\r|\n/)
-      const commands = lines.filter((l) => l.trimStart().startsWith('::'))
-      expect(commands.length, `first: ${commands[0]?.slice(0, 80)}`).toBe(0)
-      for (const name of agents.names) {
-        const own = lines.filter((l) => l.startsWith(`[${name}] `))
-        expect(own.length, name).toBeGreaterThan(3)
-        expect(own.join('\n').length, name).toBeLessThan(8 * MIB + own.length * (name.length + 4))
-        expect(own.filter((l) => /more bytes of stderr dropped \(an agent's stderr is shown up to 8 MiB a run\)$/.test(l)), name).toHaveLength(1)
-      }
-    }, 180_000)
+    it.skipIf(level === 'sandbox' && !sandboxWorks)(
+      `--isolate ${level}: module, TypeScript, Python and shell agents: no stderr line starts a workflow command; each agent's shows at most 8 MiB, then one line says how much was dropped`,
+      async () => {
+        const res = await run(level, agents.specs)
+        expectAllLikeNoop(res, 'noop-ref', agents.names)
+        const lines = res.stderr.split(/\r\n|\r|\n/)
+        const commands = lines.filter((l) => l.trimStart().startsWith('::'))
+        expect(commands.length, `first: ${commands[0]?.slice(0, 80)}`).toBe(0)
+        for (const name of agents.names) {
+          const own = lines.filter((l) => l.startsWith(`[${name}] `))
+          expect(own.length, name).toBeGreaterThan(3)
+          expect(own.join('\n').length, name).toBeLessThan(8 * MIB + own.length * (name.length + 4))
+          expect(
+            own.filter((l) => /more bytes of stderr dropped \(an agent's stderr is shown up to 8 MiB a run\)$/.test(l)),
+            name,
+          ).toHaveLength(1)
+        }
+      },
+      180_000,
+    )
   }
 })
 
@@ -267,8 +351,14 @@ describe('item 9: memory, processes and /tmp of a sandboxed agent are bounded', 
     python: `try:\n    big = bytearray(3 * 1024 ** 3)\n    return 'allocated 3 GiB'\nexcept MemoryError:\n    pass\ntry:\n    with open('/tmp/f', 'wb') as f:\n        f.write(b'x' * (64 * 1024 ** 2))\n    return 'wrote 64 MiB to /tmp'\nexcept OSError:\n    return None`,
     shell: `head -c ${64 * 2 ** 20} /dev/zero > /tmp/f 2>/dev/null; [ "$(wc -c < /tmp/f)" -eq ${64 * 2 ** 20} ] && echo wrote 64 MiB to /tmp`,
   })
-  it.skipIf(!sandboxWorks)('--isolate sandbox --sandbox-memory-mb 2048 --sandbox-tmp-mb 16: module, TypeScript, Python and shell agents allocate and write no more', async () => {
-    const res = await run('sandbox', agents.specs, { extra: ['--sandbox-memory-mb', '2048', '--sandbox-tmp-mb', '16'] })
-    expectAllLikeNoop(res, 'noop-ref', agents.names)
-  }, 180_000)
+  it.skipIf(!sandboxWorks)(
+    '--isolate sandbox --sandbox-memory-mb 2048 --sandbox-tmp-mb 16: module, TypeScript, Python and shell agents allocate and write no more',
+    async () => {
+      const res = await run('sandbox', agents.specs, {
+        extra: ['--sandbox-memory-mb', '2048', '--sandbox-tmp-mb', '16'],
+      })
+      expectAllLikeNoop(res, 'noop-ref', agents.names)
+    },
+    180_000,
+  )
 })

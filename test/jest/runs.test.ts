@@ -51,7 +51,11 @@ function byCase(records: RunRecord[]): Array<Partial<RunRecord>> {
 /** The report's content apart from runtime, dates and which runner wrote it. */
 function reportCore(dir: string) {
   const report = reportFolder(dir).report()
-  return { records: byCase(report.records), aggregates: report.aggregates.map((a) => ({ ...a, runtimeS: undefined })), cases: report.cases }
+  return {
+    records: byCase(report.records),
+    aggregates: report.aggregates.map((a) => ({ ...a, runtimeS: undefined })),
+    cases: report.cases,
+  }
 }
 
 /** The gate lines a run printed. */
@@ -89,38 +93,62 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(existsSync(join(work, 'node_modules/vitest')), 'a Jest project without Vitest').toBe(false)
     const jest = await runJest(work, project, [], { DF_REPORTER_OPTIONS: GATED })
     expect(jest.code, jest.output).toBe(1)
-    expect(jest.output).toMatch(/dataforge-evals leaderboard[\s\S]*plain test · answers .* 3\/5 +0.60 \[0.23, 0.88\] +5\/5/)
+    expect(jest.output).toMatch(
+      /dataforge-evals leaderboard[\s\S]*plain test · answers .* 3\/5 +0.60 \[0.23, 0.88\] +5\/5/,
+    )
     cjsGates = gateLines(jest.output)
-    expect(cjsGates).toEqual([expect.stringMatching(/1 of 25 eval runs errored/), expect.stringMatching(/refuse · wtq-refuse · number: passRate 0.000 is below the threshold 0.5/)])
+    expect(cjsGates).toEqual([
+      expect.stringMatching(/1 of 25 eval runs errored/),
+      expect.stringMatching(/refuse · wtq-refuse · number: passRate 0.000 is below the threshold 0.5/),
+    ])
     expect(vitestRun.exitCode).toBe(1)
     const reports = join(project, 'evals/__reports__')
     expect(reportCore(reports)).toEqual(reportCore(vitestRun.reports.dir))
-    for (const file of ['leaderboard.md', 'report.json', 'runs.jsonl', 'report.html', 'manifest.json']) expect(existsSync(join(reports, file)), file).toBe(true)
+    for (const file of ['leaderboard.md', 'report.json', 'runs.jsonl', 'report.html', 'manifest.json'])
+      expect(existsSync(join(reports, file)), file).toBe(true)
     expect(existsSync(join(reports, '.jest-runs')), 'side files removed').toBe(false)
     const records = reportFolder(reports).runs()
-    expect(records.find((r) => r.caseId === 'wrong > scored, then threw')).toMatchObject({ status: 'ok', correct: false, validationError: 'the agent left a mess' })
+    expect(records.find((r) => r.caseId === 'wrong > scored, then threw')).toMatchObject({
+      status: 'ok',
+      correct: false,
+      validationError: 'the agent left a mess',
+    })
     expect(reportFolder(reports).report().config).toMatchObject({ command: 'jest' })
     // evalCase and conversation: a test per trial and per turn, the same ids as under Vitest.
     expect(records.filter((r) => r.caseId === 'first cell').map((r) => [r.trial, r.seed, r.agent, r.correct])).toEqual([
       [0, 3, 'first-cell', true],
       [1, 4, 'first-cell', true],
     ])
-    expect(records.find((r) => r.caseId === 'rate limited')).toMatchObject({ status: 'failed', failureKind: 'rate_limited', failureMessage: 'slow down' })
+    expect(records.find((r) => r.caseId === 'rate limited')).toMatchObject({
+      status: 'failed',
+      failureKind: 'rate_limited',
+      failureMessage: 'slow down',
+    })
     expect(records.filter((r) => r.caseId === 'shop talk').map((r) => [r.turn, r.suite, r.correct])).toEqual([
       [1, 'shop', true],
       [2, 'shop', true],
     ])
     // evalCase.concurrent: trial 2 asserts first and misses, trial 1 asserts after it and holds; each verdict on its own trial.
-    expect(records.filter((r) => r.caseId === 'concurrent order').map((r) => [r.trial, r.seed, r.correct, r.validationError])).toEqual([
+    expect(
+      records
+        .filter((r) => r.caseId === 'concurrent order')
+        .map((r) => [r.trial, r.seed, r.correct, r.validationError]),
+    ).toEqual([
       [0, 7, true, null],
       [1, 8, false, expect.stringMatching(/^toRepairCells: F1 0.000 is below 1/)],
     ])
     // evalCase.fails: Jest's test.failing passes (the floor missed as expected); the run is not correct.
     expect(jest.output).toMatch(/● concurrent order \[trial 2\/2/)
     expect(jest.output).not.toMatch(/● floor misses/)
-    expect(records.find((r) => r.caseId === 'floor misses')).toMatchObject({ status: 'ok', correct: false, validationError: expect.stringMatching(/^toRepairCells: F1 0.000/) })
+    expect(records.find((r) => r.caseId === 'floor misses')).toMatchObject({
+      status: 'ok',
+      correct: false,
+      validationError: expect.stringMatching(/^toRepairCells: F1 0.000/),
+    })
     // qaSuite: built-in suites by name (wtq from its bundled files), a conversation's turns, trials, named agents.
-    expect(records.filter((r) => r.suite === 'hard').map((r) => [r.caseId, r.turn, r.agent, r.agentKind, r.correct])).toEqual([
+    expect(
+      records.filter((r) => r.suite === 'hard').map((r) => [r.caseId, r.turn, r.agent, r.agentKind, r.correct]),
+    ).toEqual([
       ['hard-conv-customer-revenue', 1, 'mock-qa', 'oracle', true],
       ['hard-conv-customer-revenue', 2, 'mock-qa', 'oracle', true],
       ['hard-conv-customer-revenue', 3, 'mock-qa', 'oracle', true],
@@ -136,7 +164,10 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     // The typings: the evals type-check against Jest's expect, and a wrong argument does not.
     const typed = await typecheck(work, project)
     expect(typed.code, typed.output).toBe(0)
-    await writeFile(join(project, 'evals/mistyped.ts'), "import { expect } from '@jest/globals'\nimport 'dataforge-evals/jest'\nexpect(1).toBeNumeric('one')\n")
+    await writeFile(
+      join(project, 'evals/mistyped.ts'),
+      "import { expect } from '@jest/globals'\nimport 'dataforge-evals/jest'\nexpect(1).toBeNumeric('one')\n",
+    )
     const mistyped = await typecheck(work, project)
     await rm(join(project, 'evals/mistyped.ts'))
     expect(mistyped.output).toMatch(/mistyped\.ts.*error TS2345/)
@@ -149,10 +180,14 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     await rm(join(project, 'evals/crash.eval.ts'))
     await rm(join(project, 'evals/broken.eval.ts'))
     expect(crashed.output).toMatch(/terminated by another process: signal=SIGKILL/)
-    expect(crashed.output).toMatch(/2 eval files failed outside their tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}evals\/broken\.eval\.ts: Cannot find module '\.\/no-such-module'[^\n]*\n {2}evals\/crash\.eval\.ts: /)
+    expect(crashed.output).toMatch(
+      /2 eval files failed outside their tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}evals\/broken\.eval\.ts: Cannot find module '\.\/no-such-module'[^\n]*\n {2}evals\/crash\.eval\.ts: /,
+    )
     expect(crashed.code).toBe(1)
     const afterCrash = reportFolder(reports).runs()
-    expect(afterCrash.filter((r) => r.suite === 'crash')).toEqual([expect.objectContaining({ caseId: 'before the crash', correct: true, metrics: { toBeNumeric: 1 } })])
+    expect(afterCrash.filter((r) => r.suite === 'crash')).toEqual([
+      expect.objectContaining({ caseId: 'before the crash', correct: true, metrics: { toBeNumeric: 1 } }),
+    ])
     expect(afterCrash).toHaveLength(records.length + 1)
   }, 120_000)
 
@@ -168,23 +203,38 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     // never resolves its named agent under Jest, so its skipped runs do not know the agent's kind).
     const [passing, vitestFiltered] = await Promise.all([
       runJest(work, project, ['-t', '^answers'], env),
-      runFixture({ fixture: 'jest-parity', outputDir: join(work, 'vitest-filtered'), cacheDir: join(work, 'vite-cache'), testNamePattern: '^answers' }),
+      runFixture({
+        fixture: 'jest-parity',
+        outputDir: join(work, 'vitest-filtered'),
+        cacheDir: join(work, 'vite-cache'),
+        testNamePattern: '^answers',
+      }),
     ])
     expect(passing.code, passing.output).toBe(0)
     const qaSuites = new Set(['bespoke', 'hard', 'wtq-refuse'])
     const withoutKind = (records: RunRecord[]) =>
-      byCase(records).map((r) => (r.status === 'skipped' && qaSuites.has(r.suite!) ? { ...r, agentKind: undefined, armId: undefined, configId: undefined } : r))
+      byCase(records).map((r) =>
+        r.status === 'skipped' && qaSuites.has(r.suite!)
+          ? { ...r, agentKind: undefined, armId: undefined, configId: undefined }
+          : r,
+      )
     const filtered = reportFolder(join(project, 'evals/__reports__')).runs()
     expect(filtered.filter((r) => r.status === 'skipped')).toHaveLength(19)
     expect(withoutKind(filtered)).toEqual(withoutKind(vitestFiltered.reports.runs()))
     // Jest's -t leaves whole groups without runs: they are "not run" (one note), never below a threshold.
     const thresholds = { 'mock-qa*': { passRate: 1 }, '*': { completionRate: 1 } }
-    const notRun = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ thresholds }) })
+    const notRun = await runJest(work, project, ['-t', '^answers'], {
+      ...env,
+      DF_REPORTER_OPTIONS: JSON.stringify({ thresholds }),
+    })
     expect(notRun.code, notRun.output).toBe(0)
     expect(notRun.output.match(/dataforge-evals note: not run: \d+ groups had no attempted run/g)).toHaveLength(1)
     expect(notRun.output).toMatch(/not checked: [^\n]*mock-qa · bespoke/)
     expect(notRun.output).not.toContain('no completed run')
-    const gated = await runJest(work, project, ['-t', '^answers'], { ...env, DF_REPORTER_OPTIONS: JSON.stringify({ minPassesPerCase: 2 }) })
+    const gated = await runJest(work, project, ['-t', '^answers'], {
+      ...env,
+      DF_REPORTER_OPTIONS: JSON.stringify({ minPassesPerCase: 2 }),
+    })
     expect(gated.output).toMatch(/Tests:\s+22 skipped, 3 passed/)
     expect(gated.output).toMatch(/dataforge-evals gate failed:[\s\S]*passed 1 of 1 trials, the repeat gate needs 2/)
     expect(gated.code).toBe(1)
@@ -192,7 +242,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     // A suite with one test run resolves its named agent first: its skipped turns record who would have answered.
     const partial = await runJest(work, project, ['-t', 'hard-join4'], env)
     expect(partial.code, partial.output).toBe(0)
-    const hard = reportFolder(join(project, 'evals/__reports__')).runs().filter((r) => r.suite === 'hard')
+    const hard = reportFolder(join(project, 'evals/__reports__'))
+      .runs()
+      .filter((r) => r.suite === 'hard')
     expect(hard.map((r) => [r.caseId, r.turn, r.status, r.agent, r.agentKind])).toEqual([
       ['hard-conv-customer-revenue', 1, 'skipped', 'mock-qa', 'oracle'],
       ['hard-conv-customer-revenue', 2, 'skipped', 'mock-qa', 'oracle'],
@@ -214,7 +266,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     await writeFile(join(project, 'evals/agents.eval.ts'), AGENTS_EVAL)
     await writeFile(join(project, 'evals/concurrent.eval.ts'), CONCURRENT_EVAL)
     const agentsDir = join(work, 'agents-reports')
-    const agents = await runJest(work, project, ['evals/agents', 'evals/concurrent'], { DF_REPORTER_OPTIONS: JSON.stringify({ outputDir: agentsDir }) })
+    const agents = await runJest(work, project, ['evals/agents', 'evals/concurrent'], {
+      DF_REPORTER_OPTIONS: JSON.stringify({ outputDir: agentsDir }),
+    })
     expect(agents.code, agents.output).toBe(1)
     expect(agents.output).toMatch(/Tests:\s+1 failed, 7 passed/)
     // Plain test.concurrent: each verdict on its own test, though they asserted in the reverse order.
@@ -257,7 +311,10 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
       ['example-typescript', 0, true],
       ['example-typescript', 1, true],
     ])
-    expect(fromJest.find((r) => r.agent === 'example-python')).toMatchObject({ agentSource: 'cmd:python3 agents/example_agent.py', agentSha256: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(fromJest.find((r) => r.agent === 'example-python')).toMatchObject({
+      agentSource: 'cmd:python3 agents/example_agent.py',
+      agentSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
     expect(byCase(fromJest)).toEqual(byCase(reportFolder(cliDir).runs()))
 
     // Without the setup entry: the helpers refuse to register, a plain test using a matcher fails, both naming the fix.
@@ -267,7 +324,8 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     await writeFile(join(project, 'no-setup/plain.eval.ts'), NO_SETUP.plain)
     const bare = await runJest(work, project, ['--config', 'jest.no-setup.config.js'])
     expect(bare.code).toBe(1)
-    const fix = "needs dataforge-evals' Jest setup: add 'dataforge-evals/jest/setup' to setupFilesAfterEnv in your Jest config"
+    const fix =
+      "needs dataforge-evals' Jest setup: add 'dataforge-evals/jest/setup' to setupFilesAfterEnv in your Jest config"
     expect(bare.output).toContain(`evalCase ${fix}`)
     expect(bare.output).toContain(`dataforge-evals/jest ${fix}`)
     expect(bare.output).not.toMatch(/is not a function/)
@@ -279,7 +337,8 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     await rm(reports, { recursive: true, force: true })
     const shards = []
     // One after the other into one report folder, as on one machine (CI machines would each send their shard file).
-    for (const i of [1, 2]) shards.push(await runJest(work, project, [`--shard=${i}/2`], { DF_REPORTER_OPTIONS: GATED }))
+    for (const i of [1, 2])
+      shards.push(await runJest(work, project, [`--shard=${i}/2`], { DF_REPORTER_OPTIONS: GATED }))
     const shardDir = `${reports}.jest-shards`
     expect((await readdir(shardDir)).sort()).toEqual(['shard-1-of-2.json', 'shard-2-of-2.json'])
     // Each shard's own report holds its files only.
@@ -290,7 +349,10 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     expect(gateLines(merged.output)).toEqual(cjsGates)
     expect(merged.output).toMatch(/merged 25 runs into .*evals\/__reports__/)
     expect(reportCore(reports)).toEqual(reportCore(vitestRun.reports.dir))
-    expect(reportFolder(reports).report().config).toMatchObject({ command: 'jest', thresholds: { 'refuse*': { passRate: 0.5 } } })
+    expect(reportFolder(reports).report().config).toMatchObject({
+      command: 'jest',
+      thresholds: { 'refuse*': { passRate: 0.5 } },
+    })
     expect((await runInstalledCli(work, project, ['verify', reports])).code).toBe(0)
 
     // A shard missing, or given twice: exit 2 naming it.
@@ -303,15 +365,40 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
     const other = join(work, 'other-config')
     await mkdir(other)
     const second = JSON.parse(await readFile(join(shardDir, 'shard-2-of-2.json'), 'utf8'))
-    await writeFile(join(other, 'shard-2-of-2.json'), JSON.stringify({ ...second, options: { thresholds: { '*': { passRate: 1 } } } }))
+    await writeFile(
+      join(other, 'shard-2-of-2.json'),
+      JSON.stringify({ ...second, options: { thresholds: { '*': { passRate: 1 } } } }),
+    )
     await writeFile(join(other, 'shard-3-of-3.json'), '{"format": "something else"}')
-    const mixed = await runCli(['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'shard-2-of-2.json')], project)
-    expect(mixed).toMatchObject({ code: 2, stderr: expect.stringMatching(/other-config\/shard-2-of-2\.json: reporter options differ from .*shard-1-of-2\.json's/) })
-    await writeFile(join(other, 'later-commit.json'), JSON.stringify({ ...second, project: { commit: 'f'.repeat(40), dirty: false } }))
-    const later = await runCli(['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'later-commit.json')], project)
-    expect(later).toMatchObject({ code: 2, stderr: expect.stringMatching(/later-commit\.json: ran on commit f{40}, .*shard-1-of-2\.json on \(none\); merge the shards of one run/) })
+    const mixed = await runCli(
+      ['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'shard-2-of-2.json')],
+      project,
+    )
+    expect(mixed).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /other-config\/shard-2-of-2\.json: reporter options differ from .*shard-1-of-2\.json's/,
+      ),
+    })
+    await writeFile(
+      join(other, 'later-commit.json'),
+      JSON.stringify({ ...second, project: { commit: 'f'.repeat(40), dirty: false } }),
+    )
+    const later = await runCli(
+      ['merge-shards', join(shardDir, 'shard-1-of-2.json'), join(other, 'later-commit.json')],
+      project,
+    )
+    expect(later).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /later-commit\.json: ran on commit f{40}, .*shard-1-of-2\.json on \(none\); merge the shards of one run/,
+      ),
+    })
     const foreign = await runCli(['merge-shards', join(other, 'shard-3-of-3.json')], project)
-    expect(foreign).toMatchObject({ code: 2, stderr: expect.stringMatching(/shard-3-of-3\.json: not a dataforge-evals Jest shard file/) })
+    expect(foreign).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/shard-3-of-3\.json: not a dataforge-evals Jest shard file/),
+    })
   }, 120_000)
 })
 
@@ -319,9 +406,18 @@ describe('the Jest setup of docs/jest.md followed literally, in a "type": "commo
   /** Runs Jest in the documented project of `kind` (as the page says, with --experimental-vm-modules for ESM); returns its output without colours and its records. */
   async function runDocumented(kind: DocumentedJestKind) {
     const project = join(work, `documented-${kind}`)
-    const jest = await runJest(work, project, [], kind === 'ts-jest-esm' ? { NODE_OPTIONS: '--experimental-vm-modules' } : {})
+    const jest = await runJest(
+      work,
+      project,
+      [],
+      kind === 'ts-jest-esm' ? { NODE_OPTIONS: '--experimental-vm-modules' } : {},
+    )
     const records = reportFolder(join(project, 'evals/__reports__')).runs()
-    return { code: jest.code, output: stripVTControlCharacters(jest.output), evals: records.map((r) => [r.suite, r.caseId, r.status, r.correct]).sort() }
+    return {
+      code: jest.code,
+      output: stripVTControlCharacters(jest.output),
+      evals: records.map((r) => [r.suite, r.caseId, r.status, r.correct]).sort(),
+    }
   }
   const documentedEvals = [
     ['answers', 'revenue', 'ok', true],
@@ -332,7 +428,9 @@ describe('the Jest setup of docs/jest.md followed literally, in a "type": "commo
     const setup = kind === 'ts-jest' ? 'without a tsconfig.json' : 'with a CommonJS tsconfig.json'
     it(`ts-jest ${setup}: the package's types found (node10 resolution), a wrong argument refused, ./x.js imports mapped`, async () => {
       const { code, output, evals } = await runDocumented(kind)
-      expect(output).toMatch(/mistyped\.eval\.ts:4:\d+ - error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/)
+      expect(output).toMatch(
+        /mistyped\.eval\.ts:4:\d+ - error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/,
+      )
       expect(output).not.toMatch(/TS2307|TS2339|Cannot find module/)
       expect(output).toMatch(/Tests:\s+2 passed, 2 total/)
       expect(code).toBe(1)

@@ -26,14 +26,38 @@ let traces: string
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-jest-trajectory-'))
-    fake = await new FakeProvider().start()
+  fake = await new FakeProvider().start()
   // The `plan` call of each trial answers with a tool call, the `answer` call with text.
   fake.handler = sqlToolCallOnPlan('m-vitest')
-  const otel = ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/resources', '@opentelemetry/otlp-transformer', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/semantic-conventions']
-  await installPacked(work, work, { beside: ['jest', 'ts-jest', 'typescript', ...otel], manifest: { name: 'jest-trajectory' } })
+  const otel = [
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/resources',
+    '@opentelemetry/otlp-transformer',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/semantic-conventions',
+  ]
+  await installPacked(work, work, {
+    beside: ['jest', 'ts-jest', 'typescript', ...otel],
+    manifest: { name: 'jest-trajectory' },
+  })
   await mkdir(join(work, 'evals'))
   await writeFile(join(work, 'evals', 'trajectory.eval.ts'), EVAL)
-  await writeFile(join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'Node16', moduleResolution: 'Node16', strict: true, types: [], isolatedModules: true, noEmit: true, skipLibCheck: true } }))
+  await writeFile(
+    join(work, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'Node16',
+        moduleResolution: 'Node16',
+        strict: true,
+        types: [],
+        isolatedModules: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+    }),
+  )
   await writeFile(
     join(work, 'jest.config.js'),
     `module.exports = {
@@ -43,7 +67,11 @@ beforeAll(async () => {
   reporters: ['default', ['dataforge-evals/jest-reporter', { outputDir: 'reports' }]],
 }\n`,
   )
-  run = await runJest(work, work, [], { TRAJ_UPSTREAM: `${fake.url}/v1`, TRAJ_KEY: 'sk-jest-trajectory-SECRET', DATAFORGE_OTEL: 'traces.otlp.jsonl' })
+  run = await runJest(work, work, [], {
+    TRAJ_UPSTREAM: `${fake.url}/v1`,
+    TRAJ_KEY: 'sk-jest-trajectory-SECRET',
+    DATAFORGE_OTEL: 'traces.otlp.jsonl',
+  })
   records = JSON.parse(await readFile(join(work, 'reports', 'report.json'), 'utf8')).records as RunRecord[]
   traces = await readFile(join(work, 'traces.otlp.jsonl'), 'utf8')
 }, 600_000)
@@ -61,7 +89,9 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     expect(held).toMatchObject({ correct: true, usageSource: 'gateway' })
     expect(held.llmCalls.map((c) => c.model)).toEqual(['m-vitest', 'm-vitest'])
     expect(held.metrics).toMatchObject({ toCallTools: 1, toUseAtMostSteps: 1, toUseAtMostCalls: 1 })
-    expect(held.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 }])
+    expect(held.toolCalls).toEqual([
+      { name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 },
+    ])
     const long = records.find((r) => r.caseId === 'trajectory too long')!
     expect(long).toMatchObject({ correct: false, validationError: expect.stringContaining('toUseAtMostSteps') })
     expect(long.metrics).toMatchObject({ toUseAtMostSteps: 0 })
@@ -69,7 +99,10 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
 
   it('the Jest reporter writes the transcript of each trial, found by its record, with no key', async () => {
     const text = await readFile(join(work, 'reports', 'transcripts.jsonl'), 'utf8')
-    const transcripts = text.trimEnd().split('\n').map((l) => TranscriptSchema.parse(JSON.parse(l)))
+    const transcripts = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => TranscriptSchema.parse(JSON.parse(l)))
     const ids = records.map((r) => r.transcriptId)
     expect(ids.every((id) => typeof id === 'string')).toBe(true)
     expect([...new Set(ids)].sort()).toEqual(transcripts.map((t) => t.id).sort())
@@ -81,10 +114,18 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
   })
 
   it('the Jest reporter writes a trace per trial under DATAFORGE_OTEL, with no key', () => {
-    const lines = traces.trimEnd().split('\n').map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> })
+    const lines = traces
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> })
     expect(lines).toHaveLength(2)
     for (const line of lines) {
-      expect(line.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name).sort()).toEqual(['chat m-vitest', 'chat m-vitest', 'execute_tool sql', 'invoke_agent tool-agent'])
+      expect(line.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name).sort()).toEqual([
+        'chat m-vitest',
+        'chat m-vitest',
+        'execute_tool sql',
+        'invoke_agent tool-agent',
+      ])
     }
     expect(traces).not.toContain('sk-jest-trajectory-SECRET')
   })

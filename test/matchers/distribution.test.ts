@@ -25,22 +25,33 @@ describe('toMatchDistribution', () => {
   it('passes an exact mix (no bar: score 100) and records score and metrics on the run', () => {
     const t = run.tests.byName('exact mix')
     expect(t.state).toBe('passed')
-    expect(t.meta!.matchers).toEqual([expect.objectContaining({ matcher: 'toMatchDistribution', passed: true, negated: false, score: 1 })])
+    expect(t.meta!.matchers).toEqual([
+      expect.objectContaining({ matcher: 'toMatchDistribution', passed: true, negated: false, score: 1 }),
+    ])
     // A verdict that held is on the meta, not annotated (only failures are; README, Matchers).
-    expect(t.meta!.matchers.map((m) => m.summary)).toEqual(['toMatchDistribution passed: conformance 100.0 · worst sentiment 100.0 · p sentiment 1.0000'])
+    expect(t.meta!.matchers.map((m) => m.summary)).toEqual([
+      'toMatchDistribution passed: conformance 100.0 · worst sentiment 100.0 · p sentiment 1.0000',
+    ])
     expect(t.annotations).toEqual([])
     expect(recordOf('exact mix')).toMatchObject({
       status: 'ok',
       correct: true,
       suite: 'conformance',
-      metrics: { conformanceScore: 100, 'conformance.sentiment.score': 100, 'conformance.sentiment.analyzed': 10, toMatchDistribution: 1 },
+      metrics: {
+        conformanceScore: 100,
+        'conformance.sentiment.score': 100,
+        'conformance.sentiment.analyzed': 10,
+        toMatchDistribution: 1,
+      },
     })
   })
 
   it('fails below minScore with the reason and the generated explanation; the record carries the score', () => {
     const t = run.tests.byName('worked example below the bar')
     expect(t.state).toBe('failed')
-    expect(t.errors[0]).toContain('toMatchDistribution: score 95.0 is below 99.0. Conformance score 95.0 of 100 over 100 samples.')
+    expect(t.errors[0]).toContain(
+      'toMatchDistribution: score 95.0 is below 99.0. Conformance score 95.0 of 100 over 100 samples.',
+    )
     const r = recordOf('worked example below the bar')
     expect(r).toMatchObject({ status: 'ok', correct: false })
     expect(r.metrics['conformanceScore']).toBe(95)
@@ -63,7 +74,9 @@ describe('toMatchDistribution', () => {
   it('a classifier failing on every sample is a failed run, not a wrong answer', () => {
     const t = run.tests.byName('classifier fails on every sample')
     expect(t.state).toBe('failed')
-    expect(t.errors[0]).toContain('the evaluation failed: the classifier function:classify labelled none of the 3 samples')
+    expect(t.errors[0]).toContain(
+      'the evaluation failed: the classifier function:classify labelled none of the 3 samples',
+    )
     expect(recordOf('classifier fails on every sample')).toMatchObject({
       status: 'failed',
       failureKind: 'exception',
@@ -77,7 +90,9 @@ describe('toMatchDistribution', () => {
     expect(t.state).toBe('passed')
     // 20 samples; the judge answers "Positive." style labels (normalized) and "banana" for one negative review.
     // Analyzed 8/5/6 of 19 against 40/30/30: TVD = ½(|.4211 − .4| + |.2632 − .3| + |.3158 − .3|) = 0.0368 → 96.3.
-    expect(t.meta!.matchers[0]!.summary).toMatch(/^toMatchDistribution passed: conformance 96\.3 · worst sentiment 96\.3 · p sentiment [0-9.]+ · 1 unclassified$/)
+    expect(t.meta!.matchers[0]!.summary).toMatch(
+      /^toMatchDistribution passed: conformance 96\.3 · worst sentiment 96\.3 · p sentiment [0-9.]+ · 1 unclassified$/,
+    )
     const r = recordOf('model classifier on loopback')
     expect(r.usage.calls).toBe(20)
     expect(r.metrics['conformance.sentiment.analyzed']).toBe(19)
@@ -87,7 +102,11 @@ describe('toMatchDistribution', () => {
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Synthetic-data conformance')
     expect(md).toContain('| plain test | exact mix | 100.0 | sentiment 100.0 | sentiment 1.0000 | — | pass |')
-    expect(md).toContain('| plain test | worked example below the bar | 95.0 | sentiment 95.0 | sentiment 0.6106 | — | fail |')
-    expect(md).toContain('| plain test | classifier fails on every sample | FAILED | — | sentiment n/a | — | failed: exception |')
+    expect(md).toContain(
+      '| plain test | worked example below the bar | 95.0 | sentiment 95.0 | sentiment 0.6106 | — | fail |',
+    )
+    expect(md).toContain(
+      '| plain test | classifier fails on every sample | FAILED | — | sentiment n/a | — | failed: exception |',
+    )
   })
 })

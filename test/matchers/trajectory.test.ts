@@ -37,7 +37,9 @@ const verdicts = (meta: { dataforge?: { matchers: MatcherRecord[] } }) =>
   (meta.dataforge?.matchers ?? []).map((m) => [m.matcher, m.passed, m.summary])
 
 describe('toCallTools', () => {
-  it('passes when each listed tool was called, in order and exactly when asked, and records each verdict', ({ task }) => {
+  it('passes when each listed tool was called, in order and exactly when asked, and records each verdict', ({
+    task,
+  }) => {
     expect(dataAgentRun).toCallTools(['sql', 'answer'])
     expect(dataAgentRun).toCallTools(['describe', 'sql', 'answer'], { order: true })
     expect(dataAgentRun).toCallTools(['answer', 'sql', 'describe', 'list_tables'], { exact: true })
@@ -55,16 +57,18 @@ describe('toCallTools', () => {
   it('fails naming what is missing, out of order or extra, with the calls made', ({ task }) => {
     const calls = 'called list_tables → describe → sql → answer'
     expect(failureOf(() => expect(dataAgentRun).toCallTools(['chart']))).toBe(`toCallTools: no call of chart; ${calls}`)
-    expect(failureOf(() => expect(dataAgentRun).toCallTools(['sql', 'sql']))).toBe(`toCallTools: no call of sql; ${calls}`)
+    expect(failureOf(() => expect(dataAgentRun).toCallTools(['sql', 'sql']))).toBe(
+      `toCallTools: no call of sql; ${calls}`,
+    )
     expect(failureOf(() => expect(dataAgentRun).toCallTools(['answer', 'sql'], { order: true }))).toBe(
       `toCallTools: expected answer → sql in this order, and sql does not follow the 1 before it; ${calls}`,
     )
     expect(failureOf(() => expect(dataAgentRun).toCallTools(['sql', 'answer'], { exact: true }))).toBe(
       `toCallTools: expected exactly sql, answer, and 2 more call(s): list_tables, describe; ${calls}`,
     )
-    expect(failureOf(() => expect(dataAgentRun).toCallTools(['describe', 'sql', 'answer'], { order: true, exact: true }))).toBe(
-      `toCallTools: expected exactly describe → sql → answer; ${calls}`,
-    )
+    expect(
+      failureOf(() => expect(dataAgentRun).toCallTools(['describe', 'sql', 'answer'], { order: true, exact: true })),
+    ).toBe(`toCallTools: expected exactly describe → sql → answer; ${calls}`)
     expect(failureOf(() => expect(dataAgentRun).toCallTools([{ name: 'sql', arguments: /GROUP BY/ }]))).toBe(
       `toCallTools: no call of sql(/GROUP BY/); ${calls}`,
     )
@@ -87,7 +91,11 @@ describe('toCallTools', () => {
   it('counts a source alone when asked: the model asked for one sql, the agent ran two', () => {
     const both: Trajectory = {
       modelCalls: [],
-      toolCalls: [sqlCall('SELECT 1', 0), { name: 'sql', arguments: 'SELECT 1', resultChars: 10, source: 'agent', call: null }, { name: 'sql', arguments: 'SELECT 2', resultChars: 10, source: 'agent', call: null }],
+      toolCalls: [
+        sqlCall('SELECT 1', 0),
+        { name: 'sql', arguments: 'SELECT 1', resultChars: 10, source: 'agent', call: null },
+        { name: 'sql', arguments: 'SELECT 2', resultChars: 10, source: 'agent', call: null },
+      ],
       steps: 1,
     }
     expect(both).toCallTools(['sql', 'sql'], { source: 'agent', exact: true })
@@ -98,11 +106,15 @@ describe('toCallTools', () => {
     expect(failureOf(() => expect('sql').toCallTools(['sql']))).toBe(
       'toCallTools: expected a trajectory (ctx.trajectory()), a RunRecord or a list of tool calls, got string',
     )
-    expect(failureOf(() => expect(dataAgentRun).toCallTools([]))).toBe("toCallTools: expected a non-empty list of tool names, like ['sql', 'answer']")
+    expect(failureOf(() => expect(dataAgentRun).toCallTools([]))).toBe(
+      "toCallTools: expected a non-empty list of tool names, like ['sql', 'answer']",
+    )
     expect(failureOf(() => expect(dataAgentRun).toCallTools(['sql'], { ordered: true } as never))).toBe(
       'toCallTools: unknown option "ordered" (did you mean "order"?); known options: order, exact, source',
     )
-    expect(failureOf(() => expect(dataAgentRun).toUseAtMostSteps(-1))).toBe('toUseAtMostSteps: the bound must be a non-negative integer, got -1')
+    expect(failureOf(() => expect(dataAgentRun).toUseAtMostSteps(-1))).toBe(
+      'toUseAtMostSteps: the bound must be a non-negative integer, got -1',
+    )
   })
 })
 
@@ -111,7 +123,9 @@ describe('toUseAtMostSteps and toUseAtMostCalls', () => {
     expect(dataAgentRun).toUseAtMostSteps(4)
     expect(dataAgentRun).toUseAtMostCalls(4)
     expect(dataAgentRun).toUseAtMostCalls(1, { tool: 'sql' })
-    expect(failureOf(() => expect(dataAgentRun).toUseAtMostSteps(3))).toBe('toUseAtMostSteps: 4 step(s), over the bound of 3')
+    expect(failureOf(() => expect(dataAgentRun).toUseAtMostSteps(3))).toBe(
+      'toUseAtMostSteps: 4 step(s), over the bound of 3',
+    )
     expect(failureOf(() => expect(dataAgentRun).toUseAtMostCalls(3))).toBe(
       'toUseAtMostCalls: 4 tool call(s), over the bound of 3: list_tables → describe → sql → answer',
     )
@@ -146,14 +160,21 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
     name: 'three-calls',
     async run(task, ctx) {
       const client = new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 })
-      for (const content of ['one', 'two', 'three']) await client.chat.completions.create({ model: 'm-traj', messages: [{ role: 'user', content }] })
+      for (const content of ['one', 'two', 'three'])
+        await client.chat.completions.create({ model: 'm-traj', messages: [{ role: 'user', content }] })
       noteAgentTool(ctx.llm, { name: 'sql', input: 'SELECT count(*) FROM t', result: '[[4]]', error: null, ms: 1 })
       return [{ row: 0, column: task.columns[0]!, newValue: 'x' }]
     },
   }
 
-  it('holds the model calls the gateway served so far and the steps; the verdicts reach the record as metrics', async ({ task }) => {
-    const options: EvalCaseOptions = { dataset: { id: 'synthetic', rows: 4 }, agent: threeCalls, llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'TRAJ_KEY' } }
+  it('holds the model calls the gateway served so far and the steps; the verdicts reach the record as metrics', async ({
+    task,
+  }) => {
+    const options: EvalCaseOptions = {
+      dataset: { id: 'synthetic', rows: 4 },
+      agent: threeCalls,
+      llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'TRAJ_KEY' },
+    }
     const live = trialMeta('trajectory case', options, 0)
     const seen: Trajectory[] = []
     await runTrial(live, options, caseAgent(options), { trial: 0, timeoutMs: 10_000 }, async (ctx) => {
@@ -163,7 +184,9 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
       seen.push(trajectory)
       expect(trajectory).toUseAtMostSteps(3)
       expect(trajectory).toCallTools(['sql'], { exact: true })
-      expect(failureOf(() => expect(trajectory).toUseAtMostSteps(2))).toBe('toUseAtMostSteps: 3 step(s), over the bound of 2')
+      expect(failureOf(() => expect(trajectory).toUseAtMostSteps(2))).toBe(
+        'toUseAtMostSteps: 3 step(s), over the bound of 2',
+      )
     })
     expect(seen[0]).toEqual({ modelCalls: [], toolCalls: [], steps: 0 })
     expect(seen[1]!.modelCalls.map((c) => [c.model, c.status, c.cache])).toEqual([
@@ -172,12 +195,17 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
       ['m-traj', 200, 'live'],
     ])
     expect(seen[1]!.steps).toBe(3)
-    expect(seen[1]!.toolCalls).toEqual([{ name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 5, source: 'agent', call: null }])
+    expect(seen[1]!.toolCalls).toEqual([
+      { name: 'sql', arguments: 'SELECT count(*) FROM t', resultChars: 5, source: 'agent', call: null },
+    ])
     expect(JSON.stringify(seen)).not.toContain(SECRET)
     // The verdicts went to this very test (runTrial alone binds no test; evalCase does): its record's metrics
     // hold each matcher's score (1 held, 0 not), the mean over the test's uses.
     const mine = task.meta.dataforge!
-    const record = recordFromTest({ fullName: 'trajectory case', state: 'passed', errors: [], durationMs: 1, meta: mine }, { projectCommit: null, runDateUtc: '2026-12-03T00:00:00.000Z' })
+    const record = recordFromTest(
+      { fullName: 'trajectory case', state: 'passed', errors: [], durationMs: 1, meta: mine },
+      { projectCommit: null, runDateUtc: '2026-12-03T00:00:00.000Z' },
+    )
     expect(record.metrics).toMatchObject({ toUseAtMostSteps: 0.5, toCallTools: 1 })
     expect(mine.matchers.map((m) => m.summary)).toEqual([
       'toUseAtMostSteps passed: 3 step(s), within the bound of 3',
@@ -190,7 +218,10 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
     const options: EvalCaseOptions = { dataset: { id: 'synthetic', rows: 4 }, agent: threeCalls }
     const live = trialMeta('record case', options, 0)
     live.steps = 2
-    const record = recordFromTest({ fullName: 'record case', state: 'passed', errors: [], durationMs: 1, meta: live }, { projectCommit: null, runDateUtc: '2026-12-03T00:00:00.000Z' })
+    const record = recordFromTest(
+      { fullName: 'record case', state: 'passed', errors: [], durationMs: 1, meta: live },
+      { projectCommit: null, runDateUtc: '2026-12-03T00:00:00.000Z' },
+    )
     const withTools = { ...record, toolCalls: dataAgentRun.toolCalls }
     expect(withTools).toCallTools(['describe', 'sql'], { order: true })
     expect(withTools).toUseAtMostSteps(2)

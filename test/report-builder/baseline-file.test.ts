@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baselineFromRecords, baselineRuns, mergeBaseline, readBaseline, renderBaseline } from '../../src/report-builder/baseline.js'
+import {
+  baselineFromRecords,
+  baselineRuns,
+  mergeBaseline,
+  readBaseline,
+  renderBaseline,
+} from '../../src/report-builder/baseline.js'
 import { makeRecord } from '../helpers/stats-records.js'
 
 // baseline.json as a file: what it holds, how it merges, how it is read back (also from an older report.json).
@@ -17,13 +23,29 @@ afterAll(async () => {
 
 const rows = (agent: string, n: number) =>
   Array.from({ length: n }, (_, i) =>
-    makeRecord({ agent, caseId: `c${i}`, trial: 0, f1: 0.5, tp: 1, fp: 1, fn: 1, fixes: [{ row: 0, column: 'city', newValue: 'Berlin' }] }),
+    makeRecord({
+      agent,
+      caseId: `c${i}`,
+      trial: 0,
+      f1: 0.5,
+      tp: 1,
+      fp: 1,
+      fn: 1,
+      fixes: [{ row: 0, column: 'city', newValue: 'Berlin' }],
+    }),
   )
 
 describe('baseline.json', () => {
   it('holds ids, judgments, F1 and counts only, and round-trips', async () => {
-    const file = baselineFromRecords([...rows('y', 2), ...rows('x', 2), makeRecord({ agent: 'x', caseId: 'skipped', status: 'skipped', correct: null, completed: false })])
-    expect(file.groups.map((g) => g.group)).toEqual(['x · evals/repair.eval.ts · repair', 'y · evals/repair.eval.ts · repair'])
+    const file = baselineFromRecords([
+      ...rows('y', 2),
+      ...rows('x', 2),
+      makeRecord({ agent: 'x', caseId: 'skipped', status: 'skipped', correct: null, completed: false }),
+    ])
+    expect(file.groups.map((g) => g.group)).toEqual([
+      'x · evals/repair.eval.ts · repair',
+      'y · evals/repair.eval.ts · repair',
+    ])
     expect(file.groups[0]!.runs.map((r) => r.case)).toEqual(['c0', 'c1'])
     const text = renderBaseline(file)
     expect(text).not.toContain('Berlin')

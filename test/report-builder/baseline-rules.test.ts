@@ -66,7 +66,12 @@ describe('baseline rules, one at a time', () => {
   })
 
   it('typos: a rare spelling near a frequent value takes it; truncations expand; numbers and short codes stay', async () => {
-    const plans = Array.from({ length: 120 }, (_, i) => [String(i), i % 3 === 0 ? 'Standard' : 'Premium', i % 2 ? 'AB' : 'AC', String(10 + (i % 7))])
+    const plans = Array.from({ length: 120 }, (_, i) => [
+      String(i),
+      i % 3 === 0 ? 'Standard' : 'Premium',
+      i % 2 ? 'AB' : 'AC',
+      String(10 + (i % 7)),
+    ])
     plans[4]![1] = 'Standrad'
     plans[8]![1] = 'Prem.'
     plans[9]![2] = 'AD' // short: could be a real code
@@ -86,7 +91,11 @@ describe('baseline rules, one at a time', () => {
 
   it('unitNumbers: inconsistently spelled units go; a consistent unit stays', async () => {
     const units = ['oz', 'oz.', 'ounce', 'OZ.']
-    const rows = Array.from({ length: 40 }, (_, i) => [String(i), `${i % 5 ? '12.0' : '19.2'} ${units[i % 4]}`, `${i} patients`])
+    const rows = Array.from({ length: 40 }, (_, i) => [
+      String(i),
+      `${i % 5 ? '12.0' : '19.2'} ${units[i % 4]}`,
+      `${i} patients`,
+    ])
     const fixes = await repair(taskOf(['id', 'ounces', 'sample'], rows), { phases: ['unitNumbers'] })
     expect(fixes).toHaveLength(40)
     expect(fixes.every((f) => f.column === 'ounces')).toBe(true)
@@ -109,7 +118,11 @@ describe('baseline rules, one at a time', () => {
   })
 
   it('nullPlaceholders: a systematic N/A in a numeric column empties; a stray one in a few rows does not', async () => {
-    const rows = Array.from({ length: 100 }, (_, i) => [String(i), i % 4 === 0 ? 'N/A' : String(i), i === 7 ? 'NULL' : String(i * 2)])
+    const rows = Array.from({ length: 100 }, (_, i) => [
+      String(i),
+      i % 4 === 0 ? 'N/A' : String(i),
+      i === 7 ? 'NULL' : String(i * 2),
+    ])
     const fixes = await repair(taskOf(['id', 'ibu', 'score'], rows), { phases: ['nullPlaceholders'] })
     expect(fixes).toHaveLength(25)
     expect(fixes.every((f) => f.column === 'ibu' && f.newValue === '')).toBe(true)
@@ -147,7 +160,13 @@ describe('baseline rules, one at a time', () => {
   })
 
   it('numbers: decimal commas, surplus zeros, float suffixes and lost leading zeros', async () => {
-    const rows = Array.from({ length: 40 }, (_, i) => [String(i), `${i}.99`, `${i % 9}.5`, i % 2 ? '02108' : '60601', String(1000 + i)])
+    const rows = Array.from({ length: 40 }, (_, i) => [
+      String(i),
+      `${i}.99`,
+      `${i % 9}.5`,
+      i % 2 ? '02108' : '60601',
+      String(1000 + i),
+    ])
     rows[1]![1] = '9,99'
     rows[2]![1] = '1,000' // three digits after a comma read as thousands: left alone
     rows[3]![2] = '65.30'
@@ -163,7 +182,11 @@ describe('baseline rules, one at a time', () => {
   })
 
   it('spelling: a rare case or spacing variant takes the usual spelling; a common variant is a convention', async () => {
-    const rows = Array.from({ length: 100 }, (_, i) => [String(i), i % 2 ? 'Basic' : 'New York', i < 30 ? 'ENG' : 'eng'])
+    const rows = Array.from({ length: 100 }, (_, i) => [
+      String(i),
+      i % 2 ? 'Basic' : 'New York',
+      i < 30 ? 'ENG' : 'eng',
+    ])
     rows[3]![1] = ' basic'
     rows[4]![1] = 'NEW  YORK'
     const fixes = await repair(taskOf(['id', 'plan', 'lang'], rows), { phases: ['spelling'] })

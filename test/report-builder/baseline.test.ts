@@ -28,7 +28,8 @@ function illegalFixes(task: AgentTask, fixes: readonly Fix[]): string[] {
   for (const fix of fixes) {
     const at = JSON.stringify(fix)
     const j = task.columns.indexOf(fix.column)
-    if (!Number.isInteger(fix.row) || fix.row < 0 || fix.row >= task.dirty.rows.length) problems.push(`row out of range: ${at}`)
+    if (!Number.isInteger(fix.row) || fix.row < 0 || fix.row >= task.dirty.rows.length)
+      problems.push(`row out of range: ${at}`)
     if (j < 0) problems.push(`unknown column: ${at}`)
     if (ids.has(fix.column)) problems.push(`id column: ${at}`)
     if (typeof fix.newValue !== 'string') problems.push(`value not a string: ${at}`)

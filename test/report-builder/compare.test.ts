@@ -98,7 +98,14 @@ describe('compareRuns: pairing and groups', () => {
       ['baseline · evals/repair.eval.ts · repair', 3, 3, 0, 1, 1],
     ])
     // c00: A 1 of 1, B 1 of 2 → pass rate 0.5, not binary: the sign-flip test on unit pass rates, named
-    expect(cmp.groups[1]).toMatchObject({ unit: 'case', units: 3, method: 'paired', passFailTest: 'sign-flip-exact', mcnemar: null, rows: { a: 3, b: 4 } })
+    expect(cmp.groups[1]).toMatchObject({
+      unit: 'case',
+      units: 3,
+      method: 'paired',
+      passFailTest: 'sign-flip-exact',
+      mcnemar: null,
+      rows: { a: 3, b: 4 },
+    })
     expect(cmp.groups[1]!.unitNote).toContain('1 only in A and 1 only in B are left out')
     expect(cmp.groups[1]!.unitNote).toContain('a different number of trials on each side')
     expect(cmp.overall).toMatchObject({ n: 5, b: 3, onlyA: 1, onlyB: 1 })
@@ -112,7 +119,13 @@ describe('compareRuns: pairing and groups', () => {
     const cmp = compareRuns(a, b)
     expect(cmp.mode).toBe('cross-arm')
     expect(cmp.groups).toHaveLength(1)
-    expect(cmp.groups[0]).toMatchObject({ group: 'evals/repair.eval.ts · repair', n: 5, b: 1, c: 0, key: { agent: null } })
+    expect(cmp.groups[0]).toMatchObject({
+      group: 'evals/repair.eval.ts · repair',
+      n: 5,
+      b: 1,
+      c: 0,
+      key: { agent: null },
+    })
   })
 
   it('in same-arm mode pairs only an agent with itself', () => {
@@ -191,15 +204,26 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
   })
 
   it('fails on a deterministic F1 drop that pass/fail cannot see (0.617 → 0.163, one case, 10 identical trials)', () => {
-    const trials = (f1: number) => Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'c', trial: i, correct: true, f1 }))
+    const trials = (f1: number) =>
+      Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'c', trial: i, correct: true, f1 }))
     const [v] = regressionVerdict(trials(0.617), trials(0.163))
     // one unit, every trial identical on each side: an exact change, no p
-    expect(v).toMatchObject({ method: 'deterministic', units: 1, b: 0, c: 0, p: null, significantWorse: false, failed: true })
+    expect(v).toMatchObject({
+      method: 'deterministic',
+      units: 1,
+      b: 0,
+      c: 0,
+      p: null,
+      significantWorse: false,
+      failed: true,
+    })
     expect(v!.f1).toMatchObject({ n: 1, p: null, test: 'deterministic', significantWorse: true })
-    expect(v!.message).toContain('deterministic drop (F1) vs baseline (α=0.05): deterministic change on 1 case (every trial identical on each side, 10 vs 10 trials): exact, no p-value')
+    expect(v!.message).toContain(
+      'deterministic drop (F1) vs baseline (α=0.05): deterministic change on 1 case (every trial identical on each side, 10 vs 10 trials): exact, no p-value',
+    )
   })
 
-  it('compares a fixed table\'s varied trials as two samples (one unit)', () => {
+  it("compares a fixed table's varied trials as two samples (one unit)", () => {
     const trials = (f1s: number[]) => f1s.map((f1, i) => makeRecord({ caseId: 'c', trial: i, correct: f1 > 0.5, f1 }))
     const [v] = regressionVerdict(trials([0.9, 0.8, 0.85, 0.95, 0.9, 0.88]), trials([0.3, 0.2, 0.4, 0.35, 0.25, 0.3]))
     // C(12, 6) = 924 splits; only the observed one and its mirror reach |Δ|: p = 2/924
@@ -207,7 +231,9 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     expect(v!.f1).toMatchObject({ test: 'two-sample-exact', significantWorse: true })
     expect(v!.f1!.p).toBeCloseTo(2 / 924, 14)
     expect(v!.p).toBeCloseTo(2 / 924, 14)
-    expect(v!.message).toContain('1 case: trials as two samples (6 vs 6): pass/fail two-sample permutation exact p=0.0022')
+    expect(v!.message).toContain(
+      '1 case: trials as two samples (6 vs 6): pass/fail two-sample permutation exact p=0.0022',
+    )
   })
 
   it('alpha is configurable', () => {
@@ -226,7 +252,9 @@ describe('regressionVerdict (the reporter baseline gate)', () => {
     expect(v!.message).toContain('Score 0.500 is below the floor 0.6')
     // a group with no baseline rows is new: compared with nothing, never a failure
     const [fresh] = regressionVerdict([], cur, { floor: 0.6 })
-    expect(fresh!.message).toBe('baseline · evals/repair.eval.ts · repair: new (no counterpart in the baseline; not compared)')
+    expect(fresh!.message).toBe(
+      'baseline · evals/repair.eval.ts · repair: new (no counterpart in the baseline; not compared)',
+    )
     expect(fresh).toMatchObject({ isNew: true, failed: false })
   })
 })
@@ -253,6 +281,12 @@ describe('rendering', () => {
 
   it('JSON round-trips', () => {
     const parsed = JSON.parse(comparisonToJson(cmp))
-    expect(parsed).toMatchObject({ comparisonVersion: 4, mode: 'same-arm', regression: true, family: { method: 'holm', tests: 1 }, overall: { b: 9, c: 1, primaryMetric: 'f1' } })
+    expect(parsed).toMatchObject({
+      comparisonVersion: 4,
+      mode: 'same-arm',
+      regression: true,
+      family: { method: 'holm', tests: 1 },
+      overall: { b: 9, c: 1, primaryMetric: 'f1' },
+    })
   })
 })

@@ -11,9 +11,16 @@ import { captureIO } from '../helpers/cli-harness.js'
 
 const capture = captureIO
 
-const row = (agent: string, caseId: string, generation: string | null, runDateUtc: string, trial = 0, extra: Partial<RunRecord> = {}) =>
-  makeRecord({ agent, caseId, generation, runDateUtc, trial, armId: `${agent}-${generation}`, ...extra })
-const ids = (rows: RunRecord[]) => rows.map((r) => `${r.agent}/${r.caseId}/t${r.trial}@${r.generation}:${r.runDateUtc.slice(0, 10)}`)
+const row = (
+  agent: string,
+  caseId: string,
+  generation: string | null,
+  runDateUtc: string,
+  trial = 0,
+  extra: Partial<RunRecord> = {},
+) => makeRecord({ agent, caseId, generation, runDateUtc, trial, armId: `${agent}-${generation}`, ...extra })
+const ids = (rows: RunRecord[]) =>
+  rows.map((r) => `${r.agent}/${r.caseId}/t${r.trial}@${r.generation}:${r.runDateUtc.slice(0, 10)}`)
 
 // gen-1: agents x and y ran case A (2 trials each); y also ran case B.
 // gen-2: x reran case A twice (an early run with 2 trials, a later one with 1 trial); y did not run at all.
@@ -61,14 +68,18 @@ describe('mergeCorpora', () => {
     expect(ids(merged.latest)).toEqual(['x/A/t0@gen-2:2025-02-03'])
     expect(merged.snapshot.map((r) => r.agent)).not.toContain('z')
     expect(merged.history).toHaveLength(9)
-    expect(() => mergeCorpora([gen1], { generation: 'gen-9' })).toThrow(/generation "gen-9" is not in the corpora; present: gen-1/)
+    expect(() => mergeCorpora([gen1], { generation: 'gen-9' })).toThrow(
+      /generation "gen-9" is not in the corpora; present: gen-1/,
+    )
   })
 
   it('an explicit generation order overrides natural order', () => {
     const merged = mergeCorpora([gen1, gen2, gen10], { generationOrder: ['gen-10', 'gen-1', 'gen-2'] })
     expect(merged.target).toBe('gen-2')
     expect(ids(merged.latest)).toEqual(['x/A/t0@gen-2:2025-02-03'])
-    expect(() => mergeCorpora([gen1], { generationOrder: ['gen-2'] })).toThrow(/"gen-1" .* missing from the generation order/)
+    expect(() => mergeCorpora([gen1], { generationOrder: ['gen-2'] })).toThrow(
+      /"gen-1" .* missing from the generation order/,
+    )
   })
 
   it('null generation is oldest; a later input wins a tie within one run', () => {
@@ -86,7 +97,8 @@ describe('corpus merge command', () => {
   let dir: string
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dfe-corpus-'))
-    const write = (name: string, rows: RunRecord[]) => writeFile(join(dir, name), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const write = (name: string, rows: RunRecord[]) =>
+      writeFile(join(dir, name), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
     await write('g1.jsonl', gen1)
     await write('g2.jsonl', gen2)
     await writeFile(join(dir, 'g10.json'), JSON.stringify({ records: gen10 }))
@@ -109,7 +121,12 @@ describe('corpus merge command', () => {
   })
 
   it('bad input exits 2 with one line and writes nothing', async () => {
-    for (const argv of [['merge', 'g1.jsonl'], ['split', 'g1.jsonl', '--out', 'x'], ['merge', '--out', 'x'], ['merge', 'missing.jsonl', '--out', 'x']]) {
+    for (const argv of [
+      ['merge', 'g1.jsonl'],
+      ['split', 'g1.jsonl', '--out', 'x'],
+      ['merge', '--out', 'x'],
+      ['merge', 'missing.jsonl', '--out', 'x'],
+    ]) {
       const io = capture(dir)
       expect(await main(['corpus', ...argv], io)).toBe(2)
       expect(io.err).toMatch(/^dataforge-evals: .+\n$/)

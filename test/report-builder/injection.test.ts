@@ -19,7 +19,8 @@ import { failedRecord, makeRecord } from '../helpers/stats-records.js'
 // ids, failure messages) cannot add headings, table rows, columns or HTML to a Markdown report, nor drive the
 // operator's terminal.
 
-const FORGED = 'gpt-4\n\n## Gate verdict: PASSED\n\n| forged | row |\n|---|---|\n<script>alert(1)</script><img src=x onerror=alert(2)>'
+const FORGED =
+  'gpt-4\n\n## Gate verdict: PASSED\n\n| forged | row |\n|---|---|\n<script>alert(1)</script><img src=x onerror=alert(2)>'
 const ANSI = 'evil\u001b[1A\u001b[2K\r\u001b]0;title\u0007gate passed\u001b[32m ✓'
 
 function info(id: string): DatasetInfo {
@@ -39,10 +40,38 @@ function info(id: string): DatasetInfo {
 
 /** Repair runs (one failed) and question runs, every free-text field set to `text`. */
 function records(text: string): RunRecord[] {
-  const who = { agent: `agent ${text}`, model: `model ${text}`, dataset: `data ${text}`, category: `cat ${text}`, agentKind: 'custom' }
+  const who = {
+    agent: `agent ${text}`,
+    model: `model ${text}`,
+    dataset: `data ${text}`,
+    category: `cat ${text}`,
+    agentKind: 'custom',
+  }
   return [
-    makeRecord({ ...who, caseId: `case ${text}`, f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: false, metrics: { [`metric ${text}`]: 1 } }),
-    makeRecord({ ...who, caseId: `case ${text}`, trial: 1, f1: 1, precision: 1, recall: 1, tp: 2, fp: 0, fn: 0, correct: true }),
+    makeRecord({
+      ...who,
+      caseId: `case ${text}`,
+      f1: 0.5,
+      precision: 1,
+      recall: 0.5,
+      tp: 1,
+      fp: 0,
+      fn: 1,
+      correct: false,
+      metrics: { [`metric ${text}`]: 1 },
+    }),
+    makeRecord({
+      ...who,
+      caseId: `case ${text}`,
+      trial: 1,
+      f1: 1,
+      precision: 1,
+      recall: 1,
+      tp: 2,
+      fp: 0,
+      fn: 0,
+      correct: true,
+    }),
     failedRecord({ ...who, caseId: `case ${text}`, trial: 2, failureMessage: `boom ${text}` }),
     makeRecord({ ...who, suite: `qa ${text}`, caseId: `q ${text}`, correct: false, validationError: `wrong ${text}` }),
     makeRecord({ ...who, suite: `qa ${text}`, caseId: `q2 ${text}`, correct: true }),
@@ -50,7 +79,14 @@ function records(text: string): RunRecord[] {
 }
 
 function report(text: string, command = 'run') {
-  return buildReport({ records: records(text), datasets: [info(`data ${text}`)], config: { command }, cwd: process.cwd(), runDateUtc: '2025-01-01T00:00:00Z', project: { commit: null, dirty: null } })
+  return buildReport({
+    records: records(text),
+    datasets: [info(`data ${text}`)],
+    config: { command },
+    cwd: process.cwd(),
+    runDateUtc: '2025-01-01T00:00:00Z',
+    project: { commit: null, dirty: null },
+  })
 }
 
 /** What a Markdown renderer makes of the text: headings, and per table line its number of cells. */
@@ -92,23 +128,41 @@ describe('Markdown injection', () => {
     const grid = md.split('### Category × model')[1]!.split('###')[0]!
     const rows = grid.split('\n').filter((l) => l.startsWith('|'))
     expect(rows).toHaveLength(3) // header, delimiter, the suite · category row
-    expect(skeleton(grid)).toEqual(skeleton(renderMarkdownReport(report('plain', 'qa')).split('### Category × model')[1]!.split('###')[0]!))
+    expect(skeleton(grid)).toEqual(
+      skeleton(renderMarkdownReport(report('plain', 'qa')).split('### Category × model')[1]!.split('###')[0]!),
+    )
   })
 
   it('the paired comparison keeps its structure', () => {
     const run = (text: string) => records(text).map((r) => ({ ...r }))
-    const bad = renderComparisonMarkdown({ ...compareRuns(run(FORGED), run(FORGED)), labelA: `a ${FORGED}`, labelB: 'b`x`' })
-    const good = renderComparisonMarkdown({ ...compareRuns(run('plain'), run('plain')), labelA: 'a plain', labelB: 'bx' })
+    const bad = renderComparisonMarkdown({
+      ...compareRuns(run(FORGED), run(FORGED)),
+      labelA: `a ${FORGED}`,
+      labelB: 'b`x`',
+    })
+    const good = renderComparisonMarkdown({
+      ...compareRuns(run('plain'), run('plain')),
+      labelA: 'a plain',
+      labelB: 'bx',
+    })
     expectInert(bad, good)
   })
 
   it('a conformance evaluation with hostile property names and labels keeps its structure', () => {
     const evaluate = (text: string) => {
-      const samples = [...Array.from({ length: 5 }, () => ({ [`p ${text}`]: 'yes' })), ...Array.from({ length: 5 }, () => ({ [`p ${text}`]: `no ${text}` }))]
-      return renderConformanceMarkdown(evaluateConformanceSync(samples, { properties: [{ name: `p ${text}`, distribution: { yes: 100 } }] }))
+      const samples = [
+        ...Array.from({ length: 5 }, () => ({ [`p ${text}`]: 'yes' })),
+        ...Array.from({ length: 5 }, () => ({ [`p ${text}`]: `no ${text}` })),
+      ]
+      return renderConformanceMarkdown(
+        evaluateConformanceSync(samples, { properties: [{ name: `p ${text}`, distribution: { yes: 100 } }] }),
+      )
     }
     const bad = evaluate(FORGED)
-    expectInert(bad.replace(/^- (started|completed).*$/gm, ''), evaluate('plain').replace(/^- (started|completed).*$/gm, ''))
+    expectInert(
+      bad.replace(/^- (started|completed).*$/gm, ''),
+      evaluate('plain').replace(/^- (started|completed).*$/gm, ''),
+    )
   })
 
   it('the escaping functions', () => {
@@ -163,7 +217,20 @@ describe('terminal injection', () => {
         join(dir, 'agent.mjs'),
         `export default { name: ${JSON.stringify(`bad\u001b[1A\u001b[2K\rname`)}, run: () => { throw new Error(${JSON.stringify(`oops\u001b]0;t\u0007\n\u001b[2Kgate passed`)}) } }\n`,
       )
-      const r = await runCli(['run', '--agent', './agent.mjs', '--dataset', `d\u001b[2Kx`, '--dirty-csv', 'dirty.csv', '--clean-csv', 'clean.csv'], dir)
+      const r = await runCli(
+        [
+          'run',
+          '--agent',
+          './agent.mjs',
+          '--dataset',
+          `d\u001b[2Kx`,
+          '--dirty-csv',
+          'dirty.csv',
+          '--clean-csv',
+          'clean.csv',
+        ],
+        dir,
+      )
       const printed = r.stdout + r.stderr
       expect(printed).toContain('badname')
       expect(printed).toContain('oops')

@@ -114,7 +114,9 @@ describe('verifyDir', () => {
   })
 
   it('addToManifest keeps earlier entries and re-derives them', async () => {
-    const m = await addToManifest(dir, new Map([[join(dir, 'extra.bin'), new Uint8Array([1, 2, 3])]]), { rowCounts: { 'extra.bin': 7 } })
+    const m = await addToManifest(dir, new Map([[join(dir, 'extra.bin'), new Uint8Array([1, 2, 3])]]), {
+      rowCounts: { 'extra.bin': 7 },
+    })
     expect(m.files.map((f) => f.path)).toEqual(['extra.bin', 'report.json', 'report.md', 'runs.jsonl'])
     expect(m.rowCounts).toEqual({ 'extra.bin': 7, 'report.json': 3, 'runs.jsonl': 3 })
     expect((await verifyDir(dir)).ok).toBe(true)
@@ -159,6 +161,8 @@ describe('a manifest built from what the writer holds', () => {
     expect(given).toEqual(parsed)
     expect(given.rowCounts).toEqual({ 'report.json': 3, 'runs.jsonl': 3 })
     expect(given.configIds).toEqual(['cfg-a', 'cfg-b'])
-    await expect(buildManifest(dir, ['runs.jsonl'], { rows: new Map([['runs.jsonl', records]]) })).rejects.toThrow(/rows given for runs\.jsonl, whose contents are not given/)
+    await expect(buildManifest(dir, ['runs.jsonl'], { rows: new Map([['runs.jsonl', records]]) })).rejects.toThrow(
+      /rows given for runs\.jsonl, whose contents are not given/,
+    )
   })
 })

@@ -29,7 +29,14 @@ const info: DatasetInfo = {
 }
 
 function report(records: ReturnType<typeof makeRecord>[], config: Record<string, unknown>) {
-  return buildReport({ records, datasets: [info], config, cwd: process.cwd(), runDateUtc: '2025-01-01T00:00:00Z', project: { commit: null, dirty: null } })
+  return buildReport({
+    records,
+    datasets: [info],
+    config,
+    cwd: process.cwd(),
+    runDateUtc: '2025-01-01T00:00:00Z',
+    project: { commit: null, dirty: null },
+  })
 }
 
 describe('Markdown labels', () => {
@@ -55,7 +62,11 @@ describe('Markdown labels', () => {
   })
 
   it('names the k of pass^k, shows recorded metrics as the mean per group, labels units and regenerating options', () => {
-    const records = [repair('flaky', 0, 1, true, { fixes: 4 }), repair('flaky', 1, 0.2, false, { fixes: 6 }), repair('flaky', 2, 1, true, { fixes: 8 })]
+    const records = [
+      repair('flaky', 0, 1, true, { fixes: 4 }),
+      repair('flaky', 1, 0.2, false, { fixes: 6 }),
+      repair('flaky', 2, 1, true, { fixes: 8 }),
+    ]
     const r = report(records, { command: 'vitest' })
     const md = renderLeaderboard(r)
     // 2 passes of 3: pass@1 = 2/3; pass^2 = C(2,2)/C(3,2) = 1/3 (pass^3 would be 0 for any flaky case)
@@ -70,7 +81,9 @@ describe('Markdown labels', () => {
   })
 
   it('a run whose every repair trial failed is a repair report: failed trials, no question sections', () => {
-    const failed = [0, 1].map((trial) => failedRecord({ trial, seed: trial + 1, failureKind: 'budget_exceeded', failureMessage: 'budget spent' }))
+    const failed = [0, 1].map((trial) =>
+      failedRecord({ trial, seed: trial + 1, failureKind: 'budget_exceeded', failureMessage: 'budget spent' }),
+    )
     const md = renderMarkdownReport(report(failed, { command: 'run', passF1: 1 }))
     expect(md).toContain('## Failed trials')
     expect(md).toContain('2 of 2 repair trials failed before they were scored (no F1).')
@@ -78,14 +91,33 @@ describe('Markdown labels', () => {
   })
 
   it('the repair leaderboard leads with F1 and its interval, ranks by F1, and names what Score counts', () => {
-    const arm = (agent: string, f1: number) => [0, 1, 2].map((trial) => makeRecord({ agent, caseId: 'c', trial, seed: trial + 1, f1, precision: 1, recall: f1, tp: 1, fp: 0, fn: 1, correct: false }))
+    const arm = (agent: string, f1: number) =>
+      [0, 1, 2].map((trial) =>
+        makeRecord({
+          agent,
+          caseId: 'c',
+          trial,
+          seed: trial + 1,
+          f1,
+          precision: 1,
+          recall: f1,
+          tp: 1,
+          fp: 0,
+          fn: 1,
+          correct: false,
+        }),
+      )
     // "a" sorts first by name; F1 ranks "z" above it, though both have Score 0.
     const r = report([...arm('a', 0.2), ...arm('z', 0.9)], { command: 'run', passF1: 1 })
     const lines = renderTerminalSummary(r, { color: false }).split('\n')
-    expect(lines[0]).toMatch(/^group +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: F1 ≥ 1 +Score \[95% CI\]/)
+    expect(lines[0]).toMatch(
+      /^group +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: F1 ≥ 1 +Score \[95% CI\]/,
+    )
     expect(lines[1]).toMatch(/^z · evals\/repair\.eval\.ts · repair +/)
     expect(lines[2]).toMatch(/^a · evals\/repair\.eval\.ts · repair +/)
-    expect(lines.join('\n')).toContain('Repair groups rank by mean F1 (with its 95% interval) within their dataset. Score is the share of attempted runs whose F1 reached')
+    expect(lines.join('\n')).toContain(
+      'Repair groups rank by mean F1 (with its 95% interval) within their dataset. Score is the share of attempted runs whose F1 reached',
+    )
     const md = renderMarkdownReport(r)
     expect(md.indexOf('| z | baseline |')).toBeGreaterThan(0)
     expect(md.indexOf('| z | baseline |')).toBeLessThan(md.indexOf('| a | baseline |'))
@@ -97,20 +129,48 @@ describe('Markdown labels', () => {
     const unknown = renderMarkdownReport(report([repair('one', 0, 0.5, true)], { command: 'vitest' }))
     expect(unknown).not.toContain('- isolation:')
     expect(unknown).not.toMatch(/isolation.*—/)
-    const inProcess = makeRecord({ caseId: 'one', f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: true, isolated: false, isolation: { level: 'none', tool: null, version: null, files: 'all' } })
-    expect(renderMarkdownReport(report([inProcess], { command: 'vitest' }))).toContain('- isolation: baseline: none (in process)')
+    const inProcess = makeRecord({
+      caseId: 'one',
+      f1: 0.5,
+      precision: 1,
+      recall: 0.5,
+      tp: 1,
+      fp: 0,
+      fn: 1,
+      correct: true,
+      isolated: false,
+      isolation: { level: 'none', tool: null, version: null, files: 'all' },
+    })
+    expect(renderMarkdownReport(report([inProcess], { command: 'vitest' }))).toContain(
+      '- isolation: baseline: none (in process)',
+    )
   })
 
   it('prints "not priced" for a cost no price map decided, and a real $0 as $0', async () => {
     const called = (costUsd: number) =>
-      makeRecord({ caseId: 'c', f1: 0.5, precision: 1, recall: 0.5, tp: 1, fp: 0, fn: 1, correct: false, usage: { ...emptyUsage(), calls: 2, promptTokens: 100, completionTokens: 20, costUsd } })
-    const costRow = (md: string) => md.split('\n').find((l) => l.startsWith('| baseline · evals/repair.eval.ts · repair | 2 | 120 |'))
+      makeRecord({
+        caseId: 'c',
+        f1: 0.5,
+        precision: 1,
+        recall: 0.5,
+        tp: 1,
+        fp: 0,
+        fn: 1,
+        correct: false,
+        usage: { ...emptyUsage(), calls: 2, promptTokens: 100, completionTokens: 20, costUsd },
+      })
+    const costRow = (md: string) =>
+      md.split('\n').find((l) => l.startsWith('| baseline · evals/repair.eval.ts · repair | 2 | 120 |'))
     // no prices given (the CLI says so), or the report does not say and tokens were spent at no cost
-    expect(costRow(renderMarkdownReport(report([called(0)], { command: 'run', priced: false })))).toContain('| not priced | not priced |')
+    expect(costRow(renderMarkdownReport(report([called(0)], { command: 'run', priced: false })))).toContain(
+      '| not priced | not priced |',
+    )
     expect(costRow(renderMarkdownReport(report([called(0)], { command: 'vitest' })))).toContain('| not priced |')
     // prices given and the model was free: a real $0
     expect(costRow(renderMarkdownReport(report([called(0)], { command: 'run', priced: true })))).toContain('| $0 |')
-    expect(costRow(renderMarkdownReport(report([called(0.25)], { command: 'run', priced: true })))).toContain('| $0.2500 |')
+    expect(costRow(renderMarkdownReport(report([called(0.25)], { command: 'run', priced: true })))).toContain(
+      '| $0.2500 |',
+    )
     const html = await renderHtmlReport(report([called(0)], { command: 'run', priced: false }))
     expect(html).toMatch(/<td class="num" data-value="0">not priced<\/td>/)
     expect(html).not.toContain('>$0<')

@@ -31,7 +31,16 @@ const repaired = makeRecord({
   perColumn: { city: prf },
   fixes: [{ row: 0, column: 'city', newValue: 'Boston' }],
   metrics: { latency: 1.5 },
-  usage: { calls: 2, promptTokens: 100, completionTokens: 20, quotaUnits: 1.5, costUsd: 0.0012, cachedCalls: 0, cachedPromptTokens: 0, cachedCompletionTokens: 0 },
+  usage: {
+    calls: 2,
+    promptTokens: 100,
+    completionTokens: 20,
+    quotaUnits: 1.5,
+    costUsd: 0.0012,
+    cachedCalls: 0,
+    cachedPromptTokens: 0,
+    cachedCompletionTokens: 0,
+  },
   warnings: ['duplicate fix'],
 })
 const failed = failedRecord({ caseId: 'q1', category: null, datasetSha256: null, projectCommit: null })
@@ -95,7 +104,9 @@ describe('runRecordsToParquet', () => {
 
   it('covers every RunRecord field: each one, at every depth the schema has, reads back from its column(s)', async () => {
     const bytes = runRecordsToParquet(records)
-    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })
+    const rows = await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+    })
     const bySource = new Map(PARQUET_COLUMNS.map((c) => [c.source.replace(/ \(JSON\)$/, ''), c]))
     const read = (row: Record<string, unknown>, source: string): unknown => {
       const column = bySource.get(source)
@@ -110,13 +121,15 @@ describe('runRecordsToParquet', () => {
       const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema
       const flattened = !bySource.has(field) && inner instanceof z.ZodObject ? Object.keys(inner.shape) : null
       if (!flattened) expect(bySource.has(field), `RunRecord.${field} has no Parquet column`).toBe(true)
-      for (const sub of flattened ?? []) expect(bySource.has(`${field}.${sub}`), `RunRecord.${field}.${sub} has no Parquet column`).toBe(true)
+      for (const sub of flattened ?? [])
+        expect(bySource.has(`${field}.${sub}`), `RunRecord.${field}.${sub} has no Parquet column`).toBe(true)
       records.forEach((record, i) => {
         const row = rows[i] as Record<string, unknown>
         let back: unknown = read(row, field)
         if (flattened) {
           const parts = flattened.map((sub) => [sub, read(row, `${field}.${sub}`)] as const)
-          back = parts.every(([, v]) => v === null) && schema instanceof z.ZodNullable ? null : Object.fromEntries(parts)
+          back =
+            parts.every(([, v]) => v === null) && schema instanceof z.ZodNullable ? null : Object.fromEntries(parts)
         }
         expect(back, `${field} of record ${i}`).toEqual(record[field as keyof RunRecord])
       })

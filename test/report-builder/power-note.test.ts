@@ -9,19 +9,49 @@ import { makeRecord } from '../helpers/stats-records.js'
 
 // Groups of one case with one trial a side: "untestable here" on each, what would make them testable said once.
 
-const run: FinishedRun = { records: [], datasets: [], runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null }, touched: new Set(), filtered: false, command: 'vitest run evals/' }
-const place = { options: {}, outputDir: '/repo/evals/__reports__', baselinePath: '/repo/evals/__reports__/baseline.json', baselineOptions: {}, alpha: 0.05 }
+const run: FinishedRun = {
+  records: [],
+  datasets: [],
+  runDateUtc: '2026-01-01T00:00:00.000Z',
+  project: { commit: null, dirty: null },
+  touched: new Set(),
+  filtered: false,
+  command: 'vitest run evals/',
+}
+const place = {
+  options: {},
+  outputDir: '/repo/evals/__reports__',
+  baselinePath: '/repo/evals/__reports__/baseline.json',
+  baselineOptions: {},
+  alpha: 0.05,
+}
 const quiet = runEndSettings({}, {})
 
 describe('the printout of groups of one case with one trial a side', () => {
   it('says "untestable here" on each line and what would make them testable once', () => {
-    const one = (agent: string, correct: boolean) => makeRecord({ agent, caseId: 'h', correct, f1: correct ? 0.9 : 0.4 })
+    const one = (agent: string, correct: boolean) =>
+      makeRecord({ agent, caseId: 'h', correct, f1: correct ? 0.9 : 0.4 })
     const before = [one('alpha', true), one('beta', true), one('gamma', false)]
     const after = [one('alpha', true), one('beta', false), one('gamma', false)]
-    const now = buildReport({ records: after, datasets: [], config: {}, cwd: '/repo', runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null } })
+    const now = buildReport({
+      records: after,
+      datasets: [],
+      config: {},
+      cwd: '/repo',
+      runDateUtc: '2026-01-01T00:00:00.000Z',
+      project: { commit: null, dirty: null },
+    })
     const deltas = groupDeltas(baselineRuns(baselineFromRecords(before)), now, { alpha: 0.05 })
     expect(deltas.filter((d) => d.verdict?.method === 'untestable')).toHaveLength(3)
-    const d = decideRunEnd({ place, settings: quiet, report: now, run, baselineFile: baselineFromRecords(before), baseline: { deltas, problem: null }, color: false })
+    const d = decideRunEnd({
+      place,
+      settings: quiet,
+      report: now,
+      run,
+      baselineFile: baselineFromRecords(before),
+      baseline: { deltas, problem: null },
+      color: false,
+    })
     const printed = renderRunEnd({ ...d.view, sincePrevious: [], baselineUpdate: [] })
     expect(printed.match(/untestable here vs baseline/g)).toHaveLength(3)
     expect(printed.match(/add trials/g)).toHaveLength(1)
@@ -34,9 +64,17 @@ describe('the printout of groups of one case with one trial a side', () => {
 
 describe('the leaderboard against a baseline of one-trial cases', () => {
   it('labels each group "untestable here" and says the remedy once under the table', () => {
-    const one = (agent: string, correct: boolean) => makeRecord({ agent, caseId: 'h', correct, f1: correct ? 0.9 : 0.4 })
+    const one = (agent: string, correct: boolean) =>
+      makeRecord({ agent, caseId: 'h', correct, f1: correct ? 0.9 : 0.4 })
     const before = [one('alpha', true), one('beta', true)]
-    const now = buildReport({ records: [one('alpha', true), one('beta', false)], datasets: [], config: {}, cwd: '/repo', runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null } })
+    const now = buildReport({
+      records: [one('alpha', true), one('beta', false)],
+      datasets: [],
+      config: {},
+      cwd: '/repo',
+      runDateUtc: '2026-01-01T00:00:00.000Z',
+      project: { commit: null, dirty: null },
+    })
     const deltas = groupDeltas(baselineRuns(baselineFromRecords(before)), now, { alpha: 0.05 })
     const page = renderLeaderboard(now, { baselineDeltas: deltas })
     expect(page.match(/\| untestable here \|/g)).toHaveLength(2)

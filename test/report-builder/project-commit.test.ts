@@ -8,7 +8,13 @@ import { projectCommit, projectCommitAsync } from '../../src/report-builder/repr
 // The reproducibility block's project commit, from one `git status` in a real repository.
 const root = mkdtempSync(join(tmpdir(), 'dataforge-commit-'))
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' }).toString().trim()
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'pipe' },
+  )
+    .toString()
+    .trim()
 
 async function both(cwd: string) {
   const sync = projectCommit(cwd)

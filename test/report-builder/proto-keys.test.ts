@@ -15,7 +15,10 @@ describe('columns named __proto__ and constructor', () => {
     await withTempDir(async (dir) => {
       await writeFile(join(dir, 'clean.csv'), CLEAN)
       await writeFile(join(dir, 'dirty.csv'), DIRTY)
-      const r = await runCli(['run', '--agent', 'noop', '--dataset', 'protos', '--dirty-csv', 'dirty.csv', '--clean-csv', 'clean.csv'], dir)
+      const r = await runCli(
+        ['run', '--agent', 'noop', '--dataset', 'protos', '--dirty-csv', 'dirty.csv', '--clean-csv', 'clean.csv'],
+        dir,
+      )
       expect(r.stderr).not.toContain('internal error')
       expect(r.code).toBe(0)
       const report = JSON.parse(await readFile(join(dir, 'reports', 'run', 'report.json'), 'utf8'))
@@ -76,7 +79,9 @@ describe('conformance labels named like prototype members', () => {
 
   it('a requested label "__proto__" is kept by the spec check', () => {
     const samples = [{ s: '__proto__' }, { s: 'b' }]
-    const r = evaluateConformanceSync(samples, { properties: [{ name: 's', distribution: JSON.parse('{"__proto__": 50, "b": 50}') }] })
+    const r = evaluateConformanceSync(samples, {
+      properties: [{ name: 's', distribution: JSON.parse('{"__proto__": 50, "b": 50}') }],
+    })
     expect(r.distributionAnalysis[0]!.totalVariationDistance).toBe(0)
   })
 })

@@ -18,7 +18,11 @@ const readme = readFileSync(path.join(repoRoot, 'docs/agents.md'), 'utf8')
 
 async function score(id: string, seed: number, options: { rows?: number } = {}) {
   const { task } = await loadDataset({ id, seed, dataDir, ...options })
-  const result = (await baselineAgent.run(task, { seed, trial: 0, signal: new AbortController().signal })) as AgentRunResult
+  const result = (await baselineAgent.run(task, {
+    seed,
+    trial: 0,
+    signal: new AbortController().signal,
+  })) as AgentRunResult
   return gradeRepair(task, result.fixes)
 }
 
@@ -54,7 +58,11 @@ describe('the published baseline scores', () => {
     const f1s = scores.map((s) => s.f1)
     const m = mean(f1s)
     const std = Math.sqrt(f1s.reduce((a, v) => a + (v - m) ** 2, 0) / (f1s.length - 1))
-    const measured = [formatNumber(mean(scores.map((s) => s.precision))), formatNumber(mean(scores.map((s) => s.recall))), formatNumber(m)]
+    const measured = [
+      formatNumber(mean(scores.map((s) => s.precision))),
+      formatNumber(mean(scores.map((s) => s.recall))),
+      formatNumber(m),
+    ]
     expect(measured).toEqual(['0.967', '0.424', '0.587'])
     expect(formatNumber(std)).toBe('0.073')
     expect(published('synthetic (200 rows), seeds 42–44')).toEqual(measured)

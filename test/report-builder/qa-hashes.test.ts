@@ -9,9 +9,25 @@ import { runCli, withTempDir } from '../helpers/cli-harness.js'
 // report.html, and the three agree (and agree with the records').
 
 describe('question runs in the reproducibility block', () => {
-  it('report.json, report.md and report.html list the same digests, the records\' own', async () => {
+  it("report.json, report.md and report.html list the same digests, the records' own", async () => {
     await withTempDir(async (dir) => {
-      const r = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--quiet', '--output', 'reports/report.md', '--output-json', 'reports/report.json', '--output-html', 'reports/report.html'], dir)
+      const r = await runCli(
+        [
+          'qa',
+          '--agent',
+          'mock-qa',
+          '--suite',
+          'bespoke',
+          '--quiet',
+          '--output',
+          'reports/report.md',
+          '--output-json',
+          'reports/report.json',
+          '--output-html',
+          'reports/report.html',
+        ],
+        dir,
+      )
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
       const report = JSON.parse(await readFile(join(dir, 'reports', 'report.json'), 'utf8'))

@@ -40,11 +40,16 @@ interface OtlpSpan {
   status?: { code?: number; message?: string }
 }
 interface OtlpRequest {
-  resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: OtlpValue }> }; scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }> }>
+  resourceSpans: Array<{
+    resource: { attributes: Array<{ key: string; value: OtlpValue }> }
+    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>
+  }>
 }
 
-const otlpValue = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue))
-const attrs = (list: Array<{ key: string; value: OtlpValue }>) => Object.fromEntries(list.map((a) => [a.key, otlpValue(a.value)]))
+const otlpValue = (v: OtlpValue) =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue))
+const attrs = (list: Array<{ key: string; value: OtlpValue }>) =>
+  Object.fromEntries(list.map((a) => [a.key, otlpValue(a.value)]))
 const spansOf = (request: OtlpRequest) => request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
 
 let fake: FakeProvider
@@ -56,9 +61,11 @@ const twoCalls: RepairAgent = {
   async run(task, ctx) {
     const client = new OpenAI({ baseURL: ctx.llm!.baseURL, apiKey: ctx.llm!.apiKey, maxRetries: 0 })
     await client.chat.completions.create({ model: 'm-otel', messages: [{ role: 'user', content: 'first' }] })
-    await client.chat.completions.create({ model: 'm-otel', messages: [{ role: 'user', content: 'second' }], stream: true }).then(async (s) => {
-      for await (const _ of s) void _
-    })
+    await client.chat.completions
+      .create({ model: 'm-otel', messages: [{ role: 'user', content: 'second' }], stream: true })
+      .then(async (s) => {
+        for await (const _ of s) void _
+      })
     return [{ row: 0, column: task.columns[1]!, newValue: EXPECTED }]
   },
 }
@@ -67,10 +74,23 @@ beforeAll(async () => {
   fake = await new FakeProvider().start()
   process.env['OTEL_TEST_KEY'] = SECRET
   work = await mkdtemp(join(tmpdir(), 'dataforge-otel-'))
-  const options: EvalCaseOptions = { dataset: { id: 'synthetic', rows: 4 }, agent: twoCalls, llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'OTEL_TEST_KEY' } }
+  const options: EvalCaseOptions = {
+    dataset: { id: 'synthetic', rows: 4 },
+    agent: twoCalls,
+    llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'OTEL_TEST_KEY' },
+  }
   const live = trialMeta('otel case', options, 0)
-  await runTrial(live, options, caseAgent(options), { trial: 0, timeoutMs: 10_000 }, async (ctx) => void (await ctx.agent.run()))
-  const record = recordFromTest({ fullName: 'otel case', state: 'passed', errors: [], durationMs: 250, meta: live }, { projectCommit: null, runDateUtc: new Date().toISOString() })
+  await runTrial(
+    live,
+    options,
+    caseAgent(options),
+    { trial: 0, timeoutMs: 10_000 },
+    async (ctx) => void (await ctx.agent.run()),
+  )
+  const record = recordFromTest(
+    { fullName: 'otel case', state: 'passed', errors: [], durationMs: 250, meta: live },
+    { projectCommit: null, runDateUtc: new Date().toISOString() },
+  )
   // Tool calls as the gateway and the data agent record them (core/transcript.ts): one the model asked for in its first answer, one the agent ran.
   records = [
     {
@@ -80,7 +100,17 @@ beforeAll(async () => {
         { name: 'describe', arguments: '{"table":"t"}', resultChars: 120, source: 'agent', call: null },
       ],
     },
-    { ...record, trial: 1, seed: 2, status: 'failed', failureKind: 'timeout', failureMessage: `expected ${EXPECTED}`, correct: null, llmCalls: [], toolCalls: [] },
+    {
+      ...record,
+      trial: 1,
+      seed: 2,
+      status: 'failed',
+      failureKind: 'timeout',
+      failureMessage: `expected ${EXPECTED}`,
+      correct: null,
+      llmCalls: [],
+      toolCalls: [],
+    },
   ]
 }, 30_000)
 afterAll(async () => {
@@ -93,7 +123,13 @@ function checkTrace(request: OtlpRequest): void {
   const resource = attrs(request.resourceSpans[0]!.resource.attributes)
   expect(resource['service.name']).toBe('dataforge-evals')
   const spans = spansOf(request)
-  expect(spans.map((s) => s.name).sort()).toEqual(['chat m-otel', 'chat m-otel', 'execute_tool describe', 'execute_tool sql', 'invoke_agent two-calls'])
+  expect(spans.map((s) => s.name).sort()).toEqual([
+    'chat m-otel',
+    'chat m-otel',
+    'execute_tool describe',
+    'execute_tool sql',
+    'invoke_agent two-calls',
+  ])
   const root = spans.find((s) => s.name.startsWith('invoke_agent'))!
   expect(root.parentSpanId ?? '').toBe('')
   for (const child of spans.filter((s) => s !== root)) {
@@ -114,9 +150,22 @@ function checkTrace(request: OtlpRequest): void {
     'gen_ai.usage.input_tokens': records[0]!.usage.promptTokens,
   })
   expect(root.events?.map((e) => [e.name, attrs(e.attributes)])).toEqual([
-    ['gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'dataforge.correct', 'gen_ai.evaluation.score.value': 1, 'gen_ai.evaluation.score.label': 'correct' }],
+    [
+      'gen_ai.evaluation.result',
+      {
+        'gen_ai.evaluation.name': 'dataforge.correct',
+        'gen_ai.evaluation.score.value': 1,
+        'gen_ai.evaluation.score.label': 'correct',
+      },
+    ],
   ])
-  const chats = spans.filter((s) => s.name === 'chat m-otel').sort((a, b) => attrs(a.attributes)['dataforge.call.index'] as number - (attrs(b.attributes)['dataforge.call.index'] as number))
+  const chats = spans
+    .filter((s) => s.name === 'chat m-otel')
+    .sort(
+      (a, b) =>
+        (attrs(a.attributes)['dataforge.call.index'] as number) -
+        (attrs(b.attributes)['dataforge.call.index'] as number),
+    )
   expect(chats.map((s) => s.kind)).toEqual([3, 3]) // CLIENT
   expect(attrs(chats[1]!.attributes)).toMatchObject({
     'gen_ai.operation.name': 'chat',
@@ -148,14 +197,21 @@ function checkFailedTrace(request: OtlpRequest): void {
   const [root] = spansOf(request)
   expect(spansOf(request)).toHaveLength(1)
   expect(root!.status).toMatchObject({ code: 2, message: 'timeout' })
-  expect(attrs(root!.attributes)).toMatchObject({ 'dataforge.status': 'failed', 'dataforge.failure.kind': 'timeout', 'error.type': 'timeout', 'dataforge.trial': 1 })
+  expect(attrs(root!.attributes)).toMatchObject({
+    'dataforge.status': 'failed',
+    'dataforge.failure.kind': 'timeout',
+    'error.type': 'timeout',
+    'dataforge.trial': 1,
+  })
 }
 
 describe('OpenTelemetry out', () => {
   it('DATAFORGE_OTEL as a file path: one OTLP/JSON ExportTraceServiceRequest line per run, appended', async () => {
     const file = join(work, 'traces', 'run.otlp.jsonl')
     const warnings: string[] = []
-    await exportRunTraces(undefined, records, { cwd: work, env: { DATAFORGE_OTEL: 'traces/run.otlp.jsonl' } }, (w) => warnings.push(w))
+    await exportRunTraces(undefined, records, { cwd: work, env: { DATAFORGE_OTEL: 'traces/run.otlp.jsonl' } }, (w) =>
+      warnings.push(w),
+    )
     expect(warnings).toEqual([])
     const text = await readFile(file, 'utf8')
     const lines = text.trimEnd().split('\n')
@@ -164,7 +220,9 @@ describe('OpenTelemetry out', () => {
     checkFailedTrace(JSON.parse(lines[1]!) as OtlpRequest)
     // Nothing a span must not hold: the key, the gateway's token, an expected value (in a failure message or a tool's arguments).
     for (const banned of [SECRET, EXPECTED, 'Bearer', 'authorization']) expect(text).not.toContain(banned)
-    await exportRunTraces(undefined, records.slice(1), { cwd: work, env: { DATAFORGE_OTEL: file } }, (w) => warnings.push(w))
+    await exportRunTraces(undefined, records.slice(1), { cwd: work, env: { DATAFORGE_OTEL: file } }, (w) =>
+      warnings.push(w),
+    )
     expect((await readFile(file, 'utf8')).trimEnd().split('\n')).toHaveLength(3)
   })
 
@@ -196,7 +254,20 @@ describe('OpenTelemetry out', () => {
       const spans = spansOf(request)
       const roots = spans.filter((s) => s.name.startsWith('invoke_agent'))
       expect(roots).toHaveLength(2)
-      checkTrace({ ...request, resourceSpans: [{ ...request.resourceSpans[0]!, scopeSpans: [{ ...request.resourceSpans[0]!.scopeSpans[0]!, spans: spans.filter((s) => s.traceId === roots[0]!.traceId) }] }] })
+      checkTrace({
+        ...request,
+        resourceSpans: [
+          {
+            ...request.resourceSpans[0]!,
+            scopeSpans: [
+              {
+                ...request.resourceSpans[0]!.scopeSpans[0]!,
+                spans: spans.filter((s) => s.traceId === roots[0]!.traceId),
+              },
+            ],
+          },
+        ],
+      })
       for (const banned of [SECRET, EXPECTED]) expect(received[0]!.body).not.toContain(banned)
     })
 
@@ -206,28 +277,62 @@ describe('OpenTelemetry out', () => {
       const port = (closed.address() as AddressInfo).port
       await new Promise<void>((done) => closed.close(() => done()))
       // A short timeout: the exporter retries a refused connection with backoff until it runs out.
-      const result = await exportTraces(records, traceTarget(`http://user:pw@127.0.0.1:${port}/?token=t0k`, {}, work)!, { timeoutMs: 1_000 })
-      expect(result.warning).toMatch(new RegExp(`^traces not sent to http://127\\.0\\.0\\.1:${port}/v1/traces: .+ \\(2 of 2 traces lost; the report is written\\)$`))
+      const result = await exportTraces(
+        records,
+        traceTarget(`http://user:pw@127.0.0.1:${port}/?token=t0k`, {}, work)!,
+        { timeoutMs: 1_000 },
+      )
+      expect(result.warning).toMatch(
+        new RegExp(
+          `^traces not sent to http://127\\.0\\.0\\.1:${port}/v1/traces: .+ \\(2 of 2 traces lost; the report is written\\)$`,
+        ),
+      )
       expect(result.warning).not.toMatch(/pw|t0k/)
       // The run's end prints it as a warning and goes on (a target that is no URL nor path, too).
       const warnings: string[] = []
       await exportRunTraces('http://[bad', records, { cwd: work, env: {} }, (w) => warnings.push(w))
-      expect(warnings).toEqual([expect.stringContaining('traces not exported: DATAFORGE_OTEL (or --otel, otel) is neither a file path nor an http(s) URL')])
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          'traces not exported: DATAFORGE_OTEL (or --otel, otel) is neither a file path nor an http(s) URL',
+        ),
+      ])
     })
   })
 
   it('no target: nothing is exported and nothing of OpenTelemetry is needed', async () => {
     expect(traceTarget(undefined, {}, work)).toBeNull()
     expect(traceTarget('  ', { DATAFORGE_OTEL: 'x' }, work)).toBeNull()
-    expect(traceTarget(undefined, { DATAFORGE_OTEL: 'https://otel.example/v1/traces' }, work)).toMatchObject({ kind: 'http', url: 'https://otel.example/v1/traces' })
+    expect(traceTarget(undefined, { DATAFORGE_OTEL: 'https://otel.example/v1/traces' }, work)).toMatchObject({
+      kind: 'http',
+      url: 'https://otel.example/v1/traces',
+    })
   })
 
   describe('the CLI: run --otel and qa under DATAFORGE_OTEL', () => {
     it('run --otel FILE writes a trace per trial beside its report', async () => {
       const file = join(work, 'cli-run.otlp.jsonl')
-      const result = await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--trials', '2', '--quiet', '--output', join(work, 'run-report', 'r.md'), '--otel', file], work)
+      const result = await runCli(
+        [
+          'run',
+          '--agent',
+          'baseline',
+          '--dataset',
+          'synthetic',
+          '--trials',
+          '2',
+          '--quiet',
+          '--output',
+          join(work, 'run-report', 'r.md'),
+          '--otel',
+          file,
+        ],
+        work,
+      )
       expect(result.code).toBe(0)
-      const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as OtlpRequest)
+      const lines = (await readFile(file, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as OtlpRequest)
       expect(lines.map((l) => spansOf(l).map((s) => [s.name, attrs(s.attributes)['dataforge.trial']]))).toEqual([
         [['invoke_agent baseline', 0]],
         [['invoke_agent baseline', 1]],
@@ -243,9 +348,13 @@ describe('OpenTelemetry out', () => {
       const port = (closed.address() as AddressInfo).port
       await new Promise<void>((done) => closed.close(() => done()))
       const out = join(work, 'qa-report')
-      const result = await runCli(['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--limit', '2', '--quiet', '--output', join(out, 'q.md')], work, {
-        DATAFORGE_OTEL: `http://127.0.0.1:${port}`,
-      })
+      const result = await runCli(
+        ['qa', '--agent', 'mock-qa', '--suite', 'bespoke', '--limit', '2', '--quiet', '--output', join(out, 'q.md')],
+        work,
+        {
+          DATAFORGE_OTEL: `http://127.0.0.1:${port}`,
+        },
+      )
       expect(result.code).toBe(0)
       expect(result.stderr).toContain(`warning: traces not sent to http://127.0.0.1:${port}/v1/traces: `)
       expect(JSON.parse(await readFile(join(out, 'q.json'), 'utf8')).records).toHaveLength(2)

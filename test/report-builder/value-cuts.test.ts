@@ -52,7 +52,11 @@ const SENTENCE =
 
 describe('reports state the values cut', () => {
   it('counts the cut notes of the records, fields without their indices and sorted', () => {
-    expect(valueCutsOf(report([cutNotes(), [], cutNotes()]).records)).toEqual({ values: 6, runs: 2, fields: ['diagnostics.wrongValue[].got', 'fixes[].newValue'] })
+    expect(valueCutsOf(report([cutNotes(), [], cutNotes()]).records)).toEqual({
+      values: 6,
+      runs: 2,
+      fields: ['diagnostics.wrongValue[].got', 'fixes[].newValue'],
+    })
     expect(valueCutsOf(report([[], ['value cut: an agent wrote this']]).records)).toBeNull()
   })
 
@@ -75,7 +79,9 @@ describe('reports state the values cut', () => {
   })
 
   it('the terminal summary ends with one line, only when something was cut', () => {
-    const lines = renderTerminalSummary(report([cutNotes(), []], 'vitest'), { color: false }).trimEnd().split('\n')
+    const lines = renderTerminalSummary(report([cutNotes(), []], 'vitest'), { color: false })
+      .trimEnd()
+      .split('\n')
     expect(lines.at(-1)).toBe(
       'Values cut: 3 values in 1 run were cut to their first 10000 characters (diagnostics.wrongValue[].got, fixes[].newValue); their full length and sha256 are in runs.jsonl.',
     )
@@ -86,7 +92,16 @@ describe('reports state the values cut', () => {
   /** What the GitHub renderers get of a report gated without thresholds or baseline, with its cuts. */
   const gateView = (r: ReturnType<typeof report>) => {
     const gate = evaluateGates({ report: r, thresholds: {}, baseline: { deltas: [], problem: null } })
-    return { aggregates: r.aggregates, failures: gate.failures, notes: gate.notes, thresholdFailures: [], deltas: [], alpha: 0.05, floor: null, valueCuts: valueCutsOf(r.records) }
+    return {
+      aggregates: r.aggregates,
+      failures: gate.failures,
+      notes: gate.notes,
+      thresholdFailures: [],
+      deltas: [],
+      alpha: 0.05,
+      floor: null,
+      valueCuts: valueCutsOf(r.records),
+    }
   }
 
   it('the GitHub job summary says it under the verdict, only when something was cut', () => {

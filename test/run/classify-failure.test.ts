@@ -23,21 +23,35 @@ describe('classifyFailure', () => {
       warnings: ['retried'],
       metrics: { toolCalls: 4 },
     })
-    expect(classifyFailure(new AgentFailure('refusal', 'no', { steps: -1 }))).toEqual({ failureKind: 'refusal', failureMessage: 'no' })
+    expect(classifyFailure(new AgentFailure('refusal', 'no', { steps: -1 }))).toEqual({
+      failureKind: 'refusal',
+      failureMessage: 'no',
+    })
   })
 
   it("reads a provider's and a data agent's failure through the same spent", () => {
     const usage = { ...emptyUsage(), calls: 1, completionTokens: 7 }
     const provider = new ProviderFailure('parse_failure', 'no JSON', usage, 2, ['cut'])
     expect(provider.spent).toEqual({ usage, steps: 2, warnings: ['cut'] })
-    expect(classifyFailure(provider)).toMatchObject({ failureKind: 'parse_failure', usage, steps: 2, warnings: ['cut'] })
+    expect(classifyFailure(provider)).toMatchObject({
+      failureKind: 'parse_failure',
+      usage,
+      steps: 2,
+      warnings: ['cut'],
+    })
     const data = new DataAgentFailure('no_answer', 'ran out of steps', newTurnStats())
     expect(classifyFailure(data)).toMatchObject({ failureKind: 'no_answer', metrics: data.metrics })
   })
 
   it('never reads a kind from the text: anything but an AgentFailure is an exception', () => {
-    expect(classifyFailure(new Error('request timed out'))).toEqual({ failureKind: 'exception', failureMessage: 'Error: request timed out' })
-    expect(classifyFailure(new AgentFailure('exception', 'timeout'))).toEqual({ failureKind: 'exception', failureMessage: 'timeout' })
+    expect(classifyFailure(new Error('request timed out'))).toEqual({
+      failureKind: 'exception',
+      failureMessage: 'Error: request timed out',
+    })
+    expect(classifyFailure(new AgentFailure('exception', 'timeout'))).toEqual({
+      failureKind: 'exception',
+      failureMessage: 'timeout',
+    })
     expect(classifyFailure('gone')).toEqual({ failureKind: 'exception', failureMessage: 'thrown non-error: gone' })
   })
 })

@@ -12,7 +12,25 @@ import { runCli, withTempDir } from '../helpers/cli-harness.js'
 // key kept in the state folder, outside the report folder and the agents' environment; each record is also
 // checked against what the run can have produced.
 
-const ARGS = ['--dataset', 'synthetic', '--rows', '30', '--trials', '3', '--seed', '5', '--quiet', '--output', 'r/r.md', '--output-json', 'r/r.json', '--agent-env', 'HANG', '--agent-env', 'JOURNAL']
+const ARGS = [
+  '--dataset',
+  'synthetic',
+  '--rows',
+  '30',
+  '--trials',
+  '3',
+  '--seed',
+  '5',
+  '--quiet',
+  '--output',
+  'r/r.md',
+  '--output-json',
+  'r/r.json',
+  '--agent-env',
+  'HANG',
+  '--agent-env',
+  'JOURNAL',
+]
 
 // Proposes one fix per trial; with HANG set, trial 1 appends a forged record to the journal (when it can) and
 // never answers, so the run can be killed with trial 0 journaled.
@@ -81,12 +99,19 @@ async function forgedRun(dir: string, agent: string, env: Record<string, string>
 const sealedLines = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter(Boolean)
 
 describe('the run journal is sealed', () => {
-  it('a cmd: agent that appends a forged record to the journal: --resume refuses it, naming the line', { timeout: 120_000 }, async () => {
+  it('a cmd: agent that appends a forged record to the journal: --resume refuses it, naming the line', {
+    timeout: 120_000,
+  }, async () => {
     await withTempDir(async (dir) => {
       const state = join(dir, 'state')
       await writeFile(join(dir, 'forger.cjs'), FORGER_CMD)
       // At the process level a cmd: agent runs unrestricted (the sandbox would not even show it the folder).
-      const { stderr, journal } = await forgedRun(dir, `cmd:${process.execPath} forger.cjs`, { DATAFORGE_STATE_DIR: state }, ['--isolate', 'process'])
+      const { stderr, journal } = await forgedRun(
+        dir,
+        `cmd:${process.execPath} forger.cjs`,
+        { DATAFORGE_STATE_DIR: state },
+        ['--isolate', 'process'],
+      )
       expect(stderr).toMatch(/forger: wrote the journal/) // an unsandboxed program can write the folder…
       expect(await sealedLines(journal)).toHaveLength(2)
       const resumed = await runCli(['run', '--resume', 'r', '--quiet'], dir, { DATAFORGE_STATE_DIR: state })
@@ -96,7 +121,9 @@ describe('the run journal is sealed', () => {
     })
   })
 
-  it('a module agent cannot write the journal at all (permission model); the resumed run is the real one', { timeout: 120_000 }, async () => {
+  it('a module agent cannot write the journal at all (permission model); the resumed run is the real one', {
+    timeout: 120_000,
+  }, async () => {
     await withTempDir(async (dir) => {
       const state = join(dir, 'state')
       await writeFile(join(dir, 'forger.mjs'), FORGER_MODULE)
@@ -106,7 +133,10 @@ describe('the run journal is sealed', () => {
       const resumed = await runCli(['run', '--resume', 'r', '--quiet'], dir, { DATAFORGE_STATE_DIR: state })
       expect(resumed.stderr).toBe('')
       expect(resumed.code).toBe(0)
-      const records = JSON.parse(await readFile(join(dir, 'r', 'r.json'), 'utf8')).records as Array<{ tp: number; trial: number }>
+      const records = JSON.parse(await readFile(join(dir, 'r', 'r.json'), 'utf8')).records as Array<{
+        tp: number
+        trial: number
+      }>
       expect(records.map((r) => r.trial)).toEqual([0, 1, 2])
       expect(records.every((r) => r.tp <= 30 * 8)).toBe(true)
       expect((await runCli(['verify', 'r'], dir)).code).toBe(0)
@@ -115,13 +145,19 @@ describe('the run journal is sealed', () => {
     })
   })
 
-  it('an edited line, a deleted middle line, a reordered journal and a changed plan are each refused', { timeout: 120_000 }, async () => {
+  it('an edited line, a deleted middle line, a reordered journal and a changed plan are each refused', {
+    timeout: 120_000,
+  }, async () => {
     await withTempDir(async (dir) => {
       const state = join(dir, 'state')
       await writeFile(join(dir, 'forger.mjs'), FORGER_MODULE.replace('ctx.trial === 1', 'ctx.trial === 2'))
       // Kill at trial 2: trials 0 and 1 are journaled.
       const journalPath = join(dir, 'r', 'r.runs.partial.jsonl')
-      const child = spawnCli(['run', '--agent', './forger.mjs', ...ARGS], dir, { DATAFORGE_STATE_DIR: state, HANG: '1', JOURNAL: journalPath })
+      const child = spawnCli(['run', '--agent', './forger.mjs', ...ARGS], dir, {
+        DATAFORGE_STATE_DIR: state,
+        HANG: '1',
+        JOURNAL: journalPath,
+      })
       let err = ''
       child.stderr!.on('data', (d) => {
         err += d
@@ -149,13 +185,19 @@ describe('the run journal is sealed', () => {
       const dropped = await attempt(`${lines[1]}\n`)
       expect(dropped.stderr).toMatch(/line 1: the record's seal does not match/)
       const planned = JSON.parse(plan)
-      const passF1 = await attempt(`${lines.join('\n')}\n`, JSON.stringify({ ...planned, options: { ...planned.options, 'pass-f1': '0' } }))
+      const passF1 = await attempt(
+        `${lines.join('\n')}\n`,
+        JSON.stringify({ ...planned, options: { ...planned.options, 'pass-f1': '0' } }),
+      )
       expect(passF1.code).toBe(2)
       expect(passF1.stderr).toMatch(/run\.partial\.json: the plan's seal does not match/)
 
       // Sealed with the real key (what only the harness holds), a record the run cannot have produced is still
       // refused: more errors than the dataset has, and a trial outside the run's grid.
-      const key = Buffer.from((await readFile(join(state, 'run-keys', `${planned.journalKey}.key`), 'utf8')).trim(), 'hex')
+      const key = Buffer.from(
+        (await readFile(join(state, 'run-keys', `${planned.journalKey}.key`), 'utf8')).trim(),
+        'hex',
+      )
       const seal = (previous: string, record: object) => {
         const json = JSON.stringify(record)
         const mac = createHmac('sha256', key).update(previous).update('\n').update(json).digest('hex')
@@ -165,15 +207,35 @@ describe('the run journal is sealed', () => {
       const seed7 = planned.datasets.find((d: { seed: number }) => d.seed === 7)
       const data7 = { datasetSha256: { dirty: seed7.dirty, clean: seed7.clean } }
       const lastMac = JSON.parse(lines[1]!).mac as string
-      const forged = seal(lastMac, { ...first, ...data7, trial: 2, seed: 7, tp: 99999, fp: 0, fn: 0, precision: 1, recall: 1, f1: 1, correct: true, detection: null, perColumn: null })
+      const forged = seal(lastMac, {
+        ...first,
+        ...data7,
+        trial: 2,
+        seed: 7,
+        tp: 99999,
+        fp: 0,
+        fn: 0,
+        precision: 1,
+        recall: 1,
+        f1: 1,
+        correct: true,
+        detection: null,
+        perColumn: null,
+      })
       const tooMany = await attempt(`${lines.join('\n')}\n${forged.line}\n`)
       expect(tooMany.code, tooMany.stderr).toBe(2)
-      expect(tooMany.stderr).toMatch(/line 3: fields "tp" \+ "fn" = 99999 errors, but the dataset has \d+ cells that differ from the clean data; this run cannot have produced it/)
+      expect(tooMany.stderr).toMatch(
+        /line 3: fields "tp" \+ "fn" = 99999 errors, but the dataset has \d+ cells that differ from the clean data; this run cannot have produced it/,
+      )
       const offGrid = seal(lastMac, { ...first, trial: 7, seed: 12 })
       const outside = await attempt(`${lines.join('\n')}\n${offGrid.line}\n`)
-      expect(outside.stderr).toMatch(/line 3: fields "trial", "seed": trial 7 with seed 12 is not in the run's 3 trials from seed 5/)
+      expect(outside.stderr).toMatch(
+        /line 3: fields "trial", "seed": trial 7 with seed 12 is not in the run's 3 trials from seed 5/,
+      )
       const ratio = seal(lastMac, { ...first, ...data7, trial: 2, seed: 7, f1: first.f1 === 1 ? 0.5 : 1 })
-      expect((await attempt(`${lines.join('\n')}\n${ratio.line}\n`)).stderr).toMatch(/line 3: field "f1" is .* but tp \d+, fp \d+, fn \d+ give/)
+      expect((await attempt(`${lines.join('\n')}\n${ratio.line}\n`)).stderr).toMatch(
+        /line 3: field "f1" is .* but tp \d+, fp \d+, fn \d+ give/,
+      )
 
       // The untouched journal resumes.
       const ok = await attempt(`${lines.join('\n')}\n`)
@@ -184,19 +246,36 @@ describe('the run journal is sealed', () => {
 })
 
 describe('verify checks what a run can have produced', () => {
-  it('a forged record written consistently into runs.jsonl, report.json and the manifest fails verify, naming the row', { timeout: 60_000 }, async () => {
+  it('a forged record written consistently into runs.jsonl, report.json and the manifest fails verify, naming the row', {
+    timeout: 60_000,
+  }, async () => {
     await withTempDir(async (dir) => {
-      expect((await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--trials', '2', '--quiet'], dir)).code).toBe(0)
+      expect(
+        (
+          await runCli(
+            ['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '20', '--trials', '2', '--quiet'],
+            dir,
+          )
+        ).code,
+      ).toBe(0)
       const folder = join(dir, 'reports', 'run')
       const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8'))
-      const forge = (r: Record<string, unknown>, i: number) => (i === 1 ? { ...r, tp: 99999, fp: 0, fn: 0, precision: 1, recall: 1, f1: 1, detection: null, perColumn: null } : r)
+      const forge = (r: Record<string, unknown>, i: number) =>
+        i === 1
+          ? { ...r, tp: 99999, fp: 0, fn: 0, precision: 1, recall: 1, f1: 1, detection: null, perColumn: null }
+          : r
       report.records = report.records.map(forge)
       await writeFile(join(folder, 'report.json'), JSON.stringify(report))
       await writeFile(join(folder, 'runs.jsonl'), report.records.map((r: unknown) => `${JSON.stringify(r)}\n`).join(''))
-      await writeManifest(folder, (await readdir(folder)).filter((f) => f !== 'manifest.json'))
+      await writeManifest(
+        folder,
+        (await readdir(folder)).filter((f) => f !== 'manifest.json'),
+      )
       const r = await runCli(['verify', 'reports/run'], dir)
       expect(r.code).toBe(1)
-      expect(r.stdout + r.stderr).toMatch(/runs\.jsonl: row 2: fields "tp" \+ "fn" = 99999 errors, but the dataset has \d+ cells/)
+      expect(r.stdout + r.stderr).toMatch(
+        /runs\.jsonl: row 2: fields "tp" \+ "fn" = 99999 errors, but the dataset has \d+ cells/,
+      )
       expect(r.stdout + r.stderr).toMatch(/report\.json: records\[1\]: fields "tp" \+ "fn" = 99999/)
     })
   })

@@ -30,18 +30,26 @@ describe('withLazyTimeout', () => {
   it('links the signal to the parent when it is read: aborted at once if the parent was, else when it is', async () => {
     const before = new AbortController()
     before.abort(new Error('run cancelled'))
-    await withLazyTimeout(null, (lazy) => {
-      expect(lazy.signal.aborted).toBe(true)
-      expect((lazy.signal.reason as Error).message).toBe('run cancelled')
-    }, before.signal)
+    await withLazyTimeout(
+      null,
+      (lazy) => {
+        expect(lazy.signal.aborted).toBe(true)
+        expect((lazy.signal.reason as Error).message).toBe('run cancelled')
+      },
+      before.signal,
+    )
 
     const later = new AbortController()
-    await withLazyTimeout(null, (lazy) => {
-      const signal = lazy.signal
-      expect(signal.aborted).toBe(false)
-      later.abort(new Error('test timed out'))
-      expect(signal.aborted).toBe(true)
-    }, later.signal)
+    await withLazyTimeout(
+      null,
+      (lazy) => {
+        const signal = lazy.signal
+        expect(signal.aborted).toBe(false)
+        later.abort(new Error('test timed out'))
+        expect(signal.aborted).toBe(true)
+      },
+      later.signal,
+    )
   })
 
   it('asks a lazy parent for its signal only when the work reads its own, and after expiry hands an aborted one', async () => {
@@ -57,10 +65,14 @@ describe('withLazyTimeout', () => {
 
     vi.useFakeTimers()
     let late: LazySignal | undefined
-    const pending = withLazyTimeout(1_000, (lazy) => {
-      late = lazy
-      return new Promise(() => {})
-    }, parent)
+    const pending = withLazyTimeout(
+      1_000,
+      (lazy) => {
+        late = lazy
+        return new Promise(() => {})
+      },
+      parent,
+    )
     const expectation = expect(pending).rejects.toBeInstanceOf(AgentFailure)
     await vi.advanceTimersByTimeAsync(1_000)
     await expectation
@@ -70,6 +82,8 @@ describe('withLazyTimeout', () => {
   })
 
   it('withTimeout hands the signal itself and returns what the work returned', async () => {
-    await expect(withTimeout(null, (signal) => (signal instanceof AbortSignal ? 'signal' : 'none'))).resolves.toBe('signal')
+    await expect(withTimeout(null, (signal) => (signal instanceof AbortSignal ? 'signal' : 'none'))).resolves.toBe(
+      'signal',
+    )
   })
 })

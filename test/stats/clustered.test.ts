@@ -58,7 +58,12 @@ describe('intervals over units', () => {
   const deterministic = (trials: number) =>
     Array.from({ length: 17 * trials }, (_, i) => {
       const c = i % 17
-      return makeRecord({ caseId: `q${String(c).padStart(2, '0')}`, trial: Math.floor(i / 17), correct: c < 13, f1: c / 16 })
+      return makeRecord({
+        caseId: `q${String(c).padStart(2, '0')}`,
+        trial: Math.floor(i / 17),
+        correct: c < 13,
+        f1: c / 16,
+      })
     })
 
   it("a deterministic agent's Score interval does not narrow when its 17 cases are repeated 5 times", () => {
@@ -94,7 +99,7 @@ describe('intervals over units', () => {
     expect(five.f1!.high).toBeCloseTo(once.f1!.high!, 12)
   })
 
-  it('keeps the run bootstrap\'s numbers exactly where every unit is one run', () => {
+  it("keeps the run bootstrap's numbers exactly where every unit is one run", () => {
     const values = [0.1, 0.5, 0.9, 0.3, 0.7]
     const plain = bootstrapMeanInterval(values, { seed: 11 })
     const clustered = clusterBootstrapMeanInterval(values, ['a', 'b', 'c', 'd', 'e'], { seed: 11 })
@@ -131,7 +136,9 @@ describe('intervals over units', () => {
   })
 
   it('one unit: the interval is over its trials (wilson-trials)', () => {
-    const records = Array.from({ length: 10 }, (_, i) => makeRecord({ caseId: 'hospital repair', trial: i, correct: i < 6 }))
+    const records = Array.from({ length: 10 }, (_, i) =>
+      makeRecord({ caseId: 'hospital repair', trial: i, correct: i < 6 }),
+    )
     const s = summarizeOutcomes(records, { seed: 1 })
     expect(s.intervalMethods.score).toBe('wilson-trials')
     expect(s.score).toEqual(wilsonInterval(6, 10))

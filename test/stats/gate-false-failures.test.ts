@@ -68,7 +68,9 @@ function binomialCdf(q: number): Float64Array {
 
 function falseFailureRate(groups: number, units: number, trials: number, seed: number): number {
   const rng = new Random(seed)
-  const difficulty = Array.from({ length: groups }, () => Array.from({ length: units }, () => binomialCdf(0.5 + 0.4 * rng.next())))
+  const difficulty = Array.from({ length: groups }, () =>
+    Array.from({ length: units }, () => binomialCdf(0.5 + 0.4 * rng.next())),
+  )
   const rowsA = armRows(groups, units, trials)
   const rowsB = armRows(groups, units, trials)
   let failed = 0
@@ -126,7 +128,14 @@ describe('what must fail does', () => {
     for (let rep = 0; rep < REPS; rep++) {
       const units = 1 + Math.floor(rng.next() * 20)
       const crashes = 1 + Math.floor(rng.next() * units)
-      const a = Array.from({ length: units }, (_, i) => ({ ...base, category: null, caseId: `c${i}`, trial: 0, correct: true, f1: 0.5 + 0.4 * rng.next() }))
+      const a = Array.from({ length: units }, (_, i) => ({
+        ...base,
+        category: null,
+        caseId: `c${i}`,
+        trial: 0,
+        correct: true,
+        f1: 0.5 + 0.4 * rng.next(),
+      }))
       const b = a.map((r, i) => (i < crashes ? { ...r, correct: null, f1: null } : r))
       const g = compareRuns(a, b, { alpha: ALPHA, seed: rep, iterations: ITERATIONS }).overall
       if (g.failed && g.failedWhereScored.length === crashes && g.f1!.meanB < g.f1!.meanA) failed++

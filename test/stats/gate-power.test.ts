@@ -8,7 +8,16 @@ import { tCdf, tQuantile } from '../../src/stats/t-dist.js'
 /** Power simulations: 1000 seeded comparisons each; Monte Carlo s.e. of a rate near 0.8 is √(0.8·0.2/1000) = 0.013. */
 const REPS = 1000
 
-const base = { turn: null, trial: 0, agent: 'agent', model: null, dataset: 'hospital', suite: 'repair', category: null, datasetSha256: null }
+const base = {
+  turn: null,
+  trial: 0,
+  agent: 'agent',
+  model: null,
+  dataset: 'hospital',
+  suite: 'repair',
+  category: null,
+  datasetSha256: null,
+}
 
 /** A standard normal draw (Box–Muller). */
 function normal(rng: Random): number {

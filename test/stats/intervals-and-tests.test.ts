@@ -129,7 +129,10 @@ describe('bootstrap', () => {
       const interval = bootstrapMeanInterval(constant, { seed: 5, iterations: 50 })
       expect(interval.low).toBe(sumOf(v, 7))
       expect(interval.high).toBe(sumOf(v, 7))
-      expect(pairedBootstrap(constant, { seed: 5, iterations: 50 })).toMatchObject({ low: sumOf(v, 7), high: sumOf(v, 7) })
+      expect(pairedBootstrap(constant, { seed: 5, iterations: 50 })).toMatchObject({
+        low: sumOf(v, 7),
+        high: sumOf(v, 7),
+      })
     }
     // One differing value takes the drawn path.
     const mixed = bootstrapMeanInterval([1, 1, 1, 1, 0], { seed: 5 })
@@ -276,7 +279,12 @@ describe('power of the paired tests', () => {
     const { readFileSync } = await import('node:fs')
     for (const doc of ['../../docs/ci.md', '../../docs/statistics.md']) {
       const text = readFileSync(new URL(doc, import.meta.url), 'utf8')
-      for (const row of ['| 0.10 | 5 | 4 units: 0.125 |', '| 0.05 | 6 | 5 units: 0.0625 (3 units: 0.25) |', '| 0.01 | 8 | 7 units: 0.0156 |', '| 0.001 | 11 | 10 units: 0.0020 |']) {
+      for (const row of [
+        '| 0.10 | 5 | 4 units: 0.125 |',
+        '| 0.05 | 6 | 5 units: 0.0625 (3 units: 0.25) |',
+        '| 0.01 | 8 | 7 units: 0.0156 |',
+        '| 0.001 | 11 | 10 units: 0.0020 |',
+      ]) {
         expect(text).toContain(row)
       }
     }

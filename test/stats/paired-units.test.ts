@@ -13,20 +13,34 @@ const AFTER = 0.707
 
 /** `trials` identical runs of one fixed table (the hospital case) at the given F1. */
 const hospital = (f1: number, trials: number, extra: Partial<RunRecord> = {}) =>
-  Array.from({ length: trials }, (_, t) => makeRecord({ caseId: 'hospital repair', trial: t, correct: true, f1, ...extra }))
+  Array.from({ length: trials }, (_, t) =>
+    makeRecord({ caseId: 'hospital repair', trial: t, correct: true, f1, ...extra }),
+  )
 
 /** A deterministic agent over `cases` cases: case i passes when `pass(i)`, with F1 `f1(i)`, the same on every trial. */
 const deterministic = (cases: number, trials: number, pass: (i: number) => boolean, f1: (i: number) => number) =>
   Array.from({ length: cases * trials }, (_, k) => {
     const i = k % cases
-    return makeRecord({ caseId: `q${String(i).padStart(2, '0')}`, trial: Math.floor(k / cases), correct: pass(i), f1: f1(i) })
+    return makeRecord({
+      caseId: `q${String(i).padStart(2, '0')}`,
+      trial: Math.floor(k / cases),
+      correct: pass(i),
+      f1: f1(i),
+    })
   })
 
 describe('determinism needs evidence: at least 2 trials a side, all identical', () => {
   it('hospital F1 0.940 → 0.707 fails the gate at 2 and 6 trials, as an exact change', () => {
     for (const trials of [2, 6]) {
       const [v] = regressionVerdict(hospital(0.94, trials), hospital(AFTER, trials))
-      expect(v, `${trials} trials`).toMatchObject({ method: 'deterministic', status: 'exact', unit: 'case', units: 1, p: null, failed: true })
+      expect(v, `${trials} trials`).toMatchObject({
+        method: 'deterministic',
+        status: 'exact',
+        unit: 'case',
+        units: 1,
+        p: null,
+        failed: true,
+      })
       expect(v!.f1).toMatchObject({ test: 'deterministic', p: null, significantWorse: true })
       expect(v!.f1!.meanDelta).toBeCloseTo(-0.233, 12)
       expect(v!.message).toContain('deterministic drop (F1)')
@@ -36,12 +50,20 @@ describe('determinism needs evidence: at least 2 trials a side, all identical', 
 
   it('with one trial a side nothing shows the agent is deterministic: untestable here, not a failure', () => {
     const [v] = regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1))
-    expect(v).toMatchObject({ method: 'untestable', status: 'untestable', failed: false, reasons: [], power: { basis: 'trials', trialsNeeded: 4 } })
+    expect(v).toMatchObject({
+      method: 'untestable',
+      status: 'untestable',
+      failed: false,
+      reasons: [],
+      power: { basis: 'trials', trialsNeeded: 4 },
+    })
     expect(v!.message).toContain(
       '1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)',
     )
     // the floor still applies
-    expect(regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1, { correct: false }), { floor: 0.5 })[0]).toMatchObject({ failed: true, reasons: ['below floor'] })
+    expect(
+      regressionVerdict(hospital(0.94, 1), hospital(AFTER, 1, { correct: false }), { floor: 0.5 })[0],
+    ).toMatchObject({ failed: true, reasons: ['below floor'] })
   })
 
   it('also when the baseline and the candidate ran different numbers of trials', () => {
@@ -57,7 +79,10 @@ describe('determinism needs evidence: at least 2 trials a side, all identical', 
     expect(regressionVerdict(hospital(0.94, 3), hospital(AFTER, 3), { minDelta: 0.2 })[0]!.failed).toBe(true)
     expect(regressionVerdict(hospital(0.94, 3), hospital(AFTER, 3), { minDelta: 0.3 })[0]!.failed).toBe(false)
     // a deterministic gain is "better", never a failure
-    expect(regressionVerdict(hospital(AFTER, 3), hospital(0.94, 3))[0]).toMatchObject({ failed: false, f1: { significantBetter: true } })
+    expect(regressionVerdict(hospital(AFTER, 3), hospital(0.94, 3))[0]).toMatchObject({
+      failed: false,
+      f1: { significantBetter: true },
+    })
   })
 
   it('the floor still applies to a deterministic change', () => {
@@ -67,12 +92,52 @@ describe('determinism needs evidence: at least 2 trials a side, all identical', 
   })
 
   it('over 10 cases: one trial is a test (p = 0.25, passes); 2 or 6 identical trials are exact and name the 3 lost cases', () => {
-    const one = compareRuns(deterministic(10, 1, () => true, () => 0.9), deterministic(10, 1, (i) => i < 7, (i) => (i < 7 ? 0.9 : 0.5))).overall
+    const one = compareRuns(
+      deterministic(
+        10,
+        1,
+        () => true,
+        () => 0.9,
+      ),
+      deterministic(
+        10,
+        1,
+        (i) => i < 7,
+        (i) => (i < 7 ? 0.9 : 0.5),
+      ),
+    ).overall
     // 3 of 10 cases lost: McNemar on units, b = 3, c = 0, p = 2/8
-    expect(one).toMatchObject({ units: 10, method: 'paired', passFailTest: 'mcnemar-exact', b: 3, c: 0, p: 0.25, failed: false })
+    expect(one).toMatchObject({
+      units: 10,
+      method: 'paired',
+      passFailTest: 'mcnemar-exact',
+      b: 3,
+      c: 0,
+      p: 0.25,
+      failed: false,
+    })
     for (const trials of [2, 6]) {
-      const v = compareRuns(deterministic(10, trials, () => true, () => 0.9), deterministic(10, trials, (i) => i < 7, (i) => (i < 7 ? 0.9 : 0.5))).overall
-      expect(v, `${trials} trials`).toMatchObject({ units: 10, method: 'deterministic', p: null, failed: true, exact: { units: 10, dropped: ['q07', 'q08', 'q09'] } })
+      const v = compareRuns(
+        deterministic(
+          10,
+          trials,
+          () => true,
+          () => 0.9,
+        ),
+        deterministic(
+          10,
+          trials,
+          (i) => i < 7,
+          (i) => (i < 7 ? 0.9 : 0.5),
+        ),
+      ).overall
+      expect(v, `${trials} trials`).toMatchObject({
+        units: 10,
+        method: 'deterministic',
+        p: null,
+        failed: true,
+        exact: { units: 10, dropped: ['q07', 'q08', 'q09'] },
+      })
       expect(v.reasons).toEqual(['deterministic drop (pass/fail)', 'deterministic drop (F1)'])
     }
   })
@@ -83,13 +148,22 @@ describe('exact changes where the evidence is exact: an unchanged case never hid
   const group = (cases: number, f1: number) =>
     Array.from({ length: cases * 3 }, (_, k) => {
       const i = k % cases
-      return makeRecord({ caseId: `c${i}`, trial: Math.floor(k / cases), correct: true, f1: i === 0 ? f1 : 0.5 + i / 100 })
+      return makeRecord({
+        caseId: `c${i}`,
+        trial: Math.floor(k / cases),
+        correct: true,
+        f1: i === 0 ? f1 : 0.5 + i / 100,
+      })
     })
 
   it('fails alone, among 2 and among 10 otherwise unchanged deterministic cases, naming the case', () => {
     for (const cases of [1, 2, 10]) {
       const g = compareRuns(group(cases, 0.94), group(cases, AFTER)).overall
-      expect(g, `${cases} cases`).toMatchObject({ method: 'deterministic', failed: true, exact: { units: cases, dropped: ['c0'] } })
+      expect(g, `${cases} cases`).toMatchObject({
+        method: 'deterministic',
+        failed: true,
+        exact: { units: cases, dropped: ['c0'] },
+      })
     }
   })
 
@@ -104,8 +178,15 @@ describe('exact changes where the evidence is exact: an unchanged case never hid
       })
     }
     const g = compareRuns(side(0.94, 1), side(AFTER, 2)).overall
-    expect(g).toMatchObject({ method: 'paired', passFailTest: 'mcnemar-exact', f1: { test: 'sign-flip-exact', n: 10 }, exact: { units: 1, dropped: [] } })
-    expect(g.unitNote).toContain('1 of 10 units are deterministic on both sides: they enter the test as units like the others')
+    expect(g).toMatchObject({
+      method: 'paired',
+      passFailTest: 'mcnemar-exact',
+      f1: { test: 'sign-flip-exact', n: 10 },
+      exact: { units: 1, dropped: [] },
+    })
+    expect(g.unitNote).toContain(
+      '1 of 10 units are deterministic on both sides: they enter the test as units like the others',
+    )
   })
 })
 
@@ -140,11 +221,29 @@ describe('two copies of one deterministic agent never differ', () => {
   it('one unit or many, any trial count', () => {
     for (const trials of [2, 6]) {
       const one = regressionVerdict(hospital(0.94, trials), hospital(0.94, trials))[0]!
-      expect(one).toMatchObject({ method: 'deterministic', failed: false, significantWorse: false, significantBetter: false })
+      expect(one).toMatchObject({
+        method: 'deterministic',
+        failed: false,
+        significantWorse: false,
+        significantBetter: false,
+      })
       expect(one.message).toContain('no deterministic drop')
     }
     for (const trials of [1, 2, 6]) {
-      const many = compareRuns(deterministic(17, trials, (i) => i % 3 > 0, (i) => i / 17), deterministic(17, trials, (i) => i % 3 > 0, (i) => i / 17))
+      const many = compareRuns(
+        deterministic(
+          17,
+          trials,
+          (i) => i % 3 > 0,
+          (i) => i / 17,
+        ),
+        deterministic(
+          17,
+          trials,
+          (i) => i % 3 > 0,
+          (i) => i / 17,
+        ),
+      )
       expect(many.overall).toMatchObject({ units: 17, b: 0, c: 0, failed: false, f1: { meanDelta: 0 } })
     }
   })
@@ -192,7 +291,11 @@ describe('a stochastic agent against itself', () => {
 describe('one unit with varied trials: two samples', () => {
   it('the two-sample permutation test by hand', () => {
     // C(6, 3) = 20 splits; only all-ones-in-A and all-ones-in-B reach |Δ| = 1: p = 2/20
-    expect(twoSamplePermutationTest([0, 0, 0], [1, 1, 1], { seed: 1 })).toMatchObject({ p: 0.1, method: 'exact', meanDelta: 1 })
+    expect(twoSamplePermutationTest([0, 0, 0], [1, 1, 1], { seed: 1 })).toMatchObject({
+      p: 0.1,
+      method: 'exact',
+      meanDelta: 1,
+    })
     expect(twoSamplePermutationTest([1, 0, 1], [1, 0, 1], { seed: 1 }).p).toBe(1)
     expect(twoSampleSmallestP(3, 3)).toBe(0.1)
     expect(twoSampleSmallestP(1, 1)).toBe(1)
@@ -203,23 +306,47 @@ describe('one unit with varied trials: two samples', () => {
   })
 
   it('one case with 2 and 2 varied trials is untestable here and says how many trials would do', () => {
-    const a = [makeRecord({ caseId: 'h', trial: 0, correct: true, f1: 0.9 }), makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.4 })]
-    const b = [makeRecord({ caseId: 'h', trial: 0, correct: false, f1: 0.3 }), makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.35 })]
+    const a = [
+      makeRecord({ caseId: 'h', trial: 0, correct: true, f1: 0.9 }),
+      makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.4 }),
+    ]
+    const b = [
+      makeRecord({ caseId: 'h', trial: 0, correct: false, f1: 0.3 }),
+      makeRecord({ caseId: 'h', trial: 1, correct: false, f1: 0.35 }),
+    ]
     const [v] = regressionVerdict(a, b)
-    expect(v).toMatchObject({ method: 'untestable', failed: false, power: { basis: 'trials', canReachAlpha: false, trialsNeeded: 4 } })
+    expect(v).toMatchObject({
+      method: 'untestable',
+      failed: false,
+      power: { basis: 'trials', canReachAlpha: false, trialsNeeded: 4 },
+    })
     expect(v!.power.smallestP).toBeCloseTo(1 / 3, 12)
     expect(v!.message).toContain('untestable here vs baseline')
-    expect(v!.message).toContain('(add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)')
+    expect(v!.message).toContain(
+      '(add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)',
+    )
   })
 })
 
 describe('conversations pair by conversation', () => {
   it('turns are clustered: 6 conversations × 4 turns are 6 units', () => {
     const chats = (lost: number) =>
-      Array.from({ length: 24 }, (_, k) => makeRecord({ caseId: `chat${k % 6}`, turn: Math.floor(k / 6), correct: k % 6 >= lost }))
+      Array.from({ length: 24 }, (_, k) =>
+        makeRecord({ caseId: `chat${k % 6}`, turn: Math.floor(k / 6), correct: k % 6 >= lost }),
+      )
     const g = compareRuns(chats(0), chats(6)).overall
     // one trial of each conversation: its 4 turns are not 4 trials, so nothing is exact
-    expect(g).toMatchObject({ unit: 'conversation', units: 6, rows: { a: 24, b: 24 }, method: 'paired', passFailTest: 'mcnemar-exact', b: 6, c: 0, p: 0.03125, failed: true })
+    expect(g).toMatchObject({
+      unit: 'conversation',
+      units: 6,
+      rows: { a: 24, b: 24 },
+      method: 'paired',
+      passFailTest: 'mcnemar-exact',
+      b: 6,
+      c: 0,
+      p: 0.03125,
+      failed: true,
+    })
     // 24 turn pairs would have claimed p = 2/2^24; the conversations hold the information of 6
   })
 })
@@ -234,15 +361,30 @@ describe('bad input: a documented rule, named in the output', () => {
   })
 
   it('arms with different unit sets pair only the units both have, and say so', () => {
-    const a = deterministic(8, 1, () => true, () => 1)
-    const b = deterministic(8, 1, () => true, () => 1).filter((r) => r.caseId !== 'q07').concat(makeRecord({ caseId: 'extra' }))
+    const a = deterministic(
+      8,
+      1,
+      () => true,
+      () => 1,
+    )
+    const b = deterministic(
+      8,
+      1,
+      () => true,
+      () => 1,
+    )
+      .filter((r) => r.caseId !== 'q07')
+      .concat(makeRecord({ caseId: 'extra' }))
     const g = compareRuns(a, b).overall
     expect(g).toMatchObject({ units: 7, onlyA: 1, onlyB: 1 })
-    expect(g.unitNote).toContain('the sides hold different units: 1 only in A and 1 only in B are left out; the tests use the 7 on both')
+    expect(g.unitNote).toContain(
+      'the sides hold different units: 1 only in A and 1 only in B are left out; the tests use the 7 on both',
+    )
   })
 
   it('a generated dataset pairs only with the same data; a changed fixed table is refused', () => {
-    const gen = (trial: number, x: string) => makeRecord({ caseId: 'synthetic', trial, datasetSha256: { dirty: x.repeat(64), clean: x.repeat(64) } })
+    const gen = (trial: number, x: string) =>
+      makeRecord({ caseId: 'synthetic', trial, datasetSha256: { dirty: x.repeat(64), clean: x.repeat(64) } })
     const g = compareRuns([gen(0, '1'), gen(1, '2')], [gen(0, '1'), gen(1, '2')]).overall
     expect(g).toMatchObject({ unit: 'generated data', units: 2 })
     expect(() => compareRuns([gen(0, '1')], [gen(0, '9')])).toThrow(/refusing to compare: dataset "hospital" differs/)
@@ -265,15 +407,43 @@ describe('power in units (Miller 2024)', () => {
   })
 
   it('each group reports its units, what they can detect, and the units needed', () => {
-    const a = deterministic(30, 1, (i) => i % 2 === 0, (i) => (i % 10) / 10)
-    const b = deterministic(30, 1, (i) => i % 2 === 0 && i % 10 !== 0, (i) => (i % 7) / 7)
+    const a = deterministic(
+      30,
+      1,
+      (i) => i % 2 === 0,
+      (i) => (i % 10) / 10,
+    )
+    const b = deterministic(
+      30,
+      1,
+      (i) => i % 2 === 0 && i % 10 !== 0,
+      (i) => (i % 7) / 7,
+    )
     const g = compareRuns(a, b).overall
     expect(g.power).toMatchObject({ basis: 'units', units: 30, unitsNeeded: 6, canReachAlpha: true })
     // F1 is the group's primary (gating) test: the MDE is stated for it, not for the pass/fail test shown beside it
     expect(g.primaryMetric).toBe('f1')
     expect(g.power.mde.score).toBeNull()
     expect(g.power.mde.f1).toBeGreaterThan(0)
-    const four = compareRuns(deterministic(4, 1, () => true, () => 1), deterministic(4, 1, () => false, () => 0)).overall
-    expect(four.power).toMatchObject({ units: 4, smallestP: 0.125, canReachAlpha: false, mde: { score: null, f1: null } })
+    const four = compareRuns(
+      deterministic(
+        4,
+        1,
+        () => true,
+        () => 1,
+      ),
+      deterministic(
+        4,
+        1,
+        () => false,
+        () => 0,
+      ),
+    ).overall
+    expect(four.power).toMatchObject({
+      units: 4,
+      smallestP: 0.125,
+      canReachAlpha: false,
+      mde: { score: null, f1: null },
+    })
   })
 })

@@ -24,7 +24,9 @@ beforeAll(async () => {
     await writeFile(join(dir, `after-${trials}.jsonl`), jsonl(hospital(AFTER, trials)))
   }
   const cases = (pass: (i: number) => boolean, trials: number) =>
-    Array.from({ length: 12 * trials }, (_, k) => makeRecord({ caseId: `q${k % 12}`, trial: Math.floor(k / 12), correct: pass(k % 12) }))
+    Array.from({ length: 12 * trials }, (_, k) =>
+      makeRecord({ caseId: `q${k % 12}`, trial: Math.floor(k / 12), correct: pass(k % 12) }),
+    )
   await writeFile(join(dir, 'cases-a.jsonl'), jsonl(cases(() => true, 5)))
   await writeFile(join(dir, 'cases-b.jsonl'), jsonl(cases((i) => i >= 8, 5)))
 })
@@ -37,7 +39,10 @@ describe('compare: units in the verdict, the Markdown and the JSON', () => {
     for (const trials of [2, 6]) {
       const io = captureIO(dir)
       const json = `cmp-${trials}.json`
-      expect(await main(['compare', `before-${trials}.jsonl`, `after-${trials}.jsonl`, '--output-json', json], io), `${trials} trials`).toBe(1)
+      expect(
+        await main(['compare', `before-${trials}.jsonl`, `after-${trials}.jsonl`, '--output-json', json], io),
+        `${trials} trials`,
+      ).toBe(1)
       expect(io.out).toContain(
         `REGRESSION: overall deterministic drop (F1): deterministic change on 1 case (every trial identical on each side, ${trials} vs ${trials} trials): exact, no p-value; Δscore 0.000, ΔF1 -0.233`,
       )
@@ -48,7 +53,15 @@ describe('compare: units in the verdict, the Markdown and the JSON', () => {
       const out = JSON.parse(await readFile(join(dir, json), 'utf8'))
       expect(out).toMatchObject({ comparisonVersion: 4, minDelta: 0 })
       for (const g of [out.overall, out.groups[0]]) {
-        expect(g).toMatchObject({ unit: 'case', units: 1, method: 'deterministic', status: 'exact', passFailTest: 'deterministic', p: null, failed: true })
+        expect(g).toMatchObject({
+          unit: 'case',
+          units: 1,
+          method: 'deterministic',
+          status: 'exact',
+          passFailTest: 'deterministic',
+          p: null,
+          failed: true,
+        })
         expect(g.f1).toMatchObject({ test: 'deterministic', p: null, significantWorse: true })
         expect(g.power).toMatchObject({ basis: 'exact', canReachAlpha: true })
       }
@@ -58,7 +71,9 @@ describe('compare: units in the verdict, the Markdown and the JSON', () => {
   it('with one trial a side the same drop is untestable here (exit 0), and the message says to add trials', async () => {
     const io = captureIO(dir)
     expect(await main(['compare', 'before-1.jsonl', 'after-1.jsonl', '--output-json', 'cmp-1.json'], io)).toBe(0)
-    expect(io.out).toContain('ok: overall untestable here: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)')
+    expect(io.out).toContain(
+      'ok: overall untestable here: 1 case with 1 vs 1 trials, too few for a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)',
+    )
     const out = JSON.parse(await readFile(join(dir, 'cmp-1.json'), 'utf8'))
     expect(out.overall).toMatchObject({ method: 'untestable', status: 'untestable', failed: false })
   })
@@ -80,21 +95,36 @@ describe('compare: units in the verdict, the Markdown and the JSON', () => {
       'REGRESSION: overall deterministic drop (pass/fail): deterministic change on 12 cases (every trial identical on each side, 60 vs 60 trials): exact, no p-value; exact on 12 units: dropped on q0, q1, q2, q3, q4, … (8)',
     )
     const out = JSON.parse(await readFile(join(dir, 'cases.json'), 'utf8'))
-    expect(out.overall).toMatchObject({ unit: 'case', units: 12, rows: { a: 60, b: 60 }, method: 'deterministic', exact: { units: 12 } })
+    expect(out.overall).toMatchObject({
+      unit: 'case',
+      units: 12,
+      rows: { a: 60, b: 60 },
+      method: 'deterministic',
+      exact: { units: 12 },
+    })
     expect(out.overall.exact.dropped).toHaveLength(8)
   })
 
   it('12 cases × 1 trial: McNemar on 12 units', async () => {
-    const cases = (pass: (i: number) => boolean) => Array.from({ length: 12 }, (_, i) => makeRecord({ caseId: `q${i}`, correct: pass(i) }))
+    const cases = (pass: (i: number) => boolean) =>
+      Array.from({ length: 12 }, (_, i) => makeRecord({ caseId: `q${i}`, correct: pass(i) }))
     await writeFile(join(dir, 'cases1-a.jsonl'), jsonl(cases(() => true)))
     await writeFile(join(dir, 'cases1-b.jsonl'), jsonl(cases((i) => i >= 8)))
     const io = captureIO(dir)
     expect(await main(['compare', 'cases1-a.jsonl', 'cases1-b.jsonl', '--output-json', 'cases1.json'], io)).toBe(1)
     // 8 of 12 cases lost: b = 8, c = 0 units: p = 2/256
-    expect(io.out).toContain('REGRESSION: overall regression (pass/fail): pass/fail McNemar exact b=8 c=0 p=0.0078 · F1 n/a (12 cases)')
+    expect(io.out).toContain(
+      'REGRESSION: overall regression (pass/fail): pass/fail McNemar exact b=8 c=0 p=0.0078 · F1 n/a (12 cases)',
+    )
     expect(io.out).toContain('**Detectable effects:**')
     const out = JSON.parse(await readFile(join(dir, 'cases1.json'), 'utf8'))
-    expect(out.overall).toMatchObject({ unit: 'case', units: 12, method: 'paired', passFailTest: 'mcnemar-exact', p: 0.0078125 })
+    expect(out.overall).toMatchObject({
+      unit: 'case',
+      units: 12,
+      method: 'paired',
+      passFailTest: 'mcnemar-exact',
+      p: 0.0078125,
+    })
     expect(out.overall.power).toMatchObject({ basis: 'units', units: 12, unitsNeeded: 6, canReachAlpha: true })
     expect(out.overall.power.mde.score).toBeGreaterThan(0)
   })
@@ -115,7 +145,13 @@ describe('the Vitest baseline gate on a fixed table (real Vitest runs)', () => {
       const outputDir = temp.make()
       const cacheDir = temp.make()
       const run = (keep: string, updateBaseline = false) =>
-        runFixture({ fixture: 'stats-units', outputDir, cacheDir, env: { DF_KEEP: keep, DF_TRIALS: trials }, updateBaseline })
+        runFixture({
+          fixture: 'stats-units',
+          outputDir,
+          cacheDir,
+          env: { DF_KEEP: keep, DF_TRIALS: trials },
+          updateBaseline,
+        })
       expect((await run('0.89', true)).exitCode, `${trials} trials: baseline`).toBeFalsy()
       const same = await run('0.89')
       expect(same.exitCode, `${trials} trials: same agent`).toBeFalsy()
@@ -125,12 +161,16 @@ describe('the Vitest baseline gate on a fixed table (real Vitest runs)', () => {
         expect(worse.exitCode, '1 trial: worse agent').toBeFalsy()
         expect(worse.output).toContain('1 case with 1 vs 1 trials, too few for a test;')
         // the remedy said once for the run, not on the group's line
-        expect(worse.output.match(/add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases/g)).toHaveLength(1)
+        expect(
+          worse.output.match(/add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases/g),
+        ).toHaveLength(1)
         continue
       }
       expect(same.output).toContain('no deterministic drop vs baseline')
       expect(worse.exitCode, `${trials} trials: worse agent`).toBe(1)
-      expect(worse.output).toMatch(/✗ partial · .*: deterministic drop \(F1\) vs baseline \(α=0\.05\): deterministic change on 1 case \(every trial identical on each side/)
+      expect(worse.output).toMatch(
+        /✗ partial · .*: deterministic drop \(F1\) vs baseline \(α=0\.05\): deterministic change on 1 case \(every trial identical on each side/,
+      )
       expect(worse.output).not.toContain('underpowered')
       const md = worse.reports.text('leaderboard.md')
       expect(md).toContain('| 1 case |')

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { assignUnits, type UnitRow, unitsText } from '../../src/stats/units.js'
 
 const sha = (x: string) => ({ dirty: x.repeat(64), clean: 'c'.repeat(64) })
-const row = (caseId: string, trial: number, extra: Partial<UnitRow> = {}): UnitRow => ({ caseId, trial, turn: null, datasetSha256: sha('a'), ...extra })
+const row = (caseId: string, trial: number, extra: Partial<UnitRow> = {}): UnitRow => ({
+  caseId,
+  trial,
+  turn: null,
+  datasetSha256: sha('a'),
+  ...extra,
+})
 
 describe('assignUnits', () => {
   it('nests the trials of a case that share data in one unit', () => {
@@ -10,11 +16,17 @@ describe('assignUnits', () => {
     const { keys, summary } = assignUnits(rows)
     expect(new Set(keys).size).toBe(2)
     expect(keys[0]).toBe(keys[2])
-    expect(summary).toEqual({ unit: 'case', units: 2, byKind: { case: 2 }, runsPerUnit: { min: 3, max: 3 }, note: null })
+    expect(summary).toEqual({
+      unit: 'case',
+      units: 2,
+      byKind: { case: 2 },
+      runsPerUnit: { min: 3, max: 3 },
+      note: null,
+    })
     expect(unitsText(summary)).toBe('2 cases')
   })
 
-  it('clusters a conversation\'s turns within the conversation', () => {
+  it("clusters a conversation's turns within the conversation", () => {
     const rows = [0, 1, 2].flatMap((turn) => [row('chat-a', 0, { turn }), row('chat-b', 0, { turn })])
     const { keys, summary } = assignUnits(rows)
     expect(summary).toMatchObject({ unit: 'conversation', units: 2, runsPerUnit: { min: 3, max: 3 } })
@@ -23,7 +35,11 @@ describe('assignUnits', () => {
   })
 
   it('makes each trial whose seed made new data a unit of its own', () => {
-    const rows = [row('synthetic', 0, { datasetSha256: sha('1') }), row('synthetic', 1, { datasetSha256: sha('2') }), row('synthetic', 2, { datasetSha256: sha('3') })]
+    const rows = [
+      row('synthetic', 0, { datasetSha256: sha('1') }),
+      row('synthetic', 1, { datasetSha256: sha('2') }),
+      row('synthetic', 2, { datasetSha256: sha('3') }),
+    ]
     const { summary } = assignUnits(rows)
     expect(summary).toMatchObject({ unit: 'generated data', units: 3, runsPerUnit: { min: 1, max: 1 } })
     expect(unitsText(summary)).toBe('3 generated datasets')
@@ -52,7 +68,11 @@ describe('assignUnits', () => {
     expect(summary).toMatchObject({ unit: 'case', units: 1, runsPerUnit: { min: 3, max: 3 } })
     expect(new Set(keys).size).toBe(1)
     // where the case did split by data, the row of unknown data is a unit of its own, never paired with known data
-    const split = assignUnits([row('s', 0, { datasetSha256: sha('1') }), row('s', 1, { datasetSha256: sha('2') }), row('s', 2, { datasetSha256: null })])
+    const split = assignUnits([
+      row('s', 0, { datasetSha256: sha('1') }),
+      row('s', 1, { datasetSha256: sha('2') }),
+      row('s', 2, { datasetSha256: null }),
+    ])
     expect(split.summary).toMatchObject({ unit: 'generated data', units: 3 })
   })
 })

@@ -16,17 +16,32 @@ import type { DataforgeMeta } from '../../src/vitest/meta.js'
 const N = 20_000_000
 const huge = 'x'.repeat(N)
 const hugeSha = sha256Hex(huge)
-const note = (field: string) => `value cut: ${field} has ${N} characters (sha256 ${hugeSha}); the record keeps the first ${MAX_VALUE_CHARS}`
+const note = (field: string) =>
+  `value cut: ${field} has ${N} characters (sha256 ${hugeSha}); the record keeps the first ${MAX_VALUE_CHARS}`
 const provenance = { projectCommit: null, runDateUtc: '2026-12-02T00:00:00.000Z' }
 
 const { task } = createRepairTask({
   name: 'tiny',
-  dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn'], ['2', 'Parls']] },
-  clean: { columns: ['id', 'city'], rows: [['1', 'Boston'], ['2', 'Paris']] },
+  dirty: {
+    columns: ['id', 'city'],
+    rows: [
+      ['1', 'Bostn'],
+      ['2', 'Parls'],
+    ],
+  },
+  clean: {
+    columns: ['id', 'city'],
+    rows: [
+      ['1', 'Boston'],
+      ['2', 'Paris'],
+    ],
+  },
 })
 
 describe('the size policy on a test meta', () => {
-  it('toRepairCells stores two 20 M-character fixes cut, each cut noted; the failure message quotes them cut', ({ task: test }) => {
+  it('toRepairCells stores two 20 M-character fixes cut, each cut noted; the failure message quotes them cut', ({
+    task: test,
+  }) => {
     const fixes = [0, 1].map((row) => ({ row, column: 'city', newValue: huge }))
     let message = ''
     try {
@@ -41,13 +56,21 @@ describe('the size policy on a test meta', () => {
     const repair = meta.matchers[0]!.repair!
     expect(repair.fixes.map((f) => f.newValue.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
     expect(repair.diagnostics.wrongValue.map((c) => c.got!.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
-    expect(repair.warnings).toEqual([note('fixes[0].newValue'), note('fixes[1].newValue'), note('diagnostics.wrongValue[0].got'), note('diagnostics.wrongValue[1].got')])
+    expect(repair.warnings).toEqual([
+      note('fixes[0].newValue'),
+      note('fixes[1].newValue'),
+      note('diagnostics.wrongValue[0].got'),
+      note('diagnostics.wrongValue[1].got'),
+    ])
     // What Vitest sends to the main process: the meta, serialized as V8 does it, is small.
     expect(serialize(meta).byteLength).toBeLessThan(100_000)
     expect(isExactDataforgeMeta(meta)).toBe(true)
 
     // The reporter's record keeps the notes once (its own cut finds nothing left to cut).
-    const record = recordFromTest({ fullName: 't', state: 'failed', errors: [{ message }], durationMs: 1, meta }, provenance)
+    const record = recordFromTest(
+      { fullName: 't', state: 'failed', errors: [{ message }], durationMs: 1, meta },
+      provenance,
+    )
     expect(record.fixes!.map((f) => f.newValue.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
     expect(record.warnings).toEqual(repair.warnings)
   })

@@ -13,18 +13,50 @@ import { emptyUsage } from '../../src/core/usage.js'
 function repairMeta() {
   const { task, info } = createRepairTask({
     name: 'tiny',
-    dirty: { columns: ['id', 'city'], rows: [['1', 'Bostn'], ['2', 'Parls']] },
-    clean: { columns: ['id', 'city'], rows: [['1', 'Boston'], ['2', 'Paris']] },
+    dirty: {
+      columns: ['id', 'city'],
+      rows: [
+        ['1', 'Bostn'],
+        ['2', 'Parls'],
+      ],
+    },
+    clean: {
+      columns: ['id', 'city'],
+      rows: [
+        ['1', 'Boston'],
+        ['2', 'Paris'],
+      ],
+    },
   })
-  const repair = gradeRepair(task, [{ row: 0, column: 'city', newValue: 'Boston' }, { row: 1, column: 'city', newValue: 'Rome' }])
-  const usage = { calls: 1, promptTokens: 10, completionTokens: 2, quotaUnits: 0, costUsd: 0.01, cachedCalls: 0, cachedPromptTokens: 0, cachedCompletionTokens: 0 }
+  const repair = gradeRepair(task, [
+    { row: 0, column: 'city', newValue: 'Boston' },
+    { row: 1, column: 'city', newValue: 'Rome' },
+  ])
+  const usage = {
+    calls: 1,
+    promptTokens: 10,
+    completionTokens: 2,
+    quotaUnits: 0,
+    costUsd: 0.01,
+    cachedCalls: 0,
+    cachedPromptTokens: 0,
+    cachedCompletionTokens: 0,
+  }
   return newMeta(
-    { caseId: 'c', suite: 's', dataset: 'tiny', agent: 'a', agentProvenance: { source: 'built-in', sha256: null, isolated: false } },
+    {
+      caseId: 'c',
+      suite: 's',
+      dataset: 'tiny',
+      agent: 'a',
+      agentProvenance: { source: 'built-in', sha256: null, isolated: false },
+    },
     {
       datasetInfo: info,
       usage,
       steps: 2,
-      matchers: [{ matcher: 'toRepairCells', passed: false, negated: false, summary: 'F1 0.5', score: repair.f1, repair }],
+      matchers: [
+        { matcher: 'toRepairCells', passed: false, negated: false, summary: 'F1 0.5', score: repair.f1, repair },
+      ],
       metrics: { f1: repair.f1 },
     },
   )
@@ -34,7 +66,9 @@ describe('the Vitest test meta schema', () => {
   it('accepts what evalCase writes and names the test and field of a malformed one', () => {
     const meta = newMeta({ caseId: 'c', suite: 's', dataset: 'd', agent: 'a' })
     expect(parseDataforgeMeta(meta, 'c [trial 1/1]')).toEqual(meta)
-    expect(() => parseDataforgeMeta({ ...meta, trial: -1 }, 'c [trial 1/1]')).toThrow(/test "c \[trial 1\/1\]": invalid dataforge meta at trial: /)
+    expect(() => parseDataforgeMeta({ ...meta, trial: -1 }, 'c [trial 1/1]')).toThrow(
+      /test "c \[trial 1\/1\]": invalid dataforge meta at trial: /,
+    )
     expect(() => parseDataforgeMeta({ ...meta, matchers: [{ matcher: 'x' }] }, 't')).toThrow(/at matchers\.0\.passed/)
   })
 
@@ -53,7 +87,10 @@ describe('the Vitest test meta schema', () => {
       { ...meta, datasetInfo: { ...meta.datasetInfo!, origin: 'elsewhere' } },
       { ...meta, agentProvenance: undefined },
       { ...meta, metrics: { f1: '1' } },
-      { ...meta, matchers: [{ ...meta.matchers[0]!, repair: { ...meta.matchers[0]!.repair!, perColumn: { city: { tp: -1 } } } }] },
+      {
+        ...meta,
+        matchers: [{ ...meta.matchers[0]!, repair: { ...meta.matchers[0]!.repair!, perColumn: { city: { tp: -1 } } } }],
+      },
       [meta],
       null,
     ]
@@ -71,11 +108,51 @@ describe('the Vitest test meta schema', () => {
     full.matchers[0]!.repair!.diagnostics.wrongValue = [{ row: 1, column: 'city', got: 'Rome', dirty: 'Parls' }]
     full.matchers[0]!.repair!.perKind = { typo: { total: 2, tp: 1, recall: 0.5 } }
     full.matchers[0]!.repair!.fixes = [{ row: 0, column: 'city', newValue: 'Boston', reason: 'typo' }]
-    full.matchers.push({ matcher: 'toBeNumeric', passed: true, negated: true, summary: 's', score: 1, failure: { kind: 'parse_error', message: 'm' } })
-    full.datasetInfo = { ...full.datasetInfo!, corruptionKinds: ['typo'], seed: 3, options: { rows: 10, mode: 'x', strict: true }, dirty: { ...full.datasetInfo!.dirty, path: 'd.csv' } }
-    Object.assign(full, { turn: 2, model: 'm', provider: 'p', category: 'c', generation: 'g', tags: ['t'], failure: { kind: 'timeout', message: 'late' }, warnings: ['cut'] })
+    full.matchers.push({
+      matcher: 'toBeNumeric',
+      passed: true,
+      negated: true,
+      summary: 's',
+      score: 1,
+      failure: { kind: 'parse_error', message: 'm' },
+    })
+    full.datasetInfo = {
+      ...full.datasetInfo!,
+      corruptionKinds: ['typo'],
+      seed: 3,
+      options: { rows: 10, mode: 'x', strict: true },
+      dirty: { ...full.datasetInfo!.dirty, path: 'd.csv' },
+    }
+    Object.assign(full, {
+      turn: 2,
+      model: 'm',
+      provider: 'p',
+      category: 'c',
+      generation: 'g',
+      tags: ['t'],
+      failure: { kind: 'timeout', message: 'late' },
+      warnings: ['cut'],
+    })
     const bases = [full, newMeta({ caseId: 'c', suite: 's', dataset: 'd', agent: 'a' })]
-    const replacements: unknown[] = [undefined, null, -1, 0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '', 'csv-pair', 'file-bytes', true, [], ['x'], {}, { kind: 'k', message: 'm' }]
+    const replacements: unknown[] = [
+      undefined,
+      null,
+      -1,
+      0,
+      1,
+      1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      2 ** 53,
+      '',
+      'csv-pair',
+      'file-bytes',
+      true,
+      [],
+      ['x'],
+      {},
+      { kind: 'k', message: 'm' },
+    ]
     let checked = 0
     const agree = (value: unknown, where: string) => {
       checked++
@@ -124,7 +201,10 @@ describe('what a meta carries to the main process', () => {
     expect(meta.usage).toBeNull()
     expect(meta.steps).toBe(2)
     expect(isExactDataforgeMeta(meta)).toBe(true)
-    const record = recordFromTest({ fullName: 'c', state: 'passed', errors: [], durationMs: 1, meta }, { projectCommit: null, runDateUtc: '2026-12-01T00:00:00.000Z' })
+    const record = recordFromTest(
+      { fullName: 'c', state: 'passed', errors: [], durationMs: 1, meta },
+      { projectCommit: null, runDateUtc: '2026-12-01T00:00:00.000Z' },
+    )
     expect(record.usage).toEqual(emptyUsage())
   })
 
@@ -145,8 +225,14 @@ describe('what a meta carries to the main process', () => {
     expect(datasetDigests('d'.repeat(64), 'c'.repeat(64))).toBe(a)
     expect(datasetDigests('c'.repeat(64), 'd'.repeat(64))).not.toBe(a)
     expect(Object.isFrozen(a)).toBe(true)
-    const metas = Array.from({ length: 100 }, (_, i) => ({ ...newMeta({ ...identity, caseId: `case ${i}` }), datasetSha256: a }))
-    const copies = Array.from({ length: 100 }, (_, i) => ({ ...newMeta({ ...identity, caseId: `case ${i}` }), datasetSha256: { ...a } }))
+    const metas = Array.from({ length: 100 }, (_, i) => ({
+      ...newMeta({ ...identity, caseId: `case ${i}` }),
+      datasetSha256: a,
+    }))
+    const copies = Array.from({ length: 100 }, (_, i) => ({
+      ...newMeta({ ...identity, caseId: `case ${i}` }),
+      datasetSha256: { ...a },
+    }))
     const batch = deserialize(serialize(metas)) as typeof metas
     expect(batch[99]!.datasetSha256).toBe(batch[0]!.datasetSha256)
     expect(batch[99]!.datasetSha256).toEqual(a)

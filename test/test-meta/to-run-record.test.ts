@@ -13,10 +13,20 @@ describe('a finished test becomes a record', () => {
   it("takes a failure's kind from the meta; a test error without one is an exception, whatever its text", () => {
     const meta = newMeta({ caseId: 'c', dataset: 'd', agent: 'a' })
     const timedOutText = [{ message: 'Test timed out in 5000ms.' }]
-    const bare = recordFromTest({ fullName: 'c', state: 'failed', errors: timedOutText, durationMs: 5000, meta }, provenance)
-    expect(bare).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Test timed out in 5000ms.' })
+    const bare = recordFromTest(
+      { fullName: 'c', state: 'failed', errors: timedOutText, durationMs: 5000, meta },
+      provenance,
+    )
+    expect(bare).toMatchObject({
+      status: 'failed',
+      failureKind: 'exception',
+      failureMessage: 'Test timed out in 5000ms.',
+    })
     meta.failure = { kind: 'timeout', message: 'timed out after 5 s' }
-    const kept = recordFromTest({ fullName: 'c', state: 'failed', errors: [{ message: 'anything' }], durationMs: 5000, meta }, provenance)
+    const kept = recordFromTest(
+      { fullName: 'c', state: 'failed', errors: [{ message: 'anything' }], durationMs: 5000, meta },
+      provenance,
+    )
     expect(kept).toMatchObject({ status: 'failed', failureKind: 'timeout', failureMessage: 'timed out after 5 s' })
     // Built once, with the run's provenance.
     expect(kept).toMatchObject(provenance)
@@ -30,7 +40,16 @@ describe('a finished test becomes a record', () => {
     await session.close()
     expect(error).toBeInstanceOf(AgentFailure)
     expect(live.failure).toEqual({ kind: 'timeout', message: (error as AgentFailure).message })
-    const record = recordFromTest({ fullName: 'talk#t1', state: 'failed', errors: [{ message: 'whatever the runner says' }], durationMs: 50, meta: live }, provenance)
+    const record = recordFromTest(
+      {
+        fullName: 'talk#t1',
+        state: 'failed',
+        errors: [{ message: 'whatever the runner says' }],
+        durationMs: 50,
+        meta: live,
+      },
+      provenance,
+    )
     expect(record).toMatchObject({ status: 'failed', failureKind: 'timeout', agent: 'quick', turn: 1, suite: 'talk' })
     // The runner's own timeout sits past the question's and the check's.
     expect(session.runnerTimeoutMs(0)).toBeGreaterThan(2 * 50)

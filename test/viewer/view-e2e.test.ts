@@ -33,22 +33,99 @@ afterAll(async () => {
 /** Every file under `dir`, as text. */
 async function allText(dir: string): Promise<string> {
   const names = await readdir(dir, { recursive: true, withFileTypes: true })
-  const texts = await Promise.all(names.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8')))
+  const texts = await Promise.all(
+    names.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8')),
+  )
   return texts.join('\n')
 }
 
 describe('view on reports written by the real commands', () => {
   it('run (repair, then a changed agent --against it), qa with the data agent on a loopback model, conformance', async () => {
     await withTempDir(async (dir) => {
-      expect((await runCli(['run', '--agent', 'baseline', '--dataset', 'synthetic', '--rows', '40', '--quiet', '--output', 'base/report.md'], dir)).code).toBe(0)
-      expect((await runCli(['run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '40', '--quiet', '--output', 'cand/report.md'], dir)).code).toBe(0)
-      const qa = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'large', '--limit', '2', '--quiet']
+      expect(
+        (
+          await runCli(
+            [
+              'run',
+              '--agent',
+              'baseline',
+              '--dataset',
+              'synthetic',
+              '--rows',
+              '40',
+              '--quiet',
+              '--output',
+              'base/report.md',
+            ],
+            dir,
+          )
+        ).code,
+      ).toBe(0)
+      expect(
+        (
+          await runCli(
+            [
+              'run',
+              '--agent',
+              'noop',
+              '--dataset',
+              'synthetic',
+              '--rows',
+              '40',
+              '--quiet',
+              '--output',
+              'cand/report.md',
+            ],
+            dir,
+          )
+        ).code,
+      ).toBe(0)
+      const qa = [
+        'qa',
+        '--agent',
+        'data-agent',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'large',
+        '--limit',
+        '2',
+        '--quiet',
+      ]
       const asked = await runCli(qa, dir, { QA_KEY: KEY })
       expect(asked.code, asked.stderr).toBe(0)
-      const samples = ['positive', 'negative', 'neutral'].flatMap((label, k) => Array.from({ length: [45, 28, 27][k]! }, (_, i) => JSON.stringify({ id: `${k}-${i}`, sentiment: label })))
+      const samples = ['positive', 'negative', 'neutral'].flatMap((label, k) =>
+        Array.from({ length: [45, 28, 27][k]! }, (_, i) => JSON.stringify({ id: `${k}-${i}`, sentiment: label })),
+      )
       await writeFile(join(dir, 's.jsonl'), `${samples.join('\n')}\n`)
-      await writeFile(join(dir, 'spec.json'), JSON.stringify({ properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } }] }))
-      expect((await runCli(['conformance', '--samples', 's.jsonl', '--spec', 'spec.json', '--output', 'conf/c.md', '--output-json', 'conf/c.json'], dir)).code).toBe(0)
+      await writeFile(
+        join(dir, 'spec.json'),
+        JSON.stringify({
+          properties: [{ name: 'sentiment', distribution: { positive: 40, negative: 30, neutral: 30 } }],
+        }),
+      )
+      expect(
+        (
+          await runCli(
+            [
+              'conformance',
+              '--samples',
+              's.jsonl',
+              '--spec',
+              'spec.json',
+              '--output',
+              'conf/c.md',
+              '--output-json',
+              'conf/c.json',
+            ],
+            dir,
+          )
+        ).code,
+      ).toBe(0)
 
       const page = await browser.context.newPage()
       page.setDefaultTimeout(10_000)
@@ -57,7 +134,9 @@ describe('view on reports written by the real commands', () => {
       try {
         await page.goto(repair.url)
         const changed = await page.locator('#changes tbody tr').first().innerText()
-        expect(changed).toMatch(/noop · synthetic · synthetic · trial 1\s+incorrect · F1 0\.667\s+incorrect · F1 0\.000\s+worse\s+10\s*$/)
+        expect(changed).toMatch(
+          /noop · synthetic · synthetic · trial 1\s+incorrect · F1 0\.667\s+incorrect · F1 0\.000\s+worse\s+10\s*$/,
+        )
         await page.goto(`${repair.url}runs/0`)
         const main = await page.locator('main').innerText()
         expect(main).toContain('10 cells right → wrong · 0 wrong → right')
@@ -82,7 +161,8 @@ describe('view on reports written by the real commands', () => {
         expect(all).toMatch(/The agent's own tools \(\d+\)/)
         expect(all).toMatch(/SELECT count\(\*\) AS n FROM events[\s\S]*100000/)
         expect(main).toMatch(/Answer and verdict\s+incorrect\s+expected [\d.]+ \(±[\d.]+\), found 100000 \(value\)/)
-        for (const path of ['', 'runs/0', 'runs/1']) expect(await (await fetch(`${questions.url}${path}`)).text()).not.toContain(KEY)
+        for (const path of ['', 'runs/0', 'runs/1'])
+          expect(await (await fetch(`${questions.url}${path}`)).text()).not.toContain(KEY)
       } finally {
         expect((await questions.stop()).code).toBe(0)
       }
@@ -105,15 +185,37 @@ describe('view on reports written by the real commands', () => {
   it('a gateway run with a streamed in-process agent and a cmd: agent calling tools on a loopback provider', async () => {
     await withTempDir(async (dir) => {
       const fixtures = resolve(import.meta.dirname, '../gateway/fixtures')
-      const argv = ['run', '--dataset', 'synthetic', '--rows', '6', '--quiet', '--output', join(dir, 'r/r.md'), '--llm', `${tools.url}/v1`, '--llm-key-env', 'VIEW_KEY', '--cache', 'off']
-      const ran = await runCli([...argv, '--no-isolate', '--agent', './tool-agent.mjs', '--agent', 'cmd:node tool_cmd_agent.mjs'], fixtures, { VIEW_KEY: KEY })
+      const argv = [
+        'run',
+        '--dataset',
+        'synthetic',
+        '--rows',
+        '6',
+        '--quiet',
+        '--output',
+        join(dir, 'r/r.md'),
+        '--llm',
+        `${tools.url}/v1`,
+        '--llm-key-env',
+        'VIEW_KEY',
+        '--cache',
+        'off',
+      ]
+      const ran = await runCli(
+        [...argv, '--no-isolate', '--agent', './tool-agent.mjs', '--agent', 'cmd:node tool_cmd_agent.mjs'],
+        fixtures,
+        { VIEW_KEY: KEY },
+      )
       expect(ran.code, ran.stderr).toBe(0)
       const served = await startView(['r', '--port', '0'], dir)
       const page = await browser.context.newPage()
       page.setDefaultTimeout(10_000)
       try {
         await page.goto(served.url)
-        expect(await page.locator('#runs tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/tool-agent · synthetic.*kept$/), expect.stringMatching(/tool-cmd · synthetic.*kept$/)])
+        expect(await page.locator('#runs tbody tr').allInnerTexts()).toEqual([
+          expect.stringMatching(/tool-agent · synthetic.*kept$/),
+          expect.stringMatching(/tool-cmd · synthetic.*kept$/),
+        ])
         // The streamed in-process agent: system prompt, the tools offered, both tool calls assembled from deltas.
         await page.goto(`${served.url}runs/0`)
         // Each call is scrolled to first: calls out of view are not laid out (content-visibility: auto).
@@ -123,7 +225,9 @@ describe('view on reports written by the real commands', () => {
           return call.innerText()
         }
         const streamed = await callText(0)
-        expect(streamed).toMatch(/call 1\s+live\s+m1\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/)
+        expect(streamed).toMatch(
+          /call 1\s+live\s+m1\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/,
+        )
         expect(streamed).toContain('Repair the table.')
         expect(streamed).toMatch(/tool call\s+sql\s+call_1\s+\{"query":"SELECT count\(\*\) FROM t"\}/)
         expect(streamed).toMatch(/tool call\s+describe\s+call_2\s+\{"table":"t"\}/)
@@ -135,7 +239,8 @@ describe('view on reports written by the real commands', () => {
         expect(plain).toMatch(/openai-chat \/chat\/completions\s+status 200/)
         expect(plain).not.toContain('streamed')
         expect(plain).toMatch(/tool call\s+sql\s+call_1/)
-        for (const path of ['', 'runs/0', 'runs/1']) expect(await (await fetch(`${served.url}${path}`)).text()).not.toContain(KEY)
+        for (const path of ['', 'runs/0', 'runs/1'])
+          expect(await (await fetch(`${served.url}${path}`)).text()).not.toContain(KEY)
       } finally {
         await page.close()
         expect((await served.stop()).code).toBe(0)

@@ -8,7 +8,14 @@ import { groundTruthOf } from '../../src/core/ground-truth.js'
 import { loadDataset } from '../../src/datasets/load.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
 import { launchChromium } from '../report-builder/html/browser.js'
-import { FAKE_KEY, HOSTILE_ANSI, HOSTILE_CATEGORY, HOSTILE_HTML, HOSTILE_MARKDOWN, writeFixtureReport } from './fixture.js'
+import {
+  FAKE_KEY,
+  HOSTILE_ANSI,
+  HOSTILE_CATEGORY,
+  HOSTILE_HTML,
+  HOSTILE_MARKDOWN,
+  writeFixtureReport,
+} from './fixture.js'
 import { type ServedView, startView } from './serve-helper.js'
 
 let browser: Awaited<ReturnType<typeof launchChromium>>
@@ -43,9 +50,21 @@ async function hostileInert(page: Page): Promise<void> {
 describe('view: the served viewer in Chromium', () => {
   it('shows transcripts, graded cells and verdicts, filters, keys, the --against changes, and keeps hostile strings inert', async () => {
     await withTempDir(async (dir) => {
-      await writeFixtureReport(join(dir, 'base'), { agent: 'fixer', rightFixes: 3, answer: 'The total is 41.', questionCorrect: false })
-      await writeFixtureReport(join(dir, 'cand'), { agent: 'fixer-v2', rightFixes: 5, answer: 'The total is 42.', questionCorrect: true })
-      const view: ServedView = await startView(['cand', '--port', '0', '--against', 'base', '--show-expected'], dir, { OPENAI_API_KEY: FAKE_KEY })
+      await writeFixtureReport(join(dir, 'base'), {
+        agent: 'fixer',
+        rightFixes: 3,
+        answer: 'The total is 41.',
+        questionCorrect: false,
+      })
+      await writeFixtureReport(join(dir, 'cand'), {
+        agent: 'fixer-v2',
+        rightFixes: 5,
+        answer: 'The total is 42.',
+        questionCorrect: true,
+      })
+      const view: ServedView = await startView(['cand', '--port', '0', '--against', 'base', '--show-expected'], dir, {
+        OPENAI_API_KEY: FAKE_KEY,
+      })
       try {
         expect(view.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
         const { page, problems } = await openPage()
@@ -103,7 +122,11 @@ describe('view: the served viewer in Chromium', () => {
         const cells = page.locator('#cells-table')
         const header = await cells.locator('thead').innerText()
         expect(header).toMatch(/row\s+column\s+dirty value\s+agent's value\s+expected\s+verdict/)
-        const verdicts = new Set(await page.locator('#cells-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict'))))
+        const verdicts = new Set(
+          await page
+            .locator('#cells-table tbody tr')
+            .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict'))),
+        )
         expect([...verdicts].sort()).toEqual(['missed', 'over-repair', 'right', 'wrong cell', 'wrong value'])
         expect(await page.locator('#cells-table tbody tr:visible').count()).toBe(50) // paged
         const wrongRow = page.locator('#cells-table tbody tr[data-verdict="wrong value"]')
@@ -113,10 +136,14 @@ describe('view: the served viewer in Chromium', () => {
         expect(await wrongRow.locator('td').nth(2).innerText()).toBe(c.dirty)
         expect(await wrongRow.locator('td').nth(4).innerText()).toBe(c.clean)
         const over = await page.locator('#cells-table tbody tr[data-verdict="over-repair"] td').nth(3).innerText()
-        expect(over).toBe(`${HOSTILE_MARKDOWN} ${HOSTILE_ANSI.replaceAll('\u001b', '\u241b').replace('\u0007', '\\u0007')}`)
+        expect(over).toBe(
+          `${HOSTILE_MARKDOWN} ${HOSTILE_ANSI.replaceAll('\u001b', '\u241b').replace('\u0007', '\\u0007')}`,
+        )
         expect(await page.locator('main strong:has-text("bold")').count()).toBe(0)
         // Cells flipped against the baseline.
-        expect(await page.locator('#against').evaluate((h) => h.parentElement!.innerText)).toContain('0 cells right → wrong · 2 wrong → right')
+        expect(await page.locator('#against').evaluate((h) => h.parentElement!.innerText)).toContain(
+          '0 cells right → wrong · 2 wrong → right',
+        )
 
         // The transcript: messages, tool calls with arguments, the streamed answer, cache and tokens, agent tools.
         // textContent: calls out of view are not laid out (content-visibility: auto), so innerText skips them.
@@ -135,7 +162,9 @@ describe('view: the served viewer in Chromium', () => {
         const failed = await page.locator('main').innerText()
         expect(failed).toContain('timeout')
         expect(failed).toContain(`timed out after 5 s ${HOSTILE_HTML}`)
-        expect(failed).toContain('No transcript: The record names transcript t-gone, but transcripts.jsonl has no line with that id.')
+        expect(failed).toContain(
+          'No transcript: The record names transcript t-gone, but transcripts.jsonl has no line with that id.',
+        )
         await hostileInert(page)
 
         // The conformance run: its metrics, the same layout.
@@ -146,7 +175,13 @@ describe('view: the served viewer in Chromium', () => {
         for (const path of ['', 'runs/0']) {
           const narrow = await openPage(800)
           await narrow.page.goto(`${view.url}${path}`)
-          expect(await narrow.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(800)
+          expect(
+            await narrow.page.evaluate(
+              () =>
+                (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+                  .documentElement.scrollWidth,
+            ),
+          ).toBeLessThanOrEqual(800)
           expect(narrow.problems.join('\n')).toBe('')
           await narrow.page.close()
         }
@@ -159,7 +194,8 @@ describe('view: the served viewer in Chromium', () => {
         await expect.poll(() => page.locator('#f-count').innerText(), { timeout: 15_000 }).toBe('5 of 5 runs')
 
         // No key anywhere: pages as served.
-        for (const path of ['', 'runs/0', 'runs/1', 'runs/3']) expect(await (await fetch(`${view.url}${path}`)).text()).not.toContain(FAKE_KEY)
+        for (const path of ['', 'runs/0', 'runs/1', 'runs/3'])
+          expect(await (await fetch(`${view.url}${path}`)).text()).not.toContain(FAKE_KEY)
         expect(problems.join('\n')).toBe('')
         await page.close()
       } finally {
@@ -172,11 +208,20 @@ describe('view: the served viewer in Chromium', () => {
   it('--export writes the same pages as a static site that works from file://, without expected values', async () => {
     await withTempDir(async (dir) => {
       await writeFixtureReport(join(dir, 'base'), { agent: 'fixer', rightFixes: 3 })
-      await writeFixtureReport(join(dir, 'cand'), { agent: 'fixer-v2', rightFixes: 5, answer: 'The total is 42.', questionCorrect: true })
+      await writeFixtureReport(join(dir, 'cand'), {
+        agent: 'fixer-v2',
+        rightFixes: 5,
+        answer: 'The total is 42.',
+        questionCorrect: true,
+      })
       const refused = await runCli(['view', 'cand', '--export', 'site', '--show-expected'], dir)
       expect(refused.code).toBe(2)
-      expect(refused.stderr).toBe('dataforge-evals: --show-expected shows expected values on served pages only; an --export never holds them\n')
-      const res = await runCli(['view', 'cand', '--export', 'site', '--against', 'base'], dir, { OPENAI_API_KEY: FAKE_KEY })
+      expect(refused.stderr).toBe(
+        'dataforge-evals: --show-expected shows expected values on served pages only; an --export never holds them\n',
+      )
+      const res = await runCli(['view', 'cand', '--export', 'site', '--against', 'base'], dir, {
+        OPENAI_API_KEY: FAKE_KEY,
+      })
       expect(res.stderr).toBe('')
       expect(res.code).toBe(0)
       expect(res.stdout).toBe('wrote site: 5 pages (open site/index.html)\n')

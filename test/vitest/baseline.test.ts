@@ -24,7 +24,8 @@ function runWith(control: FixtureControl, opts: Partial<FixtureRunOptions> = {})
   return runFixture({ fixture: 'baseline', outputDir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
 }
 
-const failedTests = (run: Awaited<ReturnType<typeof runWith>>) => run.tests.tests.filter((t) => t.state === 'failed').length
+const failedTests = (run: Awaited<ReturnType<typeof runWith>>) =>
+  run.tests.tests.filter((t) => t.state === 'failed').length
 
 describe('baseline', () => {
   it('is written by the update mode (DATAFORGE_UPDATE_BASELINE=1) next to the reports', async () => {
@@ -55,8 +56,12 @@ describe('baseline', () => {
     expect(md).toContain(
       '| group | F1 baseline → now | ΔF1 | F1 p | pass rate baseline → now | Δpass rate | units | b | c | pass/fail p | verdict |',
     )
-    expect(md).toContain('| drifty · synthetic | 1.000 → 0.875 | -0.125 | 1.0000 (sign-flip exact) | 1.000 → 0.875 | -0.125 | 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | no significant change |')
-    expect(md).toContain('| steady · synthetic | 1.000 → 1.000 | 0.000 | 1.0000 (sign-flip exact) | 1.000 → 1.000 | 0.000 | 8 generated datasets | 0 | 0 | 1.0000 (McNemar exact) | no significant change |')
+    expect(md).toContain(
+      '| drifty · synthetic | 1.000 → 0.875 | -0.125 | 1.0000 (sign-flip exact) | 1.000 → 0.875 | -0.125 | 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | no significant change |',
+    )
+    expect(md).toContain(
+      '| steady · synthetic | 1.000 → 1.000 | 0.000 | 1.0000 (sign-flip exact) | 1.000 → 1.000 | 0.000 | 8 generated datasets | 0 | 0 | 1.0000 (McNemar exact) | no significant change |',
+    )
   })
 
   it('fails the gate (exit code 1) on a significant regression, naming group, counts and p', async () => {
@@ -77,7 +82,9 @@ describe('baseline', () => {
     expect(run.output).toContain(
       '✗ drifty · synthetic: below floor vs baseline (α=0.05): pass/fail McNemar exact b=1 c=0 p=1.0000 (shown, not gating) · F1 sign-flip exact p=1.0000 (8 generated datasets); Δscore -0.125, ΔF1 -0.125; Score 0.875 is below the floor 0.95; Holm-corrected over 2 tests',
     )
-    expect(run.reports.text('leaderboard.md')).toContain('| 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | **below floor** |')
+    expect(run.reports.text('leaderboard.md')).toContain(
+      '| 8 generated datasets | 1 | 0 | 1.0000 (McNemar exact) | **below floor** |',
+    )
   })
 
   it('leaves groups filtered out by -t alone: skipped runs are no regression', async () => {
@@ -102,12 +109,21 @@ describe('baseline', () => {
   it('warns when updated from a partial run', async () => {
     const run = await runWith({ failTrials: [] }, { updateBaseline: true, testNamePattern: '^steady' })
     expect(run.exitCode).toBeFalsy()
-    expect(run.output).toContain('dataforge-evals: the baseline comes from a partial run: 8 skipped runs have no result in it and will not be compared')
+    expect(run.output).toContain(
+      'dataforge-evals: the baseline comes from a partial run: 8 skipped runs have no result in it and will not be compared',
+    )
   })
 
   it('is small and diff-stable: ids, judgments, F1 and counts, sorted; no dates, paths, fixes or values', async () => {
     const dir = temp.make()
-    const update = () => runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, updateBaseline: true })
+    const update = () =>
+      runFixture({
+        fixture: 'baseline',
+        outputDir: dir,
+        cacheDir,
+        env: { DF_FIXTURE_CONTROL: controlFile },
+        updateBaseline: true,
+      })
     writeFileSync(controlFile, JSON.stringify({ failTrials: [] }))
     await update()
     const first = readFileSync(join(dir, 'baseline.json'), 'utf8')
@@ -116,9 +132,21 @@ describe('baseline', () => {
     const file = JSON.parse(first)
     expect(Object.keys(file)).toEqual(['baselineVersion', 'groups'])
     expect(file.groups.map((g: { group: string }) => g.group)).toEqual(['drifty · synthetic', 'steady · synthetic'])
-    expect(Object.keys(file.groups[0].runs[0])).toEqual(['case', 'turn', 'trial', 'correct', 'f1', 'tp', 'fp', 'fn', 'datasetSha256'])
+    expect(Object.keys(file.groups[0].runs[0])).toEqual([
+      'case',
+      'turn',
+      'trial',
+      'correct',
+      'f1',
+      'tp',
+      'fp',
+      'fn',
+      'datasetSha256',
+    ])
     expect(file.groups[0].runs.map((r: { trial: number }) => r.trial)).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
-    expect(first).not.toMatch(/runDateUtc|runtimeS|projectCommit|fixes|want|newValue|diagnostics|\/tmp|dataforge-vitest/)
+    expect(first).not.toMatch(
+      /runDateUtc|runtimeS|projectCommit|fixes|want|newValue|diagnostics|\/tmp|dataforge-vitest/,
+    )
     // 3 opening lines, per group { + 6 identity lines + "runs": [ + 8 one-line runs + ] + }, 2 closing lines, final newline
     expect(first.split('\n')).toHaveLength(3 + 2 * 18 + 3)
   })
@@ -126,11 +154,16 @@ describe('baseline', () => {
   it('is merged when updated from a filtered run: the groups not run are kept', async () => {
     const dir = temp.make()
     writeFileSync(controlFile, JSON.stringify({ failTrials: [] }))
-    const run = (opts: Partial<FixtureRunOptions>) => runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
+    const run = (opts: Partial<FixtureRunOptions>) =>
+      runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
     await run({ updateBaseline: true })
     const filtered = await run({ updateBaseline: true, files: ['evals/steady.eval.ts'] })
-    expect(filtered.output).toContain('dataforge-evals: kept 1 baseline group this run did not execute: drifty · synthetic')
-    const groups = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).groups.map((g: { group: string }) => g.group)
+    expect(filtered.output).toContain(
+      'dataforge-evals: kept 1 baseline group this run did not execute: drifty · synthetic',
+    )
+    const groups = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')).groups.map(
+      (g: { group: string }) => g.group,
+    )
     expect(groups).toEqual(['drifty · synthetic', 'steady · synthetic'])
     // and the kept group still gates: losing 7 of 8 drifty trials fails
     writeFileSync(controlFile, JSON.stringify({ failTrials: [0, 1, 2, 3, 4, 5, 6] }))
@@ -140,20 +173,27 @@ describe('baseline', () => {
   it('calls a group the baseline does not have "new", never a failure, and pairs each agent only with itself', async () => {
     const dir = temp.make()
     writeFileSync(controlFile, JSON.stringify({ failTrials: [] }))
-    const run = (opts: Partial<FixtureRunOptions>) => runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
+    const run = (opts: Partial<FixtureRunOptions>) =>
+      runFixture({ fixture: 'baseline', outputDir: dir, cacheDir, env: { DF_FIXTURE_CONTROL: controlFile }, ...opts })
     await run({ updateBaseline: true, files: ['evals/steady.eval.ts'] })
     const full = await run({})
     expect(full.exitCode).toBeFalsy()
     expect(full.output).not.toContain('gate failed')
     expect(full.output).not.toContain('--agents')
     expect(full.output).toContain('  drifty · synthetic: new (no counterpart in the baseline; not compared)')
-    expect(full.reports.text('leaderboard.md')).toContain('| drifty · synthetic | — → 1.000 | n/a | — | — → 1.000 | n/a | 0 | — | — | — | new (not in the baseline) |')
+    expect(full.reports.text('leaderboard.md')).toContain(
+      '| drifty · synthetic | — → 1.000 | n/a | — | — → 1.000 | n/a | 0 | — | — | — | new (not in the baseline) |',
+    )
   })
 
   it('says when the pairs cannot reach alpha: the smallest p and the pairs needed (terminal and leaderboard)', async () => {
-    const run = await runWith({ failTrials: [0, 1, 2, 3, 4, 5, 6, 7] }, { reporterOptions: { baseline: { alpha: 0.001 } } })
+    const run = await runWith(
+      { failTrials: [0, 1, 2, 3, 4, 5, 6, 7] },
+      { reporterOptions: { baseline: { alpha: 0.001 } } },
+    )
     // 8 units (each trial's seed makes new data): the smallest p is 2/2^8 = 0.0078 > 0.001; 11 units reach 2/2^11 = 0.00098
-    const power = 'underpowered: with 8 generated datasets no paired test reaches α=0.001 (smallest possible p 0.0078); 11 generated datasets are needed'
+    const power =
+      'underpowered: with 8 generated datasets no paired test reaches α=0.001 (smallest possible p 0.0078); 11 generated datasets are needed'
     // The terminal says it once for the run, naming every such group with its units; not once per group.
     expect(run.output).toContain(
       '  underpowered: 2 groups have too few units for a paired test to reach α=0.001 (11 are needed), so they fail only through a threshold or the floor: ' +
@@ -168,7 +208,11 @@ describe('baseline', () => {
 
   it('is refused with a clear message when its options are out of range', async () => {
     const { default: DataforgeReporter } = await import('../../src/reporter/vitest/index.js')
-    expect(() => new DataforgeReporter({ baseline: { alpha: 5 } })).toThrow('baseline.alpha must be a number between 0 and 1 (exclusive), got 5')
-    expect(() => new DataforgeReporter({ baseline: { floor: -1 } })).toThrow('baseline.floor must be a number between 0 and 1, got -1')
+    expect(() => new DataforgeReporter({ baseline: { alpha: 5 } })).toThrow(
+      'baseline.alpha must be a number between 0 and 1 (exclusive), got 5',
+    )
+    expect(() => new DataforgeReporter({ baseline: { floor: -1 } })).toThrow(
+      'baseline.floor must be a number between 0 and 1, got -1',
+    )
   })
 })

@@ -33,7 +33,13 @@ afterAll(() => temp.removeAll())
 const recordsOf = (caseId: string) => runs.filter((r) => r.caseId === caseId)
 const group = (name: string): Aggregate => {
   const found = run.reports.report().aggregates.find((a) => a.group === name)
-  if (!found) throw new Error(`no group "${name}": ${run.reports.report().aggregates.map((a) => a.group).join(', ')}`)
+  if (!found)
+    throw new Error(
+      `no group "${name}": ${run.reports
+        .report()
+        .aggregates.map((a) => a.group)
+        .join(', ')}`,
+    )
   return found
 }
 
@@ -66,7 +72,9 @@ describe('evalCase', () => {
       seed: 12,
       turn: null,
     })
-    expect(meta.matchers).toEqual([expect.objectContaining({ matcher: 'toRepairCells', passed: true, negated: false, score: 1 })])
+    expect(meta.matchers).toEqual([
+      expect.objectContaining({ matcher: 'toRepairCells', passed: true, negated: false, score: 1 }),
+    ])
   })
 
   it('records custom metrics from record() and the exported record()', () => {
@@ -79,7 +87,10 @@ describe('evalCase', () => {
   })
 
   it('keeps .skip: skipped trials are reported as skipped runs', () => {
-    expect(run.tests.tests.filter((t) => t.name.startsWith('skipped case')).map((t) => t.state)).toEqual(['skipped', 'skipped'])
+    expect(run.tests.tests.filter((t) => t.name.startsWith('skipped case')).map((t) => t.state)).toEqual([
+      'skipped',
+      'skipped',
+    ])
     expect(recordsOf('skipped case').map((r) => [r.status, r.failureKind, r.correct])).toEqual([
       ['skipped', 'skipped', null],
       ['skipped', 'skipped', null],
@@ -104,7 +115,9 @@ describe('evalCase', () => {
       else expect(r.f1).toBeLessThan(1)
     }
     const trial2 = run.tests.byName('concurrent case [trial 2/4 · seed 21]')
-    expect(trial2.meta!.matchers.map((m) => m.summary)).toEqual([expect.stringMatching(/^F1 0\.\d{3} \(P 1\.000 R 0\.\d{3}\) tp \d+ fp 0 fn \d+$/)])
+    expect(trial2.meta!.matchers.map((m) => m.summary)).toEqual([
+      expect.stringMatching(/^F1 0\.\d{3} \(P 1\.000 R 0\.\d{3}\) tp \d+ fp 0 fn \d+$/),
+    ])
     // A verdict that held is not annotated (DATAFORGE_ANNOTATE=all does that): it is on the meta.
     expect(trial2.annotations).toEqual([])
   })
@@ -124,11 +137,24 @@ describe('evalCase', () => {
   })
 
   it('records a throwing agent as an exception and an adapter failure under its own kind', () => {
-    expect(recordsOf('throws')[0]).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: agent exploded on purpose' })
+    expect(recordsOf('throws')[0]).toMatchObject({
+      status: 'failed',
+      failureKind: 'exception',
+      failureMessage: 'Error: agent exploded on purpose',
+    })
     // a body that catches the agent's exception still leaves a failed trial, though its test passed
     expect(run.tests.byName('swallows [trial 1/1 · seed 1]').state).toBe('passed')
-    expect(recordsOf('swallows')[0]).toMatchObject({ status: 'failed', failureKind: 'exception', failureMessage: 'Error: agent exploded on purpose', correct: null })
-    expect(recordsOf('unparsable')[0]).toMatchObject({ status: 'failed', failureKind: 'parse_failure', failureMessage: 'no JSON array in the reply' })
+    expect(recordsOf('swallows')[0]).toMatchObject({
+      status: 'failed',
+      failureKind: 'exception',
+      failureMessage: 'Error: agent exploded on purpose',
+      correct: null,
+    })
+    expect(recordsOf('unparsable')[0]).toMatchObject({
+      status: 'failed',
+      failureKind: 'parse_failure',
+      failureMessage: 'no JSON array in the reply',
+    })
   })
 
   it('records a scored run below the matcher threshold as completed and not correct, failing the test', () => {
@@ -145,7 +171,12 @@ describe('evalCase', () => {
     expect(floor!.validationError).toMatch(/^toRepairCells: F1 0\.000/)
     // One that reaches the bar after all fails its test (the bar is too low for a floor) and counts as correct.
     expect(run.tests.byName('floor that reached the bar [trial 1/1 · seed 1]').state).toBe('failed')
-    expect(recordsOf('floor that reached the bar')[0]).toMatchObject({ status: 'ok', correct: true, f1: 1, validationError: null })
+    expect(recordsOf('floor that reached the bar')[0]).toMatchObject({
+      status: 'ok',
+      correct: true,
+      f1: 1,
+      validationError: null,
+    })
   })
 })
 
@@ -160,7 +191,10 @@ describe('conversation', () => {
     expect(turns[1]!.errors[0]).toMatch(/^toBeNumeric: /)
     // The failed turn is annotated with its question and the failed verdict; the passing ones are not.
     expect(turns[1]!.annotations.map((a) => a.type).sort()).toEqual(['dataforge', 'dataforge-question'])
-    expect(turns[1]!.annotations).toContainEqual({ type: 'dataforge-question', message: expect.stringMatching(/^t2: /) })
+    expect(turns[1]!.annotations).toContainEqual({
+      type: 'dataforge-question',
+      message: expect.stringMatching(/^t2: /),
+    })
     expect(turns[0]!.annotations).toEqual([])
     expect(recordsOf('memory').map((r) => [r.turn, r.status, r.correct, r.category, r.agent])).toEqual([
       [1, 'ok', true, 'multi-turn', 'memory-qa'],
@@ -183,17 +217,23 @@ describe('conversation', () => {
   })
 
   it('closes the session after the last turn', () => {
-    expect(run.tests.byName('the troubled session was closed after its last turn, and the hung question aborted').state).toBe('passed')
+    expect(
+      run.tests.byName('the troubled session was closed after its last turn, and the hung question aborted').state,
+    ).toBe('passed')
   })
 })
 
 describe('matchers on the running test', () => {
   it('keep a one-line summary per matcher on the meta, and annotate only the verdicts that failed', () => {
     const repairTest = run.tests.byName('repair matcher annotates')
-    expect(repairTest.meta!.matchers.map((m) => m.summary)).toEqual([expect.stringMatching(/^F1 1\.000 \(P 1\.000 R 1\.000\) tp \d+ fp 0 fn 0$/)])
+    expect(repairTest.meta!.matchers.map((m) => m.summary)).toEqual([
+      expect.stringMatching(/^F1 1\.000 \(P 1\.000 R 1\.000\) tp \d+ fp 0 fn 0$/),
+    ])
     expect(repairTest.annotations).toEqual([])
     const below = run.tests.byName('below the bar [trial 1/1 · seed 1]')
-    expect(below.annotations).toEqual([{ type: 'dataforge', message: expect.stringMatching(/^F1 0\.000 \(P 1\.000 R 0\.000\) tp 0 fp 0 fn \d+$/) }])
+    expect(below.annotations).toEqual([
+      { type: 'dataforge', message: expect.stringMatching(/^F1 0\.000 \(P 1\.000 R 0\.000\) tp 0 fp 0 fn \d+$/) },
+    ])
     const answers = run.tests.byName('answer matchers annotate').meta!.matchers.map((m) => ({ message: m.summary }))
     expect(answers.map((a) => a.message.split(' ')[0])).toEqual([
       'toBeNumeric',
@@ -211,7 +251,14 @@ describe('matchers on the running test', () => {
 
   it('give plain tests a neutral identity named after their file', () => {
     const [row] = recordsOf('repair matcher annotates')
-    expect(row).toMatchObject({ agent: 'plain test', dataset: 'matchers.eval.ts', suite: 'matchers', status: 'ok', correct: true, f1: 1 })
+    expect(row).toMatchObject({
+      agent: 'plain test',
+      dataset: 'matchers.eval.ts',
+      suite: 'matchers',
+      status: 'ok',
+      correct: true,
+      f1: 1,
+    })
     // Grader scores become metrics (means over positive uses; `.not` uses left out).
     expect(recordsOf('answer matchers annotate')[0]!.metrics).toEqual({
       toBeNumeric: 1,
@@ -242,7 +289,15 @@ describe('the reporter', () => {
 
   it('groups by agent/model × dataset/suite × category with pooled and macro repair metrics and breakdowns', () => {
     const ctx = group('spy@spy-model-1 · synthetic · ctx')
-    expect(ctx).toMatchObject({ agent: 'spy', model: 'spy-model-1', suite: 'synthetic', category: 'ctx', trialsRequested: 3, correct: 3, passRate: 1 })
+    expect(ctx).toMatchObject({
+      agent: 'spy',
+      model: 'spy-model-1',
+      suite: 'synthetic',
+      category: 'ctx',
+      trialsRequested: 3,
+      correct: 3,
+      passRate: 1,
+    })
     expect(ctx.pooled).toMatchObject({ precision: 1, recall: 1, f1: 1 })
     expect([ctx.f1Mean, ctx.f1Std]).toEqual([1, 0])
     const half = group('half · synthetic')
@@ -260,7 +315,13 @@ describe('the reporter', () => {
 
   it('sums tokens, quota units and cost per group and shows them in the Markdown', () => {
     const metered = group('metered@fake-model-1 · synthetic')
-    expect(metered.usage).toMatchObject({ calls: 4, promptTokens: 200, completionTokens: 20, quotaUnits: 3, costUsd: 0.004 })
+    expect(metered.usage).toMatchObject({
+      calls: 4,
+      promptTokens: 200,
+      completionTokens: 20,
+      quotaUnits: 3,
+      costUsd: 0.004,
+    })
     expect(metered.quotaUnitsPerTrial).toBe(1.5)
     const md = run.reports.text('leaderboard.md')
     expect(md).toContain('## Tokens and cost')
@@ -270,15 +331,25 @@ describe('the reporter', () => {
   it('fails the gate closed when evals errored rather than scored, and says so', () => {
     expect(run.exitCode).toBe(1)
     expect(run.output).toContain('dataforge-evals gate failed:')
-    expect(run.output).toContain('6 of 28 eval runs errored rather than scored (exception 2, parse_failure 1, rate_limited 1, timeout 2)')
+    expect(run.output).toContain(
+      '6 of 28 eval runs errored rather than scored (exception 2, parse_failure 1, rate_limited 1, timeout 2)',
+    )
     expect(run.reports.text('leaderboard.md')).toContain('- 6 of 28 eval runs errored rather than scored')
   })
 
   it('prints a compact leaderboard after the run, beside the default reporter', () => {
-    expect(run.output).toMatch(/dataforge-evals leaderboard\ngroup +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: assertions held +Score \[95% CI\] +trials done\/asked +failures\n/)
-    expect(run.output).toMatch(/\nspy@spy-model-1 · synthetic · ctx +\d generated datasets? +1\.000 ± 0\.000 +1\.000 \[1\.000, 1\.000\] +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/)
-    expect(run.output).toMatch(/\nexplodes · synthetic +\d (case|cases|generated datasets?) +— +— +— +— +0\/2 .* 0\/2 +2\n/)
-    expect(run.output).toContain("Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed")
+    expect(run.output).toMatch(
+      /dataforge-evals leaderboard\ngroup +units +F1 \(mean ± std\) +F1 \[95% CI\] +P +R +Score counts: assertions held +Score \[95% CI\] +trials done\/asked +failures\n/,
+    )
+    expect(run.output).toMatch(
+      /\nspy@spy-model-1 · synthetic · ctx +\d generated datasets? +1\.000 ± 0\.000 +1\.000 \[1\.000, 1\.000\] +1\.000 +1\.000 +3\/3 +1\.00 \[0\.44, 1\.00\] +3\/3 +0\n/,
+    )
+    expect(run.output).toMatch(
+      /\nexplodes · synthetic +\d (case|cases|generated datasets?) +— +— +— +— +0\/2 .* 0\/2 +2\n/,
+    )
+    expect(run.output).toContain(
+      "Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed",
+    )
     expect(run.output).toContain(`reports: ${run.reports.dir}`)
     expect(run.output).toMatch(/Test Files .*6/)
   })

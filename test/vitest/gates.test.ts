@@ -11,7 +11,13 @@ const temp = new TempDirs()
 afterAll(() => temp.removeAll())
 
 const gatesRun = (thresholds: Record<string, Record<string, number>>, files = ['evals/'], extra = {}) =>
-  runFixture({ fixture: 'gates', files, outputDir: temp.make(), cacheDir: temp.make(), reporterOptions: { thresholds, ...extra } })
+  runFixture({
+    fixture: 'gates',
+    files,
+    outputDir: temp.make(),
+    cacheDir: temp.make(),
+    reporterOptions: { thresholds, ...extra },
+  })
 
 /** leaderboard.md without the lines that are meant to change between identical runs. */
 function stableMarkdown(md: string): string {
@@ -23,7 +29,9 @@ function stableMarkdown(md: string): string {
 /** report.json without its volatile fields (dates, durations, the commit and tree state). */
 function stableReport(report: EvalReport): unknown {
   return JSON.parse(
-    JSON.stringify(report, (key, value) => (['runtimeS', 'startedAt', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value)),
+    JSON.stringify(report, (key, value) =>
+      ['runtimeS', 'startedAt', 'runDateUtc', 'projectCommit', 'projectDirty'].includes(key) ? '<volatile>' : value,
+    ),
   )
 }
 
@@ -41,7 +49,10 @@ describe('group thresholds', () => {
   })
 
   it('pass the run when every group meets them; two identical runs write identical reports but for dates and durations', async () => {
-    const thresholds = { 'mock*': { f1: 1, pooledF1: 1, precision: 1, recall: 1 }, '*': { passRate: 0.9, completionRate: 1 } }
+    const thresholds = {
+      'mock*': { f1: 1, pooledF1: 1, precision: 1, recall: 1 },
+      '*': { passRate: 0.9, completionRate: 1 },
+    }
     const first = await gatesRun(thresholds)
     const second = await gatesRun(thresholds)
     expect(first.exitCode).toBeFalsy()
@@ -50,7 +61,9 @@ describe('group thresholds', () => {
     expect(md).toContain('## Gate\n\nPassed: every threshold met, every eval scored, no significant regression.\n')
     // Durations and the run date live in their own block only.
     const timing = md.slice(md.indexOf('### Dates and durations'))
-    expect(timing).toMatch(/^### Dates and durations\n\n- run date \(UTC\): \d{4}-\d\d-\d\dT[\d:.]+Z\n- mock · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n- noop · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n/)
+    expect(timing).toMatch(
+      /^### Dates and durations\n\n- run date \(UTC\): \d{4}-\d\d-\d\dT[\d:.]+Z\n- mock · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n- noop · synthetic: \d+\.\d\d s total, \d+\.\d\d s per trial \(2 trials\)\n/,
+    )
     expect(md.slice(0, md.indexOf('### Dates and durations'))).not.toMatch(/\d{4}-\d\d-\d\dT|\d s\b/)
     expect(stableMarkdown(second.reports.text('leaderboard.md'))).toBe(stableMarkdown(md))
     expect(stableReport(second.reports.report())).toEqual(stableReport(first.reports.report()))
@@ -82,8 +95,12 @@ describe('group thresholds', () => {
     expect(() => new DataforgeReporter({ thresholds: { '*': { f2: 0.5 } as never } })).toThrow(
       'thresholds["*"].f2: unknown metric; use one of f1, pooledF1, precision, recall, passRate, completionRate',
     )
-    expect(() => new DataforgeReporter({ thresholds: { 'hospital*': { f1: 60 } } })).toThrow('thresholds["hospital*"].f1: must be a number between 0 and 1, got 60')
-    expect(() => new DataforgeReporter({ formats: ['pdf' as never] })).toThrow('formats: unknown format "pdf"; use markdown, json, jsonl, html')
+    expect(() => new DataforgeReporter({ thresholds: { 'hospital*': { f1: 60 } } })).toThrow(
+      'thresholds["hospital*"].f1: must be a number between 0 and 1, got 60',
+    )
+    expect(() => new DataforgeReporter({ formats: ['pdf' as never] })).toThrow(
+      'formats: unknown format "pdf"; use markdown, json, jsonl, html',
+    )
   })
 })
 
@@ -99,7 +116,13 @@ describe('fail closed', () => {
 
 describe('groups left without runs (a -t filter, .skip)', () => {
   const notRunRun = (thresholds: Record<string, Record<string, number>>, testNamePattern?: string) =>
-    runFixture({ fixture: 'not-run', outputDir: temp.make(), cacheDir: temp.make(), reporterOptions: { thresholds }, ...(testNamePattern ? { testNamePattern } : {}) })
+    runFixture({
+      fixture: 'not-run',
+      outputDir: temp.make(),
+      cacheDir: temp.make(),
+      reporterOptions: { thresholds },
+      ...(testNamePattern ? { testNamePattern } : {}),
+    })
   /** Each test's name without its trial label, and its state. */
   const states = (run: FixtureRun) => run.tests.tests.map((t) => `${t.name.split(' [')[0]}: ${t.state}`)
 
@@ -126,7 +149,9 @@ describe('groups left without runs (a -t filter, .skip)', () => {
     // The same filter with a bar the group that ran misses: the gate still fails, on that group alone.
     const failing = await notRunRun({ '*': { f1: 0.9 } }, '^other')
     expect(failing.exitCode).toBe(1)
-    expect(gateFailures(failing.output)).toEqual(['noop · synthetic · other: f1 0.000 is below the threshold 0.9 (pattern "*")'])
+    expect(gateFailures(failing.output)).toEqual([
+      'noop · synthetic · other: f1 0.000 is below the threshold 0.9 (pattern "*")',
+    ])
   })
 })
 
@@ -139,7 +164,9 @@ function gateFailures(output: string): string[] {
 describe('an eval file that does not load', () => {
   it('is named by the reporter; the files that loaded are reported', async () => {
     const run = await runFixture({ fixture: 'broken-file', outputDir: temp.make(), cacheDir: temp.make() })
-    expect(run.output).toMatch(/1 eval file failed outside its tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}broken\.eval\.ts: .*no-such-module/)
+    expect(run.output).toMatch(
+      /1 eval file failed outside its tests \(a load error or a dead worker\); the report holds only what they recorded:\n {2}broken\.eval\.ts: .*no-such-module/,
+    )
     expect(run.reports.runs().map((r) => [r.caseId, r.status])).toEqual([['loads and runs', 'ok']])
     expect(run.exitCode).toBe(1)
   })
@@ -147,7 +174,12 @@ describe('an eval file that does not load', () => {
 
 describe('-t filters', () => {
   it('run only the matching trials and turns; the others are reported as skipped; turns are still asked in order', async () => {
-    const run = await runFixture({ fixture: 'filters', outputDir: temp.make(), cacheDir: temp.make(), testNamePattern: 'trial 2/3|ordered#t3' })
+    const run = await runFixture({
+      fixture: 'filters',
+      outputDir: temp.make(),
+      cacheDir: temp.make(),
+      testNamePattern: 'trial 2/3|ordered#t3',
+    })
     expect(run.tests.tests.map((t) => [t.name, t.state])).toEqual([
       ['filtered [trial 1/3 · seed 1]', 'skipped'],
       ['filtered [trial 2/3 · seed 2]', 'passed'],

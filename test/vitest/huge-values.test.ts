@@ -12,13 +12,19 @@ import { type FixtureRun, runFixture, TempDirs } from '../helpers/vitest-run.js'
 
 const N = 20_000_000
 const fullSha = sha256Hex('x'.repeat(N))
-const note = (i: number) => `value cut: fixes[${i}].newValue has ${N} characters (sha256 ${fullSha}); the record keeps the first ${MAX_VALUE_CHARS}`
+const note = (i: number) =>
+  `value cut: fixes[${i}].newValue has ${N} characters (sha256 ${fullSha}); the record keeps the first ${MAX_VALUE_CHARS}`
 
 const temp = new TempDirs()
 let run: FixtureRun
 
 beforeAll(async () => {
-  run = await runFixture({ fixture: 'huge-values', outputDir: temp.make(), cacheDir: temp.make(), reporterOptions: { formats: ['markdown', 'json', 'jsonl', 'html'] } })
+  run = await runFixture({
+    fixture: 'huge-values',
+    outputDir: temp.make(),
+    cacheDir: temp.make(),
+    reporterOptions: { formats: ['markdown', 'json', 'jsonl', 'html'] },
+  })
 }, 600_000)
 
 afterAll(() => temp.removeAll())
@@ -53,14 +59,20 @@ describe('huge agent values in a Vitest run', () => {
     for (const r of runs) {
       expect(r.fixes!.map((f) => f.newValue.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
       expect(r.warnings).toEqual(expect.arrayContaining([note(0), note(1)]))
-      expect(r.warnings.join('\n')).toMatch(/value cut: diagnostics\.(overRepair|wrongValue)\[0\]\.got has 20000000 characters/)
+      expect(r.warnings.join('\n')).toMatch(
+        /value cut: diagnostics\.(overRepair|wrongValue)\[0\]\.got has 20000000 characters/,
+      )
       // Each note once: the reporter's own cut found nothing left to cut.
       expect(new Set(r.warnings).size).toBe(r.warnings.length)
     }
     const cut = runs.reduce((n, r) => n + r.warnings.filter((w) => w.startsWith('value cut: ')).length, 0)
     expect(run.reports.text('leaderboard.md')).toMatch(
-      new RegExp(`## Values cut\n\n> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`),
+      new RegExp(
+        `## Values cut\n\n> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters \\(\`diagnostics\\.(overRepair|wrongValue)\\[\\]\\.got\`, \`fixes\\[\\]\\.newValue\`\\)`,
+      ),
     )
-    expect(run.reports.text('report.html')).toContain(`<strong>Values cut:</strong> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters`)
+    expect(run.reports.text('report.html')).toContain(
+      `<strong>Values cut:</strong> ${cut} values in 5 runs were cut to their first ${MAX_VALUE_CHARS} characters`,
+    )
   })
 })

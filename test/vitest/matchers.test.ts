@@ -59,11 +59,19 @@ describe('toRepairCells', () => {
     expect(allFixes).toRepairCells(task)
     expect({ fixes: allFixes }).toRepairCells(task)
     const [first] = test.meta.dataforge!.matchers
-    expect(first).toMatchObject({ matcher: 'toRepairCells', passed: true, negated: false, score: 1, summary: 'F1 1.000 (P 1.000 R 1.000) tp 7 fp 0 fn 0' })
+    expect(first).toMatchObject({
+      matcher: 'toRepairCells',
+      passed: true,
+      negated: false,
+      score: 1,
+      summary: 'F1 1.000 (P 1.000 R 1.000) tp 7 fp 0 fn 0',
+    })
     expect(first!.repair).toMatchObject({ tp: 7, fp: 0, fn: 0 })
   })
 
-  it('defaults to F1 = 1 and names metric, value and threshold, then lists wrong and missed cells', ({ task: test }) => {
+  it('defaults to F1 = 1 and names metric, value and threshold, then lists wrong and missed cells', ({
+    task: test,
+  }) => {
     const message = failureOf(() => expect(partial).toRepairCells(task))
     expect(message.split('\n')).toEqual([
       'toRepairCells: F1 0.364 is below 1 — F1 0.364 (P 0.500 R 0.286) tp 2 fp 2 fn 5',
@@ -89,14 +97,20 @@ describe('toRepairCells', () => {
   it('checks each given bar and reports every one that is missed', () => {
     expect(partial).toRepairCells(task, { minPrecision: 0.5 })
     expect(partial).toRepairCells(task, { minF1: 0.35, minRecall: 0.25 })
-    const message = failureOf(() => expect(partial).toRepairCells(task, { minPrecision: 0.9, minRecall: 0.5, minF1: 0.3 }))
-    expect(message.split('\n')[0]).toBe('toRepairCells: precision 0.500 is below 0.9; recall 0.286 is below 0.5 — F1 0.364 (P 0.500 R 0.286) tp 2 fp 2 fn 5')
+    const message = failureOf(() =>
+      expect(partial).toRepairCells(task, { minPrecision: 0.9, minRecall: 0.5, minF1: 0.3 }),
+    )
+    expect(message.split('\n')[0]).toBe(
+      'toRepairCells: precision 0.500 is below 0.9; recall 0.286 is below 0.5 — F1 0.364 (P 0.500 R 0.286) tp 2 fp 2 fn 5',
+    )
   })
 
   it('works with .not, and says so when the repair unexpectedly reaches the bar', ({ task: test }) => {
     expect(partial).not.toRepairCells(task)
     const message = failureOf(() => expect(allFixes).not.toRepairCells(task, { minF1: 0.9 }))
-    expect(message).toBe('toRepairCells: expected the grader to reject, but it passed: F1 1.000 (P 1.000 R 1.000) tp 7 fp 0 fn 0')
+    expect(message).toBe(
+      'toRepairCells: expected the grader to reject, but it passed: F1 1.000 (P 1.000 R 1.000) tp 7 fp 0 fn 0',
+    )
     expect(verdicts(test.meta)).toEqual([
       ['toRepairCells', true, true],
       ['toRepairCells', false, true],
@@ -104,7 +118,9 @@ describe('toRepairCells', () => {
   })
 
   it('refuses thresholds that are not numbers between 0 and 1, naming the option', () => {
-    expect(() => expect(allFixes).toRepairCells(task, { minF1: 1.5 })).toThrow('toRepairCells: minF1 must be a number between 0 and 1, got 1.5')
+    expect(() => expect(allFixes).toRepairCells(task, { minF1: 1.5 })).toThrow(
+      'toRepairCells: minF1 must be a number between 0 and 1, got 1.5',
+    )
     expect(() => expect(allFixes).toRepairCells(task, { minRecall: '0.5' as unknown as number })).toThrow(
       'toRepairCells: minRecall must be a number between 0 and 1, got "0.5"',
     )
@@ -120,7 +136,9 @@ describe('toRepairCells', () => {
 describe('answer matchers', () => {
   const chart = { mark: 'bar', data: { values: [{ a: 1 }] }, encoding: { x: { field: 'a', type: 'quantitative' } } }
 
-  it('pass on right answers and fail on wrong ones with the grader detail, both ways round with .not', ({ task: test }) => {
+  it('pass on right answers and fail on wrong ones with the grader detail, both ways round with .not', ({
+    task: test,
+  }) => {
     expect({ value: 42 }).toBeNumeric(42)
     expect({ text: 'The answer is 42.' }).toBeNumeric(42)
     expect({ value: 41 }).not.toBeNumeric(42)
@@ -143,11 +161,19 @@ describe('answer matchers', () => {
 
     expect({ charts: [chart] }).toProduceChart({ mark: 'bar', encodings: ['x'] })
     expect({ text: 'no chart' }).not.toProduceChart()
-    expect(failureOf(() => expect({ charts: [chart] }).toProduceChart({ mark: 'line' }))).toMatch(/^toProduceChart: .*"line"/)
+    expect(failureOf(() => expect({ charts: [chart] }).toProduceChart({ mark: 'line' }))).toMatch(
+      /^toProduceChart: .*"line"/,
+    )
 
     const rows = verdicts(test.meta)
     expect(rows).toHaveLength(18)
-    expect(rows.filter(([, passed]) => !passed).map(([m]) => m)).toEqual(['toBeNumeric', 'toContainAnswer', 'toExactlyEqual', 'toRefuse', 'toProduceChart'])
+    expect(rows.filter(([, passed]) => !passed).map(([m]) => m)).toEqual([
+      'toBeNumeric',
+      'toContainAnswer',
+      'toExactlyEqual',
+      'toRefuse',
+      'toProduceChart',
+    ])
     expect(rows.filter(([, , negated]) => negated)).toHaveLength(6)
     const summaries = test.meta.dataforge!.matchers.map((m) => m.summary)
     expect(summaries[2]).toBe('not.toBeNumeric passed: expected 42, found 41 (value)')
@@ -175,10 +201,15 @@ describe('answer matchers', () => {
   })
 
   it('toStayWithinBudget checks a run’s usage and names the metric, value and limit', ({ task: test }) => {
-    const run = { fixes: [], usage: { calls: 2, promptTokens: 100, completionTokens: 10, quotaUnits: 1.5, costUsd: 0.002 } }
+    const run = {
+      fixes: [],
+      usage: { calls: 2, promptTokens: 100, completionTokens: 10, quotaUnits: 1.5, costUsd: 0.002 },
+    }
     expect(run).toStayWithinBudget({ tokens: 200, calls: 2 })
     expect(run).not.toStayWithinBudget({ usd: 0.001 })
-    expect(failureOf(() => expect(run).toStayWithinBudget({ tokens: 100, quotaUnits: 2 }))).toBe('toStayWithinBudget: over budget: tokens 110 > 100, quotaUnits 1.5 <= 2')
+    expect(failureOf(() => expect(run).toStayWithinBudget({ tokens: 100, quotaUnits: 2 }))).toBe(
+      'toStayWithinBudget: over budget: tokens 110 > 100, quotaUnits 1.5 <= 2',
+    )
     expect(test.meta.dataforge!.matchers.map((m) => [m.matcher, m.passed, m.negated])).toEqual([
       ['toStayWithinBudget', true, false],
       ['toStayWithinBudget', true, true],
@@ -187,6 +218,7 @@ describe('answer matchers', () => {
   })
 
   it('are all registered by the setup entry', () => {
-    for (const name of Object.keys(dataforgeMatchers)) expect(typeof (expect('x') as unknown as Record<string, unknown>)[name]).toBe('function')
+    for (const name of Object.keys(dataforgeMatchers))
+      expect(typeof (expect('x') as unknown as Record<string, unknown>)[name]).toBe('function')
   })
 })

@@ -10,19 +10,33 @@ const qa = createMockQaAgent({ 'q?': 1 })
 describe('evalCase usage errors', () => {
   it.each([
     [{ agent: 'mock' }, 'evalCase "case": give a dataset or a task'],
-    [{ agent: 'mock', dataset: 'synthetic', task: () => ({}) as never }, 'evalCase "case": give a dataset or a task, not both'],
-    [{ dataset: 'synthetic' }, 'evalCase "case": agent is required (a name like "baseline", a module path or an agent object)'],
+    [
+      { agent: 'mock', dataset: 'synthetic', task: () => ({}) as never },
+      'evalCase "case": give a dataset or a task, not both',
+    ],
+    [
+      { dataset: 'synthetic' },
+      'evalCase "case": agent is required (a name like "baseline", a module path or an agent object)',
+    ],
     [{ agent: 'mock', dataset: 'synthetic', trials: 0 }, 'evalCase "case": trials must be a positive integer, got 0'],
-    [{ agent: 'mock', dataset: 'synthetic', trials: 2.5 }, 'evalCase "case": trials must be a positive integer, got 2.5'],
+    [
+      { agent: 'mock', dataset: 'synthetic', trials: 2.5 },
+      'evalCase "case": trials must be a positive integer, got 2.5',
+    ],
     [{ agent: 'mock', dataset: 'synthetic', seed: 1.5 }, 'evalCase "case": seed must be an integer, got 1.5'],
-    [{ agent: 'mock', dataset: 'synthetic', timeout: -5 }, 'evalCase "case": timeout must be a positive number of milliseconds, got -5'],
+    [
+      { agent: 'mock', dataset: 'synthetic', timeout: -5 },
+      'evalCase "case": timeout must be a positive number of milliseconds, got -5',
+    ],
   ])('refuses %o', (options, message) => {
     expect(() => evalCase('case', options as never, body)).toThrow(new InputError(message))
   })
 
   it('refuses a missing name or body', () => {
     expect(() => evalCase('case', { agent: 'mock' } as never, body)).toThrow(InputError)
-    expect(() => evalCase('', { agent: 'mock', dataset: 'synthetic' }, body)).toThrow('evalCase(): the name must be a non-empty string, got ""')
+    expect(() => evalCase('', { agent: 'mock', dataset: 'synthetic' }, body)).toThrow(
+      'evalCase(): the name must be a non-empty string, got ""',
+    )
     expect(() => evalCase('case', { agent: 'mock', dataset: 'synthetic' }, undefined as never)).toThrow(
       'evalCase "case": the last argument must be the eval body, a function',
     )
@@ -35,7 +49,9 @@ describe('evalCase usage errors', () => {
 
 describe('conversation usage errors', () => {
   it('refuses empty or malformed turns, a missing agent and bad timeouts', () => {
-    expect(() => conversation('talk', { data: [{ a: 1 }], agent: qa }, [])).toThrow('conversation "talk": turns must be a non-empty list of [question, check] pairs')
+    expect(() => conversation('talk', { data: [{ a: 1 }], agent: qa }, [])).toThrow(
+      'conversation "talk": turns must be a non-empty list of [question, check] pairs',
+    )
     expect(() => conversation('talk', { data: [{ a: 1 }], agent: qa }, [['q?', 'check' as never]])).toThrow(
       'conversation "talk": turns[0] must be [question, check] with a string question and a check function',
     )
@@ -66,13 +82,21 @@ describe('unknown options are errors naming the option (JavaScript users get no 
   it('matchers: an unknown option fails the assertion, naming it', async () => {
     const { mockAgent } = await import('../../src/testing/mock-oracle.js')
     const { createRepairTask } = await import('../../src/datasets/create-repair-task.js')
-    const { task } = createRepairTask({ name: 't', dirty: { columns: ['a', 'b'], rows: [['x', '1']] }, clean: { columns: ['a', 'b'], rows: [['y', '1']] } })
+    const { task } = createRepairTask({
+      name: 't',
+      dirty: { columns: ['a', 'b'], rows: [['x', '1']] },
+      clean: { columns: ['a', 'b'], rows: [['y', '1']] },
+    })
     const fixes = await mockAgent.run(task, { seed: 0, trial: 0, signal: new AbortController().signal })
     expect(() => expect(fixes).toRepairCells(task, { minF: 0.5 } as never)).toThrow(
       'toRepairCells: unknown option "minF" (did you mean "minF1"?); known options: minF1, minPrecision, minRecall',
     )
-    expect(() => expect({ value: 3 }).toBeNumeric(3, { tolerance: 0.1 } as never)).toThrow('toBeNumeric: unknown option "tolerance"')
-    expect(() => expect({ fixes: [] }).toStayWithinBudget({ token: 5 } as never)).toThrow('toStayWithinBudget: unknown option "token" (did you mean "tokens"?)')
+    expect(() => expect({ value: 3 }).toBeNumeric(3, { tolerance: 0.1 } as never)).toThrow(
+      'toBeNumeric: unknown option "tolerance"',
+    )
+    expect(() => expect({ fixes: [] }).toStayWithinBudget({ token: 5 } as never)).toThrow(
+      'toStayWithinBudget: unknown option "token" (did you mean "tokens"?)',
+    )
     expect(fixes).toRepairCells(task, { minF1: 1 })
   })
 })

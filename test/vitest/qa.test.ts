@@ -17,7 +17,11 @@ beforeAll(async () => {
       const messages = (req.body as { messages: Array<{ role: string; content: string }> }).messages
       const question = messages.filter((m) => m.role === 'user').at(-1)!.content
       const orders = messages[0]!.content.split('\n').filter((l) => /^\d{4},/.test(l)).length
-      if (/email|profit/i.test(question)) return completion('{"refused": true, "explanation": "not in the data"}', { promptTokens: 50, completionTokens: 5 })
+      if (/email|profit/i.test(question))
+        return completion('{"refused": true, "explanation": "not in the data"}', {
+          promptTokens: 50,
+          completionTokens: 5,
+        })
       // Counts the rows it was shown: right for "How many orders are there?", wrong elsewhere.
       return completion(`{"answer": ${orders}}`, { promptTokens: 50, completionTokens: 5 })
     },
@@ -48,7 +52,10 @@ describe('qaSuite in a real Vitest run', () => {
     for (const suite of ['bespoke', 'hard', 'large', 'messy', 'wtq']) {
       const rs = runs.filter((r) => r.suite === suite)
       expect(rs.length, suite).toBeGreaterThan(0)
-      expect(rs.every((r) => r.agent === 'mock-qa' && r.status === 'ok' && r.correct === true), suite).toBe(true)
+      expect(
+        rs.every((r) => r.agent === 'mock-qa' && r.status === 'ok' && r.correct === true),
+        suite,
+      ).toBe(true)
     }
     expect(runs.filter((r) => r.suite === 'wtq')).toHaveLength(200)
   })
@@ -74,8 +81,15 @@ describe('qaSuite in a real Vitest run', () => {
     const rs = runs.filter((r) => r.suite === 'bespoke-model')
     expect(rs.length).toBeGreaterThanOrEqual(14)
     expect(rs.every((r) => r.model === 'loopback-model' && r.usage.promptTokens === 50 && r.steps === 1)).toBe(true)
-    expect(rs.filter((r) => r.correct).map((r) => r.caseId).sort()).toEqual(['bespoke-order-count', 'bespoke-refuse-email', 'bespoke-refuse-profit'])
-    expect(rs.find((r) => r.caseId === 'bespoke-total-revenue')!.validationError).toMatch(/expected [\d.]+ \(±0\.005\), found \d+/)
+    expect(
+      rs
+        .filter((r) => r.correct)
+        .map((r) => r.caseId)
+        .sort(),
+    ).toEqual(['bespoke-order-count', 'bespoke-refuse-email', 'bespoke-refuse-profit'])
+    expect(rs.find((r) => r.caseId === 'bespoke-total-revenue')!.validationError).toMatch(
+      /expected [\d.]+ \(±0\.005\), found \d+/,
+    )
   })
 
   it('the leaderboard shows the QA sections: per model, category × model grid and failed questions', () => {

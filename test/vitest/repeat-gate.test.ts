@@ -25,7 +25,11 @@ describe('the repeat gate', () => {
     expect(strict.reports.text('leaderboard.md')).toContain('the repeat gate needs 3')
     const met = await run(2)
     expect(met.exitCode).toBeFalsy()
-    expect(met.reports.report().cases.find((c) => c.caseId === 'strong')).toMatchObject({ n: 2, passes: 2, flaky: false })
+    expect(met.reports.report().cases.find((c) => c.caseId === 'strong')).toMatchObject({
+      n: 2,
+      passes: 2,
+      flaky: false,
+    })
   })
 
   it('rejects a k that is not a positive integer when the reporter is made', () => {

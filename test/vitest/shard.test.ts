@@ -22,7 +22,9 @@ interface CliRun {
 
 function vitestCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   // A clean environment: the parent is itself a Vitest worker.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$)/.test(k)))
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|FORCE_COLOR$)/.test(k)),
+  )
   return new Promise((done) => {
     execFile(
       process.execPath,
@@ -54,7 +56,12 @@ beforeAll(async () => {
   shardReportDir = temp.make()
   const shardEnv = { DF_REPORT_DIR: shardReportDir, DF_CACHE_DIR: cacheDir }
   // `--reporter=default` beside the blob only to see which files each shard ran.
-  const shard = (n: number) => [`--shard=${n}/2`, '--reporter=blob', '--reporter=default', `--outputFile.blob=${join(blobDir, `blob-${n}-2.json`)}`]
+  const shard = (n: number) => [
+    `--shard=${n}/2`,
+    '--reporter=blob',
+    '--reporter=default',
+    `--outputFile.blob=${join(blobDir, `blob-${n}-2.json`)}`,
+  ]
   ;[shard1, shard2, single] = await Promise.all([
     vitestCli(shard(1), shardEnv),
     vitestCli(shard(2), shardEnv),
@@ -98,13 +105,16 @@ describe('--shard + --merge-reports', () => {
       ['mock-qa · talk · qa', 2],
     ])
     // The pooled group holds runs of both shards.
-    expect(new Set(a.records.filter((r) => r.agent === 'baseline').map((r) => r.caseId))).toEqual(new Set(['alpha', 'beta']))
-    expect(metricsOf(a)).toEqual(metricsOf(b))
-    expect(mergedReports.runs().map(withoutVolatile)).toEqual(
-      singleReports.runs().map(withoutVolatile),
+    expect(new Set(a.records.filter((r) => r.agent === 'baseline').map((r) => r.caseId))).toEqual(
+      new Set(['alpha', 'beta']),
     )
-    const volatileBlock = (md: string) => md.replace(/\n### Dates and durations\n[\s\S]*?\n(?=\n> )/, '\n').replace(/^- project commit: .*$/m, '')
-    expect(volatileBlock(mergedReports.text('leaderboard.md'))).toBe(volatileBlock(singleReports.text('leaderboard.md')))
+    expect(metricsOf(a)).toEqual(metricsOf(b))
+    expect(mergedReports.runs().map(withoutVolatile)).toEqual(singleReports.runs().map(withoutVolatile))
+    const volatileBlock = (md: string) =>
+      md.replace(/\n### Dates and durations\n[\s\S]*?\n(?=\n> )/, '\n').replace(/^- project commit: .*$/m, '')
+    expect(volatileBlock(mergedReports.text('leaderboard.md'))).toBe(
+      volatileBlock(singleReports.text('leaderboard.md')),
+    )
   })
 
   it('gates the merged run like the unsharded one: exit code 1 with the message, though every test passed', () => {

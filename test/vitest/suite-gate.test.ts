@@ -14,7 +14,14 @@ describe('a built-in question suite gates per suite', () => {
     const outputDir = temp.make()
     const cacheDir = temp.make()
     const run = (drop: boolean, updateBaseline = false) =>
-      runFixture({ fixture: 'suite-gate', outputDir, cacheDir, env: { DF_DROP: drop ? '1' : '0' }, updateBaseline, reporterOptions: { github: true } })
+      runFixture({
+        fixture: 'suite-gate',
+        outputDir,
+        cacheDir,
+        env: { DF_DROP: drop ? '1' : '0' },
+        updateBaseline,
+        reporterOptions: { github: true },
+      })
 
     expect((await run(false, true)).exitCode).toBeFalsy()
     // The job summary goes to $GITHUB_STEP_SUMMARY of the reporter's process (this one).
@@ -24,12 +31,16 @@ describe('a built-in question suite gates per suite', () => {
     expect(same.exitCode).toBeFalsy()
     // No warning annotation: the suite's 17 cases can reach α. Each category row shows the suite's verdict.
     expect(same.output).not.toContain('::warning')
-    expect(readFileSync(summaryFile, 'utf8')).toContain('| steady-qa · bespoke · aggregation | 4 cases | 4/4 | 1.000 | — | no significant change (whole suite, 17 cases) |')
+    expect(readFileSync(summaryFile, 'utf8')).toContain(
+      '| steady-qa · bespoke · aggregation | 4 cases | 4/4 | 1.000 | — | no significant change (whole suite, 17 cases) |',
+    )
     // The report keeps a row per category, each naming its cases.
     expect(same.output).toMatch(/^steady-qa · bespoke · aggregation +4 cases /m)
     expect(same.output).toMatch(/^steady-qa · bespoke · refusal +2 cases /m)
     const against = same.output.slice(same.output.indexOf('against the baseline'))
-    expect(against).toMatch(/^ {2}steady-qa · bespoke: F1 — → —, pass rate 1\.000 → 1\.000 · no significant change vs baseline [^\n]*\(17 cases\)/m)
+    expect(against).toMatch(
+      /^ {2}steady-qa · bespoke: F1 — → —, pass rate 1\.000 → 1\.000 · no significant change vs baseline [^\n]*\(17 cases\)/m,
+    )
     expect(against).not.toContain('steady-qa · bespoke · ')
     expect(same.output).not.toContain('underpowered')
     expect(same.reports.text('leaderboard.md')).not.toContain('**Power.**')
@@ -37,7 +48,9 @@ describe('a built-in question suite gates per suite', () => {
     // Every category drops (the refusals aside): gated per category (2 to 4 cases) no test could reach α; the suite fails.
     const dropped = await run(true)
     expect(dropped.exitCode).toBe(1)
-    expect(dropped.output).toMatch(/✗ steady-qa · bespoke: regression \(pass\/fail\) vs baseline [^\n]*McNemar exact b=15 c=0 [^\n]*\(17 cases\)/)
+    expect(dropped.output).toMatch(
+      /✗ steady-qa · bespoke: regression \(pass\/fail\) vs baseline [^\n]*McNemar exact b=15 c=0 [^\n]*\(17 cases\)/,
+    )
     expect(dropped.output.match(/✗/g)).toHaveLength(1)
   }, 120_000)
 })

@@ -44,15 +44,33 @@ describe('trajectory matchers in a Vitest run', () => {
     expect(long.errors[0]).toBe('toUseAtMostSteps: 2 step(s), over the bound of 1')
     const held = records.find((r) => r.caseId === 'trajectory holds')!
     expect(held).toMatchObject({ correct: true, metrics: { toCallTools: 1, toUseAtMostSteps: 1, toUseAtMostCalls: 1 } })
-    expect(held.toolCalls).toEqual([{ name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 }])
-    expect(records.find((r) => r.caseId === 'trajectory too long')).toMatchObject({ correct: false, metrics: { toUseAtMostSteps: 0 } })
+    expect(held.toolCalls).toEqual([
+      { name: 'sql', arguments: '{"query":"SELECT 1"}', resultChars: null, source: 'model', call: 0 },
+    ])
+    expect(records.find((r) => r.caseId === 'trajectory too long')).toMatchObject({
+      correct: false,
+      metrics: { toUseAtMostSteps: 0 },
+    })
   })
 
   it("the reporter's otel option writes a trace per trial, timed from each trial's start", () => {
-    const lines = traces.trimEnd().split('\n').map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string; startTimeUnixNano: string }> }> }> })
+    const lines = traces
+      .trimEnd()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string; startTimeUnixNano: string }> }> }>
+          },
+      )
     expect(lines).toHaveLength(2)
     const spans = lines[0]!.resourceSpans[0]!.scopeSpans[0]!.spans
-    expect(spans.map((s) => s.name).sort()).toEqual(['chat m-vitest', 'chat m-vitest', 'execute_tool sql', 'invoke_agent tool-agent'])
+    expect(spans.map((s) => s.name).sort()).toEqual([
+      'chat m-vitest',
+      'chat m-vitest',
+      'execute_tool sql',
+      'invoke_agent tool-agent',
+    ])
     const root = spans.find((s) => s.name.startsWith('invoke_agent'))!
     const record = records.find((r) => r.trial === 0 && r.caseId === 'trajectory holds')!
     expect(record.startedAt).not.toBeNull()

@@ -28,7 +28,12 @@ afterAll(async () => {
 describe('transcripts in the reporters', () => {
   it('Vitest writes transcripts.jsonl for the trials with model calls', async () => {
     const outputDir = temp.make()
-    const run = await runFixture({ fixture: 'transcripts', outputDir, cacheDir: temp.make(), env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY } })
+    const run = await runFixture({
+      fixture: 'transcripts',
+      outputDir,
+      cacheDir: temp.make(),
+      env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY },
+    })
     expect(run.exitCode ?? 0, run.output).toBe(0)
     const records = jsonLines<RunRecord>(join(outputDir, 'runs.jsonl'))
     const transcripts = jsonLines<Transcript>(join(outputDir, 'transcripts.jsonl'))
@@ -51,12 +56,17 @@ describe('transcripts in the reporters', () => {
     }
     expect((await runCli(['verify', outputDir], outputDir)).code).toBe(0)
     for (const file of filesUnder(outputDir)) expect(readFileSync(file, 'utf8'), file).not.toContain(KEY)
-
   }, 120_000)
 
   it('a Vitest run without model calls writes no transcripts file', async () => {
     const outputDir = temp.make()
-    const run = await runFixture({ fixture: 'transcripts', outputDir, cacheDir: temp.make(), testNamePattern: '^plain' , env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY } })
+    const run = await runFixture({
+      fixture: 'transcripts',
+      outputDir,
+      cacheDir: temp.make(),
+      testNamePattern: '^plain',
+      env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY },
+    })
     expect(run.exitCode ?? 0, run.output).toBe(0)
     expect(existsSync(join(outputDir, 'transcripts.jsonl'))).toBe(false)
   }, 60_000)

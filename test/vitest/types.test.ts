@@ -28,7 +28,9 @@ function declarationsReached(file: string, seen = new Set<string>()): string {
   if (seen.has(file)) return ''
   seen.add(file)
   const text = readFileSync(file, 'utf8')
-  const imported = [...text.matchAll(/from\s+["'](\.[^"']+)["']|import\s+["'](\.[^"']+)["']/g)].map((m) => resolve(dirname(file), (m[1] ?? m[2])!.replace(/\.js$/, '.d.ts')))
+  const imported = [...text.matchAll(/from\s+["'](\.[^"']+)["']|import\s+["'](\.[^"']+)["']/g)].map((m) =>
+    resolve(dirname(file), (m[1] ?? m[2])!.replace(/\.js$/, '.d.ts')),
+  )
   return [text, ...imported.map((f) => declarationsReached(f, seen))].join('\n')
 }
 
@@ -94,7 +96,15 @@ function userProject(files: Record<string, string>): string {
   writeFileSync(
     join(user, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
       files: Object.keys(files),
     }),
   )
@@ -140,7 +150,9 @@ test('repair', () => {
   expect(withConfig.code).toBe(0)
   // Without the config in the project, the eval gets them from an import of dataforge-evals/vitest, or from the
   // setup entry in tsconfig's `types` (docs/matchers.md).
-  expect((await typecheck(userProject({ 'plain.eval.ts': plainEval }))).output).toMatch(/Property 'toRepairCells' does not exist/)
+  expect((await typecheck(userProject({ 'plain.eval.ts': plainEval }))).output).toMatch(
+    /Property 'toRepairCells' does not exist/,
+  )
   const viaTypes = userProject({ 'plain.eval.ts': plainEval })
   const tsconfig = JSON.parse(readFileSync(join(viaTypes, 'tsconfig.json'), 'utf8'))
   tsconfig.compilerOptions.types = ['dataforge-evals/vitest/setup']
@@ -150,11 +162,20 @@ test('repair', () => {
 
 it('publishes declarations that import only Node, the dependencies and the peers (no devDependency such as @vitest/runner)', async () => {
   const pkg = await packageDir()
-  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string> | undefined
+  >
   // `expect` is Jest's, installed with the jest peer (the Jest entries augment its matchers).
-  const allowed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), 'expect'])
+  const allowed = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    'expect',
+  ])
   const imported = new Map<string, string>()
-  for (const file of readdirSync(join(pkg, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.d\.c?ts$/.test(f))) {
+  for (const file of readdirSync(join(pkg, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+    /\.d\.c?ts$/.test(f),
+  )) {
     const text = readFileSync(join(pkg, 'dist', file), 'utf8')
     for (const m of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']|declare module ["']([^"']+)["']/g)) {
       const spec = (m[1] ?? m[2])!

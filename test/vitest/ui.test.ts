@@ -2,7 +2,14 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createVitest } from 'vitest/node'
 import DataforgeReporter from '../../src/reporter/vitest/index.js'
-import { captureStream, CaptureReporter, fixturesDir, reportFolder, setupFile, TempDirs } from '../helpers/vitest-run.js'
+import {
+  captureStream,
+  CaptureReporter,
+  fixturesDir,
+  reportFolder,
+  setupFile,
+  TempDirs,
+} from '../helpers/vitest-run.js'
 
 // `vitest --ui`: the UI server (from @vitest/ui) and our reporter side by side in one watch-mode Vitest.
 const temp = new TempDirs()
@@ -34,7 +41,8 @@ describe('with vitest --ui', () => {
       await vitest.start(['evals/'])
       expect(capture.tests.map((t) => t.state)).toEqual(['passed', 'passed', 'passed', 'passed'])
       // Under --ui every verdict is annotated, passing ones too, so the UI shows each case's summary.
-      for (const t of capture.tests) expect(t.annotations).toEqual([{ type: 'dataforge', message: t.meta!.matchers[0]!.summary }])
+      for (const t of capture.tests)
+        expect(t.annotations).toEqual([{ type: 'dataforge', message: t.meta!.matchers[0]!.summary }])
       const report = reportFolder(outputDir).report()
       expect(report.records).toHaveLength(4)
       expect(report.aggregates.map((a) => a.group)).toEqual(['mock · synthetic', 'noop · synthetic'])

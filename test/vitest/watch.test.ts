@@ -14,7 +14,12 @@ it('prints per-group deltas against the previous run after each rerun and keeps 
   const control = (c: FixtureControl) => writeFileSync(controlFile, JSON.stringify(c))
   const drifting = resolve(fixturesDir, 'baseline/evals/drifting.eval.ts')
   control({ failTrials: [] })
-  const session = await watchFixture({ fixture: 'baseline', outputDir: temp.make(), cacheDir: temp.make(), env: { DF_FIXTURE_CONTROL: controlFile } })
+  const session = await watchFixture({
+    fixture: 'baseline',
+    outputDir: temp.make(),
+    cacheDir: temp.make(),
+    env: { DF_FIXTURE_CONTROL: controlFile },
+  })
   try {
     const first = session.takeOutput()
     expect(first).toContain('dataforge-evals leaderboard')

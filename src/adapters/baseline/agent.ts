@@ -37,7 +37,11 @@ const FORMAT_PHASES: readonly [BaselinePhase, (table: WorkingTable) => Proposal[
   ['spelling', (t) => unifyCaseAndSpacing(t)],
 ]
 
-export const BASELINE_PHASES: readonly BaselinePhase[] = [...FORMAT_PHASES.map(([name]) => name), 'dependencies', 'typos']
+export const BASELINE_PHASES: readonly BaselinePhase[] = [
+  ...FORMAT_PHASES.map(([name]) => name),
+  'dependencies',
+  'typos',
+]
 
 export interface BaselineOptions {
   /** Agent name in reports; default `baseline`. */
@@ -131,7 +135,12 @@ function fixesOf(task: AgentTask, table: WorkingTable, reasons: ReadonlyMap<numb
     for (const col of table.repairable) {
       const value = table.cells[col]![r]!
       if (value === (dirtyRow[col] ?? '')) continue
-      fixes.push({ row: r, column: table.columns[col]!, newValue: value, reason: reasons.get(r * nCols + col) ?? 'repaired' })
+      fixes.push({
+        row: r,
+        column: table.columns[col]!,
+        newValue: value,
+        reason: reasons.get(r * nCols + col) ?? 'repaired',
+      })
     }
   }
   return fixes

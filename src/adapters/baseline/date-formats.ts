@@ -19,7 +19,8 @@ interface DateLayout {
 
 const pad = (n: number, padded: boolean) => (padded ? String(n).padStart(2, '0') : String(n))
 const num = (s: string | undefined) => Number(s)
-const month = (name: string | undefined) => MONTHS.findIndex((m) => m.toLowerCase() === name?.slice(0, 3).toLowerCase()) + 1
+const month = (name: string | undefined) =>
+  MONTHS.findIndex((m) => m.toLowerCase() === name?.slice(0, 3).toLowerCase()) + 1
 
 const LAYOUTS: readonly DateLayout[] = [
   {

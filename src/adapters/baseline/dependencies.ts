@@ -83,7 +83,8 @@ interface RowGroups {
 function groupRows(column: ColumnCodes): RowGroups {
   const n = column.values.length
   const offsets = new Int32Array(n + 1)
-  for (let code = 0; code < n; code++) offsets[code + 1] = offsets[code]! + (column.isNull[code] ? 0 : column.counts[code]!)
+  for (let code = 0; code < n; code++)
+    offsets[code + 1] = offsets[code]! + (column.isNull[code] ? 0 : column.counts[code]!)
   const next = offsets.slice(0, n)
   const rows = new Int32Array(offsets[n]!)
   for (let r = 0; r < column.codes.length; r++) {
@@ -154,7 +155,16 @@ function pairStats(
     top2[ca] = t2
     top2Count[ca] = c2
   }
-  const stats: PairStats = { dep: { from, to, strength: 0 }, own, nonNull, top1, top1Count, top2, top2Count, attested: new Uint8Array(0) }
+  const stats: PairStats = {
+    dep: { from, to, strength: 0 },
+    own,
+    nonNull,
+    top1,
+    top1Count,
+    top2,
+    top2Count,
+    attested: new Uint8Array(0),
+  }
   stats.dep.strength = strengthOf(stats)
   if (!accept(stats.dep.strength)) return undefined
   const attested = new Uint8Array(b.values.length)
@@ -234,7 +244,8 @@ export function discoverDependencies(
         b,
         from,
         to,
-        (strength) => strength >= Math.min(opts.minStrength, opts.minFillStrength) && 1 - strength <= (1 - base) / opts.minGain,
+        (strength) =>
+          strength >= Math.min(opts.minStrength, opts.minFillStrength) && 1 - strength <= (1 - base) / opts.minGain,
       )
       if (!stats) continue
       dependencies.push(stats.dep)
@@ -271,14 +282,17 @@ export function voteWithDependencies(
   const { codes, byTarget } = model
   const nCols = table.columns.length
   const statsByPair = new Map<number, PairStats>()
-  for (const list of byTarget.values()) for (const stats of list) statsByPair.set(stats.dep.from * nCols + stats.dep.to, stats)
+  for (const list of byTarget.values())
+    for (const stats of list) statsByPair.set(stats.dep.from * nCols + stats.dep.to, stats)
   const proposals: Proposal[] = []
   for (const [to, statsList] of byTarget) {
     const b = codes.get(to)!
     const nB = b.values.length
     const fromCodes = statsList.map((stats) => codes.get(stats.dep.from)!)
     const reverse = statsList.map((stats) => statsByPair.get(to * nCols + stats.dep.from))
-    const outgoing = [...statsByPair.values()].filter((stats) => stats.dep.from === to && stats.dep.strength >= opts.minStrength)
+    const outgoing = [...statsByPair.values()].filter(
+      (stats) => stats.dep.from === to && stats.dep.strength >= opts.minStrength,
+    )
     const outgoingCodes = outgoing.map((stats) => codes.get(stats.dep.to)!)
     const leaders = new Int32Array(statsList.length)
     let nonNull = 0
@@ -312,7 +326,8 @@ export function voteWithDependencies(
           const back = reverse[k]
           if (back && isOddOneOut(back, current, ca, opts.minOthers)) continue
           const normal = common || stats.attested[current] === 1
-          if (normal && !(stats.dep.strength >= opts.overruleStrength && others >= 3 && leaderCount >= 0.9 * others)) continue
+          if (normal && !(stats.dep.strength >= opts.overruleStrength && others >= 3 && leaderCount >= 0.9 * others))
+            continue
         }
         const w = stats.dep.strength
         weight += w
@@ -354,7 +369,12 @@ export function voteWithDependencies(
       const currentSupport = currentIsNull ? 0 : (support.get(current) ?? 0) / weight
       if (bestSupport / weight < opts.minSupport || currentSupport > opts.maxCurrentSupport) continue
       const voters = statsList.filter((_, k) => leaders[k] === best).map((stats) => table.columns[stats.dep.from])
-      proposals.push({ row: r, col: to, value: b.values[best]!, reason: `majority of rows sharing ${voters.join(' / ')}` })
+      proposals.push({
+        row: r,
+        col: to,
+        value: b.values[best]!,
+        reason: `majority of rows sharing ${voters.join(' / ')}`,
+      })
     }
     checkpoint()
   }

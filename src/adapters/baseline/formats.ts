@@ -40,7 +40,9 @@ export function numericNullPlaceholders(
         else others += count
       })
       return (
-        numbers >= minNumbers && numbers >= minShare * (numbers + others) && placeholders >= minPlaceholderShare * table.nRows
+        numbers >= minNumbers &&
+        numbers >= minShare * (numbers + others) &&
+        placeholders >= minPlaceholderShare * table.nRows
       )
     },
   )

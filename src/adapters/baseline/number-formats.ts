@@ -23,9 +23,21 @@ export function unifyDecimals(table: WorkingTable, minShare = 0.9): Proposal[] {
       }
       const m = DECIMAL.exec(value)
       const fraction = m?.[1]
-      if (m && fraction !== undefined && fraction.length > decimals && /^0+$/.test(fraction.slice(Math.max(0, decimals)))) {
-        const kept = decimals <= 0 ? value.slice(0, value.indexOf('.')) : value.slice(0, value.indexOf('.') + 1 + decimals)
-        return { value: kept, reason: decimals <= 0 ? 'float suffix in an integer column' : `trailing zeros beyond the column's ${decimals} decimals` }
+      if (
+        m &&
+        fraction !== undefined &&
+        fraction.length > decimals &&
+        /^0+$/.test(fraction.slice(Math.max(0, decimals)))
+      ) {
+        const kept =
+          decimals <= 0 ? value.slice(0, value.indexOf('.')) : value.slice(0, value.indexOf('.') + 1 + decimals)
+        return {
+          value: kept,
+          reason:
+            decimals <= 0
+              ? 'float suffix in an integer column'
+              : `trailing zeros beyond the column's ${decimals} decimals`,
+        }
       }
       return undefined
     },
@@ -65,7 +77,9 @@ export function padLeadingZeros(table: WorkingTable, minShare = 0.9): Proposal[]
       const value = column.values[code]!
       if (column.isNull[code] || !/^\d+$/.test(value) || value.length >= width) return undefined
       const padded = value.padStart(width, '0')
-      return present.has(padded) ? { value: padded, reason: `leading zeros restored to the column's width ${width}` } : undefined
+      return present.has(padded)
+        ? { value: padded, reason: `leading zeros restored to the column's width ${width}` }
+        : undefined
     },
     (column) => {
       const byWidth = new Map<string, number>()

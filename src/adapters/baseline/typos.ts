@@ -16,7 +16,12 @@ export interface TypoOptions {
   minLeadRatio: number
 }
 
-export const DEFAULT_TYPO_OPTIONS: TypoOptions = { maxDistinctShare: 0.2, minTargetCount: 5, minRatio: 20, minLeadRatio: 3 }
+export const DEFAULT_TYPO_OPTIONS: TypoOptions = {
+  maxDistinctShare: 0.2,
+  minTargetCount: 5,
+  minRatio: 20,
+  minLeadRatio: 3,
+}
 
 /** Edits allowed for a value of this length: one per four characters, at most three (none below four). */
 function maxEdits(length: number): number {
@@ -42,7 +47,9 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
       .sort((x, y) => c.counts[y]! - c.counts[x]! || (c.values[x]! < c.values[y]! ? -1 : 1))
     const replacement = new Map<number, number>()
     const topCount = frequent.length > 0 ? c.counts[frequent[0]!]! : 0
-    const rare = nonNullCodes.filter((code) => opts.minRatio * c.counts[code]! <= topCount && !DIGIT.test(c.values[code]!))
+    const rare = nonNullCodes.filter(
+      (code) => opts.minRatio * c.counts[code]! <= topCount && !DIGIT.test(c.values[code]!),
+    )
     const index = rare.length * frequent.length > FULL_SCAN_BUDGET ? deletionIndex(frequent, c.values) : undefined
     for (const code of rare) {
       const value = c.values[code]!
@@ -50,7 +57,11 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
       const limit = maxEdits(value.length)
       let bestDistance = limit + 1
       let best: number[] = []
-      for (const target of limit === 0 ? [] : index ? candidatesFrom(index, value).map((rank) => frequent[rank]!) : frequent) {
+      for (const target of limit === 0
+        ? []
+        : index
+          ? candidatesFrom(index, value).map((rank) => frequent[rank]!)
+          : frequent) {
         if (c.counts[target]! < opts.minRatio * count) break // sorted by count, descending
         if (target === code) continue
         const d = boundedEditDistance(value, c.values[target]!, Math.min(limit, bestDistance))
@@ -71,7 +82,12 @@ export function repairTypos(table: WorkingTable, opts: TypoOptions = DEFAULT_TYP
     for (let r = 0; r < table.nRows; r++) {
       const target = replacement.get(c.codes[r]!)
       if (target !== undefined) {
-        out.push({ row: r, col, value: c.values[target]!, reason: `misspelling or truncation of the frequent value "${c.values[target]}"` })
+        out.push({
+          row: r,
+          col,
+          value: c.values[target]!,
+          reason: `misspelling or truncation of the frequent value "${c.values[target]}"`,
+        })
       }
     }
   }

@@ -47,7 +47,11 @@ export function codesOf(table: WorkingTable, col: number): ColumnCodes {
 }
 
 /** Writes proposals into the working table; returns how many changed a cell. */
-export function applyProposals(table: WorkingTable, proposals: readonly Proposal[], reasons: Map<number, string>): number {
+export function applyProposals(
+  table: WorkingTable,
+  proposals: readonly Proposal[],
+  reasons: Map<number, string>,
+): number {
   let changed = 0
   for (const p of proposals) {
     const column = table.cells[p.col]!

@@ -45,7 +45,10 @@ export interface ToolDataAgent extends DataAgent {
   provider: string
   /** Tables may also be CSV or Parquet files (`{ csv: path }`, `{ parquet: path }`), typed by DuckDB. */
   /** `ctx.llm`: the harness's gateway trial; the gateway then counts the session's calls and the answers report none. */
-  session(tables: Record<string, TableSource>, ctx: { seed: number; trial?: number; llm?: LlmAccess }): Promise<DataAgentSession>
+  session(
+    tables: Record<string, TableSource>,
+    ctx: { seed: number; trial?: number; llm?: LlmAccess },
+  ): Promise<DataAgentSession>
   /** Kept for callers that close agents: the client holds no connections of its own. */
   close(): Promise<void>
 }
@@ -58,9 +61,12 @@ export interface ToolDataAgent extends DataAgent {
  */
 export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
   const { client } = opts
-  if (!client || typeof client.chatWithTools !== 'function') throw new InputError('createDataAgent(): option client must be a chat client')
+  if (!client || typeof client.chatWithTools !== 'function')
+    throw new InputError('createDataAgent(): option client must be a chat client')
   if (opts.model !== undefined && opts.model !== client.model) {
-    throw new InputError(`createDataAgent(): option model "${opts.model}" differs from the client's model "${client.model}"`)
+    throw new InputError(
+      `createDataAgent(): option model "${opts.model}" differs from the client's model "${client.model}"`,
+    )
   }
   const limits: SessionLimits = {
     maxSteps: positiveInteger('maxSteps', opts.maxSteps, 16),
@@ -101,6 +107,7 @@ export function createDataAgent(opts: ToolDataAgentOptions): ToolDataAgent {
 
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value <= 0) throw new InputError(`createDataAgent(): option ${option} must be a positive integer, got ${value}`)
+  if (!Number.isInteger(value) || value <= 0)
+    throw new InputError(`createDataAgent(): option ${option} must be a positive integer, got ${value}`)
   return value
 }

@@ -18,7 +18,11 @@ export interface ChartResult {
  * it as `data.values` and checks the spec with the same Vega-Lite validation the chart grader uses, so the
  * fields the encodings name must exist in the data.
  */
-export async function buildChart(engine: DataEngine, spec: Record<string, unknown>, query: string | undefined): Promise<ChartResult> {
+export async function buildChart(
+  engine: DataEngine,
+  spec: Record<string, unknown>,
+  query: string | undefined,
+): Promise<ChartResult> {
   const data = spec['data']
   const named = isPlainObject(data) && typeof data['name'] === 'string' ? data['name'] : undefined
   let values: unknown
@@ -30,7 +34,9 @@ export async function buildChart(engine: DataEngine, spec: Record<string, unknow
   } else if (isPlainObject(data) && Array.isArray(data['values'])) {
     values = data['values']
   } else {
-    throw new ToolError('chart: give the data as query, as spec.data.name (a table or saved result) or as spec.data.values')
+    throw new ToolError(
+      'chart: give the data as query, as spec.data.name (a table or saved result) or as spec.data.values',
+    )
   }
   const resolved: Record<string, unknown> = { ...spec, data: { values } }
   const check = checkVegaLite(resolved)
@@ -45,7 +51,9 @@ export async function buildChart(engine: DataEngine, spec: Record<string, unknow
 
 function objectsOf(result: QueryResult, what: string): Array<Record<string, unknown>> {
   if (result.truncated) {
-    throw new ToolError(`chart: ${what} has ${result.rowCount} rows, over the ${MAX_CHART_ROWS}-row limit for a chart; aggregate first`)
+    throw new ToolError(
+      `chart: ${what} has ${result.rowCount} rows, over the ${MAX_CHART_ROWS}-row limit for a chart; aggregate first`,
+    )
   }
   return result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c.name, row[i]])))
 }

@@ -62,7 +62,9 @@ export const DUCKDB_RANGE = '^1.5.6-r.1'
 function loadDuckDb(): Promise<DuckDb> {
   duckDbModule ??= import('@duckdb/node-api').catch((error: unknown) => {
     duckDbModule = undefined
-    throw isMissing(error) ? new InputError(`data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${DUCKDB_RANGE}`) : error
+    throw isMissing(error)
+      ? new InputError(`data agent: DuckDB is not installed; install it with npm i -D @duckdb/node-api@${DUCKDB_RANGE}`)
+      : error
   })
   return duckDbModule
 }
@@ -70,7 +72,11 @@ function loadDuckDb(): Promise<DuckDb> {
 /** The package itself is absent (ESM's or CommonJS's not-found error naming it), not a broken install of it. */
 function isMissing(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown }
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && /['"]@duckdb\/node-api['"]/.test(message)
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    /['"]@duckdb\/node-api['"]/.test(message)
+  )
 }
 
 /**
@@ -105,17 +111,24 @@ export class DataEngine {
     if (names.length === 0) throw new InputError('data agent: the session has no tables')
     for (const name of names) {
       if (!NAME.test(name)) {
-        throw new InputError(`data agent: table name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
+        throw new InputError(
+          `data agent: table name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`,
+        )
       }
     }
-    const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? '2GB', temp_directory: opts.tempDirectory ?? '' }
+    const config: Record<string, string> = {
+      memory_limit: opts.memoryLimit ?? '2GB',
+      temp_directory: opts.tempDirectory ?? '',
+    }
     if (opts.threads !== undefined) config['threads'] = String(opts.threads)
     const duckdb = await loadDuckDb()
     let instance: DuckDBInstance
     try {
       instance = await duckdb.DuckDBInstance.create(':memory:', config)
     } catch (error) {
-      throw new InputError(`data agent: DuckDB refused the engine options ${JSON.stringify(opts)}: ${engineMessage(error)}`)
+      throw new InputError(
+        `data agent: DuckDB refused the engine options ${JSON.stringify(opts)}: ${engineMessage(error)}`,
+      )
     }
     const connection = await instance.connect()
     const engine = new DataEngine(duckdb, instance, connection)
@@ -183,7 +196,10 @@ export class DataEngine {
   /** The first `n` rows in load order: what `describe` shows. */
   async head(name: string, n: number): Promise<QueryResult> {
     this.relation(name)
-    return this.read(await this.connection.runAndReadAll(`SELECT * FROM ${ident(name)} LIMIT ${Math.max(0, Math.floor(n))}`), n)
+    return this.read(
+      await this.connection.runAndReadAll(`SELECT * FROM ${ident(name)} LIMIT ${Math.max(0, Math.floor(n))}`),
+      n,
+    )
   }
 
   /** Runs one read-only statement; keeps at most `maxRows` rows and counts the rest when there are more. */
@@ -214,9 +230,11 @@ export class DataEngine {
   /** Stores a read-only query's result as a table later questions can query by name. */
   async save(name: string, sql: string): Promise<RelationInfo> {
     this.assertOpen()
-    if (!NAME.test(name)) throw new ToolError(`save: name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
+    if (!NAME.test(name))
+      throw new ToolError(`save: name ${JSON.stringify(name)} must be a SQL identifier (letters, digits, underscore)`)
     const existing = this.relations.get(name.toLowerCase())
-    if (existing?.kind === 'table') throw new ToolError(`save: ${existing.name} is a session table; choose another name`)
+    if (existing?.kind === 'table')
+      throw new ToolError(`save: ${existing.name} is a session table; choose another name`)
     await this.statement(async () => {
       // The check runs on the model's statement alone; the harness wraps it in the one write the model may ask for.
       ;(await this.prepareReadOnly(sql)).destroySync()
@@ -385,6 +403,9 @@ export function engineMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const lines = message.split('\n')
   const echo = lines.findIndex((line) => /^LINE \d+:/.test(line))
-  const text = (echo >= 0 ? lines.slice(0, echo) : lines).map((l) => l.trim()).filter(Boolean).join(' ')
+  const text = (echo >= 0 ? lines.slice(0, echo) : lines)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ')
   return capText(text.replace(/^Failed to extract statements: /, ''), MAX_MESSAGE_CHARS)
 }

@@ -125,7 +125,10 @@ export class DataAgentSession implements DataSession {
       const failure = this.failureOf(error, stats, signal)
       // Whatever was half done (tool calls without results) goes; the question and the failure stay.
       this.messages.length = historyLength
-      this.messages.push({ role: 'user', content: question }, { role: 'assistant', content: `(no answer: ${failure.kind})` })
+      this.messages.push(
+        { role: 'user', content: question },
+        { role: 'assistant', content: `(no answer: ${failure.kind})` },
+      )
       throw failure
     } finally {
       answered.abort()
@@ -148,11 +151,18 @@ export class DataAgentSession implements DataSession {
     if (limits.temperature !== undefined) extra.temperature = limits.temperature
     for (let step = 0; step < limits.maxSteps; step++) {
       const { llm } = this.setup
-      const reply = await client.chatWithTools(this.messages, tools, { trial: this.setup.trial, seed: this.setup.seed, signal, caseId, ...(llm ? { llm } : {}) }, extra)
+      const reply = await client.chatWithTools(
+        this.messages,
+        tools,
+        { trial: this.setup.trial, seed: this.setup.seed, signal, caseId, ...(llm ? { llm } : {}) },
+        extra,
+      )
       addStepUsage(stats, llm ? emptyUsage() : reply.usage)
       stats.warnings.push(...reply.warnings)
       if (reply.usage.completionTokens > limits.maxTokensPerStep) {
-        stats.warnings.push(`step ${stats.steps}: ${reply.usage.completionTokens} completion tokens, over the cap of ${limits.maxTokensPerStep}`)
+        stats.warnings.push(
+          `step ${stats.steps}: ${reply.usage.completionTokens} completion tokens, over the cap of ${limits.maxTokensPerStep}`,
+        )
       }
       this.messages.push(reply.message)
       if (reply.toolCalls.length === 0) {
@@ -170,7 +180,14 @@ export class DataAgentSession implements DataSession {
         answer ??= outcome.answer
       }
       if (signal.aborted) throw signal.reason
-      if (answer) return { ...answer, ...(this.setup.llm ? {} : { usage: stats.usage }), steps: stats.steps, model: client.model, metrics: statsMetrics(stats) }
+      if (answer)
+        return {
+          ...answer,
+          ...(this.setup.llm ? {} : { usage: stats.usage }),
+          steps: stats.steps,
+          model: client.model,
+          metrics: statsMetrics(stats),
+        }
     }
     const calls = Object.values(stats.toolCalls).reduce((a, b) => a + b, 0)
     throw new DataAgentFailure(
@@ -182,7 +199,11 @@ export class DataAgentSession implements DataSession {
   }
 
   /** Runs a tool and notes it on the harness's trial (its transcript's agent steps, the record's tool calls). */
-  private async runNoted(call: ToolCall, stats: TurnStats, charts: Array<Record<string, unknown>>): Promise<ToolOutcome> {
+  private async runNoted(
+    call: ToolCall,
+    stats: TurnStats,
+    charts: Array<Record<string, unknown>>,
+  ): Promise<ToolOutcome> {
     const started = performance.now()
     const errors = stats.toolErrors
     const outcome = await this.runTool(call, stats, charts)
@@ -198,7 +219,11 @@ export class DataAgentSession implements DataSession {
     return outcome
   }
 
-  private async runTool(call: ToolCall, stats: TurnStats, charts: Array<Record<string, unknown>>): Promise<ToolOutcome> {
+  private async runTool(
+    call: ToolCall,
+    stats: TurnStats,
+    charts: Array<Record<string, unknown>>,
+  ): Promise<ToolOutcome> {
     const malformed = (message: string): ToolOutcome => {
       stats.malformedToolCalls++
       stats.toolErrors++
@@ -227,7 +252,9 @@ export class DataAgentSession implements DataSession {
       case 'list_tables': {
         const { include_saved } = args as ToolArgs<'list_tables'>
         const shown = engine.list().filter((r) => include_saved !== false || r.kind === 'table')
-        return json({ tables: shown.map((r) => ({ name: r.name, kind: r.kind, rows: r.rows, columns: r.columns.length })) })
+        return json({
+          tables: shown.map((r) => ({ name: r.name, kind: r.kind, rows: r.rows, columns: r.columns.length })),
+        })
       }
       case 'describe': {
         const { table } = args as ToolArgs<'describe'>
@@ -256,7 +283,13 @@ export class DataAgentSession implements DataSession {
         const { spec, query } = args as ToolArgs<'chart'>
         const chart = await buildChart(engine, specObject(spec), query)
         charts.push(chart.spec)
-        return json({ ok: true, marks: chart.marks, channels: chart.channels, rows: chart.rows, note: 'attached to your answer' })
+        return json({
+          ok: true,
+          marks: chart.marks,
+          channels: chart.channels,
+          rows: chart.rows,
+          note: 'attached to your answer',
+        })
       }
       case 'answer': {
         const answer = await this.answerOf(args as ToolArgs<'answer'>)
@@ -273,7 +306,8 @@ export class DataAgentSession implements DataSession {
       const { engine } = this.setup
       engine.relation(args.result)
       const rows = await engine.query(`SELECT * FROM ${ident(args.result)}`, MAX_ANSWER_ROWS)
-      if (rows.truncated) throw new ToolError(`answer: ${args.result} has ${rows.rowCount} rows, over the ${MAX_ANSWER_ROWS}-row limit`)
+      if (rows.truncated)
+        throw new ToolError(`answer: ${args.result} has ${rows.rowCount} rows, over the ${MAX_ANSWER_ROWS}-row limit`)
       value = tableOf(rows)
     } else if (isPlainObject(value)) {
       value = tableValue(value as Record<string, unknown>)
@@ -332,7 +366,8 @@ function resultJson(result: QueryResult, maxBytes: number): Record<string, unkno
   }
   if (result.truncated || capped.rows.length < result.rows.length) {
     out['truncated'] = true
-    out['note'] = `showing the first ${capped.rows.length} of ${result.rowCount} rows; aggregate or filter in SQL, or save the result and query it`
+    out['note'] =
+      `showing the first ${capped.rows.length} of ${result.rowCount} rows; aggregate or filter in SQL, or save the result and query it`
   }
   if (capped.note) out['note'] = `${out['note'] ?? `all ${result.rowCount} rows`}${capped.note}`
   return out
@@ -358,7 +393,10 @@ export function capRows(rows: unknown[][], maxBytes: number): { rows: unknown[][
     if (bytes + size > maxBytes && kept.length > 0) break
     if (bytes + size > maxBytes) {
       // Even one row is too wide (many columns): nothing of it fits.
-      return { rows: [], note: `; the rows are wider than the ${maxBytes}-byte result limit: select fewer or shorter columns` }
+      return {
+        rows: [],
+        note: `; the rows are wider than the ${maxBytes}-byte result limit: select fewer or shorter columns`,
+      }
     }
     kept.push(shown)
     bytes += size

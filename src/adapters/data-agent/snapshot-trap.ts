@@ -43,7 +43,11 @@ function statementOf(call: { name: string; arguments: string }): Statement | nul
     const query = (args as Record<string, unknown>)['query']
     const name = (args as Record<string, unknown>)['name']
     if (typeof query !== 'string') return null
-    return call.name === 'save' ? (typeof name === 'string' ? { kind: 'save', query, name } : null) : { kind: 'sql', query }
+    return call.name === 'save'
+      ? typeof name === 'string'
+        ? { kind: 'save', query, name }
+        : null
+      : { kind: 'sql', query }
   }
   return call.name === 'sql' && call.arguments.trim() !== '' ? { kind: 'sql', query: call.arguments } : null
 }
@@ -78,7 +82,8 @@ export function cellMatcher(value: unknown): ((cell: unknown) => boolean) | null
       return Math.abs(Number(n.toFixed(decimals)) - asNumber) <= 1e-9 * Math.max(1, Math.abs(asNumber))
     }
   }
-  if (typeof value === 'string' && value.trim() !== '') return (cell) => cell !== null && cell !== undefined && String(cell).trim() === value.trim()
+  if (typeof value === 'string' && value.trim() !== '')
+    return (cell) => cell !== null && cell !== undefined && String(cell).trim() === value.trim()
   if (typeof value === 'boolean') return (cell) => cell === value
   return null
 }
@@ -95,7 +100,9 @@ function scalarOf(answer: unknown): unknown {
 }
 
 function sampleOf(tables: Record<string, Table>, rows: number): Record<string, Table> {
-  return Object.fromEntries(Object.entries(tables).map(([name, t]) => [name, { columns: t.columns, rows: t.rows.slice(0, rows) }]))
+  return Object.fromEntries(
+    Object.entries(tables).map(([name, t]) => [name, { columns: t.columns, rows: t.rows.slice(0, rows) }]),
+  )
 }
 
 interface Rerun {
@@ -105,7 +112,11 @@ interface Rerun {
 }
 
 /** Runs the statements in order on one engine; for each `sql`, whether its result holds the value (null: it failed). */
-async function rerun(engine: DataEngine, statements: readonly Statement[], holds: (cell: unknown) => boolean): Promise<Array<boolean | null>> {
+async function rerun(
+  engine: DataEngine,
+  statements: readonly Statement[],
+  holds: (cell: unknown) => boolean,
+): Promise<Array<boolean | null>> {
   const out: Array<boolean | null> = []
   try {
     for (const s of statements) {
@@ -133,19 +144,30 @@ const shown = (query: string) => `\`${truncate(query.replace(/\s+/g, ' ').trim()
  * Grades the snapshot trap: passes when one of the trajectory's `sql` calls, run again, returns the answer's value
  * over the full tables and not over their first `sampleRows` rows. `save` calls are replayed in order first.
  */
-export async function checkSnapshotTrap(answer: unknown, trajectory: Pick<Trajectory, 'toolCalls'>, opts: SnapshotTrapOptions): Promise<GradeResult> {
+export async function checkSnapshotTrap(
+  answer: unknown,
+  trajectory: Pick<Trajectory, 'toolCalls'>,
+  opts: SnapshotTrapOptions,
+): Promise<GradeResult> {
   if (!opts || !isPlainObject(opts.tables) || Object.keys(opts.tables).length === 0) {
     throw new InputError('toAvoidSnapshotTrap: give the tables the agent saw, { tables: { name: { columns, rows } } }')
   }
   const sampleRows = opts.sampleRows ?? 5
-  if (!Number.isInteger(sampleRows) || sampleRows < 0) throw new InputError(`toAvoidSnapshotTrap: sampleRows must be a non-negative integer, got ${String(sampleRows)}`)
+  if (!Number.isInteger(sampleRows) || sampleRows < 0)
+    throw new InputError(`toAvoidSnapshotTrap: sampleRows must be a non-negative integer, got ${String(sampleRows)}`)
   const value = scalarOf(answer)
   const holds = cellMatcher(value)
-  if (!holds) return { passed: false, detail: `the answer has no single value to trace (${truncate(JSON.stringify(value) ?? 'undefined', 80)})`, score: 0 }
+  if (!holds)
+    return {
+      passed: false,
+      detail: `the answer has no single value to trace (${truncate(JSON.stringify(value) ?? 'undefined', 80)})`,
+      score: 0,
+    }
   const statements = trajectory.toolCalls.map(statementOf).filter((s): s is Statement => s !== null)
   const queries = statements.filter((s) => s.kind === 'sql')
   const said = `the answer ${truncate(JSON.stringify(value), 80)}`
-  if (queries.length === 0) return { passed: false, detail: `${said} comes from no sql call: nothing was computed over the table`, score: 0 }
+  if (queries.length === 0)
+    return { passed: false, detail: `${said} comes from no sql call: nothing was computed over the table`, score: 0 }
   const [full, sample] = await Promise.all([
     DataEngine.open(opts.tables, opts.engine).then((e) => rerun(e, statements, holds)),
     DataEngine.open(sampleOf(opts.tables, sampleRows), opts.engine).then((e) => rerun(e, statements, holds)),
@@ -153,7 +175,11 @@ export async function checkSnapshotTrap(answer: unknown, trajectory: Pick<Trajec
   const runs: Rerun[] = queries.map((q, i) => ({ query: q.query, full: full[i] === true, sample: sample[i] === true }))
   const computed = runs.find((r) => r.full && !r.sample)
   if (computed) {
-    return { passed: true, detail: `${said} is in the result of ${shown(computed.query)} over the full table, and not over its ${sampleRows} sample rows`, score: 1 }
+    return {
+      passed: true,
+      detail: `${said} is in the result of ${shown(computed.query)} over the full table, and not over its ${sampleRows} sample rows`,
+      score: 1,
+    }
   }
   const both = runs.find((r) => r.full && r.sample)
   if (both) {
@@ -163,5 +189,9 @@ export async function checkSnapshotTrap(answer: unknown, trajectory: Pick<Trajec
       score: 0,
     }
   }
-  return { passed: false, detail: `${said} is in no sql result over the full table (${queries.length} queries run again): it was not computed there`, score: 0 }
+  return {
+    passed: false,
+    detail: `${said} is in no sql result over the full table (${queries.length} queries run again): it was not computed there`,
+    score: 0,
+  }
 }

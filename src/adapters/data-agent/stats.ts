@@ -19,7 +19,15 @@ export interface TurnStats {
 }
 
 export function newTurnStats(): TurnStats {
-  return { steps: 0, toolCalls: {}, toolErrors: 0, malformedToolCalls: 0, textReplies: 0, usage: emptyUsage(), warnings: [] }
+  return {
+    steps: 0,
+    toolCalls: {},
+    toolErrors: 0,
+    malformedToolCalls: 0,
+    textReplies: 0,
+    usage: emptyUsage(),
+    warnings: [],
+  }
 }
 
 export function countCall(stats: TurnStats, name: string): void {

@@ -10,7 +10,10 @@ export const TOOL_ARGS = {
   describe: z.object({ table: z.string().min(1) }),
   sql: z.object({ query: z.string().min(1) }),
   save: z.object({ name: z.string().min(1), query: z.string().min(1) }),
-  chart: z.object({ spec: z.union([z.string().min(1), z.record(z.string(), z.unknown())]), query: z.string().min(1).optional() }),
+  chart: z.object({
+    spec: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+    query: z.string().min(1).optional(),
+  }),
   answer: z.object({
     value: z.unknown().optional(),
     text: z.string().optional(),
@@ -67,7 +70,10 @@ export function toolDefinitions(opts: { maxRows: number; sampleRows: number }): 
       'Validate a Vega-Lite spec against the data and attach it to the answer. Give the data as `query` (a SELECT ' +
         'whose rows feed the chart), as spec.data.name (a table or saved result) or as spec.data.values.',
       {
-        spec: { type: 'string', description: 'the Vega-Lite spec as JSON text: mark, encoding with field names from the data' },
+        spec: {
+          type: 'string',
+          description: 'the Vega-Lite spec as JSON text: mark, encoding with field names from the data',
+        },
         query: { type: 'string', description: 'optional SELECT whose rows become the chart data' },
       },
       ['spec'],
@@ -80,7 +86,8 @@ export function toolDefinitions(opts: { maxRows: number; sampleRows: number }): 
       {
         value: {
           type: 'string',
-          description: 'the answer as JSON text: a number (42.5), a quoted string ("Cara"), a list (["a", "b"]) or a table ({"columns": [...], "rows": [[...]]}); plain text is taken as a string',
+          description:
+            'the answer as JSON text: a number (42.5), a quoted string ("Cara"), a list (["a", "b"]) or a table ({"columns": [...], "rows": [[...]]}); plain text is taken as a string',
         },
         text: { type: 'string', description: 'one or two sentences' },
         refused: { type: 'boolean', description: 'true when the data cannot answer the question' },

@@ -6,7 +6,15 @@ import { usageOfCall } from '../../gateway/accounting.js'
 import { redactSecrets } from '../../gateway/redact.js'
 import type { LlmConfig } from '../../gateway/trial-llm.js'
 import { usageOfJson } from '../../gateway/usage.js'
-import type { CallContext, ChatMessage, ChatReply, ChatRequest, ChatTool, ToolCall, ToolCallWire } from './chat-types.js'
+import type {
+  CallContext,
+  ChatMessage,
+  ChatReply,
+  ChatRequest,
+  ChatTool,
+  ToolCall,
+  ToolCallWire,
+} from './chat-types.js'
 import type { ChatClientConfig } from './chat-config.js'
 import { presetLlmConfig } from './preset-upstream.js'
 
@@ -25,7 +33,12 @@ export interface ChatClient {
    */
   chat(request: ChatRequest, call: CallContext): Promise<ChatReply>
   /** One turn of a tool-using conversation; the reply's `toolCalls` are what to run next. */
-  chatWithTools(messages: ChatMessage[], tools: ChatTool[], call: CallContext, extra?: Omit<ChatRequest, 'messages' | 'tools'>): Promise<ChatReply>
+  chatWithTools(
+    messages: ChatMessage[],
+    tools: ChatTool[],
+    call: CallContext,
+    extra?: Omit<ChatRequest, 'messages' | 'tools'>,
+  ): Promise<ChatReply>
   /** Nothing to close: connections to the gateway are pooled per process. Kept for callers that close clients. */
   close(): Promise<void>
 }
@@ -46,7 +59,12 @@ interface GatewayAnswer {
 }
 
 /** One POST to the gateway on a keep-alive pool (undici's `request`: a fraction of `fetch`'s cost per call). */
-async function postToGateway(url: string, token: string, body: string, signal: AbortSignal | undefined): Promise<GatewayAnswer> {
+async function postToGateway(
+  url: string,
+  token: string,
+  body: string,
+  signal: AbortSignal | undefined,
+): Promise<GatewayAnswer> {
   if (!gatewayPool) {
     const undici = requireUndici('undici') as Undici
     gatewayPool = { undici, agent: new undici.Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 }) }
@@ -135,7 +153,11 @@ class GatewayChatClient implements ChatClient {
     const body = this.bodyOf(request)
     if (call.llm) return this.send(body, call.llm, call.signal)
     const gw = await trialLlmModule()
-    const trial = await gw.openLlmTrial(this.llm, { caseId: call.caseId ?? '(unnamed)', trial: call.trial, seed: call.seed })
+    const trial = await gw.openLlmTrial(this.llm, {
+      caseId: call.caseId ?? '(unnamed)',
+      trial: call.trial,
+      seed: call.seed,
+    })
     try {
       return await this.send(body, trial!.llm, call.signal)
     } finally {
@@ -157,7 +179,11 @@ class GatewayChatClient implements ChatClient {
     return body
   }
 
-  private async send(body: Record<string, unknown>, llm: LlmAccess, signal: AbortSignal | undefined): Promise<ChatReply> {
+  private async send(
+    body: Record<string, unknown>,
+    llm: LlmAccess,
+    signal: AbortSignal | undefined,
+  ): Promise<ChatReply> {
     let response: GatewayAnswer
     let text: string
     try {
@@ -176,7 +202,10 @@ class GatewayChatClient implements ChatClient {
     try {
       json = JSON.parse(text) as Record<string, unknown>
     } catch {
-      throw this.failure('provider_error', `the answer is not JSON (HTTP ${response.status}, ${text.length} characters)`)
+      throw this.failure(
+        'provider_error',
+        `the answer is not JSON (HTTP ${response.status}, ${text.length} characters)`,
+      )
     }
     if (!Array.isArray(json['choices']) || (json['choices'] as unknown[]).length === 0) {
       throw this.failure('provider_error', 'the answer is not a chat completion (no choices)')
@@ -203,12 +232,19 @@ class GatewayChatClient implements ChatClient {
       if (code === 'cache_corrupt') return new InputError(String(error['message']))
       return this.failure(KIND_OF_CODE[code] ?? 'provider_error', String(error['message']))
     }
-    const code = typeof error?.['code'] === 'string' && /^[\w.-]{1,64}$/.test(error['code']) ? ` (code ${error['code']})` : ''
+    const code =
+      typeof error?.['code'] === 'string' && /^[\w.-]{1,64}$/.test(error['code']) ? ` (code ${error['code']})` : ''
     return this.failure('provider_error', `HTTP ${status}: the provider answered with an error${code}`)
   }
 
   private failure(kind: FailureKind, message: string): AgentFailure {
-    return new AgentFailure(kind, redactSecrets(`${this.agent} (${this.provider}, ${this.model}): ${message}`, this.#config.apiKey ? [this.#config.apiKey] : []))
+    return new AgentFailure(
+      kind,
+      redactSecrets(
+        `${this.agent} (${this.provider}, ${this.model}): ${message}`,
+        this.#config.apiKey ? [this.#config.apiKey] : [],
+      ),
+    )
   }
 
   private replyOf(response: Record<string, unknown>, key: string, cached: boolean): ChatReply {

@@ -22,7 +22,13 @@ export {
   type RepairPromptOptions,
 } from './repair-prompt.js'
 export { parseRepairResponse, type ParsedRepair, type ParseContext } from './repair-parse.js'
-export { resolveCacheOptions, CACHE_MODES, DEFAULT_CACHE_DIR, type CacheMode, type CacheOptions } from '../../gateway/cache.js'
+export {
+  resolveCacheOptions,
+  CACHE_MODES,
+  DEFAULT_CACHE_DIR,
+  type CacheMode,
+  type CacheOptions,
+} from '../../gateway/cache.js'
 export { usageOfCall } from '../../gateway/accounting.js'
 export {
   parsePriceMap,

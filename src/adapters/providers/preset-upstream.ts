@@ -5,7 +5,16 @@ import { LLM_PRESETS } from '../../gateway/presets.js'
 import { noteKeyVariable, upstreamIdentity } from '../../gateway/upstream.js'
 import type { ChatClientConfig } from './chat-config.js'
 
-const POLICY_FIELDS = ['timeoutMs', 'maxRetries', 'maxServerRetries', 'maxRetryAfterMs', 'backoff', 'clock', 'random', 'log'] as const
+const POLICY_FIELDS = [
+  'timeoutMs',
+  'maxRetries',
+  'maxServerRetries',
+  'maxRetryAfterMs',
+  'backoff',
+  'clock',
+  'random',
+  'log',
+] as const
 
 /**
  * A built-in agent's configuration as a gateway upstream. A preset on its own base URL has the `--llm` preset's

@@ -31,14 +31,24 @@ export function createProviderAgent(name: string, opts: ProviderAgentOptions = {
   return withOwnUpstream(agent, client.llm)
 }
 
-async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, opts: ProviderAgentOptions): Promise<AgentRunResult> {
+async function runRepair(
+  client: ChatClient,
+  task: AgentTask,
+  ctx: RunContext,
+  opts: ProviderAgentOptions,
+): Promise<AgentRunResult> {
   const prompt = buildRepairPrompt(task, { chunkTokenBudget: opts.chunkTokenBudget })
   const warnings = [...prompt.warnings]
   const request: Omit<ChatRequest, 'messages'> = {}
   if (opts.temperature !== undefined) request.temperature = opts.temperature
   if (opts.maxTokens !== undefined) request.maxTokens = opts.maxTokens
   if (opts.jsonMode) request.jsonMode = true
-  const call = { trial: ctx.trial, seed: ctx.seed, caseId: opts.caseId ?? task.name, ...(ctx.llm ? { llm: ctx.llm } : {}) }
+  const call = {
+    trial: ctx.trial,
+    seed: ctx.seed,
+    caseId: opts.caseId ?? task.name,
+    ...(ctx.llm ? { llm: ctx.llm } : {}),
+  }
   // On the harness's trial the gateway counts the calls; the agent reports none, so nothing is counted twice.
   const counted = (spent: typeof usage) => (ctx.llm ? emptyUsage() : spent)
   // One failed chunk fails the run: the others are aborted instead of spending more quota.
@@ -62,7 +72,10 @@ async function runRepair(client: ChatClient, task: AgentTask, ctx: RunContext, o
           usage = addUsage(usage, reply.usage)
           steps++
           warnings.push(...reply.warnings)
-          const parsed = parseRepairResponse(reply.content, { finishReason: reply.finishReason, refusal: reply.refusal })
+          const parsed = parseRepairResponse(reply.content, {
+            finishReason: reply.finishReason,
+            refusal: reply.refusal,
+          })
           perChunk[i] = parsed.fixes
           warnings.push(...parsed.warnings.map((w) => label + w))
         } catch (error) {

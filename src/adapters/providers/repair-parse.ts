@@ -28,7 +28,8 @@ export function parseRepairResponse(text: string | null | undefined, ctx: ParseC
   if (ctx.refusal) throw new AgentFailure('refusal', `the model refused: ${excerpt(ctx.refusal)}`)
   const raw = (text ?? '').trim()
   if (raw === '') {
-    if (ctx.finishReason === 'content_filter') throw new AgentFailure('refusal', 'the answer was withheld by a content filter')
+    if (ctx.finishReason === 'content_filter')
+      throw new AgentFailure('refusal', 'the answer was withheld by a content filter')
     throw new AgentFailure('parse_failure', `the answer is empty${finishNote(ctx)}`)
   }
   const value = extractJson(stripFences(raw), raw, ctx)

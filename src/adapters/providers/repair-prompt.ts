@@ -49,7 +49,9 @@ export function buildRepairPrompt(task: AgentTask, opts: RepairPromptOptions = {
   const lines = task.dirty.rows.map((row, index) => recordLine(task.columns, row, index, rowKey))
   const fixed = estimateTokens(SYSTEM) + estimateTokens(instructions(task, rowKey, 0, total, total))
   if (fixed >= budget) {
-    throw new InputError(`chunkTokenBudget: ${budget} tokens is less than the prompt's fixed part (about ${fixed} tokens)`)
+    throw new InputError(
+      `chunkTokenBudget: ${budget} tokens is less than the prompt's fixed part (about ${fixed} tokens)`,
+    )
   }
   const warnings: string[] = []
   const ranges: Array<[number, number]> = []
@@ -63,7 +65,9 @@ export function buildRepairPrompt(task: AgentTask, opts: RepairPromptOptions = {
       used = fixed
     }
     if (i === start && fixed + cost > budget) {
-      warnings.push(`row ${i} alone is about ${fixed + cost} tokens, over the ${budget}-token chunk budget; sent on its own`)
+      warnings.push(
+        `row ${i} alone is about ${fixed + cost} tokens, over the ${budget}-token chunk budget; sent on its own`,
+      )
     }
     used += cost
   }
@@ -84,7 +88,10 @@ export function buildRepairPrompt(task: AgentTask, opts: RepairPromptOptions = {
 }
 
 function instructions(task: AgentTask, rowKey: string, from: number, to: number, total: number): string {
-  const range = total === 0 ? 'The table has no rows.' : `Rows ${from} to ${to - 1} of ${total} (0-based), one JSON record per line:`
+  const range =
+    total === 0
+      ? 'The table has no rows.'
+      : `Rows ${from} to ${to - 1} of ${total} (0-based), one JSON record per line:`
   const idColumns = Array.isArray(task.metadata['idColumns']) ? task.metadata['idColumns'] : []
   return [
     `Table "${task.name}". Allowed columns: ${JSON.stringify(task.columns)}.`,

@@ -101,7 +101,9 @@ export const compareCommand: Command = async (argv, io) => {
   b = b.map(asGateRow)
   const cmp = compareRuns(a, b, { alpha, seed, minDelta, labelA, labelB, ...(floor === undefined ? {} : { floor }) })
   if (cmp.overall.n === 0) {
-    throw new InputError(`nothing to compare: no unit of ${labelB} pairs with a unit of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`)
+    throw new InputError(
+      `nothing to compare: no unit of ${labelB} pairs with a unit of ${labelA} (A has ${describeGroups(a)}; B has ${describeGroups(b)})`,
+    )
   }
 
   const markdown = renderComparisonMarkdown(cmp)
@@ -118,9 +120,15 @@ export const compareCommand: Command = async (argv, io) => {
       `${failedGroups(cmp)}${family}` +
       `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
   )
-  const failures = [...cmp.groups, cmp.overall].filter((g) => g.failed).map((g) => verdictLine(g, { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }))
+  const failures = [...cmp.groups, cmp.overall]
+    .filter((g) => g.failed)
+    .map((g) => verdictLine(g, { alpha: cmp.alpha, floor: cmp.floor, against: 'A' }))
   // Without an output the comment goes to compare's own folder, never beside another command's reports.
-  const outDir = values.output ? dirname(resolve(io.cwd, values.output)) : values['output-json'] ? dirname(resolve(io.cwd, values['output-json'])) : resolve(io.cwd, 'reports/compare')
+  const outDir = values.output
+    ? dirname(resolve(io.cwd, values.output))
+    : values['output-json']
+      ? dirname(resolve(io.cwd, values['output-json']))
+      : resolve(io.cwd, 'reports/compare')
   await writeCliGithubOutput({ command: 'compare', flag: values.github, dir: outDir, failures, comparison: cmp, io })
   return cmp.regression ? 1 : 0
 }
@@ -128,7 +136,9 @@ export const compareCommand: Command = async (argv, io) => {
 /** `; failing: g1 (deterministic drop (F1), 1 case), g2 (…)` when groups other than the overall row failed. */
 function failedGroups(cmp: ReturnType<typeof compareRuns>): string {
   const failing = cmp.groups.filter((g) => g.failed)
-  return failing.length ? `; failing: ${failing.map((g) => `${g.group} (${verdictLabel(g)}, ${unitsText(g)})`).join(', ')}` : ''
+  return failing.length
+    ? `; failing: ${failing.map((g) => `${g.group} (${verdictLabel(g)}, ${unitsText(g)})`).join(', ')}`
+    : ''
 }
 
 function parseAgents(raw: string): [string, string] {

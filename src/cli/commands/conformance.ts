@@ -81,8 +81,14 @@ export const conformanceCommand: Command = async (argv, io) => {
   }
   if (!values.samples) throw new InputError('conformance: --samples is required (a .jsonl or .csv file)')
   if (!values.spec) throw new InputError('conformance: --spec is required (a JSON file)')
-  const minScore = values['min-score'] === undefined ? undefined : parseNumberFlag('min-score', values['min-score'], 0, { min: 0, max: 100 })
-  const alpha = values.alpha === undefined ? undefined : parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
+  const minScore =
+    values['min-score'] === undefined
+      ? undefined
+      : parseNumberFlag('min-score', values['min-score'], 0, { min: 0, max: 100 })
+  const alpha =
+    values.alpha === undefined
+      ? undefined
+      : parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
   if (alpha !== undefined && alpha >= 1) throw new InputError(`--alpha must be < 1, got ${values.alpha}`)
   const concurrency = parseIntegerFlag('concurrency', values.concurrency, 4, { min: 1 })
   await checkProviderFlags(values, io)
@@ -117,7 +123,11 @@ export const conformanceCommand: Command = async (argv, io) => {
       ...(values['text-field'] ? { textField: values['text-field'] } : {}),
     })
   }
-  const classify = classifierOption(values.classifier ?? [], spec.properties.map((p) => p.name), openClassifier)
+  const classify = classifierOption(
+    values.classifier ?? [],
+    spec.properties.map((p) => p.name),
+    openClassifier,
+  )
 
   const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
@@ -147,7 +157,11 @@ export const conformanceCommand: Command = async (argv, io) => {
     },
     {
       ...(result.status === 'FAILED'
-        ? { status: 'failed' as const, failureKind: clients.length ? ('provider_error' as const) : ('exception' as const), failureMessage: result.errorMessage }
+        ? {
+            status: 'failed' as const,
+            failureKind: clients.length ? ('provider_error' as const) : ('exception' as const),
+            failureMessage: result.errorMessage,
+          }
         : { status: 'ok' as const, correct: verdict.passed, validationError: verdict.reasons.join('; ') || null }),
       metrics: conformanceMetrics(result),
       runtimeS: result.durationSeconds,
@@ -164,15 +178,20 @@ export const conformanceCommand: Command = async (argv, io) => {
       // The run record is kept only in the --output-json file, when there is one.
       const recordFiles = planned.filter(([f]) => f === '--output-json').map(([, p]) => basename(p))
       const report = htmlReportOf(record, { cwd: io.cwd, runDateUtc, project, spec: values.spec })
-      outputs.push([path, await renderHtmlReport(report, { title: `Conformance of ${basename(values.samples)}`, recordFiles })])
+      outputs.push([
+        path,
+        await renderHtmlReport(report, { title: `Conformance of ${basename(values.samples)}`, recordFiles }),
+      ])
     }
   }
   for (const [path, text] of outputs) await writeFileAtomic(path, text)
   if (!values.output) io.stdout(markdown)
   // A FAILED evaluation scored nothing (fail closed, as every door): its summary already says why, once.
   const reasons = result.status === 'FAILED' ? [] : verdict.reasons
-  io.stdout(`${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${reasons.length ? ` (${terminalText(reasons.join('; '))})` : ''}` +
-    `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`)
+  io.stdout(
+    `${verdict.passed ? 'ok' : 'FAIL'}: ${terminalText(verdict.summary)}${reasons.length ? ` (${terminalText(reasons.join('; '))})` : ''}` +
+      `${outputs.length ? `; wrote ${outputs.map(([p]) => shownPath(io.cwd, p)).join(', ')}` : ''}\n`,
+  )
   return verdict.passed ? 0 : 1
 }
 
@@ -188,15 +207,21 @@ function classifierOption(
   for (const text of given) {
     const m = /^([^=:]+)=(.+)$/.exec(text)
     if (!m) {
-      if (shared !== undefined || given.length > 1) throw new InputError('--classifier: name the property (PROPERTY=field:NAME) when giving more than one')
+      if (shared !== undefined || given.length > 1)
+        throw new InputError('--classifier: name the property (PROPERTY=field:NAME) when giving more than one')
       shared = open(text)
       const problem = sharedFieldProblem(shared, properties)
-      if (problem) throw new InputError(`--classifier ${problem}; give one per property (${properties.map((p) => `--classifier ${p}=field:…`).join(' ')}) or none (each property reads its own field)`)
+      if (problem)
+        throw new InputError(
+          `--classifier ${problem}; give one per property (${properties.map((p) => `--classifier ${p}=field:…`).join(' ')}) or none (each property reads its own field)`,
+        )
       continue
     }
     const [, property, rest] = m
     if (!properties.includes(property!)) {
-      throw new InputError(`--classifier: unknown property "${property}"; the spec has ${properties.map((p) => `"${p}"`).join(', ')}`)
+      throw new InputError(
+        `--classifier: unknown property "${property}"; the spec has ${properties.map((p) => `"${p}"`).join(', ')}`,
+      )
     }
     perProperty[property!] = open(rest!)
   }
@@ -253,6 +278,8 @@ async function checkOutputPath(path: string, flag: string): Promise<void> {
   try {
     await mkdir(dirname(path), { recursive: true })
   } catch (error) {
-    throw new InputError(`${flag}: cannot create the folder ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new InputError(
+      `${flag}: cannot create the folder ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    )
   }
 }

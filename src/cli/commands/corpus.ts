@@ -22,9 +22,14 @@ See docs/run-record.md for the exact rules.
 `
 
 /** The three views and their manifest, written as one unit under the folder's lock (like a report folder). */
-async function writeCorpusFolder(dir: string, label: string, views: Record<string, readonly RunRecord[]>): Promise<void> {
+async function writeCorpusFolder(
+  dir: string,
+  label: string,
+  views: Record<string, readonly RunRecord[]>,
+): Promise<void> {
   const info = await stat(dir).catch(() => null)
-  if (info && !info.isDirectory()) throw new InputError(`${label}: is a file, not a folder; give a folder for the merged views`)
+  if (info && !info.isDirectory())
+    throw new InputError(`${label}: is a file, not a folder; give a folder for the merged views`)
   await makeFolder(dir, 'the folder', label)
   const lock = lockFolder(dir)
   try {
@@ -58,7 +63,8 @@ export const corpusCommand: Command = async (argv, io) => {
     return 0
   }
   const [sub, ...inputs] = positionals
-  if (sub !== 'merge') throw new InputError(`corpus: unknown subcommand "${sub ?? ''}"; use corpus merge IN... --out DIR`)
+  if (sub !== 'merge')
+    throw new InputError(`corpus: unknown subcommand "${sub ?? ''}"; use corpus merge IN... --out DIR`)
   if (inputs.length === 0) throw new InputError('corpus merge needs at least one input')
   if (!values.out) throw new InputError('corpus merge needs --out DIR')
   const corpora: RunRecord[][] = []

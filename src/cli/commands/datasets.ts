@@ -18,7 +18,10 @@ export const datasetsCommand: Command = async (argv, io) => {
     io.stdout(DATASETS_HELP)
     return 0
   }
-  if (sub !== 'pull') throw new InputError(`datasets: unknown subcommand "${sub ?? ''}"; usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]`)
+  if (sub !== 'pull')
+    throw new InputError(
+      `datasets: unknown subcommand "${sub ?? ''}"; usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]`,
+    )
   const { values, positionals } = parseArgs({
     args: rest,
     options: { 'data-dir': { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -29,7 +32,8 @@ export const datasetsCommand: Command = async (argv, io) => {
     io.stdout(DATASETS_HELP)
     return 0
   }
-  if (positionals.length !== 1) throw new InputError('datasets pull: name exactly one dataset (hospital, flights or beers)')
+  if (positionals.length !== 1)
+    throw new InputError('datasets pull: name exactly one dataset (hospital, flights or beers)')
   const dataDir = resolve(io.cwd, values['data-dir'] ?? io.env.DATAFORGE_DATA_DIR ?? 'data')
   const baseUrl = values['base-url'] ?? io.env.DATAFORGE_DATASETS_BASE_URL
   const { files } = await pullDataset(positionals[0]!, {

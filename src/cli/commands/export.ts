@@ -32,6 +32,8 @@ export const exportCommand: Command = async (argv, io) => {
   const records = await readRunRecords(resolve(io.cwd, positionals[0]!))
   const out = resolve(io.cwd, values.parquet)
   const written = await writeRunsParquet(out, records)
-  io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(written.rows, 'row')}, ${counted(written.bytes, 'byte')}${manifestNote(io.cwd, written)}\n`)
+  io.stdout(
+    `wrote ${shownPath(io.cwd, out)}: ${counted(written.rows, 'row')}, ${counted(written.bytes, 'byte')}${manifestNote(io.cwd, written)}\n`,
+  )
   return 0
 }

@@ -14,11 +14,18 @@ the commands that take it ("commands": ["run"], ["qa"] or both).
 const SECTIONS: Array<{ title: string; holds: (a: AgentListing) => boolean }> = [
   { title: 'Repair agents (dataforge-evals run --agent NAME)', holds: (a) => a.commands.join() === 'run' },
   { title: 'Question agents (dataforge-evals qa --agent NAME)', holds: (a) => a.commands.join() === 'qa' },
-  { title: 'Provider presets (run: the model repairs; qa: model-qa over the preset)', holds: (a) => a.commands.length > 1 },
+  {
+    title: 'Provider presets (run: the model repairs; qa: model-qa over the preset)',
+    holds: (a) => a.commands.length > 1,
+  },
 ]
 
 export const listAgentsCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true })
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  })
   if (values.help) {
     io.stdout(LIST_AGENTS_HELP)
     return 0
@@ -38,6 +45,8 @@ export const listAgentsCommand: Command = async (argv, io) => {
     }
     io.stdout('\n')
   }
-  io.stdout('Any path to a .ts or .js module exporting an agent (default or named "agent"), or cmd:COMMAND, works too.\n')
+  io.stdout(
+    'Any path to a .ts or .js module exporting an agent (default or named "agent"), or cmd:COMMAND, works too.\n',
+  )
   return 0
 }

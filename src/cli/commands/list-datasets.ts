@@ -14,7 +14,12 @@ DIR (default $DATAFORGE_DATA_DIR or ./data) are listed beside the bundled canoni
 export const listDatasetsCommand: Command = async (argv, io) => {
   const { values } = parseArgs({
     args: argv,
-    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, comparator: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean' },
+      comparator: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   })
   if (values.help) {
@@ -30,7 +35,14 @@ export const listDatasetsCommand: Command = async (argv, io) => {
   }
   io.stdout(
     `${table(
-      ['name', 'rows × columns', `errors (graded, ${comparator.name} comparator)`, 'differences the comparator ignores', 'source', 'corruption kinds'],
+      [
+        'name',
+        'rows × columns',
+        `errors (graded, ${comparator.name} comparator)`,
+        'differences the comparator ignores',
+        'source',
+        'corruption kinds',
+      ],
       listings.map((d) => [
         d.available ? d.id : `${d.id} (not downloaded)`,
         d.available ? `${d.rows} × ${d.columns}` : '—',
@@ -46,6 +58,7 @@ export const listDatasetsCommand: Command = async (argv, io) => {
       'the differences it treats as equal are counted apart and never scored.\n',
   )
   const missing = listings.filter((d) => !d.available)
-  if (missing.length) io.stdout(`\n${missing.map((d) => d.hint ?? `${d.id}: dataforge-evals datasets pull ${d.id}`).join('\n')}\n`)
+  if (missing.length)
+    io.stdout(`\n${missing.map((d) => d.hint ?? `${d.id}: dataforge-evals datasets pull ${d.id}`).join('\n')}\n`)
   return 0
 }

@@ -16,12 +16,19 @@ Exit codes: 0 ok, 1 a gate failed, 2 bad usage or input (a missing, repeated or 
 `
 
 export const mergeShardsCommand: Command = async (argv, io) => {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } })
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' } },
+  })
   if (values.help) {
     io.stdout(MERGE_SHARDS_HELP)
     return 0
   }
-  if (positionals.length === 0) throw new InputError(`merge-shards needs the shard files or their folder (e.g. evals/__reports__.jest-shards); see merge-shards --help`)
+  if (positionals.length === 0)
+    throw new InputError(
+      `merge-shards needs the shard files or their folder (e.g. evals/__reports__.jest-shards); see merge-shards --help`,
+    )
   const merged = await mergeShards(shardPaths(positionals, io.cwd), io.cwd, io.stdout)
   io.stdout(`merged ${counted(merged.records, 'run')} into ${merged.outputDir}\n`)
   return merged.failures.length ? 1 : 0

@@ -37,7 +37,8 @@ export const pricesCommand: Command = async (argv, io) => {
     io.stdout(PRICES_HELP)
     return 0
   }
-  if (sub !== 'fetch') fail(sub ? `unknown subcommand "${sub}"; use: prices fetch` : 'missing subcommand; use: prices fetch')
+  if (sub !== 'fetch')
+    fail(sub ? `unknown subcommand "${sub}"; use: prices fetch` : 'missing subcommand; use: prices fetch')
   const { values } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false, strict: true })
   if (values.help) {
     io.stdout(PRICES_HELP)
@@ -55,7 +56,10 @@ export const pricesCommand: Command = async (argv, io) => {
   let body: unknown
   let response: Awaited<ReturnType<typeof fetch>> | undefined
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } })
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    })
   } catch (error) {
     const cause = (error as Error).cause instanceof Error ? `: ${((error as Error).cause as Error).message}` : ''
     fail(`GET ${url}: ${(error as Error).message}${cause}`)
@@ -65,7 +69,9 @@ export const pricesCommand: Command = async (argv, io) => {
   try {
     body = JSON.parse(text)
   } catch {
-    fail(`GET ${url}: the answer is not JSON (${Buffer.byteLength(text)} bytes, content type ${safeToken(response!.headers.get('content-type')?.split(';')[0]?.trim() || 'none')})`)
+    fail(
+      `GET ${url}: the answer is not JSON (${Buffer.byteLength(text)} bytes, content type ${safeToken(response!.headers.get('content-type')?.split(';')[0]?.trim() || 'none')})`,
+    )
   }
   const models = priceMapFromOpenRouterModels(body, `GET ${url}`)
   const count = Object.keys(models).length

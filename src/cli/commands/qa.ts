@@ -18,10 +18,22 @@ import { writeCliGithubOutput, writeCliReports } from '../report-output.js'
 import { nothingScored, repeatGateFailures } from '../../report-builder/gates.js'
 import { armName } from '../../report-builder/aggregate.js'
 import { checkProviderFlags, pricesGiven, runLlmConfig } from '../llm-flags.js'
-import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
+import {
+  EVALUATION_FLAGS,
+  joinNegativeNumbers,
+  parseIntegerFlag,
+  parseNumberFlag,
+  PROVIDER_FLAGS,
+  splitList,
+} from '../flags.js'
 import { type CliIO, type Colors, type Command, colorsFor } from '../io.js'
 import { terminalText } from '../../core/escape-text.js'
-import { ISOLATION_FLAGS, ISOLATION_HELP, parseIsolationFlags, refuseNetworkNoneWithUpstream } from '../isolation-flags.js'
+import {
+  ISOLATION_FLAGS,
+  ISOLATION_HELP,
+  parseIsolationFlags,
+  refuseNetworkNoneWithUpstream,
+} from '../isolation-flags.js'
 
 export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
@@ -33,7 +45,9 @@ out/r.html, out/r.runs.jsonl); a folder holds many reports.
 Options:
   --agent NAME|PATH      ${Object.keys(DATA_AGENTS).join(', ')}, a provider preset (= model-qa over it), or ./my-agent.ts|js
   --suite NAME[,NAME…]   one suite, or several in one report (--suite bespoke,hard):
-                         ${Object.entries(QA_SUITES).map(([k, v]) => `${k}: ${v.description}`).join('\n                         ')}
+                         ${Object.entries(QA_SUITES)
+                           .map(([k, v]) => `${k}: ${v.description}`)
+                           .join('\n                         ')}
   --data-dir DIR         wtq: a full WikiTableQuestions release (data/*.tsv, csv/, tagged/data/);
                          dabench: a clone's examples/DA-Agent/data (the full 257-question validation set)
   --limit N              a seeded sample of N cases (seed --seed)
@@ -87,7 +101,12 @@ interface Arm {
 }
 
 export const qaCommand: Command = async (argv, io) => {
-  const { values } = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
+  const { values } = parseArgs({
+    args: joinNegativeNumbers(argv, OPTIONS),
+    options: OPTIONS,
+    allowPositionals: false,
+    strict: true,
+  })
   if (values.help) {
     io.stdout(QA_HELP)
     return 0
@@ -95,22 +114,29 @@ export const qaCommand: Command = async (argv, io) => {
   const specs = splitList(values.agent)
   const models = splitList(values.models)
   const suites = splitList(values.suite === undefined ? undefined : [values.suite])
-  if (!suites.length) throw new InputError(`qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')}, or several: --suite bespoke,hard)`)
+  if (!suites.length)
+    throw new InputError(
+      `qa: --suite is required (one of ${Object.keys(QA_SUITES).join(', ')}, or several: --suite bespoke,hard)`,
+    )
   const unknown = suites.find((suite) => !QA_SUITES[suite])
-  if (unknown !== undefined) throw new InputError(`qa: unknown --suite "${unknown}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
+  if (unknown !== undefined)
+    throw new InputError(`qa: unknown --suite "${unknown}": use one of ${Object.keys(QA_SUITES).join(', ')}`)
   const repeated = suites.find((suite, i) => suites.indexOf(suite) !== i)
   if (repeated !== undefined) throw new InputError(`qa: --suite names ${repeated} twice`)
   if (!specs.length && !models.length) throw new InputError('qa: --agent is required (try --agent mock-qa)')
   if (models.length && values.model) throw new InputError('qa: give --model or --models, not both')
   refuseNetworkNoneWithUpstream(values, io.env)
-  if (values['data-dir'] && suites.length > 1) throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
-  if (values['data-dir'] && suites[0] !== 'wtq' && suites[0] !== 'dabench') throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
+  if (values['data-dir'] && suites.length > 1)
+    throw new InputError(`qa: --data-dir applies to one --suite, wtq or dabench, alone (got ${suites.join(',')})`)
+  if (values['data-dir'] && suites[0] !== 'wtq' && suites[0] !== 'dabench')
+    throw new InputError('qa: --data-dir applies to --suite wtq or dabench only')
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
   const limit = values.limit === undefined ? undefined : parseIntegerFlag('limit', values.limit, 1, { min: 1 })
   const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 120, { min: 0, exclusiveMin: true })
-  const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  const concurrency =
+    values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
   if (values.rpm !== undefined) parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
   await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/qa', name: 'qa' })
@@ -121,7 +147,11 @@ export const qaCommand: Command = async (argv, io) => {
   const llm = await runLlmConfig(
     values as Parameters<typeof runLlmConfig>[0],
     io,
-    resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
+    resolveCacheOptions(
+      io.env,
+      { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined },
+      io.cwd,
+    ),
   )
   // Several suites make one report: each suite's cases (a --limit sample of each), its records under its name.
   const cases: Array<{ suite: string; qaCase: QaCase }> = []
@@ -136,7 +166,9 @@ export const qaCommand: Command = async (argv, io) => {
 
   const runDateUtc = new Date().toISOString()
   const project = projectCommit(io.cwd)
-  const units = arms.flatMap((arm) => cases.flatMap(({ suite, qaCase }) => Array.from({ length: trials }, (_, trial) => ({ arm, suite, qaCase, trial }))))
+  const units = arms.flatMap((arm) =>
+    cases.flatMap(({ suite, qaCase }) => Array.from({ length: trials }, (_, trial) => ({ arm, suite, qaCase, trial }))),
+  )
   const total = units.length
   const colors = colorsFor(io)
   let done = 0
@@ -176,9 +208,27 @@ export const qaCommand: Command = async (argv, io) => {
     cwd: io.cwd,
     runDateUtc,
     project,
-    config: { command: 'qa', suite: suites.join(','), agents: names, trials, seed, limit: limit ?? null, timeoutS, generation: values.generation ?? null, priced: pricesGiven(values.prices, io.env) },
+    config: {
+      command: 'qa',
+      suite: suites.join(','),
+      agents: names,
+      trials,
+      seed,
+      limit: limit ?? null,
+      timeoutS,
+      generation: values.generation ?? null,
+      priced: pricesGiven(values.prices, io.env),
+    },
   })
-  await writeCliReports(report, paths, { title: `dataforge-evals qa: ${suites.join(', ')}`, lock: true, io, shownFrom: io.cwd, timestamp: values.timestamp === true, transcripts, otel: values.otel as string | undefined })
+  await writeCliReports(report, paths, {
+    title: `dataforge-evals qa: ${suites.join(', ')}`,
+    lock: true,
+    io,
+    shownFrom: io.cwd,
+    timestamp: values.timestamp === true,
+    transcripts,
+    otel: values.otel as string | undefined,
+  })
   // Fail closed, as `run` and the reporters: a suite in which no question scored (no cassette, no key) is no pass.
   const none = nothingScored(records, { one: 'question', many: 'questions' })
   const failures = none ? [`qa failed: ${none}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
@@ -192,7 +242,13 @@ export const qaCommand: Command = async (argv, io) => {
 
 type Values = Record<string, string | string[] | boolean | undefined>
 
-async function resolveArms(specs: string[], models: string[], values: Values, io: CliIO, concurrency: number | undefined): Promise<Arm[]> {
+async function resolveArms(
+  specs: string[],
+  models: string[],
+  values: Values,
+  io: CliIO,
+  concurrency: number | undefined,
+): Promise<Arm[]> {
   const isolation = parseIsolationFlags(values)
   const provider = values.provider as string | undefined
   const providerOptions = {
@@ -201,9 +257,15 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
     env: io.env,
     envFile: resolve(io.cwd, '.env'),
     cwd: io.cwd,
-    cache: resolveCacheOptions(io.env, { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined }, io.cwd),
+    cache: resolveCacheOptions(
+      io.env,
+      { cache: values.cache as string | undefined, cacheDir: values['cache-dir'] as string | undefined },
+      io.cwd,
+    ),
     ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(values.rpm !== undefined ? { rpm: parseNumberFlag('rpm', values.rpm as string, 60, { min: 0, exclusiveMin: true }) } : {}),
+    ...(values.rpm !== undefined
+      ? { rpm: parseNumberFlag('rpm', values.rpm as string, 60, { min: 0, exclusiveMin: true }) }
+      : {}),
     ...(values.prices ? { prices: resolve(io.cwd, values.prices as string) } : {}),
     log: (line: string) => io.stderr(`${line}\n`),
   }
@@ -211,7 +273,11 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
   if (models.length && !modelSpecs.length) specs = [...specs, 'model-qa']
   const arms: Arm[] = []
   for (const spec of specs) {
-    const perModel = isModelBackedSpec(spec) ? (models.length ? models : [values.model as string | undefined]) : [undefined]
+    const perModel = isModelBackedSpec(spec)
+      ? models.length
+        ? models
+        : [values.model as string | undefined]
+      : [undefined]
     for (const model of perModel) {
       const agent = await resolveDataAgentSpec(spec, {
         cwd: io.cwd,
@@ -219,7 +285,13 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
         ...(model ? { model } : {}),
         providerOptions,
         isolate: isolation.isolate,
-        isolation: { level: isolation.level, network: isolation.network, passEnv: isolation.passEnv, sandboxLimits: isolation.limits, warn: (line) => io.stderr(`${line}\n`) },
+        isolation: {
+          level: isolation.level,
+          network: isolation.network,
+          passEnv: isolation.passEnv,
+          sandboxLimits: isolation.limits,
+          warn: (line) => io.stderr(`${line}\n`),
+        },
       })
       const preset = PROVIDER_PRESETS[spec in PROVIDER_PRESETS ? spec : (provider ?? '')]
       arms.push({ agent, concurrency: isModelBackedSpec(spec) ? (concurrency ?? preset?.limits.concurrency ?? 1) : 1 })
@@ -227,7 +299,10 @@ async function resolveArms(specs: string[], models: string[], values: Values, io
   }
   const labels = arms.map((a) => `${a.agent.name}@${a.agent.model ?? ''}`)
   const duplicate = labels.find((l, i) => labels.indexOf(l) !== i)
-  if (duplicate) throw new InputError(`qa: the agent ${duplicate.replace(/@$/, '')} appears twice; each agent and model once per run`)
+  if (duplicate)
+    throw new InputError(
+      `qa: the agent ${duplicate.replace(/@$/, '')} appears twice; each agent and model once per run`,
+    )
   return arms
 }
 
@@ -240,7 +315,15 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
   await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker))
 }
 
-function progressLine(index: number, total: number, agent: DataAgent, qaCase: QaCase, at: { trial: number; trials: number }, rs: RunRecord[], c: Colors): string {
+function progressLine(
+  index: number,
+  total: number,
+  agent: DataAgent,
+  qaCase: QaCase,
+  at: { trial: number; trials: number },
+  rs: RunRecord[],
+  c: Colors,
+): string {
   const who = terminalText(armName(agent.name, agent.model ?? null))
   const ok = rs.filter((r) => r.correct === true).length
   const failed = rs.filter((r) => r.status === 'failed')

@@ -54,7 +54,8 @@ export const reportCommand: Command = async (argv, io) => {
     io.stdout(REPORT_HELP)
     return 0
   }
-  if (positionals.length !== 1) throw new InputError('report needs one RUNS input (runs.jsonl, report.json or a report folder); see report --help')
+  if (positionals.length !== 1)
+    throw new InputError('report needs one RUNS input (runs.jsonl, report.json or a report folder); see report --help')
   if (!values.html) throw new InputError('report needs --html OUT.html (the only format so far)')
   const alpha = parseNumberFlag('alpha', values.alpha, 0.05, { min: 0, max: 1, exclusiveMin: true })
   const floor = values.floor === undefined ? undefined : parseNumberFlag('floor', values.floor, 0, { min: 0, max: 1 })
@@ -82,13 +83,23 @@ export const reportCommand: Command = async (argv, io) => {
   const out = resolve(io.cwd, values.html)
   await assertWritableTarget(out, `--html (${out})`)
   const written = await writeAddedFile(out, html)
-  io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(report.records.length, 'run')} in ${counted(report.aggregates.length, 'group')}, ${counted(Buffer.byteLength(html), 'byte')}${manifestNote(io.cwd, written)}\n`)
+  io.stdout(
+    `wrote ${shownPath(io.cwd, out)}: ${counted(report.records.length, 'run')} in ${counted(report.aggregates.length, 'group')}, ${counted(Buffer.byteLength(html), 'byte')}${manifestNote(io.cwd, written)}\n`,
+  )
   return 0
 }
 
 /** The report model for records read back from disk, keeping a stored report.json's reproducibility block. */
-async function reportFromRecords(records: RunRecord[], input: string, cwd: string, statsSeed: number): Promise<EvalReport> {
-  const latest = records.map((r) => r.runDateUtc).sort().at(-1)!
+async function reportFromRecords(
+  records: RunRecord[],
+  input: string,
+  cwd: string,
+  statsSeed: number,
+): Promise<EvalReport> {
+  const latest = records
+    .map((r) => r.runDateUtc)
+    .sort()
+    .at(-1)!
   const stored = await storedReport(input, records.length)
   const report = buildReport({
     records,
@@ -106,7 +117,10 @@ async function reportFromRecords(records: RunRecord[], input: string, cwd: strin
  * The report.json that RUNS is, or that sits beside it holding the same number of records (a runs.jsonl of
  * another run next to it is not described by it), when there is one with a reproducibility block.
  */
-async function storedReport(input: string, recordCount: number): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
+async function storedReport(
+  input: string,
+  recordCount: number,
+): Promise<{ config?: Record<string, unknown>; reproducibility?: Reproducibility } | null> {
   const runs = await resolveRunsFile(input)
   const candidate = runs.endsWith('.json') ? runs : join(dirname(runs), stemFiles(stemOf(basename(runs))).json)
   let parsed: unknown
@@ -118,7 +132,15 @@ async function storedReport(input: string, recordCount: number): Promise<{ confi
   const p = parsed as { config?: unknown; records?: unknown; reproducibility?: Partial<Reproducibility> } | null
   if (candidate !== runs && !(Array.isArray(p?.records) && p.records.length === recordCount)) return null
   const r = p?.reproducibility
-  const usable = r && Array.isArray(r.datasets) && Array.isArray(r.seeds) && Array.isArray(r.agents) && Array.isArray(r.models) && typeof r.nondeterminismNote === 'string' && r.cache && r.dependencyVersions
+  const usable =
+    r &&
+    Array.isArray(r.datasets) &&
+    Array.isArray(r.seeds) &&
+    Array.isArray(r.agents) &&
+    Array.isArray(r.models) &&
+    typeof r.nondeterminismNote === 'string' &&
+    r.cache &&
+    r.dependencyVersions
   return {
     ...(p?.config && typeof p.config === 'object' ? { config: p.config as Record<string, unknown> } : {}),
     ...(usable ? { reproducibility: r as Reproducibility } : {}),

@@ -25,10 +25,23 @@ import { openRunFolder } from '../../run/run-folder.js'
 import { checkProviderFlags, pricesGiven, runLlmConfig } from '../llm-flags.js'
 import { type CliIO, type Colors, type Command, colorsFor, shownPath } from '../io.js'
 import { MAX_TIMER_MS } from '../../run/with-timeout.js'
-import { EVALUATION_FLAGS, joinNegativeNumbers, parseIntegerFlag, parseNumberFlag, PROVIDER_FLAGS, splitList } from '../flags.js'
+import {
+  EVALUATION_FLAGS,
+  joinNegativeNumbers,
+  parseIntegerFlag,
+  parseNumberFlag,
+  PROVIDER_FLAGS,
+  splitList,
+} from '../flags.js'
 import { TruthReveal } from '../../report-builder/reveal-truth.js'
 import { terminalText } from '../../core/escape-text.js'
-import { ISOLATION_FLAGS, ISOLATION_HELP, type IsolationChoice, parseIsolationFlags, refuseNetworkNoneWithUpstream } from '../isolation-flags.js'
+import {
+  ISOLATION_FLAGS,
+  ISOLATION_HELP,
+  type IsolationChoice,
+  parseIsolationFlags,
+  refuseNetworkNoneWithUpstream,
+} from '../isolation-flags.js'
 
 export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
@@ -106,16 +119,24 @@ const OPTIONS = {
 } as const
 
 export const runCommand: Command = async (argv, userIO) => {
-  const parsed = parseArgs({ args: joinNegativeNumbers(argv, OPTIONS), options: OPTIONS, allowPositionals: false, strict: true })
+  const parsed = parseArgs({
+    args: joinNegativeNumbers(argv, OPTIONS),
+    options: OPTIONS,
+    allowPositionals: false,
+    strict: true,
+  })
   if (parsed.values.help) {
     userIO.stdout(RUN_HELP)
     return 0
   }
-  const resumePlace = parsed.values.resume === undefined ? null : findInterruptedRun(resolve(userIO.cwd, parsed.values.resume))
+  const resumePlace =
+    parsed.values.resume === undefined ? null : findInterruptedRun(resolve(userIO.cwd, parsed.values.resume))
   const keyDir = journalKeyDir(userIO.env)
   const resumed = resumePlace === null ? null : readRecordedRun(resumePlace, keyDir)
   // A resumed run is the recorded run: its flags, resolved against the folder it was started in.
-  const values = (resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values) as typeof parsed.values
+  const values = (
+    resumed ? resumeOptions(resumed.recorded, parsed.values as RunOptions, userIO.cwd, userIO.env) : parsed.values
+  ) as typeof parsed.values
   const io = resumed ? { ...userIO, cwd: resumed.recorded.cwd } : userIO
   const agentSpecs = splitList(values.agent)
   const datasetIds = splitList(values.dataset)
@@ -123,30 +144,51 @@ export const runCommand: Command = async (argv, userIO) => {
   const dirtyCsv = values['dirty-csv']
   const cleanCsv = values['clean-csv']
   if (!datasetIds.length && (dirtyCsv !== undefined || cleanCsv !== undefined)) {
-    throw new InputError('run: a CSV pair needs a name, the dataset its reports group by: add --dataset NAME (e.g. --dataset products)')
+    throw new InputError(
+      'run: a CSV pair needs a name, the dataset its reports group by: add --dataset NAME (e.g. --dataset products)',
+    )
   }
   if (!datasetIds.length) throw new InputError('run: --dataset is required (try --dataset synthetic)')
-  if ((dirtyCsv === undefined) !== (cleanCsv === undefined)) throw new InputError('run: --dirty-csv and --clean-csv go together')
-  if (dirtyCsv && datasetIds.length !== 1) throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
+  if ((dirtyCsv === undefined) !== (cleanCsv === undefined))
+    throw new InputError('run: --dirty-csv and --clean-csv go together')
+  if (dirtyCsv && datasetIds.length !== 1)
+    throw new InputError('run: --dirty-csv/--clean-csv name exactly one --dataset')
   const isolation = parseIsolationFlags(values)
   refuseNetworkNoneWithUpstream(values, io.env)
   const trials = parseIntegerFlag('trials', values.trials, 1, { min: 1 })
   const seed = parseIntegerFlag('seed', values.seed, 1, {})
-  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, { min: 0, exclusiveMin: true, max: MAX_TIMER_MS / 1000 })
+  const timeoutS = parseNumberFlag('timeout-s', values['timeout-s'], 300, {
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_TIMER_MS / 1000,
+  })
   const passF1 = parseNumberFlag('pass-f1', values['pass-f1'], 1, { min: 0, max: 1 })
   const minPasses = parseMinPasses(values['min-passes'])
   const comparator = comparatorByName(values.comparator ?? 'exact')
   const rows = values.rows === undefined ? undefined : parseIntegerFlag('rows', values.rows, 200, { min: 1 })
-  const errorRate = values['error-rate'] === undefined ? undefined : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
-  const concurrency = values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
-  const rpm = values.rpm === undefined ? undefined : parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
-  const chunkTokenBudget = values['chunk-token-budget'] === undefined ? undefined : parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 })
-  const maxOldSpaceMb = values['agent-memory-mb'] === undefined ? undefined : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 })
+  const errorRate =
+    values['error-rate'] === undefined
+      ? undefined
+      : parseNumberFlag('error-rate', values['error-rate'], 0.05, { min: 0, max: 1 })
+  const concurrency =
+    values.concurrency === undefined ? undefined : parseIntegerFlag('concurrency', values.concurrency, 1, { min: 1 })
+  const rpm =
+    values.rpm === undefined ? undefined : parseNumberFlag('rpm', values.rpm, 60, { min: 0, exclusiveMin: true })
+  const chunkTokenBudget =
+    values['chunk-token-budget'] === undefined
+      ? undefined
+      : parseIntegerFlag('chunk-token-budget', values['chunk-token-budget'], 4000, { min: 100 })
+  const maxOldSpaceMb =
+    values['agent-memory-mb'] === undefined
+      ? undefined
+      : parseIntegerFlag('agent-memory-mb', values['agent-memory-mb'], 2048, { min: 16 })
   await checkProviderFlags(values, io)
   const { paths, outputs } = cliReportOutputs(io.cwd, values, { folder: 'reports/run', name: 'report' })
   const reportDir = paths.dir
   if (resumePlace !== null && (resumePlace.dir !== reportDir || resumePlace.stem !== paths.stem)) {
-    throw new InputError(`run --resume ${parsed.values.resume}: the recorded run writes its reports to ${join(reportDir, paths.stem)}.*`)
+    throw new InputError(
+      `run --resume ${parsed.values.resume}: the recorded run writes its reports to ${join(reportDir, paths.stem)}.*`,
+    )
   }
   const runDateUtc = resumed?.recorded.runDateUtc ?? new Date().toISOString()
   const folder = await openRunFolder({
@@ -175,102 +217,127 @@ export const runCommand: Command = async (argv, userIO) => {
   return code
 
   async function runInFolder(): Promise<number> {
-  const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : io.env.DATAFORGE_DATA_DIR ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR) : resolve(io.cwd, 'data')
+    const dataDir = values['data-dir']
+      ? resolve(io.cwd, values['data-dir'])
+      : io.env.DATAFORGE_DATA_DIR
+        ? resolve(io.cwd, io.env.DATAFORGE_DATA_DIR)
+        : resolve(io.cwd, 'data')
 
-  const providerOptions = {
-    model: values.model,
-    baseUrl: values['base-url'],
-    apiKeyEnv: values['api-key-env'],
-    env: io.env,
-    envFile: resolve(io.cwd, '.env'),
-    cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
-    ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(rpm !== undefined ? { rpm } : {}),
-    ...(chunkTokenBudget !== undefined ? { chunkTokenBudget } : {}),
-    prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
-    log: (line: string) => io.stderr(`${line}\n`),
-  }
-  const llm = await runLlmConfig(values, io, providerOptions.cache)
-  // What an isolated agent may not reach by any name (a hard link, its own folder): the run's data and outputs.
-  const protectedPaths = [
-    ...(dirtyCsv ? [resolve(io.cwd, dirtyCsv), resolve(io.cwd, cleanCsv!)] : []),
-    ...datasetIds.flatMap((id) => [resolve(dataDir, id), resolve(io.cwd, id)]).filter((p) => existsSync(p)),
-    reportDir,
-    providerOptions.cache.dir,
-  ].filter((p): p is string => typeof p === 'string')
-  const agents = await resolveRunAgents(agentSpecs, io, {
-    provider: providerOptions,
-    isolation,
-    protectedPaths,
-    maxOldSpaceMb,
-  })
-  const names = agents.map((a) => a.name)
-  const reveal = values['reveal-truth'] ? new TruthReveal() : null
-  const containment = agents.some((a) => !a.provenance?.isolated) ? new Containment((line) => io.stderr(`${line}\n`)) : undefined
+    const providerOptions = {
+      model: values.model,
+      baseUrl: values['base-url'],
+      apiKeyEnv: values['api-key-env'],
+      env: io.env,
+      envFile: resolve(io.cwd, '.env'),
+      cache: resolveCacheOptions(io.env, { cache: values.cache, cacheDir: values['cache-dir'] }, io.cwd),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(rpm !== undefined ? { rpm } : {}),
+      ...(chunkTokenBudget !== undefined ? { chunkTokenBudget } : {}),
+      prices: values.prices ? resolve(io.cwd, values.prices) : undefined,
+      log: (line: string) => io.stderr(`${line}\n`),
+    }
+    const llm = await runLlmConfig(values, io, providerOptions.cache)
+    // What an isolated agent may not reach by any name (a hard link, its own folder): the run's data and outputs.
+    const protectedPaths = [
+      ...(dirtyCsv ? [resolve(io.cwd, dirtyCsv), resolve(io.cwd, cleanCsv!)] : []),
+      ...datasetIds.flatMap((id) => [resolve(dataDir, id), resolve(io.cwd, id)]).filter((p) => existsSync(p)),
+      reportDir,
+      providerOptions.cache.dir,
+    ].filter((p): p is string => typeof p === 'string')
+    const agents = await resolveRunAgents(agentSpecs, io, {
+      provider: providerOptions,
+      isolation,
+      protectedPaths,
+      maxOldSpaceMb,
+    })
+    const names = agents.map((a) => a.name)
+    const reveal = values['reveal-truth'] ? new TruthReveal() : null
+    const containment = agents.some((a) => !a.provenance?.isolated)
+      ? new Containment((line) => io.stderr(`${line}\n`))
+      : undefined
 
-  const datasets = datasetIds.map((id) => ({
-    id,
-    dataDir,
-    ...(dirtyCsv ? { dirtyCsv: resolve(io.cwd, dirtyCsv), cleanCsv: resolve(io.cwd, cleanCsv!) } : {}),
-    ...(rows !== undefined ? { rows } : {}),
-    ...(errorRate !== undefined ? { errorRate } : {}),
-  }))
-  const project = projectCommit(io.cwd)
-  const quiet = values.quiet === true
-  const colors = colorsFor(io)
-  const { datasets: infos } = await runEvaluation({
-    agents,
-    datasets,
-    trials,
-    seed,
-    timeoutMs: timeoutS * 1000,
-    passF1,
-    comparator,
-    generation: values.generation ?? null,
-    provenance: { projectCommit: project.commit, runDateUtc },
-    beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
-    skip: (cell) => folder.journal.has(cell),
-    onTrialDone: (e) => {
-      folder.journal.add(e.record, e.transcript)
-      if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, trials, colors))
-    },
-    containment,
-    llm,
-    onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
-  }).finally(() => stopAgents(agents, containment))
-  if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
-  const records = folder.journal.records()
-  const report = buildReport({
-    records,
-    datasets: infos,
-    cwd: io.cwd,
-    runDateUtc,
-    project,
-    config: {
-      command: 'run',
-      priced: pricesGiven(values.prices, io.env),
-      agents: names,
-      datasets: datasetIds,
-      trials,
-      seed,
-      timeoutS,
-      passF1,
-      comparator: comparator.name,
-      generation: values.generation ?? null,
+    const datasets = datasetIds.map((id) => ({
+      id,
+      dataDir,
+      ...(dirtyCsv ? { dirtyCsv: resolve(io.cwd, dirtyCsv), cleanCsv: resolve(io.cwd, cleanCsv!) } : {}),
       ...(rows !== undefined ? { rows } : {}),
       ...(errorRate !== undefined ? { errorRate } : {}),
-    },
-  })
-  await writeCliReports(report, paths, { lock: false, io, shownFrom: userIO.cwd, timestamp: values.timestamp === true, transcripts: folder.journal.transcripts(), otel: values.otel as string | undefined })
-  folder.journal.finish()
-  const broken = runBroken(records)
-  const failures = broken ? [`run failed: ${broken}`] : minPasses === undefined ? [] : repeatGateFailures(report, minPasses)
-  githubOutput = () => writeCliGithubOutput({ command: 'run', flag: values.github as boolean | undefined, dir: paths.dir, failures, report, io })
-  if (broken) {
-    io.stderr(`run failed: ${terminalText(broken)}\n`)
-    return 1
-  }
-  return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
+    }))
+    const project = projectCommit(io.cwd)
+    const quiet = values.quiet === true
+    const colors = colorsFor(io)
+    const { datasets: infos } = await runEvaluation({
+      agents,
+      datasets,
+      trials,
+      seed,
+      timeoutMs: timeoutS * 1000,
+      passF1,
+      comparator,
+      generation: values.generation ?? null,
+      provenance: { projectCommit: project.commit, runDateUtc },
+      beforeTrials: (loaded) => folder.journal.begin(agents, loaded),
+      skip: (cell) => folder.journal.has(cell),
+      onTrialDone: (e) => {
+        folder.journal.add(e.record, e.transcript)
+        if (!quiet) io.stderr(progressLine(e.index, e.total, e.record, trials, colors))
+      },
+      containment,
+      llm,
+      onScored: reveal ? (record, score) => reveal.add(record, score) : undefined,
+    }).finally(() => stopAgents(agents, containment))
+    if (reveal && values['reveal-truth']) await reveal.write(resolve(io.cwd, values['reveal-truth']))
+    const records = folder.journal.records()
+    const report = buildReport({
+      records,
+      datasets: infos,
+      cwd: io.cwd,
+      runDateUtc,
+      project,
+      config: {
+        command: 'run',
+        priced: pricesGiven(values.prices, io.env),
+        agents: names,
+        datasets: datasetIds,
+        trials,
+        seed,
+        timeoutS,
+        passF1,
+        comparator: comparator.name,
+        generation: values.generation ?? null,
+        ...(rows !== undefined ? { rows } : {}),
+        ...(errorRate !== undefined ? { errorRate } : {}),
+      },
+    })
+    await writeCliReports(report, paths, {
+      lock: false,
+      io,
+      shownFrom: userIO.cwd,
+      timestamp: values.timestamp === true,
+      transcripts: folder.journal.transcripts(),
+      otel: values.otel as string | undefined,
+    })
+    folder.journal.finish()
+    const broken = runBroken(records)
+    const failures = broken
+      ? [`run failed: ${broken}`]
+      : minPasses === undefined
+        ? []
+        : repeatGateFailures(report, minPasses)
+    githubOutput = () =>
+      writeCliGithubOutput({
+        command: 'run',
+        flag: values.github as boolean | undefined,
+        dir: paths.dir,
+        failures,
+        report,
+        io,
+      })
+    if (broken) {
+      io.stderr(`run failed: ${terminalText(broken)}\n`)
+      return 1
+    }
+    return minPasses === undefined ? 0 : repeatGateExit(report, minPasses, io)
   }
 }
 
@@ -281,8 +348,11 @@ export const runCommand: Command = async (argv, userIO) => {
 function runBroken(records: RunRecord[]): string | null {
   const none = nothingScored(records, { one: 'trial', many: 'trials' })
   if (none) return none
-  const fatal = records.filter((r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory')
-  if (fatal.length) return `${counted(fatal.length, 'trial')} ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
+  const fatal = records.filter(
+    (r) => r.failureKind === 'agent_exit' || r.failureKind === 'agent_crash' || r.failureKind === 'out_of_memory',
+  )
+  if (fatal.length)
+    return `${counted(fatal.length, 'trial')} ended by the agent's process (${[...new Set(fatal.map((r) => `${r.agent}: ${r.failureKind}`))].join(', ')})`
   return null
 }
 
@@ -290,7 +360,12 @@ function runBroken(records: RunRecord[]): string | null {
 async function resolveRunAgents(
   specs: string[],
   io: CliIO,
-  opts: { provider: ProviderAgentOptions; isolation: IsolationChoice; protectedPaths: string[]; maxOldSpaceMb: number | undefined },
+  opts: {
+    provider: ProviderAgentOptions
+    isolation: IsolationChoice
+    protectedPaths: string[]
+    maxOldSpaceMb: number | undefined
+  },
 ): Promise<RepairAgent[]> {
   const agents: RepairAgent[] = []
   try {

@@ -22,20 +22,28 @@ In a report folder (one holding manifest.json) ${SUMMARY_FILE} is added to the m
 `
 
 export const summaryCommand: Command = async (argv, io) => {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } })
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' } },
+  })
   if (values.help) {
     io.stdout(SUMMARY_HELP)
     return 0
   }
   if (positionals.length !== 1) throw new InputError('summary needs one folder; see summary --help')
   const dir = resolve(io.cwd, positionals[0]!)
-  if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new InputError(`summary: ${positionals[0]}: not a folder`)
+  if (!(await stat(dir).catch(() => null))?.isDirectory())
+    throw new InputError(`summary: ${positionals[0]}: not a folder`)
   const sources = await reportsUnder(dir)
-  if (sources.length === 0) throw new InputError(`summary: ${positionals[0]} holds no JSON report (NAME.json written by run, qa or a reporter)`)
+  if (sources.length === 0)
+    throw new InputError(`summary: ${positionals[0]} holds no JSON report (NAME.json written by run, qa or a reporter)`)
   const out = join(dir, SUMMARY_FILE)
   const written = await writeAddedFile(out, renderSummary(shownPath(io.cwd, dir) || '.', sources))
   const suites = new Set(sources.flatMap((s) => s.aggregates.map((a) => a.suite)))
-  io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(suites.size, 'suite')} from ${counted(sources.length, 'report')}${manifestNote(io.cwd, written)}\n`)
+  io.stdout(
+    `wrote ${shownPath(io.cwd, out)}: ${counted(suites.size, 'suite')} from ${counted(sources.length, 'report')}${manifestNote(io.cwd, written)}\n`,
+  )
   return 0
 }
 
@@ -60,7 +68,11 @@ async function reportsUnder(dir: string): Promise<SummarySource[]> {
 async function readReport(path: string, shown: string): Promise<SummarySource | null> {
   const text = await readFile(path, 'utf8')
   checkJsonDepth(text, (line) => `${path}: line ${line}`)
-  let parsed: { config?: { command?: unknown }; aggregates?: unknown; reproducibility?: { runDateUtc?: unknown } } | null
+  let parsed: {
+    config?: { command?: unknown }
+    aggregates?: unknown
+    reproducibility?: { runDateUtc?: unknown }
+  } | null
   try {
     parsed = JSON.parse(text)
   } catch {
@@ -70,7 +82,8 @@ async function readReport(path: string, shown: string): Promise<SummarySource | 
   if (!Array.isArray(parsed?.aggregates) || typeof runDateUtc !== 'string') return null
   const aggregates = parsed.aggregates as SummarySource['aggregates'][number][]
   aggregates.forEach((a, i) => {
-    const ok = typeof a?.group === 'string' && typeof a.suite === 'string' && typeof a.score === 'object' && a.score !== null
+    const ok =
+      typeof a?.group === 'string' && typeof a.suite === 'string' && typeof a.score === 'object' && a.score !== null
     if (!ok) throw new InputError(`${path}: aggregates[${i}]: not a report's group (fields "group", "suite", "score")`)
   })
   const command = parsed.config?.command

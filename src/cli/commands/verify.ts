@@ -31,7 +31,8 @@ export const verifyCommand: Command = async (argv, io) => {
   const shown = positionals[0]!
   const dir = resolve(io.cwd, shown)
   if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new InputError(`verify: ${shown}: not a folder`)
-  if (!(await stat(join(dir, MANIFEST_FILE)).catch(() => null))) throw new InputError(notAReportFolder(shown, await reportFoldersIn(dir)))
+  if (!(await stat(join(dir, MANIFEST_FILE)).catch(() => null)))
+    throw new InputError(notAReportFolder(shown, await reportFoldersIn(dir)))
   const result = await verifyDir(dir)
   if (result.ok) {
     io.stdout(`verified ${shown}: ${counted(result.files, 'file')} match manifest.json\n`)
@@ -53,7 +54,12 @@ async function reportFoldersIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
   const folders: string[] = []
   for (const e of entries) {
-    if (e.isDirectory() && !NEVER_WALKED.has(e.name) && (await stat(join(dir, e.name, MANIFEST_FILE)).catch(() => null))) folders.push(e.name)
+    if (
+      e.isDirectory() &&
+      !NEVER_WALKED.has(e.name) &&
+      (await stat(join(dir, e.name, MANIFEST_FILE)).catch(() => null))
+    )
+      folders.push(e.name)
   }
   return folders.sort()
 }

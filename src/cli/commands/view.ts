@@ -53,19 +53,29 @@ export const viewCommand: Command = async (argv, io) => {
     throw new InputError(`view: ${positionals[0]}: no such folder or file`)
   }
   const port = parseIntegerFlag('port', values.port, DEFAULT_VIEW_PORT, { min: 0, max: 65535 })
-  const against = values.against === undefined ? undefined : { path: resolve(io.cwd, values.against), shown: values.against }
+  const against =
+    values.against === undefined ? undefined : { path: resolve(io.cwd, values.against), shown: values.against }
   const dataDir = values['data-dir'] === undefined ? undefined : resolve(io.cwd, values['data-dir'])
   const common = { path, ...(against ? { against } : {}), ...(dataDir ? { dataDir } : {}) }
   if (values.export !== undefined) {
-    if (values['show-expected']) throw new InputError('--show-expected shows expected values on served pages only; an --export never holds them')
+    if (values['show-expected'])
+      throw new InputError('--show-expected shows expected values on served pages only; an --export never holds them')
     if (values.port !== undefined) throw new InputError('--port serves the pages; --export writes them: give one')
     const out = resolve(io.cwd, values.export)
-    if (dirname(await pickRunsFile(path)) === out) throw new InputError(`--export ${values.export}: the pages need a folder of their own, not the report folder`)
+    if (dirname(await pickRunsFile(path)) === out)
+      throw new InputError(`--export ${values.export}: the pages need a folder of their own, not the report folder`)
     const { pages } = await exportViewer(common, out)
-    io.stdout(`wrote ${shownPath(io.cwd, out)}: ${counted(pages, 'page')} (open ${shownPath(io.cwd, `${out}${sep}index.html`)})\n`)
+    io.stdout(
+      `wrote ${shownPath(io.cwd, out)}: ${counted(pages, 'page')} (open ${shownPath(io.cwd, `${out}${sep}index.html`)})\n`,
+    )
     return 0
   }
-  const viewer = await serveViewer({ ...common, port, ...(values['show-expected'] ? { showExpected: true } : {}), log: (line) => io.stderr(`dataforge-evals view: ${line}\n`) })
+  const viewer = await serveViewer({
+    ...common,
+    port,
+    ...(values['show-expected'] ? { showExpected: true } : {}),
+    log: (line) => io.stderr(`dataforge-evals view: ${line}\n`),
+  })
   io.stdout(`${viewer.url}\n`)
   const report = viewer.site.report
   io.stdout(`serving ${shownPath(io.cwd, report.runsFile)}: ${counted(report.records.length, 'run')}; Ctrl-C stops\n`)

@@ -62,7 +62,9 @@ export function loadDabenchSync(opts: DabenchLoadOptions = {}): DabenchQuestion[
   const where = opts.dataDir ? `--data-dir ${opts.dataDir}` : BUNDLED_DABENCH_DIR
   for (const name of [DABENCH_QUESTIONS_FILE, DABENCH_LABELS_FILE]) {
     if (!realPathInside(root, join(root, name))) {
-      throw new InputError(`${where}: no ${name} (expected DABench's layout, a clone's examples/DA-Agent/data: ${DABENCH_QUESTIONS_FILE}, ${DABENCH_LABELS_FILE}, ${DABENCH_TABLES_DIR}/)`)
+      throw new InputError(
+        `${where}: no ${name} (expected DABench's layout, a clone's examples/DA-Agent/data: ${DABENCH_QUESTIONS_FILE}, ${DABENCH_LABELS_FILE}, ${DABENCH_TABLES_DIR}/)`,
+      )
     }
   }
   const questionsFile = join(root, DABENCH_QUESTIONS_FILE)
@@ -72,12 +74,15 @@ export function loadDabenchSync(opts: DabenchLoadOptions = {}): DabenchQuestion[
   const seen = new Map<number, number>()
   for (const q of questions) {
     const before = seen.get(q.id)
-    if (before !== undefined) throw new InputError(`${questionsFile}:${q.line}: question id ${q.id} again (first on line ${before})`)
+    if (before !== undefined)
+      throw new InputError(`${questionsFile}:${q.line}: question id ${q.id} again (first on line ${before})`)
     seen.set(q.id, q.line)
-    if (!labels.has(q.id)) throw new InputError(`${questionsFile}:${q.line}: question ${q.id} has no labels in ${labelsFile}`)
+    if (!labels.has(q.id))
+      throw new InputError(`${questionsFile}:${q.line}: question ${q.id} has no labels in ${labelsFile}`)
   }
   for (const [id, l] of labels) {
-    if (!seen.has(id)) throw new InputError(`${labelsFile}:${l.line}: labels for question ${id}, which ${questionsFile} does not have`)
+    if (!seen.has(id))
+      throw new InputError(`${labelsFile}:${l.line}: labels for question ${id}, which ${questionsFile} does not have`)
   }
   if (questions.length === 0) throw new InputError(`${questionsFile}: no questions`)
   const chosen = opts.limit === undefined ? questions : seededSample(questions, opts.limit, opts.seed ?? 1)
@@ -105,7 +110,10 @@ function readJsonl(file: string): Line[] {
     } catch (error) {
       throw new InputError(`${file}:${i + 1}: not a JSON object: ${(error as Error).message}`)
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(`${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`)
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new InputError(
+        `${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+      )
     out.push({ line: i + 1, value: value as Record<string, unknown> })
   })
   return out
@@ -113,13 +121,17 @@ function readJsonl(file: string): Line[] {
 
 function idOf(l: Line, file: string): number {
   const id = l.value.id
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new InputError(`${file}:${l.line}: field "id" must be a whole number ≥ 0, got ${JSON.stringify(id)}`)
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)
+    throw new InputError(`${file}:${l.line}: field "id" must be a whole number ≥ 0, got ${JSON.stringify(id)}`)
   return id
 }
 
 function text(l: Line, file: string, field: string, { nonEmpty }: { nonEmpty: boolean }): string {
   const v = l.value[field]
-  if (typeof v !== 'string') throw new InputError(`${file}:${l.line}: field "${field}" must be a string, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`)
+  if (typeof v !== 'string')
+    throw new InputError(
+      `${file}:${l.line}: field "${field}" must be a string, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`,
+    )
   if (nonEmpty && v.trim() === '') throw new InputError(`${file}:${l.line}: field "${field}" is empty`)
   return v
 }
@@ -127,12 +139,20 @@ function text(l: Line, file: string, field: string, { nonEmpty }: { nonEmpty: bo
 function questionFields(l: Line, file: string) {
   const id = idOf(l, file)
   const concepts = l.value.concepts
-  if (!Array.isArray(concepts) || concepts.length === 0 || !concepts.every((c) => typeof c === 'string' && c.trim() !== '')) {
-    throw new InputError(`${file}:${l.line}: field "concepts" must be a non-empty list of names, got ${JSON.stringify(concepts)}`)
+  if (
+    !Array.isArray(concepts) ||
+    concepts.length === 0 ||
+    !concepts.every((c) => typeof c === 'string' && c.trim() !== '')
+  ) {
+    throw new InputError(
+      `${file}:${l.line}: field "concepts" must be a non-empty list of names, got ${JSON.stringify(concepts)}`,
+    )
   }
   const fileName = text(l, file, 'file_name', { nonEmpty: true })
   if (basename(fileName) !== fileName || fileName === '.' || fileName === '..') {
-    throw new InputError(`${file}:${l.line}: field "file_name" must name a file in ${DABENCH_TABLES_DIR}/, got ${JSON.stringify(fileName)}`)
+    throw new InputError(
+      `${file}:${l.line}: field "file_name" must name a file in ${DABENCH_TABLES_DIR}/, got ${JSON.stringify(fileName)}`,
+    )
   }
   return {
     line: l.line,
@@ -153,16 +173,24 @@ function labelsById(lines: Line[], file: string): Map<number, { line: number; la
   for (const l of lines) {
     const id = idOf(l, file)
     const before = out.get(id)
-    if (before) throw new InputError(`${file}:${l.line}: labels for question ${id} again (first on line ${before.line})`)
+    if (before)
+      throw new InputError(`${file}:${l.line}: labels for question ${id} again (first on line ${before.line})`)
     const answers = l.value.common_answers
     if (!Array.isArray(answers) || answers.length === 0) {
-      throw new InputError(`${file}:${l.line}: field "common_answers" must be a non-empty list of [name, value] pairs, got ${JSON.stringify(answers)}`)
+      throw new InputError(
+        `${file}:${l.line}: field "common_answers" must be a non-empty list of [name, value] pairs, got ${JSON.stringify(answers)}`,
+      )
     }
     const labels = answers.map((pair, k) => {
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
-        throw new InputError(`${file}:${l.line}: common_answers[${k}] must be a [name, value] pair of strings, got ${JSON.stringify(pair)}`)
+        throw new InputError(
+          `${file}:${l.line}: common_answers[${k}] must be a [name, value] pair of strings, got ${JSON.stringify(pair)}`,
+        )
       }
-      if (!NAME.test(pair[0])) throw new InputError(`${file}:${l.line}: common_answers[${k}]: answer name ${JSON.stringify(pair[0])} is not a word, so @name[…] could never match it`)
+      if (!NAME.test(pair[0]))
+        throw new InputError(
+          `${file}:${l.line}: common_answers[${k}]: answer name ${JSON.stringify(pair[0])} is not a word, so @name[…] could never match it`,
+        )
       return { name: pair[0], value: pair[1] }
     })
     out.set(id, { line: l.line, labels: distinctDabenchLabels(labels) })

@@ -89,7 +89,16 @@ interface QuestionUnit {
  * run failed or answered nothing counts, with no sub-answer right.
  */
 export function dabenchSummaries(records: readonly RunRecord[], seed = 0): DabenchSummary[] {
-  const groups = new Map<string, { agent: string; model: string | null; suite: string; failed: number; byCase: Map<string, { level: string; runs: DabenchRun[] }> }>()
+  const groups = new Map<
+    string,
+    {
+      agent: string
+      model: string | null
+      suite: string
+      failed: number
+      byCase: Map<string, { level: string; runs: DabenchRun[] }>
+    }
+  >()
   for (const r of records) {
     if (r.status === 'skipped') continue
     const run = readDabenchRun(r)
@@ -110,13 +119,15 @@ export function dabenchSummaries(records: readonly RunRecord[], seed = 0): Daben
     .map(([, g]) => {
       const units = [...g.byCase.entries()]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, { level, runs }]): QuestionUnit => ({
-          level,
-          concepts: runs[0]!.concepts,
-          n: runs[0]!.subAnswers,
-          right: runs.filter((x) => x.correct).length / runs.length,
-          k: runs.reduce((s, x) => s + x.subCorrect, 0) / runs.length,
-        }))
+        .map(
+          ([, { level, runs }]): QuestionUnit => ({
+            level,
+            concepts: runs[0]!.concepts,
+            n: runs[0]!.subAnswers,
+            right: runs.filter((x) => x.correct).length / runs.length,
+            k: runs.reduce((s, x) => s + x.subCorrect, 0) / runs.length,
+          }),
+        )
       const levels = [...new Set(units.map((u) => u.level))].sort(byLevel)
       const concepts = [...new Set(units.flatMap((u) => u.concepts))].sort()
       return {
@@ -125,8 +136,20 @@ export function dabenchSummaries(records: readonly RunRecord[], seed = 0): Daben
         suite: g.suite,
         failedRuns: g.failed,
         overall: scoresOf(units, seed),
-        byLevel: levels.map((level) => ({ level, ...scoresOf(units.filter((u) => u.level === level), seed) })),
-        byConcept: concepts.map((concept) => ({ concept, ...scoresOf(units.filter((u) => u.concepts.includes(concept)), seed) })),
+        byLevel: levels.map((level) => ({
+          level,
+          ...scoresOf(
+            units.filter((u) => u.level === level),
+            seed,
+          ),
+        })),
+        byConcept: concepts.map((concept) => ({
+          concept,
+          ...scoresOf(
+            units.filter((u) => u.concepts.includes(concept)),
+            seed,
+          ),
+        })),
       }
     })
 }
@@ -158,7 +181,11 @@ export function scoresOf(units: readonly QuestionUnit[], seed: number): DabenchS
   }
   const all = Array.from({ length: m }, (_, i) => i)
   const [abq, psaq, uasq] = stat(all)
-  const draws = [new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS), new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS), new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS)]
+  const draws = [
+    new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS),
+    new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS),
+    new Float64Array(DABENCH_BOOTSTRAP_ITERATIONS),
+  ]
   const rng = new Random(seed)
   const idx = new Int32Array(m)
   for (let it = 0; it < DABENCH_BOOTSTRAP_ITERATIONS; it++) {

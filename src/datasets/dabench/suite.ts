@@ -41,7 +41,10 @@ export function dabenchCase(q: DabenchQuestion): SingleQaCase {
 
 /** The bundled slice, or the full validation set with `dataDir`; `limit` draws a seeded sample. */
 export function dabenchSuite(opts: QaSuiteOptions): QaCase[] {
-  const questions = loadDabenchSync({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.limit !== undefined ? { limit: opts.limit, seed: opts.seed } : {}) })
+  const questions = loadDabenchSync({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.limit !== undefined ? { limit: opts.limit, seed: opts.seed } : {}),
+  })
   // Questions share tables; each case still gets its own data object (the oracle finds its case by it).
   return questions.map(dabenchCase)
 }

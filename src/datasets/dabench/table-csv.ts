@@ -36,9 +36,13 @@ export function parseDabenchCsv(text: string, file: string): Table {
   const columns = pandasColumns(head.record)
   const rows = rest.map(({ record, info }) => {
     if (record.length > columns.length) {
-      throw new InputError(`${file}: line ${info.lines} has ${record.length} fields but the header has ${columns.length}`)
+      throw new InputError(
+        `${file}: line ${info.lines} has ${record.length} fields but the header has ${columns.length}`,
+      )
     }
-    return record.length < columns.length ? [...record, ...new Array<string>(columns.length - record.length).fill('')] : record
+    return record.length < columns.length
+      ? [...record, ...new Array<string>(columns.length - record.length).fill('')]
+      : record
   })
   return { columns, rows }
 }

@@ -75,15 +75,45 @@ export function bespokeSuite(opts: QaSuiteOptions): QaCase[] {
 function buildBespoke(orders: Order[]): QaCase[] {
   const table = tableOf(
     ['order_id', 'order_date', 'region', 'customer', 'product', 'category', 'units', 'unit_price', 'revenue'],
-    orders.map((o) => [o.id, `${o.month}-${String(o.day).padStart(2, '0')}`, o.region, o.customer, o.product, o.category, o.units, o.unitPrice.toFixed(2), o.revenue.toFixed(2)]),
+    orders.map((o) => [
+      o.id,
+      `${o.month}-${String(o.day).padStart(2, '0')}`,
+      o.region,
+      o.customer,
+      o.product,
+      o.category,
+      o.units,
+      o.unitPrice.toFixed(2),
+      o.revenue.toFixed(2),
+    ]),
   )
   const data = { orders: table }
   const total = orders.reduce((s, o) => s + o.revenue, 0)
-  const byRegion = sumBy(orders, (o) => o.region, (o) => o.revenue)
-  const byCustomer = sumBy(orders, (o) => o.customer, (o) => o.revenue)
-  const byCategory = sumBy(orders, (o) => o.category, (o) => o.revenue)
-  const unitsByProduct = sumBy(orders, (o) => o.product, (o) => o.units)
-  const byMonth = sumBy(orders, (o) => o.month, (o) => o.revenue)
+  const byRegion = sumBy(
+    orders,
+    (o) => o.region,
+    (o) => o.revenue,
+  )
+  const byCustomer = sumBy(
+    orders,
+    (o) => o.customer,
+    (o) => o.revenue,
+  )
+  const byCategory = sumBy(
+    orders,
+    (o) => o.category,
+    (o) => o.revenue,
+  )
+  const unitsByProduct = sumBy(
+    orders,
+    (o) => o.product,
+    (o) => o.units,
+  )
+  const byMonth = sumBy(
+    orders,
+    (o) => o.month,
+    (o) => o.revenue,
+  )
   const region = REGIONS.find((r) => byRegion.has(r))!
   const bigUnits = 8
   const month = MONTHS[2]!
@@ -92,13 +122,22 @@ function buildBespoke(orders: Order[]): QaCase[] {
   const rankedCustomers = rankStrict(byCustomer, 2)
   const top3Products = rankStrict(unitsByProduct, 3).slice(0, 3)
   const sortedUnits = orders.map((o) => o.units).sort((a, b) => a - b)
-  const median = sortedUnits.length % 2 ? sortedUnits[(sortedUnits.length - 1) / 2]! : (sortedUnits[sortedUnits.length / 2 - 1]! + sortedUnits[sortedUnits.length / 2]!) / 2
+  const median =
+    sortedUnits.length % 2
+      ? sortedUnits[(sortedUnits.length - 1) / 2]!
+      : (sortedUnits[sortedUnits.length / 2 - 1]! + sortedUnits[sortedUnits.length / 2]!) / 2
   const money = { decimals: 2 }
   const regionValues = [...byRegion].sort().map(([r, v]) => ({ region: r, revenue: round(v, 2) }))
   const monthValues = [...byMonth].sort().map(([m, v]) => ({ month: m, revenue: round(v, 2) }))
 
   return [
-    singleCase('bespoke-total-revenue', 'aggregation', data, 'What is the total revenue of all orders?', expectNumber(total, money)),
+    singleCase(
+      'bespoke-total-revenue',
+      'aggregation',
+      data,
+      'What is the total revenue of all orders?',
+      expectNumber(total, money),
+    ),
     singleCase('bespoke-order-count', 'aggregation', data, 'How many orders are there?', expectNumber(orders.length)),
     singleCase(
       'bespoke-mean-unit-price',
@@ -107,7 +146,13 @@ function buildBespoke(orders: Order[]): QaCase[] {
       'What is the average unit price over all orders, rounded to 2 decimals?',
       expectNumber(orders.reduce((s, o) => s + o.unitPrice, 0) / orders.length, money),
     ),
-    singleCase('bespoke-median-units', 'aggregation', data, 'What is the median number of units per order?', expectNumber(median)),
+    singleCase(
+      'bespoke-median-units',
+      'aggregation',
+      data,
+      'What is the median number of units per order?',
+      expectNumber(median),
+    ),
     singleCase(
       'bespoke-filter-region-count',
       'filter',
@@ -127,9 +172,18 @@ function buildBespoke(orders: Order[]): QaCase[] {
       'filter',
       data,
       `What was the total revenue from ${product} orders placed in ${month}?`,
-      expectNumber(orders.filter((o) => o.product === product && o.month === month).reduce((s, o) => s + o.revenue, 0), money),
+      expectNumber(
+        orders.filter((o) => o.product === product && o.month === month).reduce((s, o) => s + o.revenue, 0),
+        money,
+      ),
     ),
-    singleCase('bespoke-groupby-top-region', 'group-by', data, 'Which region has the highest total revenue?', expectText(topRegion)),
+    singleCase(
+      'bespoke-groupby-top-region',
+      'group-by',
+      data,
+      'Which region has the highest total revenue?',
+      expectText(topRegion),
+    ),
     singleCase(
       'bespoke-groupby-category-table',
       'group-by',
@@ -150,7 +204,13 @@ function buildBespoke(orders: Order[]): QaCase[] {
       'How many distinct customers placed orders?',
       expectNumber(byCustomer.size),
     ),
-    singleCase('bespoke-rank-second-customer', 'ranking', data, 'Which customer has the second-highest total revenue?', expectText(rankedCustomers[1]!)),
+    singleCase(
+      'bespoke-rank-second-customer',
+      'ranking',
+      data,
+      'Which customer has the second-highest total revenue?',
+      expectText(rankedCustomers[1]!),
+    ),
     singleCase(
       'bespoke-rank-top3-products',
       'ranking',

@@ -24,7 +24,10 @@ export interface Expectation {
 export function expectNumber(value: number, opts: { decimals?: number; tol?: number } = {}): Expectation {
   const shown = opts.decimals === undefined ? value : round(value, opts.decimals)
   const tol = opts.tol ?? (opts.decimals === undefined ? undefined : 0.5 * 10 ** -opts.decimals + 1e-9)
-  return { grader: numeric(shown, tol === undefined ? {} : { tol }), answer: { value: shown, text: `The answer is ${shown}.` } }
+  return {
+    grader: numeric(shown, tol === undefined ? {} : { tol }),
+    answer: { value: shown, text: `The answer is ${shown}.` },
+  }
 }
 
 /** A name or label, matched as whole words in the value or the text. */
@@ -39,7 +42,10 @@ export function expectList(values: string[]): Expectation {
 
 /** A table, row order ignored, numeric cells within `tol`. */
 export function expectTable(table: Table, opts: { tol?: number } = {}): Expectation {
-  return { grader: tableEquals(table, { ignoreRowOrder: true, ...(opts.tol === undefined ? {} : { tol: opts.tol }) }), answer: { value: table } }
+  return {
+    grader: tableEquals(table, { ignoreRowOrder: true, ...(opts.tol === undefined ? {} : { tol: opts.tol }) }),
+    answer: { value: table },
+  }
 }
 
 /** A refusal: the data cannot answer the question. */
@@ -48,7 +54,12 @@ export function expectRefusal(reason: string): Expectation {
 }
 
 /** A valid Vega-Lite chart with this mark whose x and y encode these fields. */
-export function expectChart(opts: { mark: string; x: string; y: string; values: Record<string, unknown>[] }): Expectation {
+export function expectChart(opts: {
+  mark: string
+  x: string
+  y: string
+  values: Record<string, unknown>[]
+}): Expectation {
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     data: { values: opts.values },
@@ -72,10 +83,17 @@ export function singleCase(
   question: string,
   expectation: Expectation,
 ): SingleQaCase {
-  return registerCase(setExpectedAnswer({ id, category, data, question, grader: expectation.grader }, expectation.answer))
+  return registerCase(
+    setExpectedAnswer({ id, category, data, question, grader: expectation.grader }, expectation.answer),
+  )
 }
 
-export function conversationCase(id: string, category: string, data: Record<string, Table>, turns: QaTurn[]): ConversationQaCase {
+export function conversationCase(
+  id: string,
+  category: string,
+  data: Record<string, Table>,
+  turns: QaTurn[],
+): ConversationQaCase {
   return registerCase({ id, category, data, turns })
 }
 
@@ -120,7 +138,11 @@ export function withoutTies<T>(build: (attempt: number) => T, maxAttempts = 50):
   throw new Error(`suite data kept producing ties after ${maxAttempts} attempts`)
 }
 
-export function sumBy<T>(items: readonly T[], key: (item: T) => string, value: (item: T) => number): Map<string, number> {
+export function sumBy<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  value: (item: T) => number,
+): Map<string, number> {
   const out = new Map<string, number>()
   for (const item of items) out.set(key(item), (out.get(key(item)) ?? 0) + value(item))
   return out

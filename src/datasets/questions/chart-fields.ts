@@ -15,18 +15,24 @@ export function chartUsesFields(fields: Record<string, string>): SyncGrader {
       for (const unit of unitSpecs(chart)) {
         const encoding = (unit.encoding ?? {}) as Record<string, { field?: unknown } | undefined>
         const got = wanted.map(([ch]) => `${ch}=${String(encoding[ch]?.field ?? '—')}`).join(', ')
-        if (wanted.every(([ch, f]) => encoding[ch]?.field === f)) return { passed: true, detail: `chart encodes ${label}` }
+        if (wanted.every(([ch, f]) => encoding[ch]?.field === f))
+          return { passed: true, detail: `chart encodes ${label}` }
         found.push(got)
       }
     }
-    return { passed: false, detail: `expected a chart encoding ${label}, found ${found.length ? found.join('; ') : 'no encodings'}` }
+    return {
+      passed: false,
+      detail: `expected a chart encoding ${label}, found ${found.length ? found.join('; ') : 'no encodings'}`,
+    }
   }
 }
 
 function unitSpecs(spec: unknown): Array<Record<string, unknown>> {
   if (!spec || typeof spec !== 'object') return []
   const s = spec as Record<string, unknown>
-  const children = ['layer', 'concat', 'hconcat', 'vconcat'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]) : []))
+  const children = ['layer', 'concat', 'hconcat', 'vconcat'].flatMap((k) =>
+    Array.isArray(s[k]) ? (s[k] as unknown[]) : [],
+  )
   const nested = s.spec ? [s.spec] : []
   return [...(s.mark !== undefined ? [s] : []), ...children.flatMap(unitSpecs), ...nested.flatMap(unitSpecs)]
 }

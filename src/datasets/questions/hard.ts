@@ -1,6 +1,18 @@
 import { Random } from '../../core/random.js'
 import type { Table } from '../../core/schemas.js'
-import { conversationCase, expectNumber, expectText, rankStrict, round, singleCase, strictArgMax, sumBy, tableOf, turn, withoutTies } from './build.js'
+import {
+  conversationCase,
+  expectNumber,
+  expectText,
+  rankStrict,
+  round,
+  singleCase,
+  strictArgMax,
+  sumBy,
+  tableOf,
+  turn,
+  withoutTies,
+} from './build.js'
 import type { QaCase, QaSuiteOptions } from './types.js'
 
 const COUNTRIES = ['Germany', 'France', 'Spain', 'Italy', 'Poland']
@@ -16,7 +28,23 @@ const CATALOG: Array<[string, string, number]> = [
   ['Support Plan', 'Services', 499],
   ['Installation', 'Services', 150],
 ]
-const FIRST = ['Alma', 'Bruno', 'Chloe', 'Dario', 'Elena', 'Felix', 'Greta', 'Hugo', 'Iris', 'Jonas', 'Klara', 'Luca', 'Mila', 'Nico', 'Olga']
+const FIRST = [
+  'Alma',
+  'Bruno',
+  'Chloe',
+  'Dario',
+  'Elena',
+  'Felix',
+  'Greta',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Klara',
+  'Luca',
+  'Mila',
+  'Nico',
+  'Olga',
+]
 
 interface Db {
   customers: Array<{ id: number; name: string; country: string; segment: string }>
@@ -27,7 +55,12 @@ interface Db {
 
 function generate(seed: number, attempt: number): Db {
   const rng = new Random(seed * 104_729 + attempt)
-  const customers = FIRST.map((name, i) => ({ id: 101 + i, name, country: rng.pick(COUNTRIES), segment: rng.pick(SEGMENTS) }))
+  const customers = FIRST.map((name, i) => ({
+    id: 101 + i,
+    name,
+    country: rng.pick(COUNTRIES),
+    segment: rng.pick(SEGMENTS),
+  }))
   const products = CATALOG.map(([name, category, price], i) => ({ id: 1 + i, name, category, price }))
   const orders = Array.from({ length: 40 + rng.int(0, 10) }, (_, i) => ({
     id: 9001 + i,
@@ -44,10 +77,22 @@ function generate(seed: number, attempt: number): Db {
 
 function tablesOf(db: Db): Record<string, Table> {
   return {
-    customers: tableOf(['customer_id', 'name', 'country', 'segment'], db.customers.map((c) => [c.id, c.name, c.country, c.segment])),
-    orders: tableOf(['order_id', 'customer_id', 'order_date', 'status'], db.orders.map((o) => [o.id, o.customerId, o.date, o.status])),
-    order_items: tableOf(['order_id', 'product_id', 'quantity'], db.items.map((it) => [it.orderId, it.productId, it.quantity])),
-    products: tableOf(['product_id', 'product', 'category', 'price'], db.products.map((p) => [p.id, p.name, p.category, p.price.toFixed(2)])),
+    customers: tableOf(
+      ['customer_id', 'name', 'country', 'segment'],
+      db.customers.map((c) => [c.id, c.name, c.country, c.segment]),
+    ),
+    orders: tableOf(
+      ['order_id', 'customer_id', 'order_date', 'status'],
+      db.orders.map((o) => [o.id, o.customerId, o.date, o.status]),
+    ),
+    order_items: tableOf(
+      ['order_id', 'product_id', 'quantity'],
+      db.items.map((it) => [it.orderId, it.productId, it.quantity]),
+    ),
+    products: tableOf(
+      ['product_id', 'product', 'category', 'price'],
+      db.products.map((p) => [p.id, p.name, p.category, p.price.toFixed(2)]),
+    ),
   }
 }
 
@@ -74,13 +119,29 @@ function buildHard(db: Db): QaCase[] {
   const money = { decimals: 2 }
   const segment = 'Enterprise'
   const category = 'Hardware'
-  const revenueByCountry = sumBy(lines, (l) => l.customer.country, (l) => l.revenue)
-  const revenueByCustomer = sumBy(lines, (l) => l.customer.name, (l) => l.revenue)
-  const orderValue = sumBy(lines, (l) => String(l.orderId), (l) => l.revenue)
+  const revenueByCountry = sumBy(
+    lines,
+    (l) => l.customer.country,
+    (l) => l.revenue,
+  )
+  const revenueByCustomer = sumBy(
+    lines,
+    (l) => l.customer.name,
+    (l) => l.revenue,
+  )
+  const orderValue = sumBy(
+    lines,
+    (l) => String(l.orderId),
+    (l) => l.revenue,
+  )
   const shipped = db.orders.filter((o) => o.status === 'shipped')
   const shippedValues = shipped.map((o) => orderValue.get(String(o.id)) ?? 0)
   const shippedMean = shippedValues.reduce((a, b) => a + b, 0) / shippedValues.length
-  const qtyByProduct = sumBy(lines, (l) => l.product.name, (l) => l.quantity)
+  const qtyByProduct = sumBy(
+    lines,
+    (l) => l.product.name,
+    (l) => l.quantity,
+  )
   const bestSeller = strictArgMax(qtyByProduct)
   const bestSellerCountries = new Set(lines.filter((l) => l.product.name === bestSeller).map((l) => l.customer.country))
   const totalRevenue = lines.reduce((s, l) => s + l.revenue, 0)
@@ -110,7 +171,10 @@ function buildHard(db: Db): QaCase[] {
       'join-3',
       data,
       'What is the total revenue (quantity × price) of shipped orders?',
-      expectNumber(lines.filter((l) => l.order.status === 'shipped').reduce((s, l) => s + l.revenue, 0), money),
+      expectNumber(
+        lines.filter((l) => l.order.status === 'shipped').reduce((s, l) => s + l.revenue, 0),
+        money,
+      ),
     ),
     singleCase(
       'hard-join3-country-units',
@@ -131,9 +195,20 @@ function buildHard(db: Db): QaCase[] {
       'join-4',
       data,
       `What revenue did ${segment} customers generate from Software products?`,
-      expectNumber(lines.filter((l) => l.customer.segment === segment && l.product.category === 'Software').reduce((s, l) => s + l.revenue, 0), money),
+      expectNumber(
+        lines
+          .filter((l) => l.customer.segment === segment && l.product.category === 'Software')
+          .reduce((s, l) => s + l.revenue, 0),
+        money,
+      ),
     ),
-    singleCase('hard-join4-top-customer', 'join-4', data, 'Which customer spent the most in total?', expectText(strictArgMax(revenueByCustomer))),
+    singleCase(
+      'hard-join4-top-customer',
+      'join-4',
+      data,
+      'Which customer spent the most in total?',
+      expectText(strictArgMax(revenueByCustomer)),
+    ),
     singleCase(
       'hard-steps-above-mean',
       'multi-step',
@@ -152,30 +227,54 @@ function buildHard(db: Db): QaCase[] {
       'hard-steps-top5-share',
       'multi-step',
       data,
-      "Rank customers by total spend, take the top 5, and give their share of total revenue in percent (1 decimal).",
+      'Rank customers by total spend, take the top 5, and give their share of total revenue in percent (1 decimal).',
       expectNumber(round(top5Share, 1), { decimals: 1, tol: 0.051 }),
     ),
     conversationCase('hard-conv-customer-revenue', 'conversation', data, [
-      turn('Compute the revenue per customer and save it as cust_rev. How many customers have any revenue?', expectNumber(revenueByCustomer.size)),
-      turn('Using cust_rev, what is the highest revenue of a single customer?', expectNumber(Math.max(...revenueByCustomer.values()), money)),
+      turn(
+        'Compute the revenue per customer and save it as cust_rev. How many customers have any revenue?',
+        expectNumber(revenueByCustomer.size),
+      ),
+      turn(
+        'Using cust_rev, what is the highest revenue of a single customer?',
+        expectNumber(Math.max(...revenueByCustomer.values()), money),
+      ),
       turn(
         `Using cust_rev, what is the combined revenue of the customers from ${country}?`,
-        expectNumber(lines.filter((l) => l.customer.country === country).reduce((s, l) => s + l.revenue, 0), money),
+        expectNumber(
+          lines.filter((l) => l.customer.country === country).reduce((s, l) => s + l.revenue, 0),
+          money,
+        ),
       ),
     ]),
     conversationCase('hard-conv-returns', 'conversation', data, [
-      turn("Select the orders with status 'returned' and save them as returned. How many are there?", expectNumber(returned.length)),
-      turn('Using returned, how many distinct customers do they belong to?', expectNumber(new Set(returned.map((o) => o.customerId)).size)),
+      turn(
+        "Select the orders with status 'returned' and save them as returned. How many are there?",
+        expectNumber(returned.length),
+      ),
+      turn(
+        'Using returned, how many distinct customers do they belong to?',
+        expectNumber(new Set(returned.map((o) => o.customerId)).size),
+      ),
       turn(
         'Using returned, how many units were in those orders?',
         expectNumber(db.items.filter((it) => returnedIds.has(it.orderId)).reduce((s, it) => s + it.quantity, 0)),
       ),
-      turn('What percentage of all orders were returned (1 decimal)?', expectNumber(round((100 * returned.length) / db.orders.length, 1), { decimals: 1, tol: 0.051 })),
+      turn(
+        'What percentage of all orders were returned (1 decimal)?',
+        expectNumber(round((100 * returned.length) / db.orders.length, 1), { decimals: 1, tol: 0.051 }),
+      ),
     ]),
     conversationCase('hard-conv-bestseller', 'conversation', data, [
-      turn('Compute the units sold per product and save it as product_qty. How many products sold at least one unit?', expectNumber(qtyByProduct.size)),
+      turn(
+        'Compute the units sold per product and save it as product_qty. How many products sold at least one unit?',
+        expectNumber(qtyByProduct.size),
+      ),
       turn('Using product_qty, which product sold the most units?', expectText(bestSeller)),
-      turn('What is the list price of that product?', expectNumber(db.products.find((p) => p.name === bestSeller)!.price, money)),
+      turn(
+        'What is the list price of that product?',
+        expectNumber(db.products.find((p) => p.name === bestSeller)!.price, money),
+      ),
     ]),
   ]
 }

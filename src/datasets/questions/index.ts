@@ -9,7 +9,18 @@ import { seededSample } from './sample.js'
 import type { BuiltInQaSuite, QaCase, QaSuite, QaSuiteOptions } from './types.js'
 
 export * from './types.js'
-export { expectNumber, expectText, expectList, expectTable, expectRefusal, expectChart, turn, singleCase, conversationCase, type Expectation } from './build.js'
+export {
+  expectNumber,
+  expectText,
+  expectList,
+  expectTable,
+  expectRefusal,
+  expectChart,
+  turn,
+  singleCase,
+  conversationCase,
+  type Expectation,
+} from './build.js'
 export { chartUsesFields } from './chart-fields.js'
 export { bespokeSuite } from './bespoke.js'
 export { hardSuite } from './hard.js'
@@ -20,12 +31,25 @@ export { cleanSales, parseAmount, parseDate, canonicalCategory, isMissing } from
 
 /** The built-in question suites, by the name the CLI and `qaSuite` take. */
 export const QA_SUITES: Record<string, { suite: QaSuite; description: string }> = {
-  bespoke: { suite: bespokeSuite, description: 'single-shot: aggregation, filter, group-by, ranking, charts, refusals' },
+  bespoke: {
+    suite: bespokeSuite,
+    description: 'single-shot: aggregation, filter, group-by, ranking, charts, refusals',
+  },
   hard: { suite: hardSuite, description: 'joins across 2–4 tables, three-step computations, stateful conversations' },
   large: { suite: largeSuite, description: '100,000-row tables with a snapshot trap (the first rows mislead)' },
-  messy: { suite: messySuite, description: 'currency strings, mixed dates, inconsistent labels, missing values, duplicates' },
-  wtq: { suite: wtqSuite, description: 'WikiTableQuestions (bundled 200-question slice or --data-dir release), official evaluator rules' },
-  dabench: { suite: dabenchSuite, description: 'InfiAgent-DABench data analysis (bundled slice or --data-dir validation set), official @name[value] grading' },
+  messy: {
+    suite: messySuite,
+    description: 'currency strings, mixed dates, inconsistent labels, missing values, duplicates',
+  },
+  wtq: {
+    suite: wtqSuite,
+    description: 'WikiTableQuestions (bundled 200-question slice or --data-dir release), official evaluator rules',
+  },
+  dabench: {
+    suite: dabenchSuite,
+    description:
+      'InfiAgent-DABench data analysis (bundled slice or --data-dir validation set), official @name[value] grading',
+  },
 } satisfies Record<BuiltInQaSuite, { suite: QaSuite; description: string }>
 
 /** The cases of a built-in suite; an unknown name is an InputError listing the known ones. */
@@ -51,5 +75,7 @@ function builtIn(name: string): { suite: QaSuite } {
 
 function sampled(name: string, cases: QaCase[], opts: QaSuiteOptions): QaCase[] {
   // wtq and dabench sample their questions before loading their tables; the other suites are sampled here.
-  return opts.limit !== undefined && name !== 'wtq' && name !== 'dabench' ? seededSample(cases, opts.limit, opts.seed) : cases
+  return opts.limit !== undefined && name !== 'wtq' && name !== 'dabench'
+    ? seededSample(cases, opts.limit, opts.seed)
+    : cases
 }

@@ -41,7 +41,9 @@ export function largeEventsTable(seed: number, attempt = 0, rows = LARGE_ROWS): 
     const device = head ? 'desktop' : DEVICES[Math.floor(rng.next() * DEVICES.length)]!
     const user = head ? 1 + (i % 7) : 1 + Math.floor(rng.next() * 40_000)
     // Cents as integers keep the sums exact; head rows are big-ticket purchases.
-    const cents = head ? 5_000 + Math.floor(rng.next() * 5_000) : 100 + Math.floor(rng.next() * (country === 'IN' ? 9_000 : 6_000))
+    const cents = head
+      ? 5_000 + Math.floor(rng.next() * 5_000)
+      : 100 + Math.floor(rng.next() * (country === 'IN' ? 9_000 : 6_000))
     const status = head ? 'paid' : rng.next() < 0.05 ? 'refunded' : 'paid'
     out[i] = [String(i + 1), String(user), country, device, (cents / 100).toFixed(2), status]
     total += cents
@@ -89,7 +91,11 @@ export function largeReadingsTable(seed: number, rows = READINGS_ROWS): Readings
     const head = i < SNAPSHOT_ROWS
     const sensor = head ? 1 : 1 + Math.floor(rng.next() * 400)
     // Temperatures in tenths of a degree keep the sums exact; 0.2% of tail readings are spikes over 40 °C.
-    const t = head ? 50 + Math.floor(rng.next() * 51) : rng.next() < 0.002 ? 401 + Math.floor(rng.next() * 150) : 100 + Math.floor(rng.next() * 251)
+    const t = head
+      ? 50 + Math.floor(rng.next() * 51)
+      : rng.next() < 0.002
+        ? 401 + Math.floor(rng.next() * 150)
+        : 100 + Math.floor(rng.next() * 251)
     const minute = head ? i : SNAPSHOT_ROWS + Math.floor(rng.next() * 500_000)
     const time = `${days[Math.floor(minute / 1440)]} ${two(Math.floor((minute % 1440) / 60))}:${two(minute % 60)}`
     out[i] = [`S-${String(sensor).padStart(3, '0')}`, time, (t / 10).toFixed(1)]
@@ -129,14 +135,50 @@ export function largeSuite(opts: QaSuiteOptions): QaCase[] {
   const money = { decimals: 2 }
   return [
     singleCase('large-total-amount', 'aggregation', data, LARGE_QUESTIONS.total, expectNumber(f0.totalAmount, money)),
-    singleCase('large-mean-amount', 'aggregation', data, LARGE_QUESTIONS.mean, expectNumber(round(f0.meanAmount, 2), money)),
+    singleCase(
+      'large-mean-amount',
+      'aggregation',
+      data,
+      LARGE_QUESTIONS.mean,
+      expectNumber(round(f0.meanAmount, 2), money),
+    ),
     singleCase('large-distinct-users', 'aggregation', data, LARGE_QUESTIONS.users, expectNumber(f0.distinctUsers)),
     singleCase('large-brazil-events', 'filter', data, LARGE_QUESTIONS.brazil, expectNumber(f0.brazilEvents)),
     singleCase('large-top-country', 'group-by', data, LARGE_QUESTIONS.topCountry, expectText(f0.topCountry)),
-    singleCase('large-mobile-share', 'filter', data, LARGE_QUESTIONS.mobile, expectNumber(round(f0.mobileSharePercent, 1), { decimals: 1, tol: 0.051 })),
-    singleCase('large-refunded-amount', 'filter', data, LARGE_QUESTIONS.refunded, expectNumber(f0.refundedAmount, money)),
-    singleCase('large-readings-mean', 'aggregation', readings, LARGE_QUESTIONS.meanTemperature, expectNumber(round(r.meanTemperature, 2), money)),
-    singleCase('large-readings-above-40', 'filter', readings, LARGE_QUESTIONS.readingsAbove40, expectNumber(r.readingsAbove40)),
-    singleCase('large-readings-hot-sensors', 'group-by', readings, LARGE_QUESTIONS.sensorsAbove40, expectNumber(r.sensorsAbove40)),
+    singleCase(
+      'large-mobile-share',
+      'filter',
+      data,
+      LARGE_QUESTIONS.mobile,
+      expectNumber(round(f0.mobileSharePercent, 1), { decimals: 1, tol: 0.051 }),
+    ),
+    singleCase(
+      'large-refunded-amount',
+      'filter',
+      data,
+      LARGE_QUESTIONS.refunded,
+      expectNumber(f0.refundedAmount, money),
+    ),
+    singleCase(
+      'large-readings-mean',
+      'aggregation',
+      readings,
+      LARGE_QUESTIONS.meanTemperature,
+      expectNumber(round(r.meanTemperature, 2), money),
+    ),
+    singleCase(
+      'large-readings-above-40',
+      'filter',
+      readings,
+      LARGE_QUESTIONS.readingsAbove40,
+      expectNumber(r.readingsAbove40),
+    ),
+    singleCase(
+      'large-readings-hot-sensors',
+      'group-by',
+      readings,
+      LARGE_QUESTIONS.sensorsAbove40,
+      expectNumber(r.sensorsAbove40),
+    ),
   ]
 }

@@ -20,7 +20,10 @@ export function isMissing(raw: string): boolean {
 
 export function parseAmount(raw: string): number | null {
   if (isMissing(raw)) return null
-  const stripped = raw.replace(/USD|EUR|GBP|[$€£]/gi, '').replace(/,/g, '').trim()
+  const stripped = raw
+    .replace(/USD|EUR|GBP|[$€£]/gi, '')
+    .replace(/,/g, '')
+    .trim()
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(stripped)) throw new Error(`unreadable amount ${JSON.stringify(raw)}`)
   return Number(stripped)
 }
@@ -72,13 +75,22 @@ export interface CleanSale {
 }
 
 /** Messy `sales` table → clean, de-duplicated records (first occurrence kept) and how many duplicates went. */
-export function cleanSales(table: Table, categories: readonly string[]): { sales: CleanSale[]; duplicatesRemoved: number } {
+export function cleanSales(
+  table: Table,
+  categories: readonly string[],
+): { sales: CleanSale[]; duplicatesRemoved: number } {
   const col = (name: string) => {
     const i = table.columns.indexOf(name)
     if (i < 0) throw new Error(`messy table has no column ${name}`)
     return i
   }
-  const [id, date, customer, category, amount] = ['order_id', 'date', 'customer', 'category', 'amount'].map(col) as [number, number, number, number, number]
+  const [id, date, customer, category, amount] = ['order_id', 'date', 'customer', 'category', 'amount'].map(col) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   const seen = new Set<string>()
   const sales: CleanSale[] = []
   let duplicatesRemoved = 0

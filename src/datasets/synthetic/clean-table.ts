@@ -87,9 +87,10 @@ export function generateCleanTable(rng: Random, rows: number): Table {
   for (let r = 0; r < rows; r++) {
     const person = Math.floor(rng.next() * names.length)
     const domain = Math.floor(rng.next() * domains)
-    const email = rng.next() < 0.3
-      ? `${emailLocals[person]}${1 + Math.floor(rng.next() * 99)}@${EMAIL_DOMAINS[domain]}`
-      : emails[person * domains + domain]!
+    const email =
+      rng.next() < 0.3
+        ? `${emailLocals[person]}${1 + Math.floor(rng.next() * 99)}@${EMAIL_DOMAINS[domain]}`
+        : emails[person * domains + domain]!
     const locationIndex = Math.floor(rng.next() * LOCATIONS.length)
     const location = LOCATIONS[locationIndex]!
     const exchange = Math.floor(rng.next() * 800)

@@ -20,9 +20,32 @@ export const NULL_PLACEHOLDERS = ['', 'N/A', 'not available', 'NULL', '-'] as co
 type Corruptor = (value: string, column: SyntheticColumn, rng: Random) => string | undefined
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
-  q: 'wa', w: 'qes', e: 'wrd', r: 'etf', t: 'ryg', y: 'tuh', u: 'yij', i: 'uok', o: 'ipl', p: 'ol',
-  a: 'qsz', s: 'awdz', d: 'sefx', f: 'drgc', g: 'fthv', h: 'gyjb', j: 'hukn', k: 'jilm', l: 'kop',
-  z: 'asx', x: 'zsdc', c: 'xdfv', v: 'cfgb', b: 'vghn', n: 'bhjm', m: 'njk',
+  q: 'wa',
+  w: 'qes',
+  e: 'wrd',
+  r: 'etf',
+  t: 'ryg',
+  y: 'tuh',
+  u: 'yij',
+  i: 'uok',
+  o: 'ipl',
+  p: 'ol',
+  a: 'qsz',
+  s: 'awdz',
+  d: 'sefx',
+  f: 'drgc',
+  g: 'fthv',
+  h: 'gyjb',
+  j: 'hukn',
+  k: 'jilm',
+  l: 'kop',
+  z: 'asx',
+  x: 'zsdc',
+  c: 'xdfv',
+  v: 'cfgb',
+  b: 'vghn',
+  n: 'bhjm',
+  m: 'njk',
 }
 
 function isLetter(ch: string): boolean {
@@ -138,13 +161,9 @@ const decimalShift: Corruptor = (value, column, rng) => {
 
 /** Shouting, lower-casing or stray spaces. */
 const caseWhitespace: Corruptor = (value, _column, rng) => {
-  const options = [
-    value.toUpperCase(),
-    value.toLowerCase(),
-    ` ${value}`,
-    `${value} `,
-    value.replace(' ', '  '),
-  ].filter((v) => v !== value)
+  const options = [value.toUpperCase(), value.toLowerCase(), ` ${value}`, `${value} `, value.replace(' ', '  ')].filter(
+    (v) => v !== value,
+  )
   return options.length === 0 ? undefined : rng.pick(options)
 }
 
@@ -190,7 +209,9 @@ export const CORRUPTORS: Readonly<Record<CorruptionKind, Corruptor>> = {
  * fd_violation only hits columns a dependency can restore (zip → city → state, plan ↔ monthly_fee);
  * a wrong zip could not be told from the city's other zips, so zips never get one.
  */
-export const COLUMN_KIND_WEIGHTS: Readonly<Record<Exclude<SyntheticColumn, 'id'>, Partial<Record<CorruptionKind, number>>>> = {
+export const COLUMN_KIND_WEIGHTS: Readonly<
+  Record<Exclude<SyntheticColumn, 'id'>, Partial<Record<CorruptionKind, number>>>
+> = {
   name: { typo: 3, abbreviation: 2, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   email: { typo: 3, abbreviation: 1, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   phone: { format_drift: 4, typo: 2, null_placeholder: 1, transposition: 2, case_whitespace: 1 },

@@ -53,7 +53,9 @@ function layoutOf(opts: WtqLoadOptions): Layout {
   const split = opts.split ?? DEFAULT_WTQ_SPLIT
   const tsv = join(root, 'data', `${split}.tsv`)
   if (!realPathInside(root, tsv)) {
-    throw new InputError(`--data-dir ${opts.dataDir}: no data/${split}.tsv (expected the WikiTableQuestions release layout: data/*.tsv, csv/, tagged/data/)`)
+    throw new InputError(
+      `--data-dir ${opts.dataDir}: no data/${split}.tsv (expected the WikiTableQuestions release layout: data/*.tsv, csv/, tagged/data/)`,
+    )
   }
   const tagged = join(root, 'tagged', 'data', `${split}.tagged`)
   return { tsv, tagged: realPathInside(root, tagged) ? tagged : null, root }
@@ -74,7 +76,9 @@ export function loadWtqSync(opts: WtqLoadOptions = {}): WtqExample[] {
   }
   const layout = layoutOf(opts)
   const rows = tsvRows(readFileSync(layout.tsv, 'utf8'), layout.tsv, ['id', 'utterance', 'context', 'targetValue'])
-  const canon = layout.tagged ? canonById(readFileSync(layout.tagged, 'utf8'), layout.tagged) : new Map<string, { canon: string[]; type: string }>()
+  const canon = layout.tagged
+    ? canonById(readFileSync(layout.tagged, 'utf8'), layout.tagged)
+    : new Map<string, { canon: string[]; type: string }>()
   const chosen = opts.limit === undefined ? rows : seededSample(rows, opts.limit, opts.seed ?? 1)
   const tables = new Map<string, Table>()
   const readTable = (context: string, where: string) => {
@@ -90,7 +94,9 @@ export function loadWtqSync(opts: WtqLoadOptions = {}): WtqExample[] {
     const targetValue = tsvUnescapeList(fields.targetValue!)
     const tagged = canon.get(fields.id!)
     if (tagged && tagged.canon.length !== targetValue.length) {
-      throw new InputError(`${layout.tagged}: example ${fields.id} has ${tagged.canon.length} canonical targets for ${targetValue.length} target values`)
+      throw new InputError(
+        `${layout.tagged}: example ${fields.id} has ${tagged.canon.length} canonical targets for ${targetValue.length} target values`,
+      )
     }
     return {
       id: fields.id!,
@@ -118,7 +124,10 @@ function tsvRows(text: string, file: string, required: string[]) {
     const id = fields.id!
     if (id.trim() === '') throw new InputError(`${file}:${line}: empty id`)
     const seen = firstLine.get(id)
-    if (seen !== undefined) throw new InputError(`${file}:${line}: id ${JSON.stringify(id)} repeats line ${seen}; question ids must be unique`)
+    if (seen !== undefined)
+      throw new InputError(
+        `${file}:${line}: id ${JSON.stringify(id)} repeats line ${seen}; question ids must be unique`,
+      )
     firstLine.set(id, line)
   }
   return rows
@@ -135,7 +144,8 @@ function canonById(text: string, file: string): Map<string, { canon: string[]; t
 function readWtqTable(root: string, context: string, where: string): Table {
   const path = resolve(root, context)
   const inside = relative(root, path)
-  if (inside.startsWith('..') || isAbsolute(inside)) throw new InputError(`${where}: context ${context} points outside the data folder`)
+  if (inside.startsWith('..') || isAbsolute(inside))
+    throw new InputError(`${where}: context ${context} points outside the data folder`)
   let text: string
   try {
     text = readFileSync(realPathInside(root, path) ?? path, 'utf8')

@@ -45,7 +45,9 @@ export function parseWtqCsv(text: string, file: string): Table {
         const next = text[i + 1]
         if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
           const opened = quoteLine === line ? '' : ` (the quote opened on line ${quoteLine} was not closed there)`
-          throw new WtqCsvError(`${file}:${line}: ${JSON.stringify(next)} after the closing quote of a quoted field${opened}; a quote inside a field is written \\"`)
+          throw new WtqCsvError(
+            `${file}:${line}: ${JSON.stringify(next)} after the closing quote of a quoted field${opened}; a quote inside a field is written \\"`,
+          )
         }
       } else field += c
     } else if (c === '"' && !fieldStarted) {
@@ -66,13 +68,18 @@ export function parseWtqCsv(text: string, file: string): Table {
       fieldStarted = true
     }
   }
-  if (quoted) throw new WtqCsvError(`${file}:${quoteLine}: a quoted field opened on this line is not closed before the end of the file`)
+  if (quoted)
+    throw new WtqCsvError(
+      `${file}:${quoteLine}: a quoted field opened on this line is not closed before the end of the file`,
+    )
   endRecord()
   const [columns, ...rows] = records
   if (!columns) throw new WtqCsvError(`${file}:1: empty table`)
   rows.forEach((row, i) => {
     if (row.length !== columns.length) {
-      throw new WtqCsvError(`${file}:${recordLines[i + 1]}: row ${i + 1} has ${row.length} cells, the header has ${columns.length}`)
+      throw new WtqCsvError(
+        `${file}:${recordLines[i + 1]}: row ${i + 1} has ${row.length} cells, the header has ${columns.length}`,
+      )
     }
   })
   return { columns, rows }

@@ -14,18 +14,24 @@ export function tsvUnescapeList(text: string): string[] {
 }
 
 /** Header-keyed rows of a TSV file; the caller names the columns it requires. */
-export function parseTsv(text: string, file: string, required: readonly string[]): Array<{ line: number; fields: Record<string, string> }> {
+export function parseTsv(
+  text: string,
+  file: string,
+  required: readonly string[],
+): Array<{ line: number; fields: Record<string, string> }> {
   const lines = text.replace(/\r\n/g, '\n').split('\n')
   const header = (lines[0] ?? '').split('\t')
   for (const name of required) {
-    if (!header.includes(name)) throw new TsvError(`${file}: the header has no "${name}" column (have: ${header.join(', ')})`)
+    if (!header.includes(name))
+      throw new TsvError(`${file}: the header has no "${name}" column (have: ${header.join(', ')})`)
   }
   const out: Array<{ line: number; fields: Record<string, string> }> = []
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i]!
     if (raw === '') continue
     const cells = raw.split('\t')
-    if (cells.length < required.length) throw new TsvError(`${file}: line ${i + 1} has ${cells.length} fields, expected ${header.length}`)
+    if (cells.length < required.length)
+      throw new TsvError(`${file}: line ${i + 1} has ${cells.length} fields, expected ${header.length}`)
     out.push({ line: i + 1, fields: dataRecord(header.map((h, j) => [h, cells[j] ?? ''])) })
   }
   return out

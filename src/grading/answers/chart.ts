@@ -24,7 +24,8 @@ export function chartProduced(opts: ChartOptions = {}): SyncGrader {
     throw new InputError(`chartProduced(): option mark ${show(opts.mark)} is not a Vega-Lite mark type`)
   }
   const demanded = opts.encodings ?? []
-  if (!Array.isArray(demanded)) throw new InputError('chartProduced(): option encodings must be a list of channel names')
+  if (!Array.isArray(demanded))
+    throw new InputError('chartProduced(): option encodings must be a list of channel names')
   for (const channel of demanded) {
     if (!vegaLiteNames().channels.has(channel)) {
       throw new InputError(`chartProduced(): option encodings holds ${show(channel)}, not a Vega-Lite encoding channel`)

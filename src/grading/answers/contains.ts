@@ -44,7 +44,10 @@ export function contains(expected: string | string[], opts: ContainsOptions = {}
       return { where: s.where, normalized, tokens: tokensOf(normalized) }
     })
     if (segments.length === 0) {
-      return { passed: false, detail: `expected ${describeWanted(phrases, mode)}, but the answer has no value and no text` }
+      return {
+        passed: false,
+        detail: `expected ${describeWanted(phrases, mode)}, but the answer has no value and no text`,
+      }
     }
     const results = wanted.map(({ phrase, tokens }) => {
       for (const s of segments) {
@@ -61,7 +64,8 @@ export function contains(expected: string | string[], opts: ContainsOptions = {}
     const passed = mode === 'all' ? missing.length === 0 : found.length > 0
     const foundText = found.map((r) => `${show(r.phrase)} in ${r.hit!.where} ${r.hit!.quote}`).join('; ')
     const searched = segments.map((s) => s.where)
-    const where = searched.length > 3 ? `${searched.slice(0, 3).join(', ')} and ${searched.length - 3} more` : searched.join(', ')
+    const where =
+      searched.length > 3 ? `${searched.slice(0, 3).join(', ')} and ${searched.length - 3} more` : searched.join(', ')
     const missingText = missing.length
       ? `missing ${missing.map((p) => show(p)).join(', ')} as whole words in ${where}${textSample(answer)}`
       : ''

@@ -38,9 +38,12 @@ export function extractDabenchBlocks(text: string): Array<[string, string]> {
 }
 
 /** Python's whitespace (`str.isspace`), which `float()` strips from both ends. */
-const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
+const PY_SPACE =
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
 const DIGITS = String.raw`\d(?:_?\d)*`
-const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?)$`)
+const PY_FLOAT = new RegExp(
+  String.raw`^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?)$`,
+)
 const PY_SPECIAL = /^([+-]?)(inf|infinity|nan)$/i
 const UNICODE_DIGIT = /\p{Nd}/u
 
@@ -66,7 +69,12 @@ function asciiDigits(text: string): string {
 export function parsePythonFloat(text: string): number | null {
   const body = asciiDigits(text).replace(PY_SPACE, '')
   const special = PY_SPECIAL.exec(body)
-  if (special) return special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY
+  if (special)
+    return special[2]!.toLowerCase() === 'nan'
+      ? Number.NaN
+      : special[1] === '-'
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY
   if (!PY_FLOAT.test(body)) return null
   return Number(body.replaceAll('_', ''))
 }
@@ -150,12 +158,20 @@ export interface DabenchSubVerdict {
 }
 
 /** The evaluator's verdicts for one question: one per distinct label name, in the labels' order. */
-export function gradeDabenchPairs(labels: readonly DabenchLabel[], pairs: ReadonlyArray<readonly [string, string]>): DabenchSubVerdict[] {
+export function gradeDabenchPairs(
+  labels: readonly DabenchLabel[],
+  pairs: ReadonlyArray<readonly [string, string]>,
+): DabenchSubVerdict[] {
   const expected = new Map<string, string>()
   for (const l of labels) expected.set(l.name, l.value)
   const found = new Map<string, string>()
   for (const [name, value] of pairs) found.set(name, value)
-  return [...expected].map(([name, value]) => ({ name, expected: value, found: found.get(name), correct: dabenchEqual(found.get(name), value) }))
+  return [...expected].map(([name, value]) => ({
+    name,
+    expected: value,
+    found: found.get(name),
+    correct: dabenchEqual(found.get(name), value),
+  }))
 }
 
 /** The distinct sub-answers of a question's labels (last value of a repeated name), as the evaluator counts them. */
@@ -170,10 +186,15 @@ export function distinctDabenchLabels(labels: readonly DabenchLabel[]): DabenchL
  * sub-answer is a part. A refusal or an answer without a single block is wrong on every sub-answer.
  */
 export function dabenchAnswer(labels: readonly DabenchLabel[]): SyncGrader {
-  if (!Array.isArray(labels) || labels.length === 0) throw new InputError('dabenchAnswer(): labels must be a non-empty list of { name, value }')
+  if (!Array.isArray(labels) || labels.length === 0)
+    throw new InputError('dabenchAnswer(): labels must be a non-empty list of { name, value }')
   for (const l of labels) {
-    if (typeof l?.name !== 'string' || !NAME.test(l.name)) throw new InputError(`dabenchAnswer(): answer name ${show(l?.name)} is not a word (@name[…] could never match it)`)
-    if (typeof l.value !== 'string') throw new InputError(`dabenchAnswer(): the value of ${l.name} must be a string, got ${show(l.value)}`)
+    if (typeof l?.name !== 'string' || !NAME.test(l.name))
+      throw new InputError(
+        `dabenchAnswer(): answer name ${show(l?.name)} is not a word (@name[…] could never match it)`,
+      )
+    if (typeof l.value !== 'string')
+      throw new InputError(`dabenchAnswer(): the value of ${l.name} must be a string, got ${show(l.value)}`)
   }
   const distinct = distinctDabenchLabels(labels)
   const onlyName = distinct.length === 1 ? distinct[0]!.name : undefined
@@ -185,12 +206,20 @@ export function dabenchAnswer(labels: readonly DabenchLabel[]): SyncGrader {
     const head = `${right}/${verdicts.length} sub-answers right`
     const wrong = verdicts.filter((v) => !v.correct).map(subDetail)
     const refused = answer.refused === true ? ' (the agent refused)' : ''
-    return { passed, score: right / verdicts.length, parts, detail: passed ? `${head}: ${verdicts.map((v) => `@${v.name}[${v.found}]`).join(' ')}` : `${head}${refused}: ${wrong.join('; ')}` }
+    return {
+      passed,
+      score: right / verdicts.length,
+      parts,
+      detail: passed
+        ? `${head}: ${verdicts.map((v) => `@${v.name}[${v.found}]`).join(' ')}`
+        : `${head}${refused}: ${wrong.join('; ')}`,
+    }
   }
 }
 
 function subDetail(v: DabenchSubVerdict): string {
   if (v.correct) return `@${v.name} = ${show(v.found)} matches`
-  return v.found === undefined ? `@${v.name}: expected ${show(v.expected)}, missing` : `@${v.name}: expected ${show(v.expected)}, found ${show(v.found)}`
+  return v.found === undefined
+    ? `@${v.name}: expected ${show(v.expected)}, missing`
+    : `@${v.name}: expected ${show(v.expected)}, found ${show(v.found)}`
 }
-

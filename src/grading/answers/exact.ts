@@ -11,7 +11,8 @@ import type { SyncGrader } from './grader-types.js'
 export function exact(expected: unknown): SyncGrader {
   if (expected === undefined) throw new InputError('exact(): expected value is undefined (nothing to compare)')
   return (answer: Answer): GradeResult => {
-    if (answer.value === undefined) return { passed: false, detail: `expected value ${show(expected)}, but the answer has no value` }
+    if (answer.value === undefined)
+      return { passed: false, detail: `expected value ${show(expected)}, but the answer has no value` }
     const diff = firstDifference(expected, answer.value, 'value')
     if (diff === null) return { passed: true, detail: `value equals ${show(expected)}` }
     return { passed: false, detail: `${diff} (expected value ${show(expected)}, found ${show(answer.value)})` }
@@ -21,7 +22,9 @@ export function exact(expected: unknown): SyncGrader {
 /** A description of the first place where `got` differs from `want`, or null when they are equal. */
 export function firstDifference(want: unknown, got: unknown, path: string): string | null {
   if (typeof want === 'number' && typeof got === 'number') {
-    return want === got || (Number.isNaN(want) && Number.isNaN(got)) ? null : `${path}: expected ${show(want)}, found ${show(got)}`
+    return want === got || (Number.isNaN(want) && Number.isNaN(got))
+      ? null
+      : `${path}: expected ${show(want)}, found ${show(got)}`
   }
   if (want === got) return null
   if (kindOf(want) !== kindOf(got)) {
@@ -42,9 +45,11 @@ export function firstDifference(want: unknown, got: unknown, path: string): stri
   const wantKeys = Object.keys(w)
   const gotKeys = Object.keys(g)
   const missing = wantKeys.filter((k) => !Object.hasOwn(g, k))
-  if (missing.length) return `${path}: missing key${missing.length > 1 ? 's' : ''} ${missing.map((k) => JSON.stringify(k)).join(', ')}`
+  if (missing.length)
+    return `${path}: missing key${missing.length > 1 ? 's' : ''} ${missing.map((k) => JSON.stringify(k)).join(', ')}`
   const extra = gotKeys.filter((k) => !Object.hasOwn(w, k))
-  if (extra.length) return `${path}: unexpected key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}`
+  if (extra.length)
+    return `${path}: unexpected key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}`
   for (const key of wantKeys) {
     const d = firstDifference(w[key], g[key], `${path}.${key}`)
     if (d) return d

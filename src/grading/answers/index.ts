@@ -17,6 +17,23 @@ export type { SpecCheck } from './vega-lite.js'
 export { refuses, REFUSAL_PHRASES } from './refuses.js'
 export { allOf, anyOf } from './compose.js'
 export type { SyncGrader, AsyncGrader } from './grader-types.js'
-export { wtqAnswer, normalizeWtq, toWtqValue, toWtqValueList, checkDenotation, predictedItems, parseWtqNumber, parseWtqDate, wtqValuesMatch } from './wtq.js'
+export {
+  wtqAnswer,
+  normalizeWtq,
+  toWtqValue,
+  toWtqValueList,
+  checkDenotation,
+  predictedItems,
+  parseWtqNumber,
+  parseWtqDate,
+  wtqValuesMatch,
+} from './wtq.js'
 export type { WtqTarget, WtqValue } from './wtq.js'
-export { dabenchAnswer, extractDabenchBlocks, dabenchEqual, parsePythonFloat, dabenchResponsePairs, type DabenchLabel } from './dabench.js'
+export {
+  dabenchAnswer,
+  extractDabenchBlocks,
+  dabenchEqual,
+  parsePythonFloat,
+  dabenchResponsePairs,
+  type DabenchLabel,
+} from './dabench.js'

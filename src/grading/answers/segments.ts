@@ -28,8 +28,7 @@ function collect(value: unknown, where: string, out: Segment[]): void {
     value.forEach((item, i) => {
       collect(item, `${where}[${i}]`, out)
     })
-  }
-  else if (kindOf(value) === 'table') {
+  } else if (kindOf(value) === 'table') {
     const { columns, rows } = value as { columns: unknown; rows: unknown }
     if (!Array.isArray(rows)) return
     rows.forEach((row, r) => {

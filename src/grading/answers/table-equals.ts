@@ -45,7 +45,9 @@ export function tableEquals(expected: Table | Record<string, unknown>[], opts: T
   if (opts.ignoreColumnOrder) {
     const dup = duplicate(want.columns)
     if (dup !== undefined) {
-      throw new InputError(`tableEquals(): expected table has duplicate column ${show(dup)}, so columns cannot be matched by name`)
+      throw new InputError(
+        `tableEquals(): expected table has duplicate column ${show(dup)}, so columns cannot be matched by name`,
+      )
     }
   }
   const rowOrder = opts.ignoreRowOrder ? ', row order ignored' : ''
@@ -57,31 +59,31 @@ export function tableEquals(expected: Table | Record<string, unknown>[], opts: T
       return { passed: false, detail: `expected a table of ${shape}, but the answer has no value` }
     }
     const got = toGrid(answer.value)
-    if ('error' in got) return { passed: false, detail: `expected a table of ${shape}, but the answer value ${got.error}` }
+    if ('error' in got)
+      return { passed: false, detail: `expected a table of ${shape}, but the answer value ${got.error}` }
     const mapping = mapColumns(want, got, Boolean(opts.ignoreColumnOrder))
     if ('error' in mapping) return { passed: false, detail: mapping.error }
     const project = (row: unknown[]) => mapping.indices.map((j) => row[j])
     const rows = got.rows.map(project)
-    const problem = opts.ignoreRowOrder
-      ? compareUnordered(want, rows, tol)
-      : compareOrdered(want, rows, tol)
-    return problem
-      ? { passed: false, detail: problem }
-      : { passed: true, detail: `table matches: ${shape}` }
+    const problem = opts.ignoreRowOrder ? compareUnordered(want, rows, tol) : compareOrdered(want, rows, tol)
+    return problem ? { passed: false, detail: problem } : { passed: true, detail: `table matches: ${shape}` }
   }
 }
 
 function toGrid(value: unknown): Grid | { error: string } {
   if (Array.isArray(value)) return recordsToGrid(value)
-  if (kindOf(value) !== 'table') return { error: `is a ${kindOf(value)} (${show(value, 40)}), not a table or a list of records` }
+  if (kindOf(value) !== 'table')
+    return { error: `is a ${kindOf(value)} (${show(value, 40)}), not a table or a list of records` }
   const { columns, rows } = value as { columns: unknown; rows: unknown }
-  if (!Array.isArray(columns) || !Array.isArray(rows)) return { error: 'is a malformed table (columns and rows must be arrays)' }
+  if (!Array.isArray(columns) || !Array.isArray(rows))
+    return { error: 'is a malformed table (columns and rows must be arrays)' }
   const badColumn = columns.findIndex((c) => typeof c !== 'string')
   if (badColumn >= 0) return { error: `has a column name that is not a string at columns[${badColumn}]` }
   for (let r = 0; r < rows.length; r++) {
     const row: unknown = rows[r]
     if (!Array.isArray(row)) return { error: `has row ${r} that is not an array` }
-    if (row.length !== columns.length) return { error: `has row ${r} with ${row.length} cells for ${columns.length} columns` }
+    if (row.length !== columns.length)
+      return { error: `has row ${r} with ${row.length} cells for ${columns.length} columns` }
   }
   return { columns: columns as string[], rows: rows as unknown[][], columnsKnown: true }
 }

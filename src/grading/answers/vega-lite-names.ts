@@ -22,7 +22,9 @@ let names: VegaLiteNames | undefined
  */
 export function vegaLiteNames(): VegaLiteNames {
   if (names) return names
-  const schema = createRequire(import.meta.url)('vega-lite/vega-lite-schema.json') as { definitions: Record<string, Definition> }
+  const schema = createRequire(import.meta.url)('vega-lite/vega-lite-schema.json') as {
+    definitions: Record<string, Definition>
+  }
   const definition = (name: string): Definition => {
     const found = schema.definitions[name]
     if (!found) throw new Error(`vega-lite-schema.json has no definition ${name}`)

@@ -211,7 +211,10 @@ function checkField(field: unknown, where: string, scope: Scope, out: SpecCheck)
   // "a.b" reads nested field b of a; "a\.b" is a field named "a.b". Check the top-level name.
   const top = (field.split(/(?<!\\)\./)[0] ?? field).replace(/\\(.)/g, '$1')
   if (!scope.fields.has(top) && !scope.fields.has(field.replace(/\\(.)/g, '$1'))) {
-    const known = [...scope.fields].slice(0, 8).map((f) => JSON.stringify(f)).join(', ')
+    const known = [...scope.fields]
+      .slice(0, 8)
+      .map((f) => JSON.stringify(f))
+      .join(', ')
     out.problems.push(`${where}.field ${JSON.stringify(field)} is not in the data (fields: ${known})`)
   }
 }

@@ -90,7 +90,12 @@ export function toWtqValue(original: string, canon?: string | null): WtqValue {
   const normalized = normalizeWtq(original)
   const amount = parseWtqNumber(basis)
   // Python's int() truncates: 2.9999999 becomes 2, as in the official evaluator.
-  if (amount !== null) return { type: 'number', amount: Math.abs(amount - Math.round(amount)) < 1e-6 ? Math.trunc(amount) : amount, normalized }
+  if (amount !== null)
+    return {
+      type: 'number',
+      amount: Math.abs(amount - Math.round(amount)) < 1e-6 ? Math.trunc(amount) : amount,
+      normalized,
+    }
   const ymd = parseWtqDate(basis)
   if (ymd) {
     if (ymd[1] === -1 && ymd[2] === -1) return { type: 'number', amount: ymd[0], normalized }
@@ -147,15 +152,24 @@ export function predictedItems(answer: Answer): { items: string[] } | { error: s
     if (isTable(value)) {
       if (value.columns.length === 1) return { items: value.rows.map((r) => r[0]!) }
       if (value.rows.length === 1) return { items: [...value.rows[0]!] }
-      return { error: `a table answer must have one column or one row, got ${value.rows.length} × ${value.columns.length}` }
+      return {
+        error: `a table answer must have one column or one row, got ${value.rows.length} × ${value.columns.length}`,
+      }
     }
     return { items: [scalarText(value)] }
   }
-  if (answer.text === undefined || answer.text.trim() === '') return { error: 'the answer has neither a value nor text' }
+  if (answer.text === undefined || answer.text.trim() === '')
+    return { error: 'the answer has neither a value nor text' }
   const marker = /answer\s*:/gi
   let start = 0
   for (let m = marker.exec(answer.text); m; m = marker.exec(answer.text)) start = m.index + m[0].length
-  return { items: answer.text.slice(start).split('|').map((s) => s.trim()).filter((s) => s !== '') }
+  return {
+    items: answer.text
+      .slice(start)
+      .split('|')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  }
 }
 
 function scalarText(v: unknown): string {
@@ -168,7 +182,8 @@ function isTable(x: unknown): x is Table {
 
 /** A grader for one WikiTableQuestions example (see the rules above). */
 export function wtqAnswer(target: WtqTarget): SyncGrader {
-  if (!Array.isArray(target.values) || target.values.length === 0) throw new InputError('wtqAnswer(): target.values must be a non-empty list')
+  if (!Array.isArray(target.values) || target.values.length === 0)
+    throw new InputError('wtqAnswer(): target.values must be a non-empty list')
   const targets = toWtqValueList(target.values, target.canon)
   const wanted = target.values.map((v) => show(v)).join(' | ')
   return (answer: Answer): GradeResult => {
@@ -179,7 +194,10 @@ export function wtqAnswer(target: WtqTarget): SyncGrader {
     const passed = checkDenotation(targets, predicted)
     const got = found.items.map((v) => show(v)).join(' | ')
     if (passed) return { passed, detail: `matches ${wanted} (found ${got})` }
-    const why = targets.length !== predicted.length ? `${predicted.length} distinct item(s) for ${targets.length}` : 'an item does not match'
+    const why =
+      targets.length !== predicted.length
+        ? `${predicted.length} distinct item(s) for ${targets.length}`
+        : 'an item does not match'
     return { passed, detail: `expected ${wanted}, found ${got} (${why})` }
   }
 }

@@ -55,7 +55,10 @@ export interface PropertyInput {
 const EXAMPLES_KEPT = 5
 
 /** Per-property distribution analysis over the samples the classifier labelled. */
-export function analyzeProperty(property: PropertyInput, classifications: readonly Classification[]): DistributionAnalysis {
+export function analyzeProperty(
+  property: PropertyInput,
+  classifications: readonly Classification[],
+): DistributionAnalysis {
   const counts = new Map<string, number>(property.labels.map((l) => [l, 0]))
   const planCounts = new Map<string, number>(property.labels.map((l) => [l, 0]))
   const unclassifiedExamples: DistributionAnalysis['unclassifiedExamples'] = []
@@ -88,7 +91,12 @@ export function analyzeProperty(property: PropertyInput, classifications: readon
     : dataRecord(property.labels.map((l, i) => [l, rounded[i]!]))
   const tvd = n === 0 ? null : labels.reduce((s, l) => s + Math.abs(requested(l) / 100 - counts.get(l)! / n), 0) / 2
   const deviations = labels
-    .map((label, order) => ({ label, order, requestedPercent: requested(label), evaluatedPercent: evaluatedPercent(label) }))
+    .map((label, order) => ({
+      label,
+      order,
+      requestedPercent: requested(label),
+      evaluatedPercent: evaluatedPercent(label),
+    }))
     // tidy: equal deviations (+1.7 and −1.7 points) must tie, so spec order decides and not floating-point dust.
     .map((d) => ({ ...d, deviationPoints: tidy(d.evaluatedPercent - d.requestedPercent) }))
     .sort((a, b) => Math.abs(b.deviationPoints) - Math.abs(a.deviationPoints) || a.order - b.order)
@@ -108,7 +116,13 @@ export function analyzeProperty(property: PropertyInput, classifications: readon
     evaluatedPercentages: dataRecord(labels.map((l) => [l, evaluatedPercent(l)])),
     totalVariationDistance: tvd === null ? null : tidy(tvd),
     score: tvd === null ? null : tidy(100 * (1 - tvd)),
-    test: n === 0 ? null : goodnessOfFit(labels.map((l) => counts.get(l)!), probabilities(labels.map(requested))),
+    test:
+      n === 0
+        ? null
+        : goodnessOfFit(
+            labels.map((l) => counts.get(l)!),
+            probabilities(labels.map(requested)),
+          ),
     deviations,
     planAgreement: property.plan && n > 0 ? agreeing / n : null,
   }

@@ -23,7 +23,8 @@ export function checkBars(bars: ConformanceBars, where = ''): void {
   if (minScore !== undefined && !(Number.isFinite(minScore) && minScore >= 0 && minScore <= 100)) {
     throw new InputError(`${where}minScore: expected a number from 0 to 100, got ${minScore}`)
   }
-  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new InputError(`${where}alpha: expected a number between 0 and 1, got ${alpha}`)
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1))
+    throw new InputError(`${where}alpha: expected a number between 0 and 1, got ${alpha}`)
 }
 
 /** One line for terminals and annotations: `score 95.0 · worst sentiment 95.0 · p sentiment 0.5891`. */
@@ -50,7 +51,10 @@ export function conformanceVerdict(result: ConformanceEvaluation, bars: Conforma
     }
     if (bars.alpha !== undefined) {
       for (const a of result.distributionAnalysis) {
-        if (a.test && a.test.pValue < bars.alpha) reasons.push(`${a.propertyName} departs from the request (${formatPClause(a.test.pValue)} < α = ${bars.alpha})`)
+        if (a.test && a.test.pValue < bars.alpha)
+          reasons.push(
+            `${a.propertyName} departs from the request (${formatPClause(a.test.pValue)} < α = ${bars.alpha})`,
+          )
       }
     }
   }

@@ -16,7 +16,11 @@ export interface PropertyInfo {
 }
 
 /** A function classifier: the sample's label, or null/undefined when it cannot tell. May be async. */
-export type ClassifyFunction = (sample: Sample, property: PropertyInfo, index: number) => LabelAnswer | Promise<LabelAnswer>
+export type ClassifyFunction = (
+  sample: Sample,
+  property: PropertyInfo,
+  index: number,
+) => LabelAnswer | Promise<LabelAnswer>
 export type LabelAnswer = string | null | undefined
 
 /** One model answer: a label among the allowed ones, or null with the reason. */
@@ -44,17 +48,27 @@ export type ClassifyOption = Classifier | Record<string, Classifier>
 export type Classification = { label: string } | { label: null; reason: string; error: boolean }
 
 function isModelClassifier(value: unknown): value is ModelClassifier {
-  return typeof value === 'object' && value !== null && (value as ModelClassifier).kind === 'model' && typeof (value as ModelClassifier).classify === 'function'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as ModelClassifier).kind === 'model' &&
+    typeof (value as ModelClassifier).classify === 'function'
+  )
 }
 
 function isClassifier(value: unknown): value is Classifier {
-  return typeof value === 'function' || isModelClassifier(value) || (typeof value === 'string' && value.startsWith('field:'))
+  return (
+    typeof value === 'function' || isModelClassifier(value) || (typeof value === 'string' && value.startsWith('field:'))
+  )
 }
 
 function checkClassifier(value: unknown, where: string): Classifier {
-  if (typeof value === 'string' && value.startsWith('field:') && value.length > 'field:'.length) return value as Classifier
+  if (typeof value === 'string' && value.startsWith('field:') && value.length > 'field:'.length)
+    return value as Classifier
   if (typeof value === 'function' || isModelClassifier(value)) return value as Classifier
-  throw new InputError(`${where}: expected "field:NAME", a function or a model classifier, got ${JSON.stringify(value) ?? String(value)}`)
+  throw new InputError(
+    `${where}: expected "field:NAME", a function or a model classifier, got ${JSON.stringify(value) ?? String(value)}`,
+  )
 }
 
 /**
@@ -72,14 +86,23 @@ export function resolveClassifiers(spec: ResolvedSpec, option: ClassifyOption | 
   if (option === undefined) return spec.properties.map((p) => `field:${p.name}` as Classifier)
   if (isClassifier(option)) {
     const one = checkClassifier(option, 'classify')
-    const shared = sharedFieldProblem(one, spec.properties.map((p) => p.name))
-    if (shared) throw new InputError(`classify: ${shared}; give one per property ({ ${spec.properties.map((p) => `${p.name}: 'field:…'`).join(', ')} }) or none (each property reads its own field)`)
+    const shared = sharedFieldProblem(
+      one,
+      spec.properties.map((p) => p.name),
+    )
+    if (shared)
+      throw new InputError(
+        `classify: ${shared}; give one per property ({ ${spec.properties.map((p) => `${p.name}: 'field:…'`).join(', ')} }) or none (each property reads its own field)`,
+      )
     return spec.properties.map(() => one)
   }
   if (typeof option !== 'object' || option === null) return [checkClassifier(option, 'classify')]
   const names = new Set(spec.properties.map((p) => p.name))
   for (const key of Object.keys(option)) {
-    if (!names.has(key)) throw new InputError(`classify: unknown property "${key}"; the spec has ${[...names].map((n) => `"${n}"`).join(', ')}`)
+    if (!names.has(key))
+      throw new InputError(
+        `classify: unknown property "${key}"; the spec has ${[...names].map((n) => `"${n}"`).join(', ')}`,
+      )
   }
   return spec.properties.map((p) => {
     const given = (option as Record<string, unknown>)[p.name]
@@ -132,12 +155,20 @@ export function classifySamples(
 
 type Answered = { classification: Classification; usage?: Usage }
 
-function classifyOne(classifier: Classifier, sample: Sample, property: PropertyInfo, index: number): Answered | Promise<Answered> {
+function classifyOne(
+  classifier: Classifier,
+  sample: Sample,
+  property: PropertyInfo,
+  index: number,
+): Answered | Promise<Answered> {
   if (typeof classifier === 'string') return { classification: fieldLabel(sample, classifier.slice('field:'.length)) }
   if (isModelClassifier(classifier)) {
     return classifier.classify(sample, property, index).then(
       (answer): Answered => ({
-        classification: answer.label === null ? { label: null, reason: answer.reason ?? 'no label', error: false } : { label: answer.label },
+        classification:
+          answer.label === null
+            ? { label: null, reason: answer.reason ?? 'no label', error: false }
+            : { label: answer.label },
         ...(answer.usage ? { usage: answer.usage } : {}),
       }),
       (error: unknown): Answered => ({ classification: failed(error) }),
@@ -149,7 +180,11 @@ function classifyOne(classifier: Classifier, sample: Sample, property: PropertyI
   } catch (error) {
     return { classification: failed(error) }
   }
-  if (isThenable(answer)) return Promise.resolve(answer).then((a) => ({ classification: labelOf(a) }), (error: unknown) => ({ classification: failed(error) }))
+  if (isThenable(answer))
+    return Promise.resolve(answer).then(
+      (a) => ({ classification: labelOf(a) }),
+      (error: unknown) => ({ classification: failed(error) }),
+    )
   return { classification: labelOf(answer) }
 }
 
@@ -162,7 +197,8 @@ function failed(error: unknown): Classification {
 }
 
 function labelOf(answer: unknown): Classification {
-  if (answer === null || answer === undefined || answer === '') return { label: null, reason: 'the classifier gave no label', error: false }
+  if (answer === null || answer === undefined || answer === '')
+    return { label: null, reason: 'the classifier gave no label', error: false }
   if (typeof answer === 'string') return { label: answer }
   if (typeof answer === 'number' || typeof answer === 'boolean') return { label: String(answer) }
   return { label: null, reason: `the classifier returned ${typeof answer}, not a label`, error: false }
@@ -170,8 +206,13 @@ function labelOf(answer: unknown): Classification {
 
 function fieldLabel(sample: Sample, field: string): Classification {
   const value = sample[field]
-  if (value === undefined || value === null || value === '') return { label: null, reason: `no value in field "${field}"`, error: false }
+  if (value === undefined || value === null || value === '')
+    return { label: null, reason: `no value in field "${field}"`, error: false }
   if (typeof value === 'string') return { label: value }
   if (typeof value === 'number' || typeof value === 'boolean') return { label: String(value) }
-  return { label: null, reason: `field "${field}" holds ${Array.isArray(value) ? 'an array' : typeof value}, not a label`, error: false }
+  return {
+    label: null,
+    reason: `field "${field}" holds ${Array.isArray(value) ? 'an array' : typeof value}, not a label`,
+    error: false,
+  }
 }

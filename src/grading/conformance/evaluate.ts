@@ -89,7 +89,10 @@ function prepare(samples: unknown, specInput: ConformanceSpec | unknown, opts: C
   if (!Array.isArray(samples)) throw new InputError(`${src}: expected an array of records`)
   if (samples.length === 0) throw new InputError(`${src}: empty; there is nothing to evaluate`)
   samples.forEach((s, i) => {
-    if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new InputError(`${src}[${i}]: expected a record (an object), got ${Array.isArray(s) ? 'an array' : s === null ? 'null' : typeof s}`)
+    if (typeof s !== 'object' || s === null || Array.isArray(s))
+      throw new InputError(
+        `${src}[${i}]: expected a record (an object), got ${Array.isArray(s) ? 'an array' : s === null ? 'null' : typeof s}`,
+      )
   })
   const alpha = opts.alpha ?? 0.05
   if (!(alpha > 0 && alpha < 1)) throw new InputError(`alpha: expected a number between 0 and 1, got ${alpha}`)
@@ -101,19 +104,30 @@ function prepare(samples: unknown, specInput: ConformanceSpec | unknown, opts: C
     ...(p.description ? { description: p.description } : {}),
     hiddenFields,
   }))
-  const plans = spec.properties.map((p) => (p.planField ? planOf(samples as Sample[], p.name, p.planField, p.labels, src) : null))
+  const plans = spec.properties.map((p) =>
+    p.planField ? planOf(samples as Sample[], p.name, p.planField, p.labels, src) : null,
+  )
   // Accepted: bad input has thrown by now, so a status line never precedes an input error.
   onStatus('PENDING')
   return { spec, samples: samples as Sample[], properties, classifiers, plans, alpha, startedAt: now(), now, onStatus }
 }
 
-function planOf(samples: readonly Sample[], property: string, field: string, labels: readonly string[], src: string): string[] {
+function planOf(
+  samples: readonly Sample[],
+  property: string,
+  field: string,
+  labels: readonly string[],
+  src: string,
+): string[] {
   return samples.map((s, i) => {
     const value = s[field]
-    if (value === undefined || value === null || value === '') throw new InputError(`${src}[${i}]: no plan field "${field}" for property "${property}"`)
+    if (value === undefined || value === null || value === '')
+      throw new InputError(`${src}[${i}]: no plan field "${field}" for property "${property}"`)
     const label = String(value)
     if (!labels.includes(label)) {
-      throw new InputError(`${src}[${i}].${field}: planned label "${label}" is not one of property "${property}"'s labels (${labels.join(', ')})`)
+      throw new InputError(
+        `${src}[${i}].${field}: planned label "${label}" is not one of property "${property}"'s labels (${labels.join(', ')})`,
+      )
     }
     return label
   })
@@ -122,7 +136,13 @@ function planOf(samples: readonly Sample[], property: string, field: string, lab
 function finish(p: Prepared, classified: ClassifiedSamples): ConformanceEvaluation {
   const analyses = p.spec.properties.map((property, j) =>
     analyzeProperty(
-      { name: property.name, classifier: classifierName(p.classifiers[j]!), labels: property.labels, distribution: property.distribution, plan: p.plans[j]! },
+      {
+        name: property.name,
+        classifier: classifierName(p.classifiers[j]!),
+        labels: property.labels,
+        distribution: property.distribution,
+        plan: p.plans[j]!,
+      },
       classified.classifications.map((row) => row[j]!),
     ),
   )
@@ -141,11 +161,20 @@ function finish(p: Prepared, classified: ClassifiedSamples): ConformanceEvaluati
     id: `conformance-${hashOf({ samples: p.samples, properties: p.spec.properties, classifiers: analyses.map((a) => a.classifier) }).slice(0, 16)}`,
     status,
     conformanceScore: score,
-    conformanceExplanation: explain({ score, totalSamples: p.samples.length, analyses, rules, alpha: p.alpha, errorMessage }),
+    conformanceExplanation: explain({
+      score,
+      totalSamples: p.samples.length,
+      analyses,
+      rules,
+      alpha: p.alpha,
+      errorMessage,
+    }),
     conformantAreas: conformant,
     nonConformantAreas: nonConformant,
     distributionAnalysis: analyses,
-    sampleClassifications: p.samples.map((_, i) => sampleClassification(i, p, classified.classifications[i]!, violations?.[i] ?? null)),
+    sampleClassifications: p.samples.map((_, i) =>
+      sampleClassification(i, p, classified.classifications[i]!, violations?.[i] ?? null),
+    ),
     rules,
     alpha: p.alpha,
     usage: classified.usage.length ? sumUsage(classified.usage) : null,
@@ -164,7 +193,9 @@ function failureMessage(a: DistributionAnalysis): string {
 function summarizeRules(violations: readonly string[][]): RulesSummary {
   const byField = new Map<string, number>()
   for (const list of violations) {
-    const fields = new Set(list.map((v) => (v.includes(': ') ? v.slice(0, v.indexOf(': ')).split(/[.[]/)[0]! : '(sample)')))
+    const fields = new Set(
+      list.map((v) => (v.includes(': ') ? v.slice(0, v.indexOf(': ')).split(/[.[]/)[0]! : '(sample)')),
+    )
     for (const f of fields) byField.set(f, (byField.get(f) ?? 0) + 1)
   }
   const passing = violations.filter((v) => v.length === 0).length
@@ -176,7 +207,12 @@ function summarizeRules(violations: readonly string[][]): RulesSummary {
   }
 }
 
-function sampleClassification(index: number, p: Prepared, row: readonly Classification[], violations: string[] | null): SampleClassification {
+function sampleClassification(
+  index: number,
+  p: Prepared,
+  row: readonly Classification[],
+  violations: string[] | null,
+): SampleClassification {
   const labels = dataRecord<string | null>()
   const planned = dataRecord<string>()
   const reasons = dataRecord<string>()
@@ -187,14 +223,25 @@ function sampleClassification(index: number, p: Prepared, row: readonly Classifi
     const plan = p.plans[j]
     if (plan) planned[property.name] = plan[index]!
   })
-  return { sampleIndex: index, labels, planned, unclassifiedReasons: reasons, rulesPassed: violations ? violations.length === 0 : null, ruleViolations: violations ?? [] }
+  return {
+    sampleIndex: index,
+    labels,
+    planned,
+    unclassifiedReasons: reasons,
+    rulesPassed: violations ? violations.length === 0 : null,
+    ruleViolations: violations ?? [],
+  }
 }
 
 /**
  * Internal: synchronous when every classifier is (so the matcher needs no await), else a promise. Bad
  * input (spec, samples, classifier option) throws an InputError before anything is classified.
  */
-export function runConformance(samples: unknown, spec: ConformanceSpec | unknown, opts: ConformanceOptions = {}): ConformanceEvaluation | Promise<ConformanceEvaluation> {
+export function runConformance(
+  samples: unknown,
+  spec: ConformanceSpec | unknown,
+  opts: ConformanceOptions = {},
+): ConformanceEvaluation | Promise<ConformanceEvaluation> {
   const p = prepare(samples, spec, opts)
   p.onStatus('PROCESSING')
   const classified = classifySamples(p.samples, p.properties, p.classifiers)
@@ -206,12 +253,20 @@ export function runConformance(samples: unknown, spec: ConformanceSpec | unknown
  * property, compares the evaluated distribution with the request (score, goodness-of-fit p-value, deviations)
  * and checks the rules. See the README for the score's formula.
  */
-export async function evaluateConformance(samples: unknown, spec: ConformanceSpec | unknown, opts: ConformanceOptions = {}): Promise<ConformanceEvaluation> {
+export async function evaluateConformance(
+  samples: unknown,
+  spec: ConformanceSpec | unknown,
+  opts: ConformanceOptions = {},
+): Promise<ConformanceEvaluation> {
   return runConformance(samples, spec, opts)
 }
 
 /** `evaluateConformance` for synchronous classifiers (field, plain functions); throws if one is async. */
-export function evaluateConformanceSync(samples: unknown, spec: ConformanceSpec | unknown, opts: ConformanceOptions = {}): ConformanceEvaluation {
+export function evaluateConformanceSync(
+  samples: unknown,
+  spec: ConformanceSpec | unknown,
+  opts: ConformanceOptions = {},
+): ConformanceEvaluation {
   const result = runConformance(samples, spec, opts)
   if (result instanceof Promise) {
     result.catch(() => undefined)

@@ -33,7 +33,10 @@ function testText(a: DistributionAnalysis, alpha: number): string {
     const which = (t.impossible ?? []).map((i) => labels[i] ?? '?').join(', ')
     return `p = 0: ${which} observed though requested at 0% (impossible under the request), a significant departure at α = ${alpha}`
   }
-  const method = t.method === 'exact-multinomial' ? 'exact multinomial' : `χ²(${t.degreesOfFreedom}) = ${formatNumber(t.statistic, 2)}`
+  const method =
+    t.method === 'exact-multinomial'
+      ? 'exact multinomial'
+      : `χ²(${t.degreesOfFreedom}) = ${formatNumber(t.statistic, 2)}`
   const verdict = t.pValue < alpha ? `a significant departure at α = ${alpha}` : `within sampling noise at α = ${alpha}`
   return `${method} ${formatPClause(t.pValue)}, ${verdict}`
 }
@@ -42,7 +45,9 @@ function testText(a: DistributionAnalysis, alpha: number): string {
 export function worstFirst(analyses: readonly DistributionAnalysis[]): DistributionAnalysis[] {
   return analyses
     .map((a, order) => ({ a, order }))
-    .sort((x, y) => (x.a.score ?? Number.POSITIVE_INFINITY) - (y.a.score ?? Number.POSITIVE_INFINITY) || x.order - y.order)
+    .sort(
+      (x, y) => (x.a.score ?? Number.POSITIVE_INFINITY) - (y.a.score ?? Number.POSITIVE_INFINITY) || x.order - y.order,
+    )
     .map((x) => x.a)
 }
 
@@ -53,13 +58,18 @@ function propertySentence(a: DistributionAnalysis, alpha: number): string {
       : `${a.totalSamplesAnalyzed} samples analyzed`
   if (a.score === null) return `${a.propertyName}: no sample could be classified (${coverage}).`
   const off = a.deviations.filter((d) => Math.abs(d.deviationPoints) >= 0.05).slice(0, 2)
-  const largest = off.length ? `largest deviation${off.length > 1 ? 's' : ''} ${off.map(deviationText).join(', ')}` : 'every label exactly as requested'
+  const largest = off.length
+    ? `largest deviation${off.length > 1 ? 's' : ''} ${off.map(deviationText).join(', ')}`
+    : 'every label exactly as requested'
   return `${a.propertyName} scores ${formatNumber(a.score, 1)} (${coverage}; total variation distance ${formatNumber(a.totalVariationDistance, 3)}): ${largest}; ${testText(a, alpha)}.`
 }
 
 function rulesSentence(r: RulesSummary): string {
   if (r.samplesPassing === r.samplesChecked) return `All ${r.samplesChecked} samples pass the rules.`
-  const top = Object.entries(r.violationsByField).slice(0, 3).map(([f, n]) => `${f} ${n}`).join(', ')
+  const top = Object.entries(r.violationsByField)
+    .slice(0, 3)
+    .map(([f, n]) => `${f} ${n}`)
+    .join(', ')
   return `${r.samplesPassing} of ${r.samplesChecked} samples (${pct(100 * r.passRate)}) pass the rules; violations by field: ${top}.`
 }
 
@@ -76,11 +86,17 @@ export function explain(input: ExplanationInput): string {
 }
 
 function distributionText(values: Record<string, number>, unit: string): string {
-  return Object.entries(values).map(([l, v]) => `${l} ${formatNumber(v, 1)}${unit}`).join(', ')
+  return Object.entries(values)
+    .map(([l, v]) => `${l} ${formatNumber(v, 1)}${unit}`)
+    .join(', ')
 }
 
 /** Properties within sampling noise of the request (p ≥ α) and properties off it, plus the rules, as one-liners. */
-export function areas(analyses: readonly DistributionAnalysis[], rules: RulesSummary | null, alpha: number): { conformant: string[]; nonConformant: string[] } {
+export function areas(
+  analyses: readonly DistributionAnalysis[],
+  rules: RulesSummary | null,
+  alpha: number,
+): { conformant: string[]; nonConformant: string[] } {
   const conformant: string[] = []
   const nonConformant: string[] = []
   for (const a of worstFirst(analyses)) {
@@ -90,17 +106,29 @@ export function areas(analyses: readonly DistributionAnalysis[], rules: RulesSum
     }
     const p = formatPClause(a.test.pValue)
     if (a.test.pValue >= alpha) {
-      conformant.push(`${a.propertyName}: ${distributionText(a.evaluatedPercentages, '%')} against ${distributionText(a.requestedDistributions, '%')} requested (${p})`)
+      conformant.push(
+        `${a.propertyName}: ${distributionText(a.evaluatedPercentages, '%')} against ${distributionText(a.requestedDistributions, '%')} requested (${p})`,
+      )
     } else {
-      const off = a.deviations.filter((d) => Math.abs(d.deviationPoints) >= 0.05).slice(0, 3).map(deviationText).join(', ')
+      const off = a.deviations
+        .filter((d) => Math.abs(d.deviationPoints) >= 0.05)
+        .slice(0, 3)
+        .map(deviationText)
+        .join(', ')
       nonConformant.push(`${a.propertyName}: ${off} (${p})`)
     }
   }
   if (rules) {
-    if (rules.samplesPassing === rules.samplesChecked) conformant.push(`rules: all ${rules.samplesChecked} samples pass`)
+    if (rules.samplesPassing === rules.samplesChecked)
+      conformant.push(`rules: all ${rules.samplesChecked} samples pass`)
     else {
-      const top = Object.entries(rules.violationsByField).slice(0, 3).map(([f, n]) => `${f} ${n}`).join(', ')
-      nonConformant.push(`rules: ${rules.samplesChecked - rules.samplesPassing} of ${rules.samplesChecked} samples fail (${top})`)
+      const top = Object.entries(rules.violationsByField)
+        .slice(0, 3)
+        .map(([f, n]) => `${f} ${n}`)
+        .join(', ')
+      nonConformant.push(
+        `rules: ${rules.samplesChecked - rules.samplesPassing} of ${rules.samplesChecked} samples fail (${top})`,
+      )
     }
   }
   return { conformant, nonConformant }

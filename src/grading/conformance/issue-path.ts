@@ -9,7 +9,12 @@ export function issuePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** One zod issue as `path: message`, with unknown keys named as such. */
-export function describeIssue(issue: { code?: string; path: ReadonlyArray<PropertyKey>; message: string; keys?: string[] }): string {
+export function describeIssue(issue: {
+  code?: string
+  path: ReadonlyArray<PropertyKey>
+  message: string
+  keys?: string[]
+}): string {
   const where = issuePath(issue.path)
   const message =
     issue.code === 'unrecognized_keys' && issue.keys?.length

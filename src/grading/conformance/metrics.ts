@@ -10,7 +10,10 @@ export const CONFORMANCE_METRIC_PREFIX = 'conformance.'
 
 /** Whether a run's metrics are a conformance evaluation's (what `conformanceMetrics` wrote). */
 export function isConformanceRecord(record: { metrics: Record<string, number> }): boolean {
-  return CONFORMANCE_SCORE_METRIC in record.metrics || Object.keys(record.metrics).some((k) => k.startsWith(CONFORMANCE_METRIC_PREFIX))
+  return (
+    CONFORMANCE_SCORE_METRIC in record.metrics ||
+    Object.keys(record.metrics).some((k) => k.startsWith(CONFORMANCE_METRIC_PREFIX))
+  )
 }
 
 /**
@@ -72,7 +75,16 @@ export function readConformanceMetrics(metrics: Record<string, number>): Recorde
     // Longest first, so `a.b`'s metrics are not taken for property `a`.
     .sort((x, y) => y.length - x.length || compareText(x, y))
   const properties = new Map<string, RecordedProperty>(
-    names.map((name) => [name, { name, score: metrics[`${p}${name}.score`] ?? null, p: metrics[`${p}${name}.p`] ?? null, analyzed: metrics[`${p}${name}.analyzed`] ?? null, labels: [] }]),
+    names.map((name) => [
+      name,
+      {
+        name,
+        score: metrics[`${p}${name}.score`] ?? null,
+        p: metrics[`${p}${name}.p`] ?? null,
+        analyzed: metrics[`${p}${name}.analyzed`] ?? null,
+        labels: [],
+      },
+    ]),
   )
   for (const [key, value] of Object.entries(metrics)) {
     const share = SHARE.exec(key)

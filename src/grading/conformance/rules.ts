@@ -47,7 +47,10 @@ export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
       minLength: z.number().int().nonnegative().optional(),
       maxLength: z.number().int().nonnegative().optional(),
       pattern: z.string().optional(),
-      enum: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1).optional(),
+      enum: z
+        .array(z.union([z.string(), z.number(), z.boolean()]))
+        .min(1)
+        .optional(),
     })
     .strict()
   descriptionSchema = z
@@ -60,7 +63,9 @@ export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
 }
 
 export function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  )
 }
 
 /** A zod schema as given; a JSON description compiled to one (an object schema that keeps other fields). */
@@ -79,7 +84,9 @@ export function rulesSchema(rules: SampleRules, where = 'rules'): z.ZodType {
   for (const name of names) {
     const rule = (description.fields && ownValue(description.fields, name)) ?? {}
     const field = fieldSchema(rule as FieldRule, `${where}.fields.${name}`)
-    shape[name] = required.has(name) ? z.unknown().refine(isPresent, { message: 'required field is missing or empty' }).pipe(field) : field.optional()
+    shape[name] = required.has(name)
+      ? z.unknown().refine(isPresent, { message: 'required field is missing or empty' }).pipe(field)
+      : field.optional()
   }
   return z.looseObject(shape)
 }
@@ -91,7 +98,11 @@ function isPresent(value: unknown): boolean {
 function fieldSchema(rule: FieldRule, where: string): z.ZodType {
   const z = zod()
   let base: z.ZodType
-  if (rule.type === 'number' || rule.type === 'integer' || (rule.type === undefined && (rule.min !== undefined || rule.max !== undefined))) {
+  if (
+    rule.type === 'number' ||
+    rule.type === 'integer' ||
+    (rule.type === undefined && (rule.min !== undefined || rule.max !== undefined))
+  ) {
     let n = z.number()
     if (rule.type === 'integer') n = n.int()
     if (rule.min !== undefined) n = n.min(rule.min)
@@ -99,7 +110,13 @@ function fieldSchema(rule: FieldRule, where: string): z.ZodType {
     base = z.preprocess(numericText, n)
   } else if (rule.type === 'boolean') {
     base = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean())
-  } else if (rule.type === 'string' || rule.format || rule.minLength !== undefined || rule.maxLength !== undefined || rule.pattern !== undefined) {
+  } else if (
+    rule.type === 'string' ||
+    rule.format ||
+    rule.minLength !== undefined ||
+    rule.maxLength !== undefined ||
+    rule.pattern !== undefined
+  ) {
     let s = z.string()
     if (rule.minLength !== undefined) s = s.min(rule.minLength)
     if (rule.maxLength !== undefined) s = s.max(rule.maxLength)

@@ -36,7 +36,10 @@ function specSchemaOf(): z.ZodType<{ properties: ConformanceProperty[] }> {
   const PropertySchema = z
     .object({
       name: z.string().min(1, 'name must not be empty'),
-      distribution: dataRecordSchema(z.number().finite().nonnegative('shares must be ≥ 0'), z).refine((d) => !Object.hasOwn(d, ''), 'labels must not be empty'),
+      distribution: dataRecordSchema(z.number().finite().nonnegative('shares must be ≥ 0'), z).refine(
+        (d) => !Object.hasOwn(d, ''),
+        'labels must not be empty',
+      ),
       planField: z.string().min(1).optional(),
       description: z.string().optional(),
     })
@@ -75,7 +78,9 @@ export function resolveSpec(spec: unknown, source = 'spec'): ResolvedSpec {
     if (labels.length === 0) throw new InputError(`${source}: property "${p.name}": distribution has no labels`)
     const sum = labels.reduce((a, l) => a + p.distribution[l]!, 0)
     if (Math.abs(sum - 100) > SHARE_SUM_TOLERANCE) {
-      throw new InputError(`${source}: property "${p.name}": shares sum to ${Number(sum.toFixed(6))}, not 100 (± ${SHARE_SUM_TOLERANCE})`)
+      throw new InputError(
+        `${source}: property "${p.name}": shares sum to ${Number(sum.toFixed(6))}, not 100 (± ${SHARE_SUM_TOLERANCE})`,
+      )
     }
     return { ...p, labels }
   })

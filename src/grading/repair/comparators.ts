@@ -57,7 +57,9 @@ function numericReference(ref: string): string {
  */
 export function unescapeHtml(value: string): string {
   if (!value.includes('&')) return value
-  return value.replace(CHARREF, (whole, ref: string) => (ref[0] === '#' ? numericReference(ref) : decoder().decodeHTML(whole, decoder().DecodingMode.Legacy)))
+  return value.replace(CHARREF, (whole, ref: string) =>
+    ref[0] === '#' ? numericReference(ref) : decoder().decodeHTML(whole, decoder().DecodingMode.Legacy),
+  )
 }
 
 /**
@@ -85,9 +87,7 @@ const COMPARATORS: readonly Comparator[] = [exactComparator, rahaComparator]
 export function comparatorByName(name: string): Comparator {
   const found = COMPARATORS.find((c) => c.name === name)
   if (!found) {
-    throw new InputError(
-      `unknown comparator "${name}": expected one of ${COMPARATORS.map((c) => c.name).join(', ')}`,
-    )
+    throw new InputError(`unknown comparator "${name}": expected one of ${COMPARATORS.map((c) => c.name).join(', ')}`)
   }
   return found
 }

@@ -23,7 +23,9 @@ export function fixItemsOf(output: unknown): readonly unknown[] {
       }`,
     )
   }
-  throw new TypeError(`repair output must be an array of fixes or an object with a "fixes" array; got ${kindOf(output)}`)
+  throw new TypeError(
+    `repair output must be an array of fixes or an object with a "fixes" array; got ${kindOf(output)}`,
+  )
 }
 
 /**
@@ -32,14 +34,24 @@ export function fixItemsOf(output: unknown): readonly unknown[] {
  * Returns the fix, or a short description of what is wrong, naming the item's index.
  */
 export function checkFixItem(item: unknown, index: number): FixItem | string {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return `fix #${index}: not an object (${kindOf(item)})`
+  if (item === null || typeof item !== 'object' || Array.isArray(item))
+    return `fix #${index}: not an object (${kindOf(item)})`
   const { row, column, newValue } = item as Record<string, unknown>
   // A well-formed item (the common case) passes before any message is built.
-  if (typeof row === 'number' && Number.isSafeInteger(row) && typeof column === 'string' && typeof newValue === 'string') return { row, column, newValue }
+  if (
+    typeof row === 'number' &&
+    Number.isSafeInteger(row) &&
+    typeof column === 'string' &&
+    typeof newValue === 'string'
+  )
+    return { row, column, newValue }
   const at = `fix #${index}`
-  const missing = (['row', 'column', 'newValue'] as const).filter((key) => !(key in item) || (item as Record<string, unknown>)[key] === undefined)
+  const missing = (['row', 'column', 'newValue'] as const).filter(
+    (key) => !(key in item) || (item as Record<string, unknown>)[key] === undefined,
+  )
   if (missing.length > 0) return `${at}: missing ${missing.map((k) => `"${k}"`).join(', ')}`
-  if (typeof row !== 'number' || !Number.isSafeInteger(row)) return `${at}: "row" must be an integer, got ${preview(row)}`
+  if (typeof row !== 'number' || !Number.isSafeInteger(row))
+    return `${at}: "row" must be an integer, got ${preview(row)}`
   if (typeof column !== 'string') return `${at}: "column" must be a string, got ${preview(column)}`
   if (typeof newValue !== 'string') return `${at}: "newValue" must be a string, got ${preview(newValue)}`
   return { row, column, newValue }

@@ -140,7 +140,12 @@ export function gradeAgainstTruth(
     }
     if (got !== undefined) continue
     fnCol[key % nCols]!++
-    missedRepair.push({ row: correction.row, column: correction.column, want: correction.clean, dirty: correction.dirty })
+    missedRepair.push({
+      row: correction.row,
+      column: correction.column,
+      want: correction.clean,
+      dirty: correction.dirty,
+    })
   }
 
   const fp = wrongValue.length + overRepair.length + wrongCell.length + malformed.length
@@ -162,10 +167,14 @@ export function gradeAgainstTruth(
     warnings.push(`${malformed.length} malformed fix item(s) counted as false positives; first: ${malformed[0]}`)
   }
   if (wrongCell.length > 0) {
-    warnings.push(`${wrongCell.length} fix(es) aimed at cells that do not exist (unknown column or row out of range) counted as false positives`)
+    warnings.push(
+      `${wrongCell.length} fix(es) aimed at cells that do not exist (unknown column or row out of range) counted as false positives`,
+    )
   }
   for (const [given, { canonical, count }] of caseMisses) {
-    warnings.push(`column "${given}" matches "${canonical}" only case-insensitively: ${count} fix(es) counted as false positives (grading is exact)`)
+    warnings.push(
+      `column "${given}" matches "${canonical}" only case-insensitively: ${count} fix(es) counted as false positives (grading is exact)`,
+    )
   }
   if (duplicateCells > 0) {
     warnings.push(`${duplicateCells} fix(es) overwritten by a later fix for the same cell (last write wins)`)
@@ -222,7 +231,12 @@ interface TruthIndex {
  */
 const truthIndexes = new WeakMap<readonly Correction[], TruthIndex>()
 
-function truthIndexOf(truth: GroundTruth, columns: readonly string[], nRows: number, comparator: Comparator): TruthIndex {
+function truthIndexOf(
+  truth: GroundTruth,
+  columns: readonly string[],
+  nRows: number,
+  comparator: Comparator,
+): TruthIndex {
   const cached = truthIndexes.get(truth.corrections)
   if (cached && cached.columns === columns && cached.nRows === nRows && cached.comparator === comparator) return cached
   const columnIndex = new Map<string, number>()
@@ -230,7 +244,15 @@ function truthIndexOf(truth: GroundTruth, columns: readonly string[], nRows: num
     if (!columnIndex.has(name)) columnIndex.set(name, j)
   })
   const { errors, equivalent } = indexTruth(truth.corrections, columnIndex, nRows, columns.length, comparator.normalize)
-  const index = { columns, nRows, comparator, columnIndex, errors, errorKeys: sortedKeys(errors.keys(), errors.size), equivalent }
+  const index = {
+    columns,
+    nRows,
+    comparator,
+    columnIndex,
+    errors,
+    errorKeys: sortedKeys(errors.keys(), errors.size),
+    equivalent,
+  }
   // A list that can still change (a GroundTruth built by hand) is indexed afresh each time.
   if (Object.isFrozen(truth.corrections) && Object.isFrozen(columns)) truthIndexes.set(truth.corrections, index)
   return index
@@ -251,7 +273,9 @@ function indexTruth(
       throw new InputError(`ground truth names column "${correction.column}", which is not a column of the dirty table`)
     }
     if (!Number.isSafeInteger(correction.row) || correction.row < 0 || correction.row >= nRows) {
-      throw new InputError(`ground truth names row ${correction.row} (column "${correction.column}"), outside the dirty table's ${nRows} rows`)
+      throw new InputError(
+        `ground truth names row ${correction.row} (column "${correction.column}"), outside the dirty table's ${nRows} rows`,
+      )
     }
     const cleanNorm = norm(correction.clean)
     if (norm(correction.dirty) === cleanNorm) {

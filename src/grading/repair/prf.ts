@@ -26,7 +26,8 @@ export function prf(tp: number, fp: number, fn: number): PRF {
 }
 
 function checkCount(name: 'tp' | 'fp' | 'fn', value: number): void {
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`prf: ${name} must be a non-negative integer, got ${value}`)
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`prf: ${name} must be a non-negative integer, got ${value}`)
 }
 
 /** The one-line P/R/F1 summary of a scored repair: the matcher's verdict and the CLI's progress line. */

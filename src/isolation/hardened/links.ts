@@ -36,7 +36,8 @@ export interface FolderScan {
 /** A file that holds keys: `.env`, `.env.local`, `.env.production`… */
 export const isKeyFileName = (name: string): boolean => name === '.env' || name.startsWith('.env.')
 
-const refusal = (label: string, what: string) => new InputError(`refusing to start agent ${label}: ${what}; remove it, or move the agent to a folder without it`)
+const refusal = (label: string, what: string) =>
+  new InputError(`refusing to start agent ${label}: ${what}; remove it, or move the agent to a folder without it`)
 
 /**
  * Walks the agent's readable folders at every depth, `node_modules` included: refuses a hard link to one of the
@@ -69,16 +70,23 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
       return
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) throw refusal(check.label, `its folders hold more than ${MAX_ENTRIES} entries to check for links`)
+      if (++seen > MAX_ENTRIES)
+        throw refusal(check.label, `its folders hold more than ${MAX_ENTRIES} entries to check for links`)
       const path = join(dir, entry.name)
       if (skip.has(path)) continue
-      if (inModules && (entry.isDirectory() || entry.isSymbolicLink()) && isPackageSlot(dir) && isDeniedEntry(entry.name, path)) {
+      if (
+        inModules &&
+        (entry.isDirectory() || entry.isSymbolicLink()) &&
+        isPackageSlot(dir) &&
+        isDeniedEntry(entry.name, path)
+      ) {
         packageCopies.push(path)
         continue
       }
       if (entry.isDirectory()) {
         if (covered.has(path)) continue
-        if (wholeModules || !inModules || entry.name === 'node_modules' || isPackageSlot(dir)) walk(path, inModules || entry.name === 'node_modules')
+        if (wholeModules || !inModules || entry.name === 'node_modules' || isPackageSlot(dir))
+          walk(path, inModules || entry.name === 'node_modules')
         continue
       }
       if (!inModules && isKeyFileName(entry.name)) keyFiles.push(path)
@@ -98,7 +106,9 @@ export function scanAgentFolders(check: LinkCheck): FolderScan {
 /** A folder whose entries are packages: `node_modules`, a scope in one (`@types`), pnpm's `.pnpm`. */
 function isPackageSlot(dir: string): boolean {
   const name = basename(dir)
-  return name === 'node_modules' || name === '.pnpm' || (name.startsWith('@') && basename(dirname(dir)) === 'node_modules')
+  return (
+    name === 'node_modules' || name === '.pnpm' || (name.startsWith('@') && basename(dirname(dir)) === 'node_modules')
+  )
 }
 
 /**
@@ -110,7 +120,8 @@ export function refuseLinksOutside(scan: FolderScan, readable: readonly string[]
   const roots = readable.map((r) => safeRealpath(r) ?? r)
   for (const path of scan.links) {
     const target = safeRealpath(path)
-    if (target !== null && !roots.some((r) => isWithin(target, r))) throw refusal(scan.label, `${path} is a symbolic link to ${target}, outside what the agent may read`)
+    if (target !== null && !roots.some((r) => isWithin(target, r)))
+      throw refusal(scan.label, `${path} is a symbolic link to ${target}, outside what the agent may read`)
   }
 }
 
@@ -128,7 +139,9 @@ function hardLinkedInodes(paths: readonly string[]): Map<string, string> {
     }
     if (st.isFile()) {
       if (st.nlink > 1) out.set(`${st.dev}:${st.ino}`, path)
-    } else if (st.isDirectory() && depth < 4) for (const entry of safeReaddir(path)) if (entry !== 'node_modules' && entry !== '.git') visit(join(path, entry), depth + 1)
+    } else if (st.isDirectory() && depth < 4)
+      for (const entry of safeReaddir(path))
+        if (entry !== 'node_modules' && entry !== '.git') visit(join(path, entry), depth + 1)
   }
   for (const p of paths) visit(p, 0)
   return out

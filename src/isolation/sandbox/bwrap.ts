@@ -46,7 +46,15 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
     const path = join('/etc', entry)
     if (existsSync(path)) out.push('--ro-bind', path, path)
   }
-  out.push('--dev', '/dev', '--proc', '/proc', ...(plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : []), '--tmpfs', '/tmp')
+  out.push(
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...(plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : []),
+    '--tmpfs',
+    '/tmp',
+  )
   for (const path of outermost(plan.readOnly)) out.push('--ro-bind', path, path)
   // A link (pnpm's node_modules/dataforge-evals) is hidden where it leads: the plan lists both.
   // Outermost first and only: a hidden folder's insides are gone already. What must show through one (the
@@ -88,7 +96,9 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
 
 /** Paths without those inside another (mounting a folder mounts what is in it), system folders left out, parents first. */
 function outermost(paths: readonly string[], skipSystem = true): string[] {
-  const unique = [...new Set(paths)].filter((p) => existsSync(p) && !(skipSystem && SYSTEM_DIRS.some((d) => isWithin(p, d))))
+  const unique = [...new Set(paths)].filter(
+    (p) => existsSync(p) && !(skipSystem && SYSTEM_DIRS.some((d) => isWithin(p, d))),
+  )
   unique.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
   const kept: string[] = []
   for (const p of unique) if (!kept.some((k) => isWithin(p, k))) kept.push(p)

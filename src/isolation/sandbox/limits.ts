@@ -23,7 +23,11 @@ let prlimitPath: string | null | undefined
  * (util-linux) sets them on the process it starts, and they pass to everything in the sandbox. Where prlimit is
  * missing, the command as it is (docs/isolation.md).
  */
-export function underLimits(command: string, args: string[], limits: SandboxLimits): { command: string; args: string[] } {
+export function underLimits(
+  command: string,
+  args: string[],
+  limits: SandboxLimits,
+): { command: string; args: string[] } {
   const set = [
     ...(limits.memoryMb !== null ? [`--data=${limits.memoryMb * 2 ** 20}`] : []),
     ...(limits.procs !== null ? [`--nproc=${limits.procs}`] : []),

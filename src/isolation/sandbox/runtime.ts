@@ -11,9 +11,31 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 
 /** What of /etc a program needs to start, resolve names and check TLS certificates; nothing else of it. */
 export const ETC_ENTRIES = [
-  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'localtime', 'timezone', 'nsswitch.conf', 'hosts', 'host.conf',
-  'resolv.conf', 'gai.conf', 'services', 'protocols', 'ssl', 'ca-certificates', 'ca-certificates.conf', 'pki', 'crypto-policies',
-  'mime.types', 'passwd', 'group', 'os-release', 'python3', 'python3.11', 'pythonstartup',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'localtime',
+  'timezone',
+  'nsswitch.conf',
+  'hosts',
+  'host.conf',
+  'resolv.conf',
+  'gai.conf',
+  'services',
+  'protocols',
+  'ssl',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'pki',
+  'crypto-policies',
+  'mime.types',
+  'passwd',
+  'group',
+  'os-release',
+  'python3',
+  'python3.11',
+  'pythonstartup',
 ]
 
 /**
@@ -25,7 +47,13 @@ export const ETC_ENTRIES = [
  */
 export function systemPackageFolders(env: NodeJS.ProcessEnv = process.env): string[] {
   if (systemPackages && env === process.env) return systemPackages
-  const prefixes = ['/usr', '/usr/local', dirname(dirname(process.execPath)), env.npm_config_prefix, env.NPM_CONFIG_PREFIX]
+  const prefixes = [
+    '/usr',
+    '/usr/local',
+    dirname(dirname(process.execPath)),
+    env.npm_config_prefix,
+    env.NPM_CONFIG_PREFIX,
+  ]
   const candidates = [
     ...prefixes.filter((p): p is string => !!p).map((p) => join(p, 'lib', 'node_modules')),
     '/usr/share/nodejs',
@@ -92,7 +120,8 @@ const runtimes = new Map<string, Runtime>()
 
 function resolveUncached(program: string, cwd: string, env: NodeJS.ProcessEnv): Runtime {
   const found = program.includes('/') ? whichSync(resolve(cwd, program)) : whichSync(program, env.PATH)
-  if (!found) throw new InputError(`the sandbox cannot mount the agent's interpreter: "${program}" is not an executable on PATH`)
+  if (!found)
+    throw new InputError(`the sandbox cannot mount the agent's interpreter: "${program}" is not an executable on PATH`)
   const mounts = new Set<string>()
   const systemPackages = new Set<string>()
   let command = shimTarget(found, cwd, env) ?? found
@@ -100,7 +129,8 @@ function resolveUncached(program: string, cwd: string, env: NodeJS.ProcessEnv): 
     for (const p of [alsoUnresolved, file]) {
       if (!p) continue
       const real = safeRealpath(p)
-      for (const candidate of [p, real]) if (candidate && !isSystemPath(candidate)) mounts.add(prefixOf(candidate, cwd, env))
+      for (const candidate of [p, real])
+        if (candidate && !isSystemPath(candidate)) mounts.add(prefixOf(candidate, cwd, env))
       const pkg = real ? globalPackageOf(real, env) : null
       if (pkg) systemPackages.add(pkg)
     }
@@ -154,10 +184,18 @@ function shimTarget(path: string, cwd: string, env: NodeJS.ProcessEnv): string |
   if (basename(dirname(path)) !== 'shims') return null
   const root = dirname(dirname(path))
   for (const tool of ['pyenv', 'rbenv', 'nodenv', 'asdf']) {
-    const bin = [join(root, 'libexec', tool), join(root, 'bin', tool)].map((p) => whichSync(p)).find(Boolean) ?? (basename(root) === `.${tool}` ? whichSync(tool, env.PATH) : null)
+    const bin =
+      [join(root, 'libexec', tool), join(root, 'bin', tool)].map((p) => whichSync(p)).find(Boolean) ??
+      (basename(root) === `.${tool}` ? whichSync(tool, env.PATH) : null)
     if (!bin) continue
     try {
-      const out = execFileSync(bin, ['which', basename(path)], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
+      const out = execFileSync(bin, ['which', basename(path)], {
+        cwd,
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 10_000,
+      }).trim()
       if (out && isAbsolute(out)) return out
     } catch {
       // not this manager's shim

@@ -14,13 +14,18 @@ export interface GithubOutputPlan {
 }
 
 /** Whether GitHub Actions output is on for this run, and where it goes; null when off. */
-export function githubOutputPlan(setting: GithubSetting, env: NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>): GithubOutputPlan | null {
+export function githubOutputPlan(
+  setting: GithubSetting,
+  env: NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>,
+): GithubOutputPlan | null {
   const on = typeof setting === 'boolean' ? setting : env.GITHUB_ACTIONS === 'true'
   if (!on) return null
   const optionUrl = typeof setting === 'object' ? setting.reportUrl : undefined
   const reportUrl = optionUrl || env.DATAFORGE_REPORT_URL || null
   if (reportUrl !== null && !/^https?:\/\/[^\s]+$/i.test(reportUrl)) {
-    throw new InputError(`${optionUrl ? 'github.reportUrl' : 'DATAFORGE_REPORT_URL'} must be an http(s) URL with no spaces, got ${JSON.stringify(reportUrl)}`)
+    throw new InputError(
+      `${optionUrl ? 'github.reportUrl' : 'DATAFORGE_REPORT_URL'} must be an http(s) URL with no spaces, got ${JSON.stringify(reportUrl)}`,
+    )
   }
   return { reportUrl, summaryPath: env.GITHUB_STEP_SUMMARY || null }
 }

@@ -26,7 +26,9 @@ export function verdictHeadline(view: GithubGateView): string {
   const n = view.failures.length
   if (n) return `❌ **Gate failed**: ${n} failure${n === 1 ? '' : 's'}; the run exits 1.`
   const compared = view.deltas.filter((d) => d.status === 'compared').length
-  const changed = compared ? `, no significant regression in ${compared} group${compared === 1 ? '' : 's'} against the baseline` : ''
+  const changed = compared
+    ? `, no significant regression in ${compared} group${compared === 1 ? '' : 's'} against the baseline`
+    : ''
   return `✅ **Gate passed**: every threshold met, every eval scored${changed}.`
 }
 
@@ -35,7 +37,15 @@ function failureList(view: GithubGateView): string[] {
 }
 
 function thresholdRow(f: GateFailure): string[] {
-  return [markdownCell(f.group), markdownCell(f.metric), num(f.value), `threshold ≥ ${f.threshold}`, '—', '—', 'below threshold']
+  return [
+    markdownCell(f.group),
+    markdownCell(f.metric),
+    num(f.value),
+    `threshold ≥ ${f.threshold}`,
+    '—',
+    '—',
+    'below threshold',
+  ]
 }
 
 /** A failed baseline group: one row per test or bar it failed, each with its unit (pass/fail or F1). */
@@ -50,18 +60,38 @@ function deltaRows(d: GroupDelta, view: GithubGateView): string[][] {
   const passFail = exact ?? `${formatP(v.p)} (pass/fail ${testName(v.passFailTest)}, ${unitsText(v)})`
   const f1 = exact ?? (v.f1 ? `${formatP(v.f1.p)} (F1 ${testName(v.f1.test)}, ${unitsText(v)})` : '—')
   if (v.significantWorse)
-    rows.push([group, 'pass rate', num(d.after.passRate), `baseline ${num(d.before?.passRate)}`, formatDelta(d.before?.passRate, d.after.passRate), passFail, label])
+    rows.push([
+      group,
+      'pass rate',
+      num(d.after.passRate),
+      `baseline ${num(d.before?.passRate)}`,
+      formatDelta(d.before?.passRate, d.after.passRate),
+      passFail,
+      label,
+    ])
   if (v.f1?.significantWorse)
-    rows.push([group, 'F1', num(d.after.f1), `baseline ${num(d.before?.f1)}`, formatDelta(d.before?.f1, d.after.f1), f1, label])
+    rows.push([
+      group,
+      'F1',
+      num(d.after.f1),
+      `baseline ${num(d.before?.f1)}`,
+      formatDelta(d.before?.f1, d.after.f1),
+      f1,
+      label,
+    ])
   if (v.belowFloor) rows.push([group, 'score', num(v.current.score), `floor ${view.floor ?? '—'}`, '—', '—', label])
   // runs that failed where the baseline scored, or nothing scored: no metric row says it
-  if (v.failedWhereScored?.length) rows.push([group, 'failed runs', markdownCell(v.failedWhereScored.join(', ')), 'baseline scored', '—', '—', label])
+  if (v.failedWhereScored?.length)
+    rows.push([group, 'failed runs', markdownCell(v.failedWhereScored.join(', ')), 'baseline scored', '—', '—', label])
   else if (!rows.length && d.failed) rows.push([group, 'runs', '—', '—', '—', '—', label])
   return rows
 }
 
 function failingGroupsTable(view: GithubGateView): string {
-  const rows = [...view.thresholdFailures.map(thresholdRow), ...view.deltas.filter((d) => d.failed).flatMap((d) => deltaRows(d, view))]
+  const rows = [
+    ...view.thresholdFailures.map(thresholdRow),
+    ...view.deltas.filter((d) => d.failed).flatMap((d) => deltaRows(d, view)),
+  ]
   if (!rows.length) return ''
   return table(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'], rows)
 }
@@ -78,14 +108,23 @@ function leaderboardTable(view: GithubGateView): string {
       `${a.trialsCompleted}/${a.trialsRequested - a.trialsSkipped}`,
       num(a.passRate),
       num(a.f1Mean),
-      d ? markdownCell(own ? deltaLabel(d) : `${deltaLabel(d)} (whole suite, ${d.verdict ? unitsText(d.verdict) : 'no pairs'})`) : '—',
+      d
+        ? markdownCell(
+            own ? deltaLabel(d) : `${deltaLabel(d)} (whole suite, ${d.verdict ? unitsText(d.verdict) : 'no pairs'})`,
+          )
+        : '—',
     ]
   })
   return table(['group', 'units', 'runs completed', 'pass rate', 'F1', 'vs baseline'], rows)
 }
 
 function reportLink(view: GithubGateView): string[] {
-  return view.reportUrl ? ['', `[Full HTML report](${encodeURI(view.reportUrl).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`] : []
+  return view.reportUrl
+    ? [
+        '',
+        `[Full HTML report](${encodeURI(view.reportUrl).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`,
+      ]
+    : []
 }
 
 /**
@@ -100,9 +139,18 @@ export function renderJobSummary(view: GithubGateView): string {
   if (failing) parts.push('', '### Failing groups', '', failing)
   const warnings = underpoweredLines(view)
   const all = [...view.notes.map((n) => `- ${markdownText(n)}`), ...warnings]
-  if (all.length) parts.push('', `<details><summary>Warnings (${all.length}): underpowered groups, groups not run, unchecked patterns</summary>`, '', ...all, '', '</details>')
+  if (all.length)
+    parts.push(
+      '',
+      `<details><summary>Warnings (${all.length}): underpowered groups, groups not run, unchecked patterns</summary>`,
+      '',
+      ...all,
+      '',
+      '</details>',
+    )
   if (view.aggregates.length) parts.push('', '### Leaderboard', '', leaderboardTable(view))
-  if (view.viewCommand && view.deltas.some(changed)) parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
+  if (view.viewCommand && view.deltas.some(changed))
+    parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }
@@ -116,8 +164,13 @@ function underpoweredLines(view: GithubGateView): string[] {
 /** A group changed against the baseline: new, failed, or any of its before → after values moved. */
 function changed(d: GroupDelta): boolean {
   if (d.status === 'new' || d.failed) return true
-  const moved = (b: number | null | undefined, a: number | null) => formatDelta(b, a) !== 'n/a' && Number(formatDelta(b, a)) !== 0
-  return moved(d.before?.passRate, d.after.passRate) || moved(d.before?.f1, d.after.f1) || Boolean(d.verdict?.significantBetter || d.verdict?.f1?.significantBetter)
+  const moved = (b: number | null | undefined, a: number | null) =>
+    formatDelta(b, a) !== 'n/a' && Number(formatDelta(b, a)) !== 0
+  return (
+    moved(d.before?.passRate, d.after.passRate) ||
+    moved(d.before?.f1, d.after.f1) ||
+    Boolean(d.verdict?.significantBetter || d.verdict?.f1?.significantBetter)
+  )
 }
 
 function valueCutsQuote(cuts: ValueCutsSummary): string {
@@ -131,7 +184,9 @@ export function renderPrComment(view: GithubGateView): string {
   if (view.valueCuts) parts.push('', valueCutsQuote(view.valueCuts))
   const rows = view.deltas.filter(changed).map((d) => {
     const v = d.verdict && d.status === 'compared' && d.verdict.n > 0 ? d.verdict : null
-    const p = v ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}, ${unitsText(v)}` : '—'
+    const p = v
+      ? `${formatP(v.p)} (pass/fail McNemar)${v.f1 ? `, ${formatP(v.f1.p)} (F1 paired)` : ''}, ${unitsText(v)}`
+      : '—'
     const label = markdownCell(deltaLabel(d))
     return [
       markdownCell(d.group),
@@ -146,8 +201,17 @@ export function renderPrComment(view: GithubGateView): string {
   parts.push('')
   if (!view.deltas.length) parts.push('No baseline to compare with: nothing is shown as changed.')
   else if (!rows.length) parts.push(`No group changed against the baseline (${view.deltas.length} compared).`)
-  else parts.push(`Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`, '', table(['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'], rows))
-  if (view.viewCommand && rows.length) parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
+  else
+    parts.push(
+      `Groups that changed against the baseline (${rows.length} of ${view.deltas.length}):`,
+      '',
+      table(
+        ['group', 'pass rate before → after', 'Δpass rate', 'F1 before → after', 'ΔF1', 'p (test)', 'verdict'],
+        rows,
+      ),
+    )
+  if (view.viewCommand && rows.length)
+    parts.push('', `Each changed run, cell by cell, with its transcript: ${markdownCode(view.viewCommand)}`)
   parts.push(...reportLink(view), '')
   return parts.join('\n')
 }

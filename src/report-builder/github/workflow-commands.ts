@@ -9,7 +9,11 @@ export interface WorkflowCommandProps {
 }
 
 /** `::error title=…,file=…,line=…::message`, every value escaped per GitHub's rules. */
-export function workflowCommand(kind: 'error' | 'warning' | 'notice', message: string, props: WorkflowCommandProps = {}): string {
+export function workflowCommand(
+  kind: 'error' | 'warning' | 'notice',
+  message: string,
+  props: WorkflowCommandProps = {},
+): string {
   const parts: string[] = []
   if (props.title !== undefined) parts.push(`title=${escapeCommandProperty(props.title)}`)
   if (props.file !== undefined) parts.push(`file=${escapeCommandProperty(props.file)}`)
@@ -35,6 +39,7 @@ export function gateAnnotations(view: GithubGateView): string[] {
   })
   const power = underpoweredLine(view.deltas, view.alpha)
   if (power) lines.push(workflowCommand('warning', power, { title: 'dataforge-evals gate (underpowered groups)' }))
-  for (const note of view.notes) lines.push(workflowCommand('warning', note, { title: 'dataforge-evals gate (not checked)' }))
+  for (const note of view.notes)
+    lines.push(workflowCommand('warning', note, { title: 'dataforge-evals gate (not checked)' }))
   return lines
 }

@@ -22,7 +22,18 @@ function delta(before: number | null | undefined, after: number | null): number 
 export async function baselineSection(deltas: readonly BaselineDelta[], alpha: number): Promise<string> {
   const withF1Test = deltas.some((d) => d.verdict?.f1 !== undefined)
   // The verdict beside the group: what a reader looks for first, and in view when a narrow page scrolls the table.
-  const head = ['group', 'verdict', 'F1 baseline → now', 'Δ F1', 'pass rate baseline → now', 'Δ pass rate', 'units', 'b', 'c', 'p (pass/fail)']
+  const head = [
+    'group',
+    'verdict',
+    'F1 baseline → now',
+    'Δ F1',
+    'pass rate baseline → now',
+    'Δ pass rate',
+    'units',
+    'b',
+    'c',
+    'p (pass/fail)',
+  ]
   if (withF1Test) head.push('p (F1 paired)')
   const rows = deltas.map((d) => {
     const dF1 = delta(d.before?.f1, d.after.f1)
@@ -40,10 +51,15 @@ export async function baselineSection(deltas: readonly BaselineDelta[], alpha: n
       `<td class="num">${d.verdict ? d.verdict.c : '—'}</td>`,
       `<td class="num"${sortValue(d.verdict?.p ?? null)}>${esc(d.verdict ? formatP(d.verdict.p) : '—')}</td>`,
     ]
-    if (withF1Test) cells.push(`<td class="num"${sortValue(d.verdict?.f1?.p ?? null)}>${esc(d.verdict?.f1 ? formatP(d.verdict.f1.p) : '—')}</td>`)
+    if (withF1Test)
+      cells.push(
+        `<td class="num"${sortValue(d.verdict?.f1?.p ?? null)}>${esc(d.verdict?.f1 ? formatP(d.verdict.f1.p) : '—')}</td>`,
+      )
     return `<tr>${cells.join('')}</tr>`
   })
-  const chartable = deltas.filter((d) => delta(d.before?.f1, d.after.f1) !== null || delta(d.before?.passRate, d.after.passRate) !== null)
+  const chartable = deltas.filter(
+    (d) => delta(d.before?.f1, d.after.f1) !== null || delta(d.before?.passRate, d.after.passRate) !== null,
+  )
   const chart = chartable.length
     ? await figure(baselineDeltaSpec(chartable), {
         id: 'baseline-deltas',

@@ -15,7 +15,9 @@ const unit = { type: 'quantitative' as const, scale: { domain: [0, 1] } }
 
 /** The Score/F1 colours, limited to the metrics the chart has (groups without repair runs have no F1). */
 function presentMetrics(values: ReadonlyArray<Record<string, unknown>>): { domain: string[]; range: string[] } {
-  const keep = METRIC_COLORS.domain.map((m, i) => [m, METRIC_COLORS.range[i]!] as const).filter(([m]) => values.some((v) => v.metric === m))
+  const keep = METRIC_COLORS.domain
+    .map((m, i) => [m, METRIC_COLORS.range[i]!] as const)
+    .filter(([m]) => values.some((v) => v.metric === m))
   return { domain: keep.map(([m]) => m), range: keep.map(([, c]) => c) }
 }
 
@@ -23,9 +25,11 @@ function presentMetrics(values: ReadonlyArray<Record<string, unknown>>): { domai
 export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
   for (const { label, aggregate: a } of rows) {
-    if (a.score.point !== null) values.push({ group: label, metric: 'Score', value: a.score.point, low: a.score.low, high: a.score.high })
+    if (a.score.point !== null)
+      values.push({ group: label, metric: 'Score', value: a.score.point, low: a.score.low, high: a.score.high })
     const f1 = a.f1Interval
-    if (f1 && f1.mean !== null) values.push({ group: label, metric: 'F1', value: f1.mean, low: f1.low ?? f1.mean, high: f1.high ?? f1.mean })
+    if (f1 && f1.mean !== null)
+      values.push({ group: label, metric: 'F1', value: f1.mean, low: f1.low ?? f1.mean, high: f1.high ?? f1.mean })
   }
   return {
     width: WIDTH,
@@ -34,10 +38,18 @@ export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>
     encoding: {
       y: { field: 'group', type: 'nominal', sort: null, title: null },
       yOffset: { field: 'metric', type: 'nominal', sort: ['Score', 'F1'] },
-      color: { field: 'metric', type: 'nominal', scale: presentMetrics(values), legend: { title: null, orient: 'top' } },
+      color: {
+        field: 'metric',
+        type: 'nominal',
+        scale: presentMetrics(values),
+        legend: { title: null, orient: 'top' },
+      },
     },
     layer: [
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'low', ...unit, title: 'value with its 95% interval' }, x2: { field: 'high' } } },
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: { x: { field: 'low', ...unit, title: 'value with its 95% interval' }, x2: { field: 'high' } },
+      },
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x: { field: 'value', ...unit } } },
     ],
   } as TopLevelSpec
@@ -46,7 +58,12 @@ export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>
 /** Recall per corruption kind, one bar per group within each kind. */
 export function kindRecallSpec(rows: Array<{ label: string; aggregate: Aggregate }>): TopLevelSpec {
   const values = rows.flatMap(({ label, aggregate: a }) =>
-    Object.entries(a.perKind).map(([kind, k]) => ({ group: label, kind, recall: k.recall, found: `${k.tp}/${k.total}` })),
+    Object.entries(a.perKind).map(([kind, k]) => ({
+      group: label,
+      kind,
+      recall: k.recall,
+      found: `${k.tp}/${k.total}`,
+    })),
   )
   return {
     width: WIDTH,
@@ -67,8 +84,10 @@ export function baselineDeltaSpec(deltas: readonly BaselineDelta[]): TopLevelSpe
   const values: Array<Record<string, unknown>> = []
   for (const d of deltas) {
     if (!d.before) continue
-    if (d.before.f1 !== null && d.after.f1 !== null) values.push({ group: d.group, measure: 'Δ F1', delta: d.after.f1 - d.before.f1 })
-    if (d.before.passRate !== null && d.after.passRate !== null) values.push({ group: d.group, measure: 'Δ pass rate', delta: d.after.passRate - d.before.passRate })
+    if (d.before.f1 !== null && d.after.f1 !== null)
+      values.push({ group: d.group, measure: 'Δ F1', delta: d.after.f1 - d.before.f1 })
+    if (d.before.passRate !== null && d.after.passRate !== null)
+      values.push({ group: d.group, measure: 'Δ pass rate', delta: d.after.passRate - d.before.passRate })
   }
   return {
     width: WIDTH,
@@ -81,10 +100,19 @@ export function baselineDeltaSpec(deltas: readonly BaselineDelta[]): TopLevelSpe
           y: { field: 'group', type: 'nominal', sort: null, title: null },
           yOffset: { field: 'measure', type: 'nominal', sort: ['Δ F1', 'Δ pass rate'] },
           x: { field: 'delta', type: 'quantitative', scale: { domain: [-1, 1] }, title: 'now − baseline' },
-          color: { field: 'measure', type: 'nominal', scale: { domain: ['Δ F1', 'Δ pass rate'], range: ['#f58518', '#4c78a8'] }, legend: { title: null, orient: 'top' } },
+          color: {
+            field: 'measure',
+            type: 'nominal',
+            scale: { domain: ['Δ F1', 'Δ pass rate'], range: ['#f58518', '#4c78a8'] },
+            legend: { title: null, orient: 'top' },
+          },
         },
       },
-      { mark: { type: 'rule', color: '#333' }, data: { values: [{ zero: 0 }] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
+      {
+        mark: { type: 'rule', color: '#333' },
+        data: { values: [{ zero: 0 }] },
+        encoding: { x: { field: 'zero', type: 'quantitative' } },
+      },
     ],
   } as TopLevelSpec
 }
@@ -106,7 +134,17 @@ export function categoryGridSpec(cells: readonly GridCell[]): TopLevelSpec {
       y: { field: 'category', type: 'nominal', title: 'category' },
     },
     layer: [
-      { mark: { type: 'rect', stroke: '#fff' }, encoding: { color: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1], scheme: 'blues' }, title: 'accuracy' } } },
+      {
+        mark: { type: 'rect', stroke: '#fff' },
+        encoding: {
+          color: {
+            field: 'accuracy',
+            type: 'quantitative',
+            scale: { domain: [0, 1], scheme: 'blues' },
+            title: 'accuracy',
+          },
+        },
+      },
       {
         mark: { type: 'text', fontSize: 12 },
         encoding: {
@@ -119,25 +157,45 @@ export function categoryGridSpec(cells: readonly GridCell[]): TopLevelSpec {
 }
 
 /** Cost per run against quality per agent/model; the frontier joins the arms nothing beats on both. */
-export function paretoSpec(points: readonly ParetoPoint[], axes: { costUnit: 'USD' | 'tokens'; per: string; quality: string }): TopLevelSpec {
+export function paretoSpec(
+  points: readonly ParetoPoint[],
+  axes: { costUnit: 'USD' | 'tokens'; per: string; quality: string },
+): TopLevelSpec {
   const values = points.map((p) => ({ ...p, frontier: p.onFrontier ? 'on the frontier' : 'dominated' }))
-  const x = { field: 'cost', type: 'quantitative', title: axes.costUnit === 'USD' ? `cost per ${axes.per} (USD)` : `tokens per ${axes.per}`, scale: { zero: true } }
+  const x = {
+    field: 'cost',
+    type: 'quantitative',
+    title: axes.costUnit === 'USD' ? `cost per ${axes.per} (USD)` : `tokens per ${axes.per}`,
+    scale: { zero: true },
+  }
   const y = { field: 'quality', ...unit, title: axes.quality }
   return {
     width: WIDTH,
     height: 260,
     data: { values },
     layer: [
-      { transform: [{ filter: 'datum.onFrontier' }], mark: { type: 'line', color: '#54a24b', strokeDash: [4, 3] }, encoding: { x, y, order: { field: 'cost' } } },
+      {
+        transform: [{ filter: 'datum.onFrontier' }],
+        mark: { type: 'line', color: '#54a24b', strokeDash: [4, 3] },
+        encoding: { x, y, order: { field: 'cost' } },
+      },
       {
         mark: { type: 'point', filled: true, size: 90 },
         encoding: {
           x,
           y,
-          color: { field: 'frontier', type: 'nominal', scale: { domain: ['on the frontier', 'dominated'], range: ['#54a24b', '#bab0ac'] }, legend: { title: null, orient: 'top' } },
+          color: {
+            field: 'frontier',
+            type: 'nominal',
+            scale: { domain: ['on the frontier', 'dominated'], range: ['#54a24b', '#bab0ac'] },
+            legend: { title: null, orient: 'top' },
+          },
         },
       },
-      { mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 11 }, encoding: { x, y, text: { field: 'arm' } } },
+      {
+        mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 11 },
+        encoding: { x, y, text: { field: 'arm' } },
+      },
     ],
   } as TopLevelSpec
 }
@@ -146,7 +204,11 @@ export function paretoSpec(points: readonly ParetoPoint[], axes: { costUnit: 'US
 export const REQUESTED_SERIES = 'requested (spec)'
 
 /** Requested against evaluated shares of one property's labels, grouped bars per label. */
-export function conformanceSpec(property: string, groups: readonly GroupConformance[], labelOf: (g: GroupConformance) => string): TopLevelSpec {
+export function conformanceSpec(
+  property: string,
+  groups: readonly GroupConformance[],
+  labelOf: (g: GroupConformance) => string,
+): TopLevelSpec {
   const values: Array<Record<string, unknown>> = []
   const requested = new Map<string, number>()
   for (const g of groups) {

@@ -8,9 +8,15 @@ import { figure } from './figure.js'
 import type { GroupConformance } from './conformance-data.js'
 
 /** Conformance scores per group and, per property, requested against evaluated shares as grouped bars. */
-export async function conformanceSection(groups: readonly GroupConformance[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
+export async function conformanceSection(
+  groups: readonly GroupConformance[],
+  labels: ReadonlyMap<Aggregate, string>,
+): Promise<string> {
   const labelOf = (g: GroupConformance) => labels.get(g.aggregate) ?? g.aggregate.group
-  const short = chartLabels(groups.map((g) => g.aggregate), labels)
+  const short = chartLabels(
+    groups.map((g) => g.aggregate),
+    labels,
+  )
   // The legend says what each bar is: the spec's share, or the share evaluated in a group's samples.
   const seriesOf = (g: GroupConformance) => `${short.get(g.aggregate)!} (evaluated)`
   const rows = groups.map((g) => {
@@ -27,7 +33,9 @@ export async function conformanceSection(groups: readonly GroupConformance[], la
   ]
   const properties = [...new Set(groups.flatMap((g) => g.properties.filter((p) => p.labels.length).map((p) => p.name)))]
   for (const [i, property] of properties.entries()) {
-    const having = groups.filter((g) => g.properties.some((p) => p.name === property && p.labels.some((l) => l.evaluated !== null)))
+    const having = groups.filter((g) =>
+      g.properties.some((p) => p.name === property && p.labels.some((l) => l.evaluated !== null)),
+    )
     parts.push(
       await figure(conformanceSpec(property, groups, seriesOf), {
         id: `conformance-${i}-${slug(property)}`,

@@ -28,11 +28,30 @@ export function dabenchHtmlSection(records: readonly RunRecord[]): string | null
   if (!summaries.length) return null
   return [
     '<p>ABQ: questions with every sub-answer right. PSAQ: mean share of right sub-answers per question. UASQ: right sub-answers over all sub-answers. 95% bootstrap intervals over questions; a failed run counts with no sub-answer right.</p>',
-    tableOf('dabench-arms', ['agent / model', 'suite', ...HEAD, 'run failures'], summaries.map((s) => `<tr><th scope="row">${arm(s)}</th><td>${esc(s.suite)}</td>${cells(s.overall)}<td class="num"${sortValue(s.failedRuns)}>${s.failedRuns}</td></tr>`)),
+    tableOf(
+      'dabench-arms',
+      ['agent / model', 'suite', ...HEAD, 'run failures'],
+      summaries.map(
+        (s) =>
+          `<tr><th scope="row">${arm(s)}</th><td>${esc(s.suite)}</td>${cells(s.overall)}<td class="num"${sortValue(s.failedRuns)}>${s.failedRuns}</td></tr>`,
+      ),
+    ),
     '<h3>By level</h3>',
-    tableOf('dabench-levels', ['agent / model', 'level', ...HEAD], summaries.flatMap((s) => s.byLevel.map((l) => `<tr><th scope="row">${arm(s)}</th><td>${esc(l.level)}</td>${cells(l)}</tr>`))),
+    tableOf(
+      'dabench-levels',
+      ['agent / model', 'level', ...HEAD],
+      summaries.flatMap((s) =>
+        s.byLevel.map((l) => `<tr><th scope="row">${arm(s)}</th><td>${esc(l.level)}</td>${cells(l)}</tr>`),
+      ),
+    ),
     '<h3>By concept</h3>',
     '<p class="muted">A question of several concepts counts under each.</p>',
-    tableOf('dabench-concepts', ['agent / model', 'concept', ...HEAD], summaries.flatMap((s) => s.byConcept.map((c) => `<tr><th scope="row">${arm(s)}</th><td>${esc(c.concept)}</td>${cells(c)}</tr>`))),
+    tableOf(
+      'dabench-concepts',
+      ['agent / model', 'concept', ...HEAD],
+      summaries.flatMap((s) =>
+        s.byConcept.map((c) => `<tr><th scope="row">${arm(s)}</th><td>${esc(c.concept)}</td>${cells(c)}</tr>`),
+      ),
+    ),
   ].join('')
 }

@@ -55,24 +55,50 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   const repair = aggregates.filter((a) => a.pooled !== null)
   const sections: Section[] = []
 
-  sections.push({ id: 'leaderboard', title: 'Leaderboard', body: leaderboardNote(report) + leaderboardTable(aggregates, labels, scoreRule(report), pricedOf(report)) + unitsTable(aggregates) })
+  sections.push({
+    id: 'leaderboard',
+    title: 'Leaderboard',
+    body:
+      leaderboardNote(report) +
+      leaderboardTable(aggregates, labels, scoreRule(report), pricedOf(report)) +
+      unitsTable(aggregates),
+  })
   const scores = await scoreCharts(aggregates, labels)
   if (scores) sections.push({ id: 'scores', title: scoreChartsTitle(aggregates), body: scores })
   if (opts.baselineDeltas?.length) {
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: await baselineSection(opts.baselineDeltas, opts.alpha ?? 0.05) })
+    sections.push({
+      id: 'baseline',
+      title: 'Against the baseline',
+      body: await baselineSection(opts.baselineDeltas, opts.alpha ?? 0.05),
+    })
   }
   const kinds = await kindCharts(repair, labels)
   if (kinds) sections.push({ id: 'kinds', title: 'Recall per corruption kind', body: kinds })
   const heat = columnHeatTables(repair, labels, shade)
-  if (heat) sections.push({ id: 'columns', title: 'F1 per column', body: `<p>Repair F1 per column, pooled over each group's runs; hover a cell for its counts.</p>${heat}` })
+  if (heat)
+    sections.push({
+      id: 'columns',
+      title: 'F1 per column',
+      body: `<p>Repair F1 per column, pooled over each group's runs; hover a cell for its counts.</p>${heat}`,
+    })
   const questionSet = new Set(questions)
   const repairCost = await repairCostChart(report.records.filter((r) => !questionSet.has(r) && !isConformanceRecord(r)))
   if (repairCost) sections.push({ id: 'repair-cost', title: 'Repair cost against F1', body: repairCost })
-  if (questions.length) sections.push({ id: 'questions', title: 'Question suites', body: await questionSection(questions, pricedOf(report)) })
+  if (questions.length)
+    sections.push({
+      id: 'questions',
+      title: 'Question suites',
+      body: await questionSection(questions, pricedOf(report)),
+    })
   const dabench = questions.length ? dabenchHtmlSection(questions) : null
   if (dabench) sections.push({ id: 'dabench', title: 'DABench', body: dabench })
-  if (conformance.length) sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
-  sections.push({ id: 'failures', title: 'Failures', body: failuresSection(report.records, questionSet, isRepairReport(report)) })
+  if (conformance.length)
+    sections.push({ id: 'conformance', title: 'Conformance', body: await conformanceSection(conformance, labels) })
+  sections.push({
+    id: 'failures',
+    title: 'Failures',
+    body: failuresSection(report.records, questionSet, isRepairReport(report)),
+  })
   sections.push({ id: 'reproducibility', title: 'Reproducibility', body: reproducibilitySection(report) })
 
   const body = [
@@ -86,7 +112,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
     '</main>',
     `<footer>Reports compare only when dataset hashes, seeds, model ids and adapter code are identical. ` +
       `Written by ${esc(report.tool.name)} ${esc(report.tool.version)}${recordsClause(opts.recordFiles ?? ['runs.jsonl', 'report.json'])}. ` +
-      'Each run, its transcript and its cells graded one by one: <code>npx dataforge-evals view</code> on this report\'s folder; ' +
+      "Each run, its transcript and its cells graded one by one: <code>npx dataforge-evals view</code> on this report's folder; " +
       'what changed since a baseline: add <code>--against BASELINE</code> (docs/viewer.md).</footer>',
   ].join('\n')
   return page(title, body)
@@ -121,14 +147,19 @@ function summaryLine(report: EvalReport): string {
 function unitsInGroups(report: EvalReport): string {
   const byKind = new Map<UnitKind, number>()
   for (const a of report.aggregates) {
-    for (const [kind, n] of Object.entries(a.units.byKind) as Array<[UnitKind, number]>) byKind.set(kind, (byKind.get(kind) ?? 0) + n)
+    for (const [kind, n] of Object.entries(a.units.byKind) as Array<[UnitKind, number]>)
+      byKind.set(kind, (byKind.get(kind) ?? 0) + n)
   }
-  return [...byKind].sort(([x], [y]) => (x < y ? -1 : 1)).map(([unit, units]) => unitsText({ unit, units })).join(', ')
+  return [...byKind]
+    .sort(([x], [y]) => (x < y ? -1 : 1))
+    .map(([unit, units]) => unitsText({ unit, units }))
+    .join(', ')
 }
 
 function gateBlock(failures: readonly string[] | undefined): string {
   if (!failures) return ''
-  if (!failures.length) return '<div class="gate pass" role="status">Gate passed: every threshold met, every eval scored, no significant regression.</div>'
+  if (!failures.length)
+    return '<div class="gate pass" role="status">Gate passed: every threshold met, every eval scored, no significant regression.</div>'
   return `<div class="gate fail" role="status"><strong>The gate failed:</strong><ul>${failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`
 }
 

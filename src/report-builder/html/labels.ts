@@ -5,7 +5,10 @@ import { type Aggregate, armName, distinctLabels } from '../aggregate.js'
  * would otherwise share a name (one suite run over two datasets), so chart rows never merge.
  */
 export function groupLabels(aggregates: readonly Aggregate[]): Map<Aggregate, string> {
-  const labels = distinctLabels(aggregates.map((a) => a.group), aggregates.map((a) => a.dataset))
+  const labels = distinctLabels(
+    aggregates.map((a) => a.group),
+    aggregates.map((a) => a.dataset),
+  )
   return new Map(aggregates.map((a, i) => [a, labels[i]!]))
 }
 
@@ -26,7 +29,10 @@ export function bySuite(aggregates: readonly Aggregate[]): Array<{ title: string
  * Labels for one chart: `agent[@model][ · category]`, short enough to read on an axis, since the chart's
  * caption already names the suite or dataset; the full labels where the short ones would collide.
  */
-export function chartLabels(aggregates: readonly Aggregate[], full: ReadonlyMap<Aggregate, string>): Map<Aggregate, string> {
+export function chartLabels(
+  aggregates: readonly Aggregate[],
+  full: ReadonlyMap<Aggregate, string>,
+): Map<Aggregate, string> {
   const short = aggregates.map((a) => [armName(a.agent, a.model), a.category].filter(Boolean).join(' · '))
   const unique = new Set(short).size === short.length
   return new Map(aggregates.map((a, i) => [a, unique ? short[i]! : (full.get(a) ?? a.group)]))

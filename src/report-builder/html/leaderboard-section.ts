@@ -18,7 +18,9 @@ function num(value: number | null | undefined, text?: string): string {
 function scoreText(a: Aggregate): string {
   const count = `(${a.correct}/${a.trialsRequested - a.trialsSkipped})`
   const { point, low, high } = a.score
-  return point === null || low === null || high === null ? `${fixed(point)} ${count}` : `${fixed(point)} ${count} [${fixed(low)}, ${fixed(high)}]`
+  return point === null || low === null || high === null
+    ? `${fixed(point)} ${count}`
+    : `${fixed(point)} ${count} [${fixed(low)}, ${fixed(high)}]`
 }
 
 interface Column {
@@ -35,7 +37,11 @@ function columns(rule: ScoreRule, priced: boolean | undefined): Column[] {
     { head: 'trials', cell: (a) => num(a.trialsRequested, `${a.trialsCompleted}/${a.trialsRequested}`) },
     // Repair leads with F1, the figure groups rank by; Score counts runs that met the door's bar.
     { head: 'F1', cell: (a) => num(a.f1Mean, meanStd(a.f1Mean, a.f1Std, a.repairRuns)), hasValue: repairRan },
-    { head: 'F1 [95% CI]', cell: (a) => num(a.f1Interval?.mean ?? null, meanIntervalText(a.f1Interval)), hasValue: repairRan },
+    {
+      head: 'F1 [95% CI]',
+      cell: (a) => num(a.f1Interval?.mean ?? null, meanIntervalText(a.f1Interval)),
+      hasValue: repairRan,
+    },
     {
       head: `Score: ${rule.short} [95% CI]`,
       cell: (a) => num(a.score.point, scoreText(a)),
@@ -45,11 +51,24 @@ function columns(rule: ScoreRule, priced: boolean | undefined): Column[] {
     { head: 'F1 pooled', cell: (a) => num(a.pooled?.f1 ?? null), hasValue: repairRan },
     { head: 'steps', cell: (a) => num(a.stepsMean, fixed(a.stepsMean, 1)), hasValue: (a) => (a.stepsMean ?? 0) > 0 },
     { head: 'tokens', cell: (a) => num(a.tokens.spent, String(a.tokens.spent)), hasValue: (a) => a.tokens.spent > 0 },
-    { head: 'cost', cell: (a) => num(a.usage.costUsd, costText(a.usage.costUsd, a.tokens.spent, priced)), hasValue: (a) => a.usage.calls > 0 || (a.usage.costUsd ?? 0) > 0 },
-    { head: 'quota/trial', cell: (a) => num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)), hasValue: (a) => a.quotaUnitsPerTrial > 0 },
+    {
+      head: 'cost',
+      cell: (a) => num(a.usage.costUsd, costText(a.usage.costUsd, a.tokens.spent, priced)),
+      hasValue: (a) => a.usage.calls > 0 || (a.usage.costUsd ?? 0) > 0,
+    },
+    {
+      head: 'quota/trial',
+      cell: (a) => num(a.quotaUnitsPerTrial, units(a.quotaUnitsPerTrial)),
+      hasValue: (a) => a.quotaUnitsPerTrial > 0,
+    },
     {
       head: 'failures',
-      cell: (a) => `<td class="num" data-value="${failedRuns(a)}">${esc(Object.entries(a.failures).map(([k, n]) => `${k} ${n}`).join(', ') || '0')}</td>`,
+      cell: (a) =>
+        `<td class="num" data-value="${failedRuns(a)}">${esc(
+          Object.entries(a.failures)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || '0',
+        )}</td>`,
     },
   ]
 }
@@ -58,7 +77,12 @@ function columns(rule: ScoreRule, priced: boolean | undefined): Column[] {
  * The leaderboard: a plain table that reads without JavaScript; the page script adds sorting and a filter.
  * Columns no group has a value in (no repair runs, no model calls) are left out and named under the table.
  */
-export function leaderboardTable(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, rule: ScoreRule, priced?: boolean): string {
+export function leaderboardTable(
+  aggregates: readonly Aggregate[],
+  labels: ReadonlyMap<Aggregate, string>,
+  rule: ScoreRule,
+  priced?: boolean,
+): string {
   const all = columns(rule, priced)
   const shown = all.filter((c) => !c.hasValue || aggregates.length === 0 || aggregates.some(c.hasValue))
   const left = all.filter((c) => !shown.includes(c)).map((c) => c.head)

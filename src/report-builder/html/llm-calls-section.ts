@@ -15,7 +15,19 @@ export function llmCallsSection(runs: readonly RunRecord[]): string {
   const traced = runs.filter((r) => r.llmCalls && r.llmCalls.length > 0)
   if (!traced.length) return ''
   const shown = traced.slice(0, MAX_RUNS)
-  const head = ['#', 'protocol', 'path', 'model', 'stream', 'prompt tokens', 'completion tokens', 'latency ms', 'cache', 'status', 'error']
+  const head = [
+    '#',
+    'protocol',
+    'path',
+    'model',
+    'stream',
+    'prompt tokens',
+    'completion tokens',
+    'latency ms',
+    'cache',
+    'status',
+    'error',
+  ]
   const blocks = shown.map((r) => {
     const calls = r.llmCalls.slice(0, MAX_CALLS)
     const rows = calls.map(
@@ -27,10 +39,15 @@ export function llmCallsSection(runs: readonly RunRecord[]): string {
     const summary = `${armName(r.agent, r.model)} · ${r.dataset} · ${caseLabel(r)} · trial ${r.trial + 1}: ${r.llmCalls.length} call(s) via ${r.llmUpstream ?? 'the gateway'}`
     return (
       `<details class="run"><summary>${esc(summary)}</summary><div class="scroll"><table><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>` +
-      (r.llmCalls.length > calls.length ? `<p class="muted">${r.llmCalls.length - calls.length} more calls in runs.jsonl.</p>` : '') +
+      (r.llmCalls.length > calls.length
+        ? `<p class="muted">${r.llmCalls.length - calls.length} more calls in runs.jsonl.</p>`
+        : '') +
       '</details>'
     )
   })
-  const more = traced.length > shown.length ? `<p class="muted">${traced.length - shown.length} more runs with model calls in runs.jsonl.</p>` : ''
+  const more =
+    traced.length > shown.length
+      ? `<p class="muted">${traced.length - shown.length} more runs with model calls in runs.jsonl.</p>`
+      : ''
   return `<h3>Model calls of these runs</h3><p>What the harness's model gateway saw of each run listed above.</p>${blocks.join('')}${more}`
 }

@@ -30,11 +30,23 @@ export function paretoPoints(arms: readonly ArmCost[]): { unit: 'USD' | 'tokens'
   const usable = arms.filter((a) => a.attempted > 0)
   const unit = usable.some((a) => a.costUsd > 0) ? 'USD' : usable.some((a) => a.tokens > 0) ? 'tokens' : null
   if (!unit) return null
-  const points = usable.map((a) => ({ arm: a.arm, cost: (unit === 'USD' ? a.costUsd : a.tokens) / a.attempted, quality: a.quality, onFrontier: false }))
+  const points = usable.map((a) => ({
+    arm: a.arm,
+    cost: (unit === 'USD' ? a.costUsd : a.tokens) / a.attempted,
+    quality: a.quality,
+    onFrontier: false,
+  }))
   for (const p of points) {
-    p.onFrontier = !points.some((q) => q !== p && q.cost <= p.cost && q.quality >= p.quality && (q.cost < p.cost || q.quality > p.quality))
+    p.onFrontier = !points.some(
+      (q) => q !== p && q.cost <= p.cost && q.quality >= p.quality && (q.cost < p.cost || q.quality > p.quality),
+    )
   }
-  return { unit, points: points.sort((a, b) => a.cost - b.cost || b.quality - a.quality || (a.arm < b.arm ? -1 : a.arm > b.arm ? 1 : 0)) }
+  return {
+    unit,
+    points: points.sort(
+      (a, b) => a.cost - b.cost || b.quality - a.quality || (a.arm < b.arm ? -1 : a.arm > b.arm ? 1 : 0),
+    ),
+  }
 }
 
 /** Repair runs per agent/model: mean F1 over the runs that have one, spend over every attempted run. */

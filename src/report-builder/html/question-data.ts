@@ -80,4 +80,3 @@ export function armSummaries(records: readonly RunRecord[]): ArmSummary[] {
       }
     })
 }
-

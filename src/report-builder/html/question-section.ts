@@ -10,7 +10,16 @@ import { armSummaries, categoryGrid } from './question-data.js'
 /** Question suites: accuracy per agent/model, the category × model grid and, when arms differ in cost, the Pareto view. */
 export async function questionSection(records: readonly RunRecord[], priced?: boolean): Promise<string> {
   const arms = armSummaries(records)
-  const head = ['agent / model', 'accuracy [95% CI]', 'passed / attempted', 'failed runs', 'turns per case', 'steps', 'tokens', 'cost']
+  const head = [
+    'agent / model',
+    'accuracy [95% CI]',
+    'passed / attempted',
+    'failed runs',
+    'turns per case',
+    'steps',
+    'tokens',
+    'cost',
+  ]
   const rows = arms.map(
     (a) =>
       `<tr><th scope="row">${esc(a.arm)}</th>` +

@@ -11,9 +11,14 @@ import { paretoPoints, repairArmCosts } from './pareto.js'
 type Labeled = { label: string; aggregate: Aggregate }
 
 /** Per suite, Score and F1 of every group with their 95% intervals. */
-export async function scoreCharts(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
+export async function scoreCharts(
+  aggregates: readonly Aggregate[],
+  labels: ReadonlyMap<Aggregate, string>,
+): Promise<string> {
   const parts: string[] = []
-  for (const [i, { title, aggregates: groups }] of bySuite(aggregates.filter((a) => a.score.point !== null)).entries()) {
+  for (const [i, { title, aggregates: groups }] of bySuite(
+    aggregates.filter((a) => a.score.point !== null),
+  ).entries()) {
     const short = chartLabels(groups, labels)
     const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
     parts.push(
@@ -40,7 +45,10 @@ function byDataset(aggregates: readonly Aggregate[]): Map<string, Aggregate[]> {
 }
 
 /** Per dataset whose corruptions are labelled by kind, recall per kind for every group. */
-export async function kindCharts(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): Promise<string> {
+export async function kindCharts(
+  aggregates: readonly Aggregate[],
+  labels: ReadonlyMap<Aggregate, string>,
+): Promise<string> {
   const parts: string[] = []
   let i = 0
   for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perKind).length > 0))) {
@@ -62,7 +70,11 @@ export async function kindCharts(aggregates: readonly Aggregate[], labels: Reado
  * Per dataset, a table of F1 per column and group, each cell shaded by its value (colours from Vega's `blues`
  * scheme); the counts are in each cell's title.
  */
-export function columnHeatTables(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>, shade: (t: number) => string): string {
+export function columnHeatTables(
+  aggregates: readonly Aggregate[],
+  labels: ReadonlyMap<Aggregate, string>,
+  shade: (t: number) => string,
+): string {
   const parts: string[] = []
   for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perColumn).length > 0))) {
     const columns = [...new Set(groups.flatMap((a) => Object.keys(a.perColumn)))]

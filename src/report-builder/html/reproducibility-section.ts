@@ -25,17 +25,41 @@ export function reproducibilitySection(report: EvalReport): string {
   const r = report.reproducibility
   const isolation = describeIsolation(r.isolation)
   const items: Array<[string, string]> = [
-    ['project commit', `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`],
+    [
+      'project commit',
+      `${r.projectCommit ?? 'unknown (not a git checkout)'}${r.projectDirty ? ' (with uncommitted changes)' : ''}`,
+    ],
     ['seeds', r.seeds.join(', ') || '—'],
     ['agents', r.agents.join(', ') || '—'],
     ...(isolation === null ? [] : [['isolation', isolation] as [string, string]]),
     ['models', r.models.join(', ') || '— (no model-backed agent)'],
     ...(r.llmUpstreams?.length ? [['model gateway upstream', r.llmUpstreams.join(', ')] as [string, string]] : []),
-    ['dependency versions', Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')],
-    ['model calls', `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`],
+    [
+      'dependency versions',
+      Object.entries(r.dependencyVersions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    ],
+    [
+      'model calls',
+      `${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
+    ],
   ]
-  const head = ['dataset', 'origin', 'seed', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes']
-  const timing = [`run date (UTC): ${r.runDateUtc}`, ...report.aggregates.map((a) => `${a.group}: ${seconds(a.runtimeS)}`)]
+  const head = [
+    'dataset',
+    'origin',
+    'seed',
+    'rows × cols',
+    'sha256 of',
+    'dirty sha256',
+    'dirty bytes',
+    'clean sha256',
+    'clean bytes',
+  ]
+  const timing = [
+    `run date (UTC): ${r.runDateUtc}`,
+    ...report.aggregates.map((a) => `${a.group}: ${seconds(a.runtimeS)}`),
+  ]
   return (
     `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>` +
     `<div class="scroll"><table class="hashes"><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${datasetRows(report)}</tbody></table></div>` +

@@ -32,7 +32,11 @@ function singleFileBuild(name: string, file: string, deps: Record<string, unknow
     if (id in deps) return deps[id]
     throw new Error(`${path} requires ${id}, which the report's charts do not provide`)
   }
-  compileFunction(readFileSync(path, 'utf8'), ['exports', 'module', 'require'], { filename: path })(umd.exports, umd, requireDep)
+  compileFunction(readFileSync(path, 'utf8'), ['exports', 'module', 'require'], { filename: path })(
+    umd.exports,
+    umd,
+    requireDep,
+  )
   return umd.exports
 }
 
@@ -41,7 +45,14 @@ const CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   background: '#ffffff',
   view: { stroke: null },
-  axis: { labelColor: '#333', titleColor: '#333', gridColor: '#e6e6e6', domainColor: '#999', tickColor: '#999', labelLimit: 420 },
+  axis: {
+    labelColor: '#333',
+    titleColor: '#333',
+    gridColor: '#e6e6e6',
+    domainColor: '#999',
+    tickColor: '#999',
+    labelLimit: 420,
+  },
   legend: { labelLimit: 420, orient: 'bottom', columns: 2 },
   range: { category: { scheme: 'tableau10' } },
 } as const
@@ -54,11 +65,18 @@ const CONFIG = {
  * Data must be inline (`values`): the loader is replaced by one that refuses any URL, so building a report
  * never touches the network.
  */
-export async function renderVegaLiteSvgs(spec: TopLevelSpec, drawings: ReadonlyArray<{ width: number; id: string }>): Promise<string[]> {
+export async function renderVegaLiteSvgs(
+  spec: TopLevelSpec,
+  drawings: ReadonlyArray<{ width: number; id: string }>,
+): Promise<string[]> {
   const { vega, vl } = await loadVega()
   const first = drawings[0]
   if (!first) return []
-  const compiled = vl.compile({ ...spec, width: first.width, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec
+  const compiled = vl.compile({
+    ...spec,
+    width: first.width,
+    config: { ...CONFIG, ...(spec.config ?? {}) },
+  } as TopLevelSpec).spec
   // The spec's width is the whole chart's, axes and legends included. Set on the Vega spec: Vega-Lite warns
   // about fitting when the height is counted in steps, as most of these charts' heights are.
   compiled.autosize = { type: 'fit-x', contains: 'padding' }

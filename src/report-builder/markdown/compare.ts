@@ -33,12 +33,18 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     formatNumber(g.scoreA),
     formatNumber(g.scoreB),
     formatSigned(g.delta),
-    g.method === 'deterministic' ? 'exact change' : `${formatP(g.p)}${g.stars ? ` ${g.stars}` : ''} (${testName(g.passFailTest)})`,
+    g.method === 'deterministic'
+      ? 'exact change'
+      : `${formatP(g.p)}${g.stars ? ` ${g.stars}` : ''} (${testName(g.passFailTest)})`,
     g.f1 ? String(g.f1.n) : '0',
     g.f1 ? formatNumber(g.f1.meanA) : '—',
     g.f1 ? formatNumber(g.f1.meanB) : '—',
     g.f1 ? `${formatSigned(g.f1.meanDelta)} [${formatSigned(g.f1.low)}, ${formatSigned(g.f1.high)}]` : '—',
-    g.f1 ? (g.f1.p === null ? 'exact change' : `${formatP(g.f1.p)}${g.f1.stars ? ` ${g.f1.stars}` : ''} (${testName(g.f1.test)})`) : '—',
+    g.f1
+      ? g.f1.p === null
+        ? 'exact change'
+        : `${formatP(g.f1.p)}${g.f1.stars ? ` ${g.f1.stars}` : ''} (${testName(g.f1.test)})`
+      : '—',
     g.failed ? `**${verdictLabel(g)}**` : verdictLabel(g),
   ]
   const pairing =
@@ -49,7 +55,11 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
   const failing = [cmp.overall, ...cmp.groups].filter((g) => g.failed)
   const bar = `α = ${cmp.alpha}${cmp.floor === null ? '' : `, floor ${cmp.floor}`}${cmp.minDelta ? `, minDelta ${cmp.minDelta}` : ''}`
   const verdict = failing.length
-    ? [`**B is worse than A** (${bar}):`, '', ...failing.map((g) => `- ${markdownText(verdictLine(g, settings))}`)].join('\n')
+    ? [
+        `**B is worse than A** (${bar}):`,
+        '',
+        ...failing.map((g) => `- ${markdownText(verdictLine(g, settings))}`),
+      ].join('\n')
     : `**No significant regression** of B vs A (${bar}).`
   const underpowered = [cmp.overall, ...cmp.groups].filter((g) => powerText(g, cmp.alpha))
   const power = underpowered.length
@@ -59,9 +69,13 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
     cmp.overall.onlyA || cmp.overall.onlyB
       ? `\nUnpaired units (left out of the tests): ${cmp.overall.onlyA} only in A, ${cmp.overall.onlyB} only in B.\n`
       : ''
-  const detectable = [cmp.overall, ...cmp.groups].flatMap((g) => (detectableText(g) ? [`${g.key === null ? 'overall' : markdownText(g.group)}: ${detectableText(g)}`] : []))
+  const detectable = [cmp.overall, ...cmp.groups].flatMap((g) =>
+    detectableText(g) ? [`${g.key === null ? 'overall' : markdownText(g.group)}: ${detectableText(g)}`] : [],
+  )
   const mde = detectable.length ? `\n**Detectable effects:** ${detectable.join('; ')}.\n` : ''
-  const rules = [cmp.overall, ...cmp.groups].flatMap((g) => (g.unitNote ? [`- ${g.key === null ? 'overall' : markdownText(g.group)}: ${g.unitNote}`] : []))
+  const rules = [cmp.overall, ...cmp.groups].flatMap((g) =>
+    g.unitNote ? [`- ${g.key === null ? 'overall' : markdownText(g.group)}: ${g.unitNote}`] : [],
+  )
   const unitRules = rules.length ? `\n**Units:**\n\n${rules.join('\n')}\n` : ''
   return [
     `## Paired comparison`,
@@ -93,7 +107,8 @@ export function renderComparisonMarkdown(cmp: Comparison): string {
 /** `The p-values are Holm-corrected over 22 tests …`: how many tests the gate corrected for together. */
 function familyText(cmp: Comparison): string {
   const n = cmp.family.tests
-  if (n <= 1) return n === 1 ? 'The gate ran 1 test: no correction needed. ' : 'No test could reach α, so none was corrected. '
+  if (n <= 1)
+    return n === 1 ? 'The gate ran 1 test: no correction needed. ' : 'No test could reach α, so none was corrected. '
   return `Each group gates on its primary test (F1 where it measures F1, else pass/fail; the other p is shown only); the gate's ${n} tests (the groups and the overall row) are Holm-corrected together, so an unchanged agent fails at most α of the time. `
 }
 

@@ -17,7 +17,10 @@ export function renderConformanceSection(report: Pick<EvalReport, 'records'>): s
   if (!runs.length) return ''
   const rows = runs.map(({ r, recorded }) => {
     const props = recorded.properties
-    const worst = props.reduce<RecordedProperty | undefined>((w, p) => (p.score !== null && (w === undefined || p.score < w.score!) ? p : w), undefined)
+    const worst = props.reduce<RecordedProperty | undefined>(
+      (w, p) => (p.score !== null && (w === undefined || p.score < w.score!) ? p : w),
+      undefined,
+    )
     const rules = recorded.rulesPassRate
     return [
       markdownCell(r.agent),

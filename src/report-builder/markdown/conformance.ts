@@ -26,7 +26,10 @@ function testLine(a: DistributionAnalysis): string {
     const which = (t.impossible ?? []).map((i) => markdownText(labels[i] ?? '?')).join(', ')
     return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); p = 0: ${which} observed though requested at 0%, impossible under the request (decided without a test statistic).`
   }
-  const method = t.method === 'exact-multinomial' ? `exact multinomial (${t.outcomes} outcomes)` : `χ² approximation, df ${t.degreesOfFreedom}`
+  const method =
+    t.method === 'exact-multinomial'
+      ? `exact multinomial (${t.outcomes} outcomes)`
+      : `χ² approximation, df ${t.degreesOfFreedom}`
   return `Score ${fixed(a.score, 1)} (total variation distance ${fixed(a.totalVariationDistance)}); χ² = ${formatNumber(t.statistic, 3)}, ${formatPClause(t.pValue)} by ${method}.`
 }
 
@@ -46,12 +49,20 @@ export function renderConformanceMarkdown(result: ConformanceEvaluation, title =
       'weighted by samples analyzed, times the share of samples passing the rules when there are rules.',
     '',
   ]
-  if (result.conformantAreas.length) parts.push('## Conformant', '', ...result.conformantAreas.map((a) => `- ${markdownText(a)}`), '')
-  if (result.nonConformantAreas.length) parts.push('## Not conformant', '', ...result.nonConformantAreas.map((a) => `- ${markdownText(a)}`), '')
+  if (result.conformantAreas.length)
+    parts.push('## Conformant', '', ...result.conformantAreas.map((a) => `- ${markdownText(a)}`), '')
+  if (result.nonConformantAreas.length)
+    parts.push('## Not conformant', '', ...result.nonConformantAreas.map((a) => `- ${markdownText(a)}`), '')
   for (const a of result.distributionAnalysis) {
-    parts.push(`## ${markdownText(a.propertyName)}`, '', `Classifier ${markdownText(a.classifier)}; ${a.totalSamplesAnalyzed} of ${a.totalSamples} samples analyzed.`, '')
+    parts.push(
+      `## ${markdownText(a.propertyName)}`,
+      '',
+      `Classifier ${markdownText(a.classifier)}; ${a.totalSamplesAnalyzed} of ${a.totalSamples} samples analyzed.`,
+      '',
+    )
     parts.push(propertyTable(a), '', testLine(a), '')
-    if (a.planAgreement !== null) parts.push(`Samples labelled as planned: ${formatNumber(100 * a.planAgreement, 1)}%.`, '')
+    if (a.planAgreement !== null)
+      parts.push(`Samples labelled as planned: ${formatNumber(100 * a.planAgreement, 1)}%.`, '')
     if (a.unclassifiedSamples > 0) {
       parts.push(
         `${a.unclassifiedSamples} unclassified (${a.classifierErrors} classifier failures), left out of the shares; first: ` +
@@ -62,14 +73,38 @@ export function renderConformanceMarkdown(result: ConformanceEvaluation, title =
   }
   if (result.rules) {
     const r = result.rules
-    parts.push('## Rules', '', `${r.samplesPassing} of ${r.samplesChecked} samples pass (${formatNumber(100 * r.passRate, 1)}%).`, '')
+    parts.push(
+      '## Rules',
+      '',
+      `${r.samplesPassing} of ${r.samplesChecked} samples pass (${formatNumber(100 * r.passRate, 1)}%).`,
+      '',
+    )
     const fields = Object.entries(r.violationsByField)
-    if (fields.length) parts.push(table(['field', 'samples with a violation'], fields.map(([f, n]) => [markdownCell(f), String(n)])), '')
+    if (fields.length)
+      parts.push(
+        table(
+          ['field', 'samples with a violation'],
+          fields.map(([f, n]) => [markdownCell(f), String(n)]),
+        ),
+        '',
+      )
   }
   if (result.usage) {
     const u = result.usage
-    parts.push('## Classifier usage', '', `${u.calls} calls, ${tokensSpentAndSaved(u).spent} tokens, ${u.cachedCalls} answered from the cache.`, '')
+    parts.push(
+      '## Classifier usage',
+      '',
+      `${u.calls} calls, ${tokensSpentAndSaved(u).spent} tokens, ${u.cachedCalls} answered from the cache.`,
+      '',
+    )
   }
-  parts.push('### Dates and durations', '', `- started (UTC): ${result.startedAt}`, `- completed (UTC): ${result.completedAt}`, `- duration: ${seconds(result.durationSeconds)}`, '')
+  parts.push(
+    '### Dates and durations',
+    '',
+    `- started (UTC): ${result.startedAt}`,
+    `- completed (UTC): ${result.completedAt}`,
+    `- duration: ${seconds(result.durationSeconds)}`,
+    '',
+  )
   return parts.join('\n')
 }

@@ -1,5 +1,10 @@
 import type { RunRecord } from '../../core/run-record.js'
-import { type DabenchRate, type DabenchScores, type DabenchSummary, dabenchSummaries } from '../../datasets/dabench/scores.js'
+import {
+  type DabenchRate,
+  type DabenchScores,
+  type DabenchSummary,
+  dabenchSummaries,
+} from '../../datasets/dabench/scores.js'
 import { armName } from '../aggregate.js'
 import { table } from '../figure-text.js'
 
@@ -10,7 +15,13 @@ export function dabenchPercent(rate: DabenchRate): string {
 }
 
 function scoreCells(s: DabenchScores): string[] {
-  return [String(s.questions), String(s.subAnswers), dabenchPercent(s.abq), dabenchPercent(s.psaq), dabenchPercent(s.uasq)]
+  return [
+    String(s.questions),
+    String(s.subAnswers),
+    dabenchPercent(s.abq),
+    dabenchPercent(s.psaq),
+    dabenchPercent(s.uasq),
+  ]
 }
 
 const SCORE_HEAD = ['questions', 'sub-answers', 'ABQ [95% CI]', 'PSAQ [95% CI]', 'UASQ [95% CI]']
@@ -35,13 +46,19 @@ export function renderDabenchSection(records: readonly RunRecord[], seed = 0): s
     '',
     '#### DABench by level',
     '',
-    table(['agent / model', 'level', ...SCORE_HEAD], summaries.flatMap((s) => s.byLevel.map((l) => [arm(s), l.level, ...scoreCells(l)]))),
+    table(
+      ['agent / model', 'level', ...SCORE_HEAD],
+      summaries.flatMap((s) => s.byLevel.map((l) => [arm(s), l.level, ...scoreCells(l)])),
+    ),
     '',
     '#### DABench by concept',
     '',
     'A question of several concepts counts under each.',
     '',
-    table(['agent / model', 'concept', ...SCORE_HEAD], summaries.flatMap((s) => s.byConcept.map((c) => [arm(s), c.concept, ...scoreCells(c)]))),
+    table(
+      ['agent / model', 'concept', ...SCORE_HEAD],
+      summaries.flatMap((s) => s.byConcept.map((c) => [arm(s), c.concept, ...scoreCells(c)])),
+    ),
     '',
   ].join('\n')
 }

@@ -26,7 +26,9 @@ export interface LeaderboardExtras {
 function thresholdLines(report: EvalReport): string[] {
   const thresholds = (report.config.thresholds ?? {}) as Thresholds
   return Object.entries(thresholds).map(([pattern, spec]) => {
-    const bars = Object.entries(spec).map(([metric, bar]) => `${metric} ≥ ${bar}`).join(', ')
+    const bars = Object.entries(spec)
+      .map(([metric, bar]) => `${metric} ≥ ${bar}`)
+      .join(', ')
     const matched = report.aggregates.filter((a) => patternMatches(pattern, a)).length
     return `- ${markdownCode(pattern)}: ${bars} (${matched} group${matched === 1 ? '' : 's'})`
   })
@@ -38,7 +40,19 @@ function arrow(before: number | null | undefined, after: number | null): string 
 
 function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
   return table(
-    ['group', 'F1 baseline → now', 'ΔF1', 'F1 p', 'pass rate baseline → now', 'Δpass rate', 'units', 'b', 'c', 'pass/fail p', 'verdict'],
+    [
+      'group',
+      'F1 baseline → now',
+      'ΔF1',
+      'F1 p',
+      'pass rate baseline → now',
+      'Δpass rate',
+      'units',
+      'b',
+      'c',
+      'pass/fail p',
+      'verdict',
+    ],
     deltas.map((d) => {
       const v = d.verdict
       const paired = d.status === 'compared' && v !== null && v.n > 0
@@ -66,7 +80,10 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
   const notes = (extras.gateNotes ?? []).map((n) => `- note: ${markdownText(n)}`)
   const gate = failures.length
     ? ['The gate failed:', '', ...failures.map((f) => `- ${markdownText(f)}`), ...notes]
-    : ['Passed: every threshold met, every eval scored, no significant regression.', ...(notes.length ? ['', ...notes] : [])]
+    : [
+        'Passed: every threshold met, every eval scored, no significant regression.',
+        ...(notes.length ? ['', ...notes] : []),
+      ]
   const checked = thresholdLines(report)
   if (checked.length) gate.push('', 'Thresholds checked (pattern: bars, groups matched):', '', ...checked)
   const deltas = extras.baselineDeltas ?? []
@@ -79,12 +96,30 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
       `A group fails when it is significantly worse at α = ${alpha} on pass/fail (McNemar on units, or a sign-flip test on unit pass rates) ` +
       `or on F1 (sign-flip test on unit means), when one unit with identical trials drops deterministically (exact, no p), or below the floor; ` +
       'a group the baseline does not have is new and not compared. Δ = now − baseline.'
-    const underpowered = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && powerText(d.verdict, alpha) ? [`- ${markdownText(d.group)}: ${powerText(d.verdict, alpha)}`] : []))
-    const power = underpowered.length ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}` : ''
-    const detectable = deltas.flatMap((d) => (d.verdict && d.status === 'compared' && detectableText(d.verdict) ? [`- ${d.group}: ${detectableText(d.verdict)}`] : []))
-    const mde = detectable.length ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}` : ''
-    const untestable = untestableLines(deltas, markdownText).map((line) => `\n\n${line}`).join('')
-    sections.push({ id: 'baseline', title: 'Against the baseline', body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${untestable}${mde}` })
+    const underpowered = deltas.flatMap((d) =>
+      d.verdict && d.status === 'compared' && powerText(d.verdict, alpha)
+        ? [`- ${markdownText(d.group)}: ${powerText(d.verdict, alpha)}`]
+        : [],
+    )
+    const power = underpowered.length
+      ? `\n\n**Power.** These groups cannot fail on the tests, whatever happens, only through the floor:\n\n${underpowered.join('\n')}`
+      : ''
+    const detectable = deltas.flatMap((d) =>
+      d.verdict && d.status === 'compared' && detectableText(d.verdict)
+        ? [`- ${d.group}: ${detectableText(d.verdict)}`]
+        : [],
+    )
+    const mde = detectable.length
+      ? `\n\n**Detectable effects** at α = ${alpha} (Miller's power formula; docs/statistics.md):\n\n${detectable.join('\n')}`
+      : ''
+    const untestable = untestableLines(deltas, markdownText)
+      .map((line) => `\n\n${line}`)
+      .join('')
+    sections.push({
+      id: 'baseline',
+      title: 'Against the baseline',
+      body: `${rule}\n\n${baselineDeltaTable(deltas)}${power}${untestable}${mde}`,
+    })
   }
   return sections
 }
@@ -92,7 +127,10 @@ export function gateSections(report: EvalReport, extras: LeaderboardExtras): Rep
 /** The reporter's leaderboard.md: the report's sections with the gate and the baseline placed before the run failures. */
 export function renderLeaderboard(report: EvalReport, extras: LeaderboardExtras = {}): string {
   const conformance = renderConformanceSection(report) // conformance (issue 14): only when a run evaluated it
-  const added = [...gateSections(report, extras), ...(conformance ? [{ id: 'conformance', title: null, body: conformance.trimEnd() }] : [])]
+  const added = [
+    ...gateSections(report, extras),
+    ...(conformance ? [{ id: 'conformance', title: null, body: conformance.trimEnd() }] : []),
+  ]
   const sections = insertSections(reportSections(report, { runtimeInSummary: false }), 'run-failures', added)
   return renderSectionsMarkdown(extras.title ?? 'dataforge-evals leaderboard', sections)
 }

@@ -58,7 +58,10 @@ export function renderQaModelTable(records: readonly RunRecord[], priced?: boole
       String(failures),
     ]
   })
-  return table(['agent / model', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'], rows)
+  return table(
+    ['agent / model', 'suite', 'accuracy [95% CI]', 'passed/attempted', 'avg turns', 'tokens', 'cost', 'run failures'],
+    rows,
+  )
 }
 
 /** Suite · category down, arms across: passed/attempted per cell. */
@@ -80,14 +83,22 @@ export function renderQaFailedCases(records: readonly RunRecord[]): string {
   if (!failed.length) return 'Every question passed.'
   const rows = failed
     .slice(0, MAX_FAILED_LISTED)
-    .map((r) => [markdownCell(armOf(r)), markdownCell(r.suite), markdownCell(caseLabel(r)), String(r.trial + 1), markdownCell(why(r))])
-  const more = failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
+    .map((r) => [
+      markdownCell(armOf(r)),
+      markdownCell(r.suite),
+      markdownCell(caseLabel(r)),
+      String(r.trial + 1),
+      markdownCell(why(r)),
+    ])
+  const more =
+    failed.length > MAX_FAILED_LISTED ? `\n\n… and ${failed.length - MAX_FAILED_LISTED} more (all in runs.jsonl).` : ''
   return table(['agent / model', 'suite', 'case', 'trial', 'why'], rows) + more
 }
 
 /** The detail of a failed question on one line. */
 function why(r: RunRecord): string {
-  const text = r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect')
+  const text =
+    r.status === 'failed' ? `${r.failureKind}: ${r.failureMessage ?? ''}` : (r.validationError ?? 'incorrect')
   return oneLine(text, 200)
 }
 
@@ -99,7 +110,7 @@ export function renderQaSections(report: EvalReport): string {
   return [
     '## Question answering',
     '',
-    'Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent\'s model steps per question.',
+    "Accuracy is passed/attempted questions (each conversation turn counts) with a 95% Wilson interval; avg turns is the agent's model steps per question.",
     '',
     renderQaModelTable(records, pricedOf(report)),
     '',

@@ -40,7 +40,22 @@ function failuresText(a: Aggregate): string {
 }
 
 export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
-  const header = ['agent', 'kind', 'dataset', 'units', 'F1 (mean ± std)', 'F1 [95% CI]', 'F1 pooled', 'P', 'R', scoreRule(report).header, 'trials done/asked', 'steps/trial', 'quota/trial', 'quota total']
+  const header = [
+    'agent',
+    'kind',
+    'dataset',
+    'units',
+    'F1 (mean ± std)',
+    'F1 [95% CI]',
+    'F1 pooled',
+    'P',
+    'R',
+    scoreRule(report).header,
+    'trials done/asked',
+    'steps/trial',
+    'quota/trial',
+    'quota total',
+  ]
   if (opts.runtimeInSummary) header.push('runtime total')
   header.push('failures')
   const rows = leaderboardOrder(report.aggregates).map((a) => {
@@ -89,7 +104,20 @@ function renderCounts(report: EvalReport): string {
     })
   if (!rows.length) return ''
   return table(
-    ['group', 'tp', 'fp', 'fn', 'detection F1', 'wrong value', 'over-repair', 'missed', 'wrong cell', 'column case', 'duplicates', 'malformed'],
+    [
+      'group',
+      'tp',
+      'fp',
+      'fn',
+      'detection F1',
+      'wrong value',
+      'over-repair',
+      'missed',
+      'wrong cell',
+      'column case',
+      'duplicates',
+      'malformed',
+    ],
     rows,
   )
 }
@@ -97,11 +125,16 @@ function renderCounts(report: EvalReport): string {
 /** Values the evals passed to `record(name, value)` and non-repair grader scores: the mean per group. */
 function renderMetrics(report: EvalReport): string {
   // DABench's case facts (sub-answer counts, concept flags) are not measurements: its own section reads them.
-  const names = [...new Set(report.aggregates.flatMap((a) => Object.keys(a.metrics)))].filter((n) => !isDabenchFact(n)).sort()
+  const names = [...new Set(report.aggregates.flatMap((a) => Object.keys(a.metrics)))]
+    .filter((n) => !isDabenchFact(n))
+    .sort()
   if (!names.length) return ''
   const rows = report.aggregates
     .filter((a) => names.some((n) => a.metrics[n] !== undefined))
-    .map((a) => [markdownCell(a.group), ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3)))])
+    .map((a) => [
+      markdownCell(a.group),
+      ...names.map((n) => (a.metrics[n] === undefined ? '—' : fixed(a.metrics[n], 3))),
+    ])
   return table(['group', ...names.map(markdownCell)], rows)
 }
 
@@ -119,17 +152,32 @@ function renderCost(report: EvalReport): string {
       costText(a.costPerCorrectFixUsd, a.tokens.spent, priced),
     ])
   if (!rows.length) return ''
-  return table(['group', 'calls', 'tokens spent', 'cached calls', 'tokens saved by cache', 'cost', 'cost per correct fix'], rows)
+  return table(
+    ['group', 'calls', 'tokens spent', 'cached calls', 'tokens saved by cache', 'cost', 'cost per correct fix'],
+    rows,
+  )
 }
 
 function renderFailures(report: EvalReport): string {
   const failed = report.records.filter((r) => r.status === 'failed')
   if (!failed.length) return 'No run failures.'
   const attempted = report.records.filter((r) => r.status !== 'skipped').length
-  const count = isRepairReport(report) ? `${failed.length} of ${attempted} repair trials failed before they were scored (no F1).\n\n` : ''
-  return count + table(
-    ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
-    failed.map((r) => [markdownCell(r.agent), markdownCell(r.dataset), String(r.trial + 1), String(r.seed), r.failureKind ?? '', markdownCell(truncate(r.failureMessage ?? '', 160))]),
+  const count = isRepairReport(report)
+    ? `${failed.length} of ${attempted} repair trials failed before they were scored (no F1).\n\n`
+    : ''
+  return (
+    count +
+    table(
+      ['agent', 'dataset', 'trial', 'seed', 'kind', 'message'],
+      failed.map((r) => [
+        markdownCell(r.agent),
+        markdownCell(r.dataset),
+        String(r.trial + 1),
+        String(r.seed),
+        r.failureKind ?? '',
+        markdownCell(truncate(r.failureMessage ?? '', 160)),
+      ]),
+    )
   )
 }
 
@@ -170,11 +218,24 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
     ...(isolation === null ? [] : [`- isolation: ${markdownText(isolation)}`]),
     `- models: ${r.models.map(markdownText).join(', ') || '— (no model-backed agent)'}`,
     ...(r.llmUpstreams?.length ? [`- model gateway upstream: ${r.llmUpstreams.map(markdownText).join(', ')}`] : []),
-    `- dependency versions: ${Object.entries(r.dependencyVersions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `- dependency versions: ${Object.entries(r.dependencyVersions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     `- model calls: ${r.cache.liveCalls} live, ${r.cache.cachedCalls} answered from the record/replay cache (${r.cache.cachedRuns} runs fully cached)`,
     '',
     table(
-      ['dataset', 'origin', 'seed', 'generator options', 'rows × cols', 'sha256 of', 'dirty sha256', 'dirty bytes', 'clean sha256', 'clean bytes'],
+      [
+        'dataset',
+        'origin',
+        'seed',
+        'generator options',
+        'rows × cols',
+        'sha256 of',
+        'dirty sha256',
+        'dirty bytes',
+        'clean sha256',
+        'clean bytes',
+      ],
       r.datasets.map((d) => [
         markdownCell(d.id),
         markdownCell(d.origin),
@@ -195,7 +256,9 @@ export function renderReproducibility(report: EvalReport, opts: MarkdownOptions 
   if (!opts.runtimeInSummary) {
     for (const a of report.aggregates) {
       const trials = a.trialsRequested - a.trialsSkipped
-      timing.push(`- ${markdownText(a.group)}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`)
+      timing.push(
+        `- ${markdownText(a.group)}: ${seconds(a.runtimeS)} total${trials > 1 ? `, ${seconds(a.runtimeS / trials)} per trial (${trials} trials)` : ''}`,
+      )
     }
   }
   return `${lines.join('\n')}\n\n### Dates and durations\n\n${timing.join('\n')}`
@@ -214,7 +277,11 @@ function withUnits(report: EvalReport): string {
 /** The sections of a report, in order, each built from the report's data. */
 export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): ReportSection[] {
   const sections: ReportSection[] = [
-    { id: 'summary', title: 'Summary', body: `${repairRank(report)}${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}` },
+    {
+      id: 'summary',
+      title: 'Summary',
+      body: `${repairRank(report)}${scoreRule(report).legend} ${SUMMARY_LEGEND}\n\n${renderSummaryTable(report, opts)}${withUnits(report)}`,
+    },
   ]
   // The size policy's cuts, stated before any figure that came from a cut value.
   const cuts = valueCutsOf(report.records)
@@ -224,13 +291,28 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
   if (qa) sections.push({ id: 'qa', title: null, body: qa.trimEnd() })
   const optional: Array<[string, string, string, string]> = [
     ['counts', 'Repair counts and diagnostics', '', renderCounts(report)],
-    ['metrics', 'Recorded metrics', 'Mean per group over completed runs of the values evals passed to `record(name, value)` and of non-repair grader scores.', renderMetrics(report)],
-    ['flaky', 'Flaky cases', `Cases that both passed and failed across their trials. pass@1 is the chance one trial passes; pass^${PASS_HAT_K} the chance ${PASS_HAT_K} trials all pass.`, renderFlaky(report)],
+    [
+      'metrics',
+      'Recorded metrics',
+      'Mean per group over completed runs of the values evals passed to `record(name, value)` and of non-repair grader scores.',
+      renderMetrics(report),
+    ],
+    [
+      'flaky',
+      'Flaky cases',
+      `Cases that both passed and failed across their trials. pass@1 is the chance one trial passes; pass^${PASS_HAT_K} the chance ${PASS_HAT_K} trials all pass.`,
+      renderFlaky(report),
+    ],
     ['cost', 'Tokens and cost', '', renderCost(report)],
   ]
-  for (const [id, title, intro, body] of optional) if (body) sections.push({ id, title, body: intro ? `${intro}\n\n${body}` : body })
+  for (const [id, title, intro, body] of optional)
+    if (body) sections.push({ id, title, body: intro ? `${intro}\n\n${body}` : body })
   sections.push(
-    { id: 'run-failures', title: isRepairReport(report) ? 'Failed trials' : 'Run failures', body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}` },
+    {
+      id: 'run-failures',
+      title: isRepairReport(report) ? 'Failed trials' : 'Run failures',
+      body: `Timeouts, exceptions and unusable output, kept apart from repair diagnostics.\n\n${renderFailures(report)}`,
+    },
     { id: 'reproducibility', title: 'Reproducibility', body: renderReproducibility(report, opts) },
     {
       id: 'compare-note',
@@ -244,7 +326,11 @@ export function reportSections(report: EvalReport, opts: MarkdownOptions = {}): 
 }
 
 /** Places sections before the one with id `beforeId` (at the end when there is none). */
-export function insertSections(sections: readonly ReportSection[], beforeId: string, added: readonly ReportSection[]): ReportSection[] {
+export function insertSections(
+  sections: readonly ReportSection[],
+  beforeId: string,
+  added: readonly ReportSection[],
+): ReportSection[] {
   const at = sections.findIndex((s) => s.id === beforeId)
   const i = at === -1 ? sections.length : at
   return [...sections.slice(0, i), ...added, ...sections.slice(i)]

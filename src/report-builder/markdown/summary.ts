@@ -9,7 +9,10 @@ export interface SummarySource {
   path: string
   runDateUtc: string
   command: string | null
-  aggregates: readonly Pick<Aggregate, 'group' | 'suite' | 'score' | 'f1Mean' | 'trialsCompleted' | 'trialsRequested' | 'failures'>[]
+  aggregates: readonly Pick<
+    Aggregate,
+    'group' | 'suite' | 'score' | 'f1Mean' | 'trialsCompleted' | 'trialsRequested' | 'failures'
+  >[]
 }
 
 /**

@@ -51,7 +51,11 @@ async function load(): Promise<Loaded> {
 }
 
 /** Each record's spans, one list per record (a trace each), built through the SDK's tracer. */
-export function buildTraces(loaded: Loaded, records: readonly RunRecord[], env: NodeJS.ProcessEnv = process.env): ReadableSpan[][] {
+export function buildTraces(
+  loaded: Loaded,
+  records: readonly RunRecord[],
+  env: NodeJS.ProcessEnv = process.env,
+): ReadableSpan[][] {
   const { sdk, resources, api, names } = loaded
   let current: ReadableSpan[] = []
   const collector = {
@@ -74,7 +78,11 @@ export function buildTraces(loaded: Loaded, records: readonly RunRecord[], env: 
 }
 
 /** Loads the packages, builds a trace per record and sends them to `target`; never throws. */
-export async function exportTraces(records: readonly RunRecord[], target: TraceTarget, opts: { timeoutMs?: number } = {}): Promise<TraceExportResult> {
+export async function exportTraces(
+  records: readonly RunRecord[],
+  target: TraceTarget,
+  opts: { timeoutMs?: number } = {},
+): Promise<TraceExportResult> {
   if (records.length === 0) return { traces: 0, spans: 0, warning: null }
   let loaded: Loaded
   try {
@@ -89,7 +97,10 @@ export async function exportTraces(records: readonly RunRecord[], target: TraceT
   try {
     const traces = buildTraces(loaded, records)
     const spans = traces.reduce((n, t) => n + t.length, 0)
-    const warning = target.kind === 'file' ? await writeLines(traces, target.path) : await post(traces, target, opts.timeoutMs ?? HTTP_TIMEOUT_MS)
+    const warning =
+      target.kind === 'file'
+        ? await writeLines(traces, target.path)
+        : await post(traces, target, opts.timeoutMs ?? HTTP_TIMEOUT_MS)
     return { traces: traces.length, spans, warning }
   } catch (error) {
     return { traces: 0, spans: 0, warning: `traces not exported: ${messageOf(error)}` }
@@ -109,7 +120,11 @@ async function writeLines(traces: ReadableSpan[][], path: string): Promise<strin
   }
 }
 
-async function post(traces: ReadableSpan[][], target: Extract<TraceTarget, { kind: 'http' }>, timeoutMillis: number): Promise<string | null> {
+async function post(
+  traces: ReadableSpan[][],
+  target: Extract<TraceTarget, { kind: 'http' }>,
+  timeoutMillis: number,
+): Promise<string | null> {
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http')
   const exporter = new OTLPTraceExporter({ url: target.url, timeoutMillis })
   const failures: string[] = []

@@ -16,7 +16,9 @@ export async function exportRunTraces(
   try {
     target = traceTarget(given, where.env, where.cwd)
   } catch {
-    warn(`${pc.yellow('warning')}: traces not exported: DATAFORGE_OTEL (or --otel, otel) is neither a file path nor an http(s) URL`)
+    warn(
+      `${pc.yellow('warning')}: traces not exported: DATAFORGE_OTEL (or --otel, otel) is neither a file path nor an http(s) URL`,
+    )
     return
   }
   if (!target) return

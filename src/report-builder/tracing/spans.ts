@@ -57,8 +57,14 @@ function runWindow(record: RunRecord): { start: number; end: number } {
   const own = record.startedAt ? Date.parse(record.startedAt) : Number.NaN
   const durationMs = record.runtimeS * 1000
   const start = Number.isFinite(own) ? own : Date.parse(record.runDateUtc) - durationMs
-  const firstCall = record.llmCalls.reduce((min, c) => (c.startedAtMs !== null && c.startedAtMs < min ? c.startedAtMs : min), start)
-  const lastEnd = record.llmCalls.reduce((max, c) => (c.startedAtMs !== null ? Math.max(max, c.startedAtMs + c.latencyMs) : max), start + durationMs)
+  const firstCall = record.llmCalls.reduce(
+    (min, c) => (c.startedAtMs !== null && c.startedAtMs < min ? c.startedAtMs : min),
+    start,
+  )
+  const lastEnd = record.llmCalls.reduce(
+    (max, c) => (c.startedAtMs !== null ? Math.max(max, c.startedAtMs + c.latencyMs) : max),
+    start + durationMs,
+  )
   return { start: Math.min(start, firstCall), end: lastEnd }
 }
 
@@ -73,7 +79,11 @@ function callWindows(record: RunRecord, runStart: number): Array<{ start: number
 }
 
 /** A tool call runs after the model call that asked for it and before the next one; the harness does not time tools. */
-function toolWindow(tool: RecordToolCall, calls: ReadonlyArray<{ start: number; end: number }>, runEnd: number): { start: number; end: number } {
+function toolWindow(
+  tool: RecordToolCall,
+  calls: ReadonlyArray<{ start: number; end: number }>,
+  runEnd: number,
+): { start: number; end: number } {
   if (tool.call === null || !calls[tool.call]) return { start: runEnd, end: runEnd }
   const start = calls[tool.call]!.end
   const next = calls[tool.call + 1]
@@ -106,8 +116,13 @@ export function runSpans(api: OtelApi, names: GenAiNames, tracer: Tracer, record
   put(attrs, 'dataforge.f1', record.f1)
   put(attrs, 'dataforge.failure.kind', record.failureKind)
   if (record.status === 'failed') put(attrs, names.ATTR_ERROR_TYPE, record.failureKind ?? 'failed')
-  for (const name of Object.keys(record.metrics).sort().slice(0, MAX_METRICS)) attrs[`dataforge.metric.${name}`] = record.metrics[name]!
-  const root = tracer.startSpan(`invoke_agent ${record.agent}`, { kind: api.SpanKind.INTERNAL, startTime: window.start, attributes: attrs }, api.ROOT_CONTEXT)
+  for (const name of Object.keys(record.metrics).sort().slice(0, MAX_METRICS))
+    attrs[`dataforge.metric.${name}`] = record.metrics[name]!
+  const root = tracer.startSpan(
+    `invoke_agent ${record.agent}`,
+    { kind: api.SpanKind.INTERNAL, startTime: window.start, attributes: attrs },
+    api.ROOT_CONTEXT,
+  )
   if (record.correct !== null) {
     root.addEvent(
       'gen_ai.evaluation.result',
@@ -122,8 +137,17 @@ export function runSpans(api: OtelApi, names: GenAiNames, tracer: Tracer, record
   const parent = api.trace.setSpan(api.ROOT_CONTEXT, root)
   const windows = callWindows(record, window.start)
   record.llmCalls.forEach((call, index) => {
-    const span = tracer.startSpan(`chat${call.model ? ` ${call.model}` : ''}`, { kind: api.SpanKind.CLIENT, startTime: windows[index]!.start, attributes: callAttributes(names, record, call, index) }, parent)
-    if (call.error !== null || call.status >= 400) span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${call.status}` })
+    const span = tracer.startSpan(
+      `chat${call.model ? ` ${call.model}` : ''}`,
+      {
+        kind: api.SpanKind.CLIENT,
+        startTime: windows[index]!.start,
+        attributes: callAttributes(names, record, call, index),
+      },
+      parent,
+    )
+    if (call.error !== null || call.status >= 400)
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: `HTTP ${call.status}` })
     span.end(windows[index]!.end)
   })
   record.toolCalls.forEach((tool, index) => {
@@ -137,9 +161,16 @@ export function runSpans(api: OtelApi, names: GenAiNames, tracer: Tracer, record
     }
     put(toolAttrs, 'dataforge.tool.model_call', tool.call)
     put(toolAttrs, 'dataforge.tool.result_chars', tool.resultChars)
-    tracer.startSpan(`execute_tool ${tool.name}`, { kind: api.SpanKind.INTERNAL, startTime: at.start, attributes: toolAttrs }, parent).end(at.end)
+    tracer
+      .startSpan(
+        `execute_tool ${tool.name}`,
+        { kind: api.SpanKind.INTERNAL, startTime: at.start, attributes: toolAttrs },
+        parent,
+      )
+      .end(at.end)
   })
-  if (record.status === 'failed') root.setStatus({ code: api.SpanStatusCode.ERROR, message: record.failureKind ?? 'failed' })
+  if (record.status === 'failed')
+    root.setStatus({ code: api.SpanStatusCode.ERROR, message: record.failureKind ?? 'failed' })
   root.end(window.end)
 }
 
@@ -157,7 +188,8 @@ function callAttributes(names: GenAiNames, record: RunRecord, call: LlmCall, ind
   }
   put(attrs, names.ATTR_GEN_AI_REQUEST_MODEL, call.model)
   put(attrs, names.ATTR_GEN_AI_PROVIDER_NAME, providerOf(record, call))
-  if (call.error !== null || call.status >= 400) attrs[names.ATTR_ERROR_TYPE] = call.status === 499 ? 'cancelled' : String(call.status)
+  if (call.error !== null || call.status >= 400)
+    attrs[names.ATTR_ERROR_TYPE] = call.status === 499 ? 'cancelled' : String(call.status)
   return attrs
 }
 

@@ -45,13 +45,30 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     const collected = collectSideFiles(this.sideDir)
     const evalFiles = new Set(results.testResults.map((r) => r.testFilePath).filter((path) => this.isEvalFile(path)))
     if (evalFiles.size === 0 && !this.shard) return
-    for (const problem of collected.problems) process.stderr.write(`dataforge-evals: skipped a side-file line: ${terminalText(problem)}\n`)
+    for (const problem of collected.problems)
+      process.stderr.write(`dataforge-evals: skipped a side-file line: ${terminalText(problem)}\n`)
     const brokenFiles = results.testResults.filter((r) => r.testExecError && evalFiles.has(r.testFilePath))
-    if (brokenFiles.length) this.print(brokenFilesNote(brokenFiles.map((r) => ({ path: relative(this.root, r.testFilePath), message: r.testExecError?.message ?? '' }))))
-    const lines = collected.lines.filter((l) => evalFiles.has(l.testPath)).map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
+    if (brokenFiles.length)
+      this.print(
+        brokenFilesNote(
+          brokenFiles.map((r) => ({
+            path: relative(this.root, r.testFilePath),
+            message: r.testExecError?.message ?? '',
+          })),
+        ),
+      )
+    const lines = collected.lines
+      .filter((l) => evalFiles.has(l.testPath))
+      .map((l) => ({ ...l, testPath: relative(this.root, l.testPath) }))
     const project = projectCommit(this.root)
     // A shard with no eval file still writes its (empty) part: the merge needs every shard.
-    if (this.shard) await writeShardFile(this.outputDir, this.shard, { lines, filtered: this.narrowed, options: this.options, project })
+    if (this.shard)
+      await writeShardFile(this.outputDir, this.shard, {
+        lines,
+        filtered: this.narrowed,
+        options: this.options,
+        project,
+      })
     if (evalFiles.size === 0) return
     // A file that failed outside its tests leaves the run incomplete: its groups are neither reported nor dropped from the baseline.
     const partial = this.narrowed || this.shard !== null || brokenFiles.length > 0

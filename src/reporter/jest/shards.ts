@@ -91,7 +91,9 @@ function readShardFile(path: string): ShardFile {
   const parsed = ShardFileSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new InputError(`${path}: not a dataforge-evals Jest shard file (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'})`)
+    throw new InputError(
+      `${path}: not a dataforge-evals Jest shard file (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'})`,
+    )
   }
   return parsed.data
 }
@@ -119,24 +121,39 @@ export function shardPaths(inputs: readonly string[], cwd: string): string[] {
 }
 
 /** Reads and checks a complete set of shards: one file per shard 1..n, all of one commit, with the same options. */
-export function readShards(paths: readonly string[]): { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions; project: ProjectCommit } {
+export function readShards(paths: readonly string[]): {
+  lines: SideLine[]
+  filtered: boolean
+  options: DataforgeReporterOptions
+  project: ProjectCommit
+} {
   const files = paths.map((path) => ({ path, file: readShardFile(path) }))
   const count = files[0]!.file.shard.count
   const seen = new Map<number, string>()
   for (const { path, file } of files) {
-    if (file.shard.count !== count) throw new InputError(`${path}: shard ${file.shard.index}/${file.shard.count}, but ${files[0]!.path} is of ${count} shards`)
+    if (file.shard.count !== count)
+      throw new InputError(
+        `${path}: shard ${file.shard.index}/${file.shard.count}, but ${files[0]!.path} is of ${count} shards`,
+      )
     const twin = seen.get(file.shard.index)
     if (twin) throw new InputError(`${path}: shard ${file.shard.index}/${count} given twice (also ${twin})`)
     seen.set(file.shard.index, path)
     if (file.project.commit !== files[0]!.file.project.commit) {
-      throw new InputError(`${path}: ran on commit ${file.project.commit ?? '(none)'}, ${files[0]!.path} on ${files[0]!.file.project.commit ?? '(none)'}; merge the shards of one run`)
+      throw new InputError(
+        `${path}: ran on commit ${file.project.commit ?? '(none)'}, ${files[0]!.path} on ${files[0]!.file.project.commit ?? '(none)'}; merge the shards of one run`,
+      )
     }
     if (JSON.stringify(file.options) !== JSON.stringify(files[0]!.file.options)) {
-      throw new InputError(`${path}: reporter options differ from ${files[0]!.path}'s; the shards of one run share one Jest config`)
+      throw new InputError(
+        `${path}: reporter options differ from ${files[0]!.path}'s; the shards of one run share one Jest config`,
+      )
     }
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i))
-  if (missing.length) throw new InputError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}: merge needs all ${count} shards`)
+  if (missing.length)
+    throw new InputError(
+      `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}: merge needs all ${count} shards`,
+    )
   return {
     lines: files.flatMap(({ file }) => file.lines),
     filtered: files.some(({ file }) => file.filtered),
@@ -169,7 +186,11 @@ class ShardMerge extends EvalReporterBase {
  * Merges the shards of one Jest run into the report an unsharded run writes (into the reporter's `outputDir`,
  * resolved against `root`: run it where Jest ran), stamped with the shards' commit. Returns the gate failures.
  */
-export async function mergeShards(paths: readonly string[], root: string, write: (text: string) => void): Promise<{ failures: string[]; outputDir: string; records: number }> {
+export async function mergeShards(
+  paths: readonly string[],
+  root: string,
+  write: (text: string) => void,
+): Promise<{ failures: string[]; outputDir: string; records: number }> {
   const { lines, filtered, options, project } = readShards(paths)
   const merge = new ShardMerge(options, root, write)
   const { failures } = await finishJestRun(merge, root, lines, filtered, project)

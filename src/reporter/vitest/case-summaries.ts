@@ -32,14 +32,20 @@ export function passedVerdictLines(meta: unknown, color: boolean): string[] {
 
 /** True when Vitest's verbose reporter (or one built on it), which prints a line per test, is in this run. */
 function listsEveryTest(vitest: Vitest): boolean {
-  return vitest.config.reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] === 'verbose' : reporter instanceof VerboseReporter))
+  return vitest.config.reporters.some((reporter) =>
+    Array.isArray(reporter) ? reporter[0] === 'verbose' : reporter instanceof VerboseReporter,
+  )
 }
 
 /**
  * A printer for finished tests, or null when nothing needs printing: only when Vitest's verbose reporter (or
  * one built on it) lists every test, and the workers did not annotate every verdict already.
  */
-export function verdictPrinter(vitest: Vitest, mode: AnnotateMode, color: boolean): ((testCase: TestCase) => void) | null {
+export function verdictPrinter(
+  vitest: Vitest,
+  mode: AnnotateMode,
+  color: boolean,
+): ((testCase: TestCase) => void) | null {
   if (mode === 'all' || !listsEveryTest(vitest)) return null
   return (testCase) => {
     if (testCase.result().state === 'skipped') return

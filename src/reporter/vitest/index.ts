@@ -29,7 +29,10 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   /** When this run started: its records' `runDateUtc`. */
   private runDateUtc: string | null = null
   /** This run's commit and date, every record built with it; made once per run. */
-  private runProvenance: Promise<{ project: Awaited<ReturnType<typeof projectCommitAsync>>; provenance: RecordProvenance }> | null = null
+  private runProvenance: Promise<{
+    project: Awaited<ReturnType<typeof projectCommitAsync>>
+    provenance: RecordProvenance
+  }> | null = null
 
   onInit(vitest: Vitest): void {
     // Under the threads pool an isolated agent's parent is this process (docs/isolation.md).
@@ -71,7 +74,10 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   private provenance(): NonNullable<typeof this.runProvenance> {
     this.runDateUtc ??= new Date().toISOString()
     const runDateUtc = this.runDateUtc
-    this.runProvenance ??= (this.pendingCommit ?? this.lookUpCommit()).then((project) => ({ project, provenance: { projectCommit: project.commit, runDateUtc } }))
+    this.runProvenance ??= (this.pendingCommit ?? this.lookUpCommit()).then((project) => ({
+      project,
+      provenance: { projectCommit: project.commit, runDateUtc },
+    }))
     return this.runProvenance
   }
 
@@ -87,7 +93,9 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   }
 
   private lookUpCommit(): ReturnType<typeof projectCommitAsync> {
-    return import('../../report-builder/reproducibility.js').then(({ projectCommitAsync }) => projectCommitAsync(this.root))
+    return import('../../report-builder/reproducibility.js').then(({ projectCommitAsync }) =>
+      projectCommitAsync(this.root),
+    )
   }
 
   private runStateModule: Promise<typeof import('./run-state.js')> | null = null
@@ -120,7 +128,12 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     const evalModules = testModules.filter((m) => this.isEvalFile(m.moduleId))
     if (evalModules.length === 0) return
     const broken = evalModules.filter((m) => m.errors().length > 0)
-    if (broken.length) this.print(brokenFilesNote(broken.map((m) => ({ path: relative(this.root, m.moduleId), message: m.errors()[0]?.message ?? '' }))))
+    if (broken.length)
+      this.print(
+        brokenFilesNote(
+          broken.map((m) => ({ path: relative(this.root, m.moduleId), message: m.errors()[0]?.message ?? '' })),
+        ),
+      )
     const filtered = this.wasFiltered(evalModules)
     const { project, provenance } = await this.provenance()
     this.pendingCommit = null

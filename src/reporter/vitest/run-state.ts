@@ -20,7 +20,10 @@ export class EvalRunState {
   /** Each test's transcript (the one its record names), by test id. */
   private readonly transcripts = new Map<string, Transcript>()
   /** Records built as results arrived in this run (`prepare`), by test id, until the run's end collects them. */
-  private readonly prepared = new Map<string, { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord; provenance: RecordProvenance }>()
+  private readonly prepared = new Map<
+    string,
+    { testCase: TestCase; state: string; meta: DataforgeMeta; record: RunRecord; provenance: RecordProvenance }
+  >()
   /** This run's commit and date, once its commit is known; until then results wait for the run's end. */
   private provenance: RecordProvenance | null = null
   previous: EvalReport | null = null
@@ -99,9 +102,18 @@ export class EvalRunState {
     return [...this.datasets.values()]
   }
 
-  private async collectTest(testCase: TestCase, moduleId: string, provenance: RecordProvenance): Promise<RunRecord | null> {
+  private async collectTest(
+    testCase: TestCase,
+    moduleId: string,
+    provenance: RecordProvenance,
+  ): Promise<RunRecord | null> {
     const early = this.prepared.get(testCase.id)
-    if (early && early.testCase === testCase && early.state === testCase.result().state && early.provenance === provenance) {
+    if (
+      early &&
+      early.testCase === testCase &&
+      early.state === testCase.result().state &&
+      early.provenance === provenance
+    ) {
       // Built while the tests ran, with this run's provenance.
       return this.keep(testCase, moduleId, early.record, early.meta)
     }
@@ -121,7 +133,8 @@ export class EvalRunState {
     const transcript = meta.llm?.transcript
     if (transcript) this.transcripts.set(testCase.id, transcript)
     else this.transcripts.delete(testCase.id)
-    if (meta.datasetInfo) this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
+    if (meta.datasetInfo)
+      this.datasets.set(`${meta.datasetInfo.id}\u0000${meta.datasetInfo.seed ?? ''}`, meta.datasetInfo)
     return record
   }
 }

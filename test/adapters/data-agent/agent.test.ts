@@ -1,12 +1,24 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createDataAgent, DataAgentFailure, dataAgentFromCli, toolDefinitions, type ToolDataAgent } from '../../../src/adapters/data-agent/index.js'
+import {
+  createDataAgent,
+  DataAgentFailure,
+  dataAgentFromCli,
+  toolDefinitions,
+  type ToolDataAgent,
+} from '../../../src/adapters/data-agent/index.js'
 import { InputError } from '../../../src/core/errors.js'
 import type { DataAgentSession } from '../../../src/adapters/data-agent/session.js'
 import type { Answer } from '../../../src/core/answer.js'
 import { chartProduced, contains, numeric } from '../../../src/grading/answers/index.js'
-import { completion, errorReply, type FakeChatServer, heldAnswers, startFakeServer } from '../../helpers/fake-provider.js'
+import {
+  completion,
+  errorReply,
+  type FakeChatServer,
+  heldAnswers,
+  startFakeServer,
+} from '../../helpers/fake-provider.js'
 import { FAKE_KEY, manualClock, tempDir, virtualClock } from '../../helpers/providers.js'
 import {
   callTool,
@@ -45,8 +57,7 @@ async function failureOf(promise: Promise<unknown>): Promise<DataAgentFailure> {
   throw new Error('expected a DataAgentFailure')
 }
 
-const JOIN_SQL =
-  "SELECT sum(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.region = 'North'"
+const JOIN_SQL = "SELECT sum(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.region = 'North'"
 
 describe('data agent: tool calling over DuckDB', () => {
   it('answers a join question through sql, seeing only the sample rows', async () => {
@@ -81,7 +92,14 @@ describe('data agent: tool calling over DuckDB', () => {
 
     // What the model was sent: the tools, the token cap, types sniffed by DuckDB, at most five sample rows.
     const first = server.requests[0]!.body as { tools: Array<{ function: { name: string } }>; max_tokens: number }
-    expect(first.tools.map((t) => t.function.name)).toEqual(['list_tables', 'describe', 'sql', 'save', 'chart', 'answer'])
+    expect(first.tools.map((t) => t.function.name)).toEqual([
+      'list_tables',
+      'describe',
+      'sql',
+      'save',
+      'chart',
+      'answer',
+    ])
     expect(first.max_tokens).toBe(256)
     expect(lastToolResult(server.requests[1]!)).toEqual({
       tables: [
@@ -89,7 +107,9 @@ describe('data agent: tool calling over DuckDB', () => {
         { name: 'orders', kind: 'table', rows: 6, columns: 3 },
       ],
     })
-    const described = messagesOf(server.requests[2]!).filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!))
+    const described = messagesOf(server.requests[2]!)
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content!))
     expect(described[2]).toMatchObject({
       table: 'orders',
       rows: 6,
@@ -141,7 +161,11 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(table.columns).toEqual(['name', 'revenue'])
     expect(table.rows).toHaveLength(4)
     expect(table.rows.find((r) => r[0] === 'Ada')).toEqual(['Ada', '127.75'])
-    expect(session.engine.list().map((r) => `${r.name}:${r.kind}`)).toEqual(['customers:table', 'orders:table', 'cust_rev:saved'])
+    expect(session.engine.list().map((r) => `${r.name}:${r.kind}`)).toEqual([
+      'customers:table',
+      'orders:table',
+      'cust_rev:saved',
+    ])
     expect(second.text).toBe('Dev spent most')
   })
 
@@ -170,7 +194,10 @@ describe('data agent: tool calling over DuckDB', () => {
     const described = await session.ask('What is the mean sale amount?')
     expect(described.value).toBeCloseTo(trueMean, 9)
     expect(grader(described).passed).toBe(true)
-    expect(lastToolResult(server.requests[1]!)).toMatchObject({ rows: 100_000, note: 'the sample is the first 5 of 100000 rows; compute answers with sql' })
+    expect(lastToolResult(server.requests[1]!)).toMatchObject({
+      rows: 100_000,
+      note: 'the sample is the first 5 of 100000 rows; compute answers with sql',
+    })
 
     const fromSample = await session.ask('What is the mean sale amount? (again)')
     expect(fromSample.value).toBe(sampleMean)
@@ -180,7 +207,10 @@ describe('data agent: tool calling over DuckDB', () => {
   it('caps sql results at maxRows with a note giving the full count', async () => {
     const { table } = trapTable(1_000)
     server.onChat(
-      scriptedModel([callTool('sql', { query: 'SELECT * FROM sales' }), callTool('answer', { value: 0, text: 'done' })]),
+      scriptedModel([
+        callTool('sql', { query: 'SELECT * FROM sales' }),
+        callTool('answer', { value: 0, text: 'done' }),
+      ]),
     )
     agent = createDataAgent({ client: testClient(server), maxRows: 20 })
     session = await agent.session({ sales: table }, { seed: 1 })
@@ -195,7 +225,8 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('draws a chart validated against the data, after a spec naming a missing field is refused', async () => {
-    const perRegion = 'SELECT c.region, sum(o.amount) AS revenue FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.region ORDER BY c.region'
+    const perRegion =
+      'SELECT c.region, sum(o.amount) AS revenue FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.region ORDER BY c.region'
     const spec = (y: string) => ({
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       mark: 'bar',
@@ -233,7 +264,7 @@ describe('data agent: tool calling over DuckDB', () => {
     const dir = tempDir('dataforge-data-agent-outside-')
     const attempts = [
       'DROP TABLE orders',
-      "INSERT INTO orders VALUES (99, 1, 1000)",
+      'INSERT INTO orders VALUES (99, 1, 1000)',
       `ATTACH '${dir}/other.db'`,
       `COPY orders TO '${dir}/leak.csv'`,
       "SELECT * FROM read_csv('/etc/passwd')",
@@ -264,7 +295,12 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(errors[6]).toBe('send exactly one statement per call (this query has 2)')
     expect(errors[7]).toContain('refused: DELETE statements are not allowed')
     expect(answer.value).toBe(6)
-    expect(answer.metrics).toMatchObject({ toolErrors: 8, malformedToolCalls: 0, 'toolCalls.sql': 8, 'toolCalls.save': 1 })
+    expect(answer.metrics).toMatchObject({
+      toolErrors: 8,
+      malformedToolCalls: 0,
+      'toolCalls.sql': 8,
+      'toolCalls.save': 1,
+    })
     expect(readdirSync(dir)).toEqual([])
   })
 
@@ -290,17 +326,27 @@ describe('data agent: tool calling over DuckDB', () => {
     )
     expect(JSON.parse(results[2]!).error).toMatch(/^describe: table: /)
     expect(JSON.parse(results[3]!).error).toBe('no table or saved result named "nope"; known: customers, orders')
-    expect(JSON.parse(results[4]!).error).toBe('answer: an object value must be a table {columns: [...], rows: [[...], ...]}')
+    expect(JSON.parse(results[4]!).error).toBe(
+      'answer: an object value must be a table {columns: [...], rows: [[...], ...]}',
+    )
     // A prose reply is answered with a reminder to call answer.
-    expect(messagesOf(server.requests[6]!).at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('Call the answer tool') })
+    expect(messagesOf(server.requests[6]!).at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('Call the answer tool'),
+    })
     expect(answer.value).toBe(6)
-    expect(answer.metrics).toMatchObject({ toolErrors: 5, malformedToolCalls: 3, textReplies: 1, 'toolCalls.describe': 2 })
+    expect(answer.metrics).toMatchObject({
+      toolErrors: 5,
+      malformedToolCalls: 3,
+      textReplies: 1,
+      'toolCalls.describe': 2,
+    })
     expect(answer.steps).toBe(7)
   })
 
   it('sends the per-step token cap and warns when a provider goes past it', async () => {
     const over = callTool('answer', { value: 6, text: 'six' })
-    ;((over.json as { usage: Record<string, number> }).usage)['completion_tokens'] = 500
+    ;(over.json as { usage: Record<string, number> }).usage['completion_tokens'] = 500
     server.onChat(scriptedModel([over]))
     agent = createDataAgent({ client: testClient(server), maxTokensPerStep: 100 })
     session = await agent.session(shopTables(), { seed: 1 })
@@ -328,7 +374,12 @@ describe('data agent: tool calling over DuckDB', () => {
     )
     expect(failure.steps).toBe(3)
     expect(failure.usage).toMatchObject({ calls: 3, promptTokens: 300 })
-    expect(failure.metrics).toMatchObject({ toolCalls: 2, 'toolCalls.list_tables': 1, 'toolCalls.sql': 1, textReplies: 1 })
+    expect(failure.metrics).toMatchObject({
+      toolCalls: 2,
+      'toolCalls.list_tables': 1,
+      'toolCalls.sql': 1,
+      textReplies: 1,
+    })
     expect(session.lastStats?.steps).toBe(3)
 
     // The next question starts from a valid history that records the failed one.
@@ -349,7 +400,9 @@ describe('data agent: tool calling over DuckDB', () => {
       errorReply(429, 'slow down', { 'retry-after': '7' }),
     )
     server.onChat(scriptedModel([(request) => callTool('answer', { value: firstCell(request), text: 'six orders' })]))
-    agent = createDataAgent({ client: testClient(server, { clock, log: (line) => logs.push(line), random: () => 0.5 }) })
+    agent = createDataAgent({
+      client: testClient(server, { clock, log: (line) => logs.push(line), random: () => 0.5 }),
+    })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('How many orders?')
     expect(answer.value).toBe(6)
@@ -380,7 +433,9 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('interrupts a long query when the question runs out of time', async () => {
-    server.onChat(scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' })]))
+    server.onChat(
+      scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' })]),
+    )
     const clock = manualClock()
     agent = createDataAgent({ client: testClient(server), timeoutMs: 300, clock })
     session = await agent.session(shopTables(), { seed: 1 })
@@ -476,11 +531,28 @@ describe('tool definitions', () => {
 })
 
 describe('dataAgentFromCli', () => {
-  const base = () => ({ envFile: join(tempDir(), 'absent.env'), cache: { mode: 'off' as const, dir: tempDir() }, rpm: 0 })
+  const base = () => ({
+    envFile: join(tempDir(), 'absent.env'),
+    cache: { mode: 'off' as const, dir: tempDir() },
+    rpm: 0,
+  })
 
   it('builds the agent from the provider flags and answers through the server', async () => {
-    server.onChat(scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM customers' }), (r) => callTool('answer', { value: firstCell(r), text: 'four' })]))
-    agent = dataAgentFromCli({ ...base(), baseUrl: server.baseUrl, model: 'm-1', apiKeyEnv: 'MY_KEY', env: { MY_KEY: FAKE_KEY }, maxSteps: 3, maxTokensPerStep: 77 })
+    server.onChat(
+      scriptedModel([
+        callTool('sql', { query: 'SELECT count(*) FROM customers' }),
+        (r) => callTool('answer', { value: firstCell(r), text: 'four' }),
+      ]),
+    )
+    agent = dataAgentFromCli({
+      ...base(),
+      baseUrl: server.baseUrl,
+      model: 'm-1',
+      apiKeyEnv: 'MY_KEY',
+      env: { MY_KEY: FAKE_KEY },
+      maxSteps: 3,
+      maxTokensPerStep: 77,
+    })
     expect(agent).toMatchObject({ name: 'data-agent', kind: 'model', model: 'm-1', provider: 'openai-compatible' })
     session = await agent.session(shopTables(), { seed: 1 })
     expect((await session.ask('How many customers?')).value).toBe(4)
@@ -491,15 +563,21 @@ describe('dataAgentFromCli', () => {
   it('takes a preset or a provider name, and names what is missing', () => {
     agent = dataAgentFromCli({ ...base(), provider: 'groq', baseUrl: server.baseUrl, env: { GROQ_API_KEY: FAKE_KEY } })
     expect(agent).toMatchObject({ model: 'llama-3.3-70b-versatile', provider: 'groq' })
-    expect(dataAgentFromCli({ ...base(), provider: 'openrouter', env: { OPENROUTER_API_KEY: FAKE_KEY } }).provider).toBe('openrouter')
+    expect(
+      dataAgentFromCli({ ...base(), provider: 'openrouter', env: { OPENROUTER_API_KEY: FAKE_KEY } }).provider,
+    ).toBe('openrouter')
     expect(() => dataAgentFromCli({ ...base(), env: {} })).toThrow(
       new InputError(
         'agent data-agent needs --provider (one of groq-llama-70b, cerebras-llama, openrouter, gemini-flash, local-ollama, openai-compatible) or --base-url',
       ),
     )
-    expect(() => dataAgentFromCli({ ...base(), provider: 'acme', env: {} })).toThrow('--provider: unknown provider "acme"')
+    expect(() => dataAgentFromCli({ ...base(), provider: 'acme', env: {} })).toThrow(
+      '--provider: unknown provider "acme"',
+    )
     expect(() => dataAgentFromCli({ ...base(), provider: 'gemini', env: {} })).toThrow(/GEMINI_API_KEY/)
-    expect(() => dataAgentFromCli({ ...base(), baseUrl: server.baseUrl, env: { OPENAI_API_KEY: FAKE_KEY } })).toThrow(/--model/)
+    expect(() => dataAgentFromCli({ ...base(), baseUrl: server.baseUrl, env: { OPENAI_API_KEY: FAKE_KEY } })).toThrow(
+      /--model/,
+    )
     expect(() => createDataAgent({ client: testClient(server), maxSteps: 0 })).toThrow(
       'createDataAgent(): option maxSteps must be a positive integer, got 0',
     )

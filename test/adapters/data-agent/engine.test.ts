@@ -28,12 +28,23 @@ async function toolErrorOf(promise: Promise<unknown>): Promise<string> {
 
 describe('data engine (DuckDB)', () => {
   it('types Table columns by sniffing every row, keeping cells exactly as given', async () => {
-    const rows = Array.from({ length: 30_000 }, (_, i) => [String(i), String(i * 2), `2024-01-${String((i % 28) + 1).padStart(2, '0')}`])
+    const rows = Array.from({ length: 30_000 }, (_, i) => [
+      String(i),
+      String(i * 2),
+      `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    ])
     // One late value that is not a number: sniffing only the first rows would type the column wrongly and fail.
     rows[29_999]![1] = 'n/a'
     const engine = await open({
       big: { columns: ['id', 'value', 'day'], rows },
-      odd: { columns: ['text', 'with space'], rows: [[' padded ', '1,5'], ['"quoted"', ''], ['two\nlines', '3']] },
+      odd: {
+        columns: ['text', 'with space'],
+        rows: [
+          [' padded ', '1,5'],
+          ['"quoted"', ''],
+          ['two\nlines', '3'],
+        ],
+      },
     })
     expect(engine.relation('big')).toEqual({
       name: 'big',
@@ -61,7 +72,9 @@ describe('data engine (DuckDB)', () => {
     const parquet = join(dir, 'scores.parquet')
     const writer = await DuckDBInstance.create(':memory:')
     const connection = await writer.connect()
-    await connection.run(`COPY (SELECT range AS id, range * 1.5 AS score FROM range(1000)) TO '${parquet}' (FORMAT parquet)`)
+    await connection.run(
+      `COPY (SELECT range AS id, range * 1.5 AS score FROM range(1000)) TO '${parquet}' (FORMAT parquet)`,
+    )
     connection.closeSync()
     writer.closeSync()
 
@@ -74,7 +87,9 @@ describe('data engine (DuckDB)', () => {
     expect(await toolErrorOf(engine.query(`SELECT * FROM read_csv('${csv}')`, 5))).toContain(
       'file system operations are disabled by configuration',
     )
-    expect(await toolErrorOf(engine.query(`SELECT * FROM read_parquet('${parquet}')`, 5))).toContain('disabled by configuration')
+    expect(await toolErrorOf(engine.query(`SELECT * FROM read_parquet('${parquet}')`, 5))).toContain(
+      'disabled by configuration',
+    )
     expect(await toolErrorOf(engine.query(`SELECT * FROM glob('${dir}/*')`, 5))).toContain('disabled by configuration')
   })
 
@@ -84,12 +99,26 @@ describe('data engine (DuckDB)', () => {
       'data agent: table name "my table" must be a SQL identifier (letters, digits, underscore)',
     )
     const missing = join(tempDir(), 'absent.csv')
-    await expect(DataEngine.open({ t: { csv: missing } })).rejects.toThrow(`data agent: table t cannot be loaded from ${missing}:`)
+    await expect(DataEngine.open({ t: { csv: missing } })).rejects.toThrow(
+      `data agent: table t cannot be loaded from ${missing}:`,
+    )
   })
 
   it('saves results under names, refuses to shadow a session table, and tells what a bad query lacks', async () => {
-    const engine = await open({ t: { columns: ['k', 'v'], rows: [['a', '1'], ['b', '2'], ['a', '3']] } })
-    expect(await engine.save('per_k', 'SELECT k, sum(v) AS total FROM t GROUP BY k ORDER BY k;')).toMatchObject({ kind: 'saved', rows: 2 })
+    const engine = await open({
+      t: {
+        columns: ['k', 'v'],
+        rows: [
+          ['a', '1'],
+          ['b', '2'],
+          ['a', '3'],
+        ],
+      },
+    })
+    expect(await engine.save('per_k', 'SELECT k, sum(v) AS total FROM t GROUP BY k ORDER BY k;')).toMatchObject({
+      kind: 'saved',
+      rows: 2,
+    })
     expect((await engine.query('SELECT * FROM per_k', 5)).rows).toEqual([
       ['a', 4],
       ['b', 2],
@@ -104,7 +133,9 @@ describe('data engine (DuckDB)', () => {
     await engine.save('PER_K', 'SELECT 2 AS two')
     expect(engine.list().map((r) => r.name)).toEqual(['t', 'PER_K'])
     expect(await toolErrorOf(engine.save('bad name', 'SELECT 1'))).toContain('must be a SQL identifier')
-    expect(await toolErrorOf(engine.query('SELECT missing FROM t', 5))).toMatch(/^Binder Error: Referenced column "missing" not found/)
+    expect(await toolErrorOf(engine.query('SELECT missing FROM t', 5))).toMatch(
+      /^Binder Error: Referenced column "missing" not found/,
+    )
     expect(await toolErrorOf(engine.query('SELEC 1', 5))).toMatch(/^Parser Error: syntax error/)
     expect(await toolErrorOf(engine.query('   ', 5))).toBe('the query is empty')
   })
@@ -112,9 +143,11 @@ describe('data engine (DuckDB)', () => {
   it('keeps a query within the memory limit without spilling to disk', async () => {
     const cwd = process.cwd()
     const engine = await open({ t: { columns: ['a'], rows: [['1']] } }, { memoryLimit: '64MB' })
-    expect(await toolErrorOf(engine.query('SELECT count(*) FROM (SELECT md5(range::VARCHAR) h FROM range(20000000) ORDER BY h)', 5))).toMatch(
-      /^Out of Memory Error/,
-    )
+    expect(
+      await toolErrorOf(
+        engine.query('SELECT count(*) FROM (SELECT md5(range::VARCHAR) h FROM range(20000000) ORDER BY h)', 5),
+      ),
+    ).toMatch(/^Out of Memory Error/)
     expect(readdirSync(cwd)).not.toContain('.tmp')
     await expect(DataEngine.open({ t: { columns: ['a'], rows: [] } }, { memoryLimit: 'lots' })).rejects.toThrow(
       /^data agent: DuckDB refused the engine options \{"memoryLimit":"lots"\}/,

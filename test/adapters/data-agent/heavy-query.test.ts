@@ -18,7 +18,10 @@ const script = fileURLToPath(new URL('../../fixtures/data-agent/heavy-query-sess
  * Runs the script; resolves with its output, its exit code and how long it lived after printing `closed` (its
  * last line), or with `hung` when it is still alive after `limitMs` (then killed).
  */
-function runChild(mode: 'heavy' | 'light', limitMs: number): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean; exitAfterCloseMs: number | null }> {
+function runChild(
+  mode: 'heavy' | 'light',
+  limitMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean; exitAfterCloseMs: number | null }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', jiti, script, mode], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -37,7 +40,13 @@ function runChild(mode: 'heavy' | 'light', limitMs: number): Promise<{ code: num
     }, limitMs)
     child.on('exit', (code) => {
       clearTimeout(timer)
-      resolve({ code, stdout, stderr, hung: false, exitAfterCloseMs: closedAt === null ? null : performance.now() - closedAt })
+      resolve({
+        code,
+        stdout,
+        stderr,
+        hung: false,
+        exitAfterCloseMs: closedAt === null ? null : performance.now() - closedAt,
+      })
     })
   })
 }
@@ -49,9 +58,15 @@ const LIMIT_MS = 150_000
 const EXIT_AFTER_CLOSE_MS = 10_000
 
 describe('the data agent lets the process exit after a timeout', () => {
-  it('a question timed out during a heavy DuckDB query: timeout recorded, session closed, process exits by itself at once', { timeout: 200_000 }, async () => {
+  it('a question timed out during a heavy DuckDB query: timeout recorded, session closed, process exits by itself at once', {
+    timeout: 200_000,
+  }, async () => {
     // Two heavy children (the hang was once a race, 5 of 7 runs) and an answered one, side by side.
-    const [first, second, answered] = await Promise.all([runChild('heavy', LIMIT_MS), runChild('heavy', LIMIT_MS), runChild('light', LIMIT_MS)])
+    const [first, second, answered] = await Promise.all([
+      runChild('heavy', LIMIT_MS),
+      runChild('heavy', LIMIT_MS),
+      runChild('light', LIMIT_MS),
+    ])
     for (const r of [first!, second!, answered!]) {
       expect(r.hung, `${r.stdout}${r.stderr}`).toBe(false)
       expect(r.code, r.stderr).toBe(0)
@@ -62,7 +77,9 @@ describe('the data agent lets the process exit after a timeout', () => {
     expect(answered!.stdout).toBe('answered\nclosed\n')
   })
 
-  it('closing the engine under a running query interrupts it and closes once it has stopped', { timeout: 30_000 }, async () => {
+  it('closing the engine under a running query interrupts it and closes once it has stopped', {
+    timeout: 30_000,
+  }, async () => {
     const engine = await DataEngine.open({ t: { columns: ['a'], rows: [['1']] } })
     const running = engine.query('SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b', 10)
     const outcome = running.then(
@@ -92,12 +109,22 @@ describe('tool results are capped in bytes', () => {
   })
 
   it('a 5 MB cell reaches the model as its start and a note, within the cap; the answer itself is not cut', async () => {
-    const tables = { blobs: { columns: ['id', 'body'], rows: [['1', 'seed'], ['2', 'small']] } }
+    const tables = {
+      blobs: {
+        columns: ['id', 'body'],
+        rows: [
+          ['1', 'seed'],
+          ['2', 'small'],
+        ],
+      },
+    }
     let seen: Record<string, unknown> | undefined
     let bytes = 0
     server.onChat(
       scriptedModel([
-        callTool('sql', { query: "SELECT id, CASE WHEN id = 1 THEN repeat('x', 5000000) ELSE body END AS body FROM blobs ORDER BY id" }),
+        callTool('sql', {
+          query: "SELECT id, CASE WHEN id = 1 THEN repeat('x', 5000000) ELSE body END AS body FROM blobs ORDER BY id",
+        }),
         (request) => {
           seen = lastToolResult(request)
           const messages = (request.body as { messages: Array<{ role: string; content?: string }> }).messages

@@ -8,7 +8,15 @@ import type { Trajectory } from '../../../src/grading/trajectory.js'
 import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
 import { conversationSession } from '../../../src/cases/conversation-turns.js'
 import { recordFromTest } from '../../../src/test-meta/to-run-record.js'
-import { callTool, firstCell, lastToolResult, messagesOf, scriptedModel, testClient, trapTable } from '../../helpers/scripted-model.js'
+import {
+  callTool,
+  firstCell,
+  lastToolResult,
+  messagesOf,
+  scriptedModel,
+  testClient,
+  trapTable,
+} from '../../helpers/scripted-model.js'
 
 // The snapshot trap on the data agent with a scripted model: the first five rows (all `describe` shows) are big
 // outliers, so their mean is far from the table's. The check runs the agent's SQL again over the full table and
@@ -35,9 +43,22 @@ function modelToolCalls(answered: Answer): Trajectory {
   const last = server.requests.at(-1)!
   const calls: RecordToolCall[] = []
   for (const m of messagesOf(last)) {
-    for (const t of m.tool_calls ?? []) calls.push({ name: t.function.name, arguments: t.function.arguments, resultChars: null, source: 'model', call: null })
+    for (const t of m.tool_calls ?? [])
+      calls.push({
+        name: t.function.name,
+        arguments: t.function.arguments,
+        resultChars: null,
+        source: 'model',
+        call: null,
+      })
   }
-  calls.push({ name: 'answer', arguments: JSON.stringify({ value: answered.value }), resultChars: null, source: 'model', call: null })
+  calls.push({
+    name: 'answer',
+    arguments: JSON.stringify({ value: answered.value }),
+    resultChars: null,
+    source: 'model',
+    call: null,
+  })
   return { modelCalls: [], toolCalls: calls, steps: server.requests.length }
 }
 
@@ -83,14 +104,20 @@ describe('snapshot trap', () => {
       detail: `the answer ${sampleMean} comes from no sql call: nothing was computed over the table`,
       score: 0,
     })
-    await expect(expect(trajectory).toAvoidSnapshotTrap(answer, { tables })).rejects.toThrow('toAvoidSnapshotTrap: the answer')
+    await expect(expect(trajectory).toAvoidSnapshotTrap(answer, { tables })).rejects.toThrow(
+      'toAvoidSnapshotTrap: the answer',
+    )
   })
 
   it('fails the sample mean even when a query over the full table ran (its result was not the answer)', async () => {
     const { answer, trajectory } = await ask([
       callTool('describe', { table: 'sales' }),
       callTool('sql', { query: 'SELECT avg(amount) FROM sales' }),
-      (request) => callTool('answer', { value: (lastToolResult(server.requests[1]!)['sample'] as number[][]).reduce((a, r) => a + r[2]!, 0) / 5, text: String(firstCell(request)) }),
+      (request) =>
+        callTool('answer', {
+          value: (lastToolResult(server.requests[1]!)['sample'] as number[][]).reduce((a, r) => a + r[2]!, 0) / 5,
+          text: String(firstCell(request)),
+        }),
     ])
     expect((await checkSnapshotTrap(answer, trajectory, { tables })).detail).toBe(
       `the answer ${sampleMean} is in no sql result over the full table (1 queries run again): it was not computed there`,
@@ -99,7 +126,10 @@ describe('snapshot trap', () => {
 
   it('fails a constant query: it gives the same value over the sample rows, so it computed nothing', async () => {
     const constant = `SELECT ${trueMean.toFixed(2)} AS mean`
-    const { answer, trajectory } = await ask([callTool('sql', { query: constant }), (request) => callTool('answer', { value: Number(firstCell(request)) })])
+    const { answer, trajectory } = await ask([
+      callTool('sql', { query: constant }),
+      (request) => callTool('answer', { value: Number(firstCell(request)) }),
+    ])
     expect(await checkSnapshotTrap(answer, trajectory, { tables })).toMatchObject({
       passed: false,
       detail: `the answer ${trueMean.toFixed(2)} is in the result of \`${constant}\` over the sample rows alone too: that query does not depend on the rows the agent did not see`,
@@ -116,13 +146,19 @@ describe('snapshot trap', () => {
   })
 
   it('refuses a check without the tables, and an answer with no single value fails', async () => {
-    await expect(checkSnapshotTrap({ value: 1 }, { toolCalls: [] }, { tables: {} })).rejects.toThrow('toAvoidSnapshotTrap: give the tables the agent saw')
-    expect((await checkSnapshotTrap({ text: 'about 50' }, { toolCalls: [] }, { tables })).detail).toBe('the answer has no single value to trace (undefined)')
+    await expect(checkSnapshotTrap({ value: 1 }, { toolCalls: [] }, { tables: {} })).rejects.toThrow(
+      'toAvoidSnapshotTrap: give the tables the agent saw',
+    )
+    expect((await checkSnapshotTrap({ text: 'about 50' }, { toolCalls: [] }, { tables })).detail).toBe(
+      'the answer has no single value to trace (undefined)',
+    )
   })
 })
 
 describe('snapshot trap and trajectory through the gateway (a conversation turn, its ctx.trajectory())', () => {
-  it('the data agent answered with sql over the full table: the turn trajectory holds its tool calls, the matchers pass', async ({ task }) => {
+  it('the data agent answered with sql over the full table: the turn trajectory holds its tool calls, the matchers pass', async ({
+    task,
+  }) => {
     server.onChat(
       scriptedModel([
         callTool('describe', { table: 'sales' }),
@@ -153,7 +189,10 @@ describe('snapshot trap and trajectory through the gateway (a conversation turn,
       expect(trajectory).toUseAtMostSteps(3)
       await expect(trajectory).toAvoidSnapshotTrap(answer, { tables })
       // The record lists the same tool calls.
-      const record = recordFromTest({ fullName: 'trap#t1', state: 'passed', errors: [], durationMs: 1, meta: first }, { projectCommit: null, runDateUtc: new Date().toISOString() })
+      const record = recordFromTest(
+        { fullName: 'trap#t1', state: 'passed', errors: [], durationMs: 1, meta: first },
+        { projectCommit: null, runDateUtc: new Date().toISOString() },
+      )
       expect(record.toolCalls).toEqual(trajectory.toolCalls)
 
       const second = conv.turnMeta(2)

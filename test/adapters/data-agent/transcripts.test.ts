@@ -19,7 +19,8 @@ beforeAll(async () => {
       const messages = (req.body as { messages: Array<{ role: string; content: string | null }> }).messages
       const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
       const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
-      const call = (name: string, args: Record<string, unknown>) => completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }] })
+      const call = (name: string, args: Record<string, unknown>) =>
+        completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }] })
       if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
       const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
       return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
@@ -31,7 +32,22 @@ afterAll(async () => server.close())
 describe('the data agent in transcripts', () => {
   it('keeps each SQL it ran with a preview of the result, and lists it as an agent tool call', async () => {
     await withTempDir(async (dir) => {
-      const args = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'large', '--limit', '1', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'data-agent',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'large',
+        '--limit',
+        '1',
+        '--quiet',
+      ]
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const [record] = jsonLines<RunRecord>(join(dir, 'reports/qa/qa.runs.jsonl'))
@@ -45,11 +61,20 @@ describe('the data agent in transcripts', () => {
       expect(answer).toMatchObject({ index: 1, name: 'answer' })
       // The model asked for both; the agent ran both: each listed once, as the agent's.
       expect(record!.toolCalls).toEqual([
-        { name: 'sql', arguments: 'SELECT count(*) AS n FROM events', resultChars: sql!.resultChars, source: 'agent', call: null },
+        {
+          name: 'sql',
+          arguments: 'SELECT count(*) AS n FROM events',
+          resultChars: sql!.resultChars,
+          source: 'agent',
+          call: null,
+        },
         { name: 'answer', arguments: answer!.input, resultChars: answer!.resultChars, source: 'agent', call: null },
       ])
       // The tool result went back to the model in the second request, as the transcript shows.
-      expect(transcript!.calls[1]!.request.messages.find((m) => m.role === 'tool')).toMatchObject({ content: sql!.resultPreview, toolCallId: 'c2' })
+      expect(transcript!.calls[1]!.request.messages.find((m) => m.role === 'tool')).toMatchObject({
+        content: sql!.resultPreview,
+        toolCallId: 'c2',
+      })
       expect(readFileSync(join(dir, 'reports/qa/qa.transcripts.jsonl'), 'utf8')).not.toContain(KEY)
       expect((await runCli(['verify', join(dir, 'reports/qa')], dir)).code).toBe(0)
     })

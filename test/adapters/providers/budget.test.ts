@@ -7,14 +7,29 @@ import { InputError } from '../../../src/core/errors.js'
 import type { Usage } from '../../../src/core/schemas.js'
 import { emptyUsage } from '../../../src/core/usage.js'
 
-const live: Usage = { ...emptyUsage(), calls: 3, promptTokens: 900, completionTokens: 100, quotaUnits: 3 / 14_400, costUsd: 0.002 }
-const replayed: Usage = { ...emptyUsage(), calls: 3, cachedCalls: 3, cachedPromptTokens: 900, cachedCompletionTokens: 100 }
+const live: Usage = {
+  ...emptyUsage(),
+  calls: 3,
+  promptTokens: 900,
+  completionTokens: 100,
+  quotaUnits: 3 / 14_400,
+  costUsd: 0.002,
+}
+const replayed: Usage = {
+  ...emptyUsage(),
+  calls: 3,
+  cachedCalls: 3,
+  cachedPromptTokens: 900,
+  cachedCompletionTokens: 100,
+}
 
 describe('checkBudget', () => {
   it('passes within every limit and says so', () => {
     const result = checkBudget({ fixes: [], usage: live }, { tokens: 1_000, usd: 0.01, calls: 3, quotaUnits: 0.001 })
     expect(result.passed).toBe(true)
-    expect(result.detail).toBe('within budget: tokens 1000 <= 1000, usd 0.002 <= 0.01, calls 3 <= 3, quotaUnits 0.000208333 <= 0.001')
+    expect(result.detail).toBe(
+      'within budget: tokens 1000 <= 1000, usd 0.002 <= 0.01, calls 3 <= 3, quotaUnits 0.000208333 <= 0.001',
+    )
   })
 
   it('fails on any limit exceeded and names it', () => {

@@ -11,7 +11,13 @@ import {
 } from '../../../src/adapters/providers/index.js'
 import { InputError } from '../../../src/core/errors.js'
 import type { AgentRunResult } from '../../../src/core/schemas.js'
-import { completion, errorReply, type FakeChatServer, fixesReply, startFakeServer } from '../../helpers/fake-provider.js'
+import {
+  completion,
+  errorReply,
+  type FakeChatServer,
+  fixesReply,
+  startFakeServer,
+} from '../../helpers/fake-provider.js'
 import { ctx, FAKE_KEY, makeTask, tempDir, virtualClock } from '../../helpers/providers.js'
 
 let server: FakeChatServer
@@ -147,7 +153,9 @@ describe('record / replay cache', () => {
     }
     expect(failure).toBeInstanceOf(ProviderFailure)
     expect((failure as ProviderFailure).kind).toBe('cache_miss')
-    expect((failure as ProviderFailure).message).toMatch(/case "hospital-case-3" trial 3 \(seed 7\) \(POST \/v1\/chat\/completions, key [0-9a-f]{64}\)/)
+    expect((failure as ProviderFailure).message).toMatch(
+      /case "hospital-case-3" trial 3 \(seed 7\) \(POST \/v1\/chat\/completions, key [0-9a-f]{64}\)/,
+    )
     expect(server.requests).toHaveLength(0)
   })
 
@@ -181,7 +189,10 @@ describe('record / replay cache', () => {
     writeFileSync(file, '{"version": 1, "key": "tru')
     await expect(run('replay')).rejects.toThrow(InputError)
     await expect(run('replay')).rejects.toThrow(file)
-    writeFileSync(file, JSON.stringify({ version: 1, kind: 'gateway', key: 'other', request: {}, response: { status: 200, json: {} } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, kind: 'gateway', key: 'other', request: {}, response: { status: 200, json: {} } }),
+    )
     await expect(run('auto')).rejects.toThrow(/corrupt \(its key does not match/)
   })
 
@@ -190,7 +201,9 @@ describe('record / replay cache', () => {
     for (let trial = 0; trial < 50; trial++) await agent.run(task, ctx(trial))
     await server.close()
     const replay = agentWith('replay', { maxServerRetries: 0 })
-    const results = (await Promise.all(Array.from({ length: 50 }, (_, trial) => replay.run(task, ctx(trial))))) as AgentRunResult[]
+    const results = (await Promise.all(
+      Array.from({ length: 50 }, (_, trial) => replay.run(task, ctx(trial))),
+    )) as AgentRunResult[]
     expect(results.every((r) => r.usage!.cachedCalls === 1 && r.usage!.promptTokens === 0)).toBe(true)
     expect(results.map((r) => (r.fixes[0] as { newValue: string }).newValue)).toEqual(
       Array.from({ length: 50 }, (_, i) => `answer ${i}`),

@@ -11,7 +11,15 @@ import {
 } from '../../../src/adapters/providers/index.js'
 import { AgentFailure, InputError } from '../../../src/core/errors.js'
 import type { AgentRunResult } from '../../../src/core/schemas.js'
-import { completion, heldAnswers, errorReply, type FakeChatServer, fixesReply, startFakeServer, userMessageOf } from '../../helpers/fake-provider.js'
+import {
+  completion,
+  heldAnswers,
+  errorReply,
+  type FakeChatServer,
+  fixesReply,
+  startFakeServer,
+  userMessageOf,
+} from '../../helpers/fake-provider.js'
 import { ctx, FAKE_KEY, makeTask, numberedTask, tempDir, virtualClock } from '../../helpers/providers.js'
 
 let server: FakeChatServer
@@ -41,7 +49,14 @@ function options(extra: ProviderAgentOptions = {}): ProviderAgentOptions {
   }
 }
 
-const task = makeTask(['city', 'zip'], [['Bostn', '02139'], ['Chicago', 'N/A']], 'cities')
+const task = makeTask(
+  ['city', 'zip'],
+  [
+    ['Bostn', '02139'],
+    ['Chicago', 'N/A'],
+  ],
+  'cities',
+)
 
 async function runAgent(name: string, extra: ProviderAgentOptions = {}, trial = 0): Promise<AgentRunResult> {
   return (await createProviderAgent(name, options(extra)).run(task, ctx(trial))) as AgentRunResult
@@ -63,7 +78,9 @@ function expectNoKey(...texts: unknown[]): void {
 
 describe('provider agent against a chat-completions server', () => {
   it('returns the fixes with tokens, quota and cost of the call', async () => {
-    server.script(fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }], { promptTokens: 1_000, completionTokens: 50 }))
+    server.script(
+      fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }], { promptTokens: 1_000, completionTokens: 50 }),
+    )
     const result = await runAgent('groq-llama-70b', {
       model: 'llama-test',
       prices: { 'llama-test': { prompt: 0.000001, completion: 0.000002 } },
@@ -93,9 +110,13 @@ describe('provider agent against a chat-completions server', () => {
       ['cerebras-llama', 1_000],
     ] as const) {
       server.script(fixesReply([]), fixesReply([]), fixesReply([]))
-      const agent = createProviderAgent(name, options({ env: { GEMINI_API_KEY: FAKE_KEY, OPENROUTER_API_KEY: FAKE_KEY, CEREBRAS_API_KEY: FAKE_KEY } }))
+      const agent = createProviderAgent(
+        name,
+        options({ env: { GEMINI_API_KEY: FAKE_KEY, OPENROUTER_API_KEY: FAKE_KEY, CEREBRAS_API_KEY: FAKE_KEY } }),
+      )
       let quota = 0
-      for (let trial = 0; trial < 3; trial++) quota += ((await agent.run(task, ctx(trial))) as AgentRunResult).usage!.quotaUnits!
+      for (let trial = 0; trial < 3; trial++)
+        quota += ((await agent.run(task, ctx(trial))) as AgentRunResult).usage!.quotaUnits!
       expect(quota).toBe(1 / perDay + 1 / perDay + 1 / perDay)
     }
     server.script(fixesReply([]))
@@ -114,13 +135,17 @@ describe('provider agent against a chat-completions server', () => {
   })
 
   it('rejects a base URL that carries credentials', () => {
-    expect(() => createProviderAgent('gemini-flash', options({ baseUrl: `${server.baseUrl}?key=abc` }))).toThrow(InputError)
+    expect(() => createProviderAgent('gemini-flash', options({ baseUrl: `${server.baseUrl}?key=abc` }))).toThrow(
+      InputError,
+    )
   })
 
   it('fails before any call when the key is missing, naming the variable', () => {
     expect(() => createProviderAgent('groq-llama-70b', options({ env: {} }))).toThrow(/GROQ_API_KEY/)
     expect(() => createProviderAgent('groq-llama-70b', options({ env: { GROQ_API_KEY: '  ' } }))).toThrow(InputError)
-    expect(() => createProviderAgent('openai-compatible', options({ model: 'm', apiKeyEnv: 'MY_KEY' }))).toThrow(/MY_KEY/)
+    expect(() => createProviderAgent('openai-compatible', options({ model: 'm', apiKeyEnv: 'MY_KEY' }))).toThrow(
+      /MY_KEY/,
+    )
     expect(server.requests).toHaveLength(0)
   })
 
@@ -130,10 +155,15 @@ describe('provider agent against a chat-completions server', () => {
     server.script(fixesReply([]), fixesReply([]))
     await createProviderAgent('groq-llama-70b', options({ env: {}, envFile: undefined, cwd: dir })).run(task, ctx())
     expect(server.requests[0]!.headers.authorization).toBe('Bearer from-file-key-1234')
-    await createProviderAgent('groq-llama-70b', options({ env: { GROQ_API_KEY: FAKE_KEY }, envFile: join(dir, '.env') })).run(task, ctx())
+    await createProviderAgent(
+      'groq-llama-70b',
+      options({ env: { GROQ_API_KEY: FAKE_KEY }, envFile: join(dir, '.env') }),
+    ).run(task, ctx())
     expect(server.requests[1]!.headers.authorization).toBe(`Bearer ${FAKE_KEY}`)
     writeFileSync(join(dir, 'bad.env'), `GOOD=1\nthis line has SECRET-VALUE-999 but no equals\n`)
-    expect(() => createProviderAgent('groq-llama-70b', options({ env: {}, envFile: join(dir, 'bad.env') }))).toThrow(/bad\.env:2/)
+    expect(() => createProviderAgent('groq-llama-70b', options({ env: {}, envFile: join(dir, 'bad.env') }))).toThrow(
+      /bad\.env:2/,
+    )
     try {
       createProviderAgent('groq-llama-70b', options({ env: {}, envFile: join(dir, 'bad.env') }))
     } catch (error) {
@@ -142,12 +172,22 @@ describe('provider agent against a chat-completions server', () => {
   })
 
   it('openai-compatible needs --base-url and --model; --api-key-env names the variable', async () => {
-    expect(() => createProviderAgent('openai-compatible', options({ baseUrl: undefined, model: 'm' }))).toThrow(/--base-url/)
+    expect(() => createProviderAgent('openai-compatible', options({ baseUrl: undefined, model: 'm' }))).toThrow(
+      /--base-url/,
+    )
     expect(() => createProviderAgent('openai-compatible', options({}))).toThrow(/--model/)
     expect(() => createProviderAgent('no-such-agent', options())).toThrow(/unknown provider agent/)
     server.script(fixesReply([]))
-    const agent = createProviderAgent('openai-compatible', options({ model: 'my-model', apiKeyEnv: 'CUSTOM_KEY', env: { CUSTOM_KEY: 'custom-key-5678' } }))
-    expect(agent).toMatchObject({ name: 'openai-compatible', kind: 'model', model: 'my-model', provider: 'openai-compatible' })
+    const agent = createProviderAgent(
+      'openai-compatible',
+      options({ model: 'my-model', apiKeyEnv: 'CUSTOM_KEY', env: { CUSTOM_KEY: 'custom-key-5678' } }),
+    )
+    expect(agent).toMatchObject({
+      name: 'openai-compatible',
+      kind: 'model',
+      model: 'my-model',
+      provider: 'openai-compatible',
+    })
     await agent.run(task, ctx())
     expect(server.requests[0]!.headers.authorization).toBe('Bearer custom-key-5678')
   })
@@ -158,7 +198,9 @@ describe('provider agent against a chat-completions server', () => {
   })
 
   it('fails truncated JSON as parse_failure and keeps the tokens it cost', async () => {
-    server.script(completion('{"fixes": [{"row": 1, "column": "zip", "new_va', { finishReason: 'length', completionTokens: 4096 }))
+    server.script(
+      completion('{"fixes": [{"row": 1, "column": "zip", "new_va', { finishReason: 'length', completionTokens: 4096 }),
+    )
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure).toBeInstanceOf(AgentFailure)
     expect(failure.kind).toBe('parse_failure')
@@ -211,7 +253,11 @@ describe('429, server errors and timeouts', () => {
     let draw = 0
     const draws = [0, 1, 0.5, 0.999, 0, 1]
     const failure = await failureOf(
-      runAgent('groq-llama-70b', { maxRetries: 6, backoff: { baseMs: 1_000, capMs: 8_000 }, random: () => draws[draw++ % draws.length]! }),
+      runAgent('groq-llama-70b', {
+        maxRetries: 6,
+        backoff: { baseMs: 1_000, capMs: 8_000 },
+        random: () => draws[draw++ % draws.length]!,
+      }),
     )
     expect(failure.kind).toBe('rate_limited')
     expect(failure.message).toMatch(/after 6 retries/)
@@ -315,7 +361,10 @@ describe('chunks and limits', () => {
   it('splits a large table into chunks and merges their fixes in row order', async () => {
     server.onChat((request) => {
       const rows = [...userMessageOf(request).matchAll(/\{"row":(\d+),/g)].map((m) => Number(m[1]))
-      return fixesReply(rows.map((row) => ({ row, column: 'zip', new_value: `z${row}` })), { promptTokens: 10, completionTokens: 5 })
+      return fixesReply(
+        rows.map((row) => ({ row, column: 'zip', new_value: `z${row}` })),
+        { promptTokens: 10, completionTokens: 5 },
+      )
     })
     const big = numberedTask(120)
     const agent = createProviderAgent('groq-llama-70b', options({ chunkTokenBudget: 800, concurrency: 3, rpm: 0 }))
@@ -393,7 +442,10 @@ describe('chunks and limits', () => {
     try {
       const held = heldAnswers()
       counted.onChat(held.handler)
-      const running = createProviderAgent('groq-llama-70b', { ...opts, baseUrl: counted.baseUrl }).run(numberedTask(120), ctx())
+      const running = createProviderAgent('groq-llama-70b', { ...opts, baseUrl: counted.baseUrl }).run(
+        numberedTask(120),
+        ctx(),
+      )
       await stepThrough(held, chunks, 2)
       await running
       expect(counted.requests).toHaveLength(chunks)
@@ -408,13 +460,19 @@ describe('chat with tools', () => {
   const tools: ChatTool[] = [
     {
       type: 'function',
-      function: { name: 'sql', description: 'run SQL', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+      function: {
+        name: 'sql',
+        description: 'run SQL',
+        parameters: { type: 'object', properties: { query: { type: 'string' } } },
+      },
     },
   ]
 
   it('returns tool calls and continues the conversation with their results', async () => {
     server.script(
-      completion(null, { toolCalls: [{ id: 'call_1', name: 'sql', arguments: '{"query": "select count(*) from t"}' }] }),
+      completion(null, {
+        toolCalls: [{ id: 'call_1', name: 'sql', arguments: '{"query": "select count(*) from t"}' }],
+      }),
       completion('There are 42 rows.', { promptTokens: 30, completionTokens: 6 }),
     )
     const client = createChatClient('groq-llama-70b', options())
@@ -423,7 +481,12 @@ describe('chat with tools', () => {
       const first = await client.chatWithTools(messages, tools, { trial: 0, seed: 1 })
       expect(first.finishReason).toBe('tool_calls')
       expect(first.toolCalls).toEqual([
-        { id: 'call_1', name: 'sql', arguments: '{"query": "select count(*) from t"}', parsedArguments: { query: 'select count(*) from t' } },
+        {
+          id: 'call_1',
+          name: 'sql',
+          arguments: '{"query": "select count(*) from t"}',
+          parsedArguments: { query: 'select count(*) from t' },
+        },
       ])
       const second = await client.chatWithTools(
         [...messages, first.message, { role: 'tool', tool_call_id: 'call_1', content: '42' }],
@@ -458,7 +521,13 @@ describe('chat with tools', () => {
 describe('redactSecrets', () => {
   it('redacts a key holding quotes or backslashes in every escaped form', () => {
     const key = 'sk-"quo\\te"-1234'
-    const text = [key, JSON.stringify(key), JSON.stringify(JSON.stringify(key)), JSON.stringify({ message: `auth ${key}` }), encodeURIComponent(key)].join(' | ')
+    const text = [
+      key,
+      JSON.stringify(key),
+      JSON.stringify(JSON.stringify(key)),
+      JSON.stringify({ message: `auth ${key}` }),
+      encodeURIComponent(key),
+    ].join(' | ')
     const out = redactSecrets(text, [key])
     expect(out).not.toContain('quo')
     expect(out.match(/\[redacted\]/g)).toHaveLength(5)

@@ -78,8 +78,12 @@ describe('backoff', () => {
 
   it('grows exponentially with jitter in [step/2, step], capped', () => {
     const opts = { baseMs: 1_000, capMs: 10_000 }
-    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, () => 0, opts))).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000])
-    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, () => 1, opts))).toEqual([1_000, 2_000, 4_000, 8_000, 10_000, 10_000])
+    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, () => 0, opts))).toEqual([
+      500, 1_000, 2_000, 4_000, 5_000, 5_000,
+    ])
+    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, () => 1, opts))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 10_000, 10_000,
+    ])
   })
 
   it('formats seconds for log lines', () => {

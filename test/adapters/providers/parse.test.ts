@@ -21,9 +21,9 @@ describe('parseRepairResponse', () => {
   })
 
   it('accepts an object holding fixes or repairs, with new_value or newValue', () => {
-    expect(parseRepairResponse('{"fixes": [{"row": 0, "column": "a", "newValue": "x", "reason": "typo"}]}').fixes).toEqual([
-      { row: 0, column: 'a', newValue: 'x', reason: 'typo' },
-    ])
+    expect(
+      parseRepairResponse('{"fixes": [{"row": 0, "column": "a", "newValue": "x", "reason": "typo"}]}').fixes,
+    ).toEqual([{ row: 0, column: 'a', newValue: 'x', reason: 'typo' }])
     expect(parseRepairResponse('{"repairs": [{"row": 1, "column": "b", "new_value": "y"}]}').fixes).toEqual([
       { row: 1, column: 'b', newValue: 'y' },
     ])
@@ -32,12 +32,17 @@ describe('parseRepairResponse', () => {
   it('strips code fences and surrounding prose', () => {
     const fenced = 'Here you go:\n```json\n{"fixes": [{"row": 3, "column": "zip", "new_value": "02139"}]}\n```\nDone.'
     expect(parseRepairResponse(fenced).fixes).toEqual([{ row: 3, column: 'zip', newValue: '02139' }])
-    const prose = 'The corrected cells [as asked] are {"fixes": [{"row": 1, "column": "a", "new_value": "b"}]} — hope it helps'
+    const prose =
+      'The corrected cells [as asked] are {"fixes": [{"row": 1, "column": "a", "new_value": "b"}]} — hope it helps'
     expect(parseRepairResponse(prose).fixes).toEqual([{ row: 1, column: 'a', newValue: 'b' }])
   })
 
   it('detects truncated JSON, fenced or bare, as a parse failure', () => {
-    const bare = failureOf(() => parseRepairResponse('{"fixes": [{"row": 1, "column": "a", "new_value": "b"}, {"row": 2, "col', { finishReason: 'length' }))
+    const bare = failureOf(() =>
+      parseRepairResponse('{"fixes": [{"row": 1, "column": "a", "new_value": "b"}, {"row": 2, "col', {
+        finishReason: 'length',
+      }),
+    )
     expect(bare.kind).toBe('parse_failure')
     expect(bare.message).toMatch(/truncated JSON/)
     expect(bare.message).toMatch(/finish_reason length/)
@@ -69,7 +74,9 @@ describe('parseRepairResponse', () => {
   })
 
   it('classifies refusals', () => {
-    expect(failureOf(() => parseRepairResponse("I'm sorry, but I can't help with modifying this data.")).kind).toBe('refusal')
+    expect(failureOf(() => parseRepairResponse("I'm sorry, but I can't help with modifying this data.")).kind).toBe(
+      'refusal',
+    )
     expect(failureOf(() => parseRepairResponse(null, { refusal: 'I will not do that' })).kind).toBe('refusal')
     expect(failureOf(() => parseRepairResponse('', { finishReason: 'content_filter' })).kind).toBe('refusal')
   })
@@ -88,7 +95,14 @@ describe('parseRepairResponse', () => {
 
 describe('buildRepairPrompt', () => {
   it('sends the dirty table as JSON records with row numbers and the allowed columns', () => {
-    const task = makeTask(['name', 'city'], [['Ann', 'Bostn'], ['Bob', 'N/A']], 'people')
+    const task = makeTask(
+      ['name', 'city'],
+      [
+        ['Ann', 'Bostn'],
+        ['Bob', 'N/A'],
+      ],
+      'people',
+    )
     const { chunks, warnings } = buildRepairPrompt(task)
     expect(warnings).toEqual([])
     expect(chunks).toHaveLength(1)
@@ -103,7 +117,12 @@ describe('buildRepairPrompt', () => {
 
   it('names id columns as never to be changed, when the task has them', () => {
     const task = createTask(
-      { name: 't', dirty: { columns: ['index', 'city'], rows: [['1', 'x']] }, metadata: { idColumns: ['index'] }, seed: 1 },
+      {
+        name: 't',
+        dirty: { columns: ['index', 'city'], rows: [['1', 'x']] },
+        metadata: { idColumns: ['index'] },
+        seed: 1,
+      },
       { corrections: [], dataset: {} as GroundTruth['dataset'] },
     )
     expect(buildRepairPrompt(task).chunks[0]!.messages[1]!.content).toContain('Id columns ["index"] hold no errors')

@@ -56,7 +56,10 @@ describe('dataforge-evals prices fetch', () => {
     server = await startFakeServer({ models: MODELS })
     const { cli, out } = io(tempDir())
     expect(await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1/`], cli)).toBe(0)
-    expect(JSON.parse(out.join('')).models['google/gemini-2.0-flash-001']).toEqual({ prompt: 0.0000001, completion: 0.0000004 })
+    expect(JSON.parse(out.join('')).models['google/gemini-2.0-flash-001']).toEqual({
+      prompt: 0.0000001,
+      completion: 0.0000004,
+    })
   })
 
   it('returns 2 with one line on stderr for bad usage or a bad answer', async () => {
@@ -93,8 +96,12 @@ describe('dataforge-evals prices fetch', () => {
 
 describe('price maps', () => {
   it('accepts numbers or numeric strings, flat or under "models"', () => {
-    expect(parsePriceMap({ m: { prompt: '0.0000001', completion: 0.0000002 } }, 'x')).toEqual({ m: { prompt: 0.0000001, completion: 0.0000002 } })
-    expect(parsePriceMap({ source: 'y', models: { m: { prompt: 0.000001, completion: 0.000002 } } }, 'x')).toEqual({ m: { prompt: 0.000001, completion: 0.000002 } })
+    expect(parsePriceMap({ m: { prompt: '0.0000001', completion: 0.0000002 } }, 'x')).toEqual({
+      m: { prompt: 0.0000001, completion: 0.0000002 },
+    })
+    expect(parsePriceMap({ source: 'y', models: { m: { prompt: 0.000001, completion: 0.000002 } } }, 'x')).toEqual({
+      m: { prompt: 0.000001, completion: 0.000002 },
+    })
   })
 
   it('refuses a price per million tokens, naming the model and the field; 0.01 USD per token is the bound', () => {
@@ -102,17 +109,37 @@ describe('price maps', () => {
     expect(() => parsePriceMap(perMillion, 'prices.json')).toThrow(
       'prices.json: model "llama-3.3-70b-versatile" field prompt: 0.59 is not a price per token (0.01 or more); prices are USD per token; divide per-million prices by 1,000,000',
     )
-    expect(() => parsePriceMap({ m: { prompt: 0.0000001, completion: '0.01' } }, 'x')).toThrow(/model "m" field completion: 0.01 is not a price per token/)
-    expect(parsePriceMap({ m: { prompt: 0.00059, completion: 0.0099 } }, 'x')).toEqual({ m: { prompt: 0.00059, completion: 0.0099 } })
+    expect(() => parsePriceMap({ m: { prompt: 0.0000001, completion: '0.01' } }, 'x')).toThrow(
+      /model "m" field completion: 0.01 is not a price per token/,
+    )
+    expect(parsePriceMap({ m: { prompt: 0.00059, completion: 0.0099 } }, 'x')).toEqual({
+      m: { prompt: 0.00059, completion: 0.0099 },
+    })
   })
 
   it('a per-million price file stops `run --prices` before any trial: exit 2, one line', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'prices.json'), JSON.stringify({ 'gpt-4o-mini': { prompt: 0.15, completion: 0.6 } }))
     const { cli, out, err } = io(dir)
-    const code = await main(['run', '--agent', 'noop', '--dataset', 'synthetic', '--llm', 'http://127.0.0.1:9/v1', '--prices', 'prices.json', '--quiet'], cli)
+    const code = await main(
+      [
+        'run',
+        '--agent',
+        'noop',
+        '--dataset',
+        'synthetic',
+        '--llm',
+        'http://127.0.0.1:9/v1',
+        '--prices',
+        'prices.json',
+        '--quiet',
+      ],
+      cli,
+    )
     expect(err.join('').trim().split('\n')).toEqual([
-      expect.stringMatching(/prices\.json: model "gpt-4o-mini" field prompt: 0\.15 is not a price per token .*; prices are USD per token; divide per-million prices by 1,000,000$/),
+      expect.stringMatching(
+        /prices\.json: model "gpt-4o-mini" field prompt: 0\.15 is not a price per token .*; prices are USD per token; divide per-million prices by 1,000,000$/,
+      ),
     ])
     expect(code).toBe(2)
     expect(out.join('')).not.toMatch(/wrote/)

@@ -39,12 +39,20 @@ describe('dabench with model-backed agents on a loopback server', () => {
         const body = req.body as { messages: Array<Message & { tool_calls?: unknown[] }>; tools?: unknown[] }
         const question = lastUser(body)
         const name = firstName(question)
-        if (!body.tools) return completion(JSON.stringify({ answer: `@${name}[0]`, explanation: 'a guess' }), { promptTokens: 50, completionTokens: 5 })
+        if (!body.tools)
+          return completion(JSON.stringify({ answer: `@${name}[0]`, explanation: 'a guess' }), {
+            promptTokens: 50,
+            completionTokens: 5,
+          })
         // The data agent: count the rows with sql, then answer with the count in the asked format.
         const lastUserAt = body.messages.map((m) => m.role).lastIndexOf('user')
         const tool = body.messages.slice(lastUserAt).find((m) => m.role === 'tool')
         const call = (fn: string, args: Record<string, unknown>) =>
-          completion(null, { toolCalls: [{ id: `c${body.messages.length}`, name: fn, arguments: JSON.stringify(args) }], promptTokens: 50, completionTokens: 5 })
+          completion(null, {
+            toolCalls: [{ id: `c${body.messages.length}`, name: fn, arguments: JSON.stringify(args) }],
+            promptTokens: 50,
+            completionTokens: 5,
+          })
         if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM "table"' })
         const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
         return call('answer', { value: `@${name}[${String(rows[0]![0])}]`, text: 'rows counted' })
@@ -56,7 +64,20 @@ describe('dabench with model-backed agents on a loopback server', () => {
   it('model-qa: the question with its constraints and format as the user turn, the table as head rows within the budget', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = ['qa', '--agent', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'dabench', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'openai-compatible',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'dabench',
+        '--quiet',
+      ]
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const { records, dabench } = reportIn(dir)
@@ -82,7 +103,24 @@ describe('dabench with model-backed agents on a loopback server', () => {
   it('data-agent: the whole CSV is a DuckDB table named table; an answer value in @name[value] form is graded', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = ['qa', '--agent', 'data-agent', '--base-url', server.baseUrl, '--model', 'm1', '--api-key-env', 'QA_KEY', '--suite', 'dabench', '--limit', '4', '--seed', '2', '--quiet']
+      const args = [
+        'qa',
+        '--agent',
+        'data-agent',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm1',
+        '--api-key-env',
+        'QA_KEY',
+        '--suite',
+        'dabench',
+        '--limit',
+        '4',
+        '--seed',
+        '2',
+        '--quiet',
+      ]
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)
@@ -92,14 +130,19 @@ describe('dabench with model-backed agents on a loopback server', () => {
         expect(r.metrics).toMatchObject({ 'toolCalls.sql': 1, 'toolCalls.answer': 1, toolErrors: 0 })
         const q = questions.find((x) => `dabench-${x.id}` === r.caseId)!
         // The engine counted every row the loader read, and the answer's value was what got graded.
-        const answered = server.requests.find((req) => lastUser(req.body) === dabenchPrompt(q) && JSON.stringify(req.body).includes('"role":"tool"'))!
+        const answered = server.requests.find(
+          (req) => lastUser(req.body) === dabenchPrompt(q) && JSON.stringify(req.body).includes('"role":"tool"'),
+        )!
         const tool = (answered.body as { messages: Message[] }).messages.find((m) => m.role === 'tool')!
-        expect(String((JSON.parse(tool.content!) as { rows: unknown[][] }).rows[0]![0])).toBe(String(q.table.rows.length))
+        expect(String((JSON.parse(tool.content!) as { rows: unknown[][] }).rows[0]![0])).toBe(
+          String(q.table.rows.length),
+        )
         if (!r.correct) expect(r.validationError).toMatch(/sub-answers right/)
         const n = String(q.table.rows.length)
         const name = firstName(dabenchPrompt(q))
         const label = q.labels.find((l) => l.name === name)
-        if (label && !dabenchEqual(n, label.value)) expect(r.validationError).toContain(`@${name}: expected ${JSON.stringify(label.value)}, found "${n}"`)
+        if (label && !dabenchEqual(n, label.value))
+          expect(r.validationError).toContain(`@${name}: expected ${JSON.stringify(label.value)}, found "${n}"`)
       }
       // No prompt holds more than the schema and the sample rows.
       expect(server.requests.every((r) => JSON.stringify(r.body).length < 60_000)).toBe(true)

@@ -33,7 +33,9 @@ describe("qaSuite('dabench') in a real Vitest run", () => {
     }
     const report = run.reports.report()
     const summaries = report.dabench!
-    expect(summaries.map((s) => [s.agent, s.suite, s.overall.questions, s.overall.abq.point, s.overall.uasq.point])).toEqual([
+    expect(
+      summaries.map((s) => [s.agent, s.suite, s.overall.questions, s.overall.abq.point, s.overall.uasq.point]),
+    ).toEqual([
       ['mock-qa', 'dabench', 12, 1, 1],
       ['refuse', 'dabench-refuse', 12, 0, 0],
     ])

@@ -17,18 +17,29 @@ const bar = {
 const problemsOf = (spec: unknown) => checkVegaLite(spec).problems
 
 /** The pinned Vega-Lite's JSON schema, read here on its own to hold the grader's names to it. */
-const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('vega-lite/vega-lite-schema.json'), 'utf8')) as {
+const schema = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('vega-lite/vega-lite-schema.json'), 'utf8'),
+) as {
   definitions: Record<string, { enum?: string[]; const?: string; properties?: Record<string, unknown> }>
 }
 
 describe("checkVegaLite: the names of the pinned Vega-Lite's schema", () => {
   it('admits every mark the schema defines, primitive and composite', () => {
-    const marks = [...schema.definitions['Mark']!.enum!, ...['BoxPlot', 'ErrorBar', 'ErrorBand'].map((d) => schema.definitions[d]!.const!)]
+    const marks = [
+      ...schema.definitions['Mark']!.enum!,
+      ...['BoxPlot', 'ErrorBar', 'ErrorBand'].map((d) => schema.definitions[d]!.const!),
+    ]
     expect(marks).toContain('geoshape')
     for (const mark of marks) {
       const spec = { ...bar, mark }
-      expect(problemsOf(spec).filter((p) => p.includes('mark type')), mark).toEqual([])
-      expect(problemsOf({ ...spec, mark: { type: mark } }).filter((p) => p.includes('mark type')), mark).toEqual([])
+      expect(
+        problemsOf(spec).filter((p) => p.includes('mark type')),
+        mark,
+      ).toEqual([])
+      expect(
+        problemsOf({ ...spec, mark: { type: mark } }).filter((p) => p.includes('mark type')),
+        mark,
+      ).toEqual([])
       expect(chartProduced({ mark })({ charts: [spec] }).passed, mark).toBe(true)
     }
   })
@@ -37,12 +48,19 @@ describe("checkVegaLite: the names of the pinned Vega-Lite's schema", () => {
     const channels = Object.keys(schema.definitions['FacetedEncoding']!.properties!)
     expect(channels).toContain('time')
     for (const channel of channels) {
-      expect(problemsOf({ ...bar, encoding: { ...bar.encoding, [channel]: { field: 'month' } } }).filter((p) => p.includes('encoding channel')), channel).toEqual([])
+      expect(
+        problemsOf({ ...bar, encoding: { ...bar.encoding, [channel]: { field: 'month' } } }).filter((p) =>
+          p.includes('encoding channel'),
+        ),
+        channel,
+      ).toEqual([])
     }
     const timed = { ...bar, encoding: { ...bar.encoding, time: { field: 'month' } } }
     expect(problemsOf(timed)).toEqual([])
     expect(chartProduced({ encodings: ['x', 'time'] })({ charts: [timed] })).toMatchObject({ passed: true })
-    expect(problemsOf({ ...bar, encoding: { ...bar.encoding, when: { field: 'month' } } })).toEqual(['spec.encoding.when: "when" is not a Vega-Lite encoding channel'])
+    expect(problemsOf({ ...bar, encoding: { ...bar.encoding, when: { field: 'month' } } })).toEqual([
+      'spec.encoding.when: "when" is not a Vega-Lite encoding channel',
+    ])
   })
 })
 
@@ -81,12 +99,18 @@ describe('checkVegaLite: unit specs', () => {
 
   it('rejects fields absent from inline data, naming the known fields', () => {
     const spec = { ...bar, encoding: { x: { field: 'month' }, y: { field: 'delay' } } }
-    expect(problemsOf(spec)).toEqual(['spec.encoding.y.field "delay" is not in the data (fields: "month", "delays", "airline")'])
+    expect(problemsOf(spec)).toEqual([
+      'spec.encoding.y.field "delay" is not in the data (fields: "month", "delays", "airline")',
+    ])
   })
 
   it('rejects unknown channels and empty channel definitions', () => {
-    expect(problemsOf({ ...bar, encoding: { colour: { field: 'airline' } } })[0]).toContain('"colour" is not a Vega-Lite encoding channel')
-    expect(problemsOf({ ...bar, encoding: { x: { type: 'nominal' } } })[0]).toBe('spec.encoding.x has no field, datum or value')
+    expect(problemsOf({ ...bar, encoding: { colour: { field: 'airline' } } })[0]).toContain(
+      '"colour" is not a Vega-Lite encoding channel',
+    )
+    expect(problemsOf({ ...bar, encoding: { x: { type: 'nominal' } } })[0]).toBe(
+      'spec.encoding.x has no field, datum or value',
+    )
     expect(problemsOf({ ...bar, encoding: { x: 'month' } })[0]).toContain('not a channel definition object')
     expect(problemsOf({ ...bar, encoding: { x: { field: 5 } } })[0]).toContain('field must be a non-empty string')
   })
@@ -104,7 +128,9 @@ describe('checkVegaLite: unit specs', () => {
     }
     expect(problemsOf(spec)).toEqual([])
     expect(problemsOf({ ...bar, encoding: { ...bar.encoding, tooltip: null } })).toEqual([])
-    expect(problemsOf({ ...bar, encoding: { ...bar.encoding, tooltip: [{ field: 'nope' }] } })[0]).toContain('tooltip[0].field')
+    expect(problemsOf({ ...bar, encoding: { ...bar.encoding, tooltip: [{ field: 'nope' }] } })[0]).toContain(
+      'tooltip[0].field',
+    )
   })
 
   it('reads primitive values as the field "data" and nested fields by their top name', () => {
@@ -116,9 +142,17 @@ describe('checkVegaLite: unit specs', () => {
   })
 
   it('knows fields that transforms add, and stops checking after a pivot', () => {
-    const calc = { ...bar, transform: [{ calculate: 'datum.delays * 2', as: 'double' }], encoding: { x: { field: 'double' } } }
+    const calc = {
+      ...bar,
+      transform: [{ calculate: 'datum.delays * 2', as: 'double' }],
+      encoding: { x: { field: 'double' } },
+    }
     expect(problemsOf(calc)).toEqual([])
-    const agg = { ...bar, transform: [{ aggregate: [{ op: 'sum', field: 'delays', as: 'total' }], groupby: ['airline'] }], encoding: { x: { field: 'total' } } }
+    const agg = {
+      ...bar,
+      transform: [{ aggregate: [{ op: 'sum', field: 'delays', as: 'total' }], groupby: ['airline'] }],
+      encoding: { x: { field: 'total' } },
+    }
     expect(problemsOf(agg)).toEqual([])
     const fold = { ...bar, transform: [{ fold: ['delays'] }], encoding: { x: { field: 'key' }, y: { field: 'value' } } }
     expect(problemsOf(fold)).toEqual([])
@@ -132,7 +166,9 @@ describe('checkVegaLite: unit specs', () => {
   it('rejects non-objects and Vega (not Vega-Lite) specs', () => {
     expect(problemsOf('bar')).toEqual(['spec is not an object'])
     expect(problemsOf([bar])).toEqual(['spec is not an object'])
-    expect(problemsOf({ ...bar, $schema: 'https://vega.github.io/schema/vega/v5.json' })[0]).toContain('a Vega spec, not Vega-Lite')
+    expect(problemsOf({ ...bar, $schema: 'https://vega.github.io/schema/vega/v5.json' })[0]).toContain(
+      'a Vega spec, not Vega-Lite',
+    )
   })
 })
 
@@ -146,9 +182,16 @@ describe('checkVegaLite: compositions', () => {
     expect(problemsOf({ data: { values }, concat: [unit] })).toEqual([])
     expect(problemsOf({ data: { values }, facet: { field: 'airline' }, spec: unit })).toEqual([])
     expect(problemsOf({ data: { values }, facet: { row: { field: 'airline' } }, spec: unit })).toEqual([])
-    const repeat = { data: { values }, repeat: ['delays'], spec: { mark: 'bar', encoding: { x: { field: { repeat: 'repeat' } } } } }
+    const repeat = {
+      data: { values },
+      repeat: ['delays'],
+      spec: { mark: 'bar', encoding: { x: { field: { repeat: 'repeat' } } } },
+    }
     expect(problemsOf(repeat)).toEqual([])
-    expect([...checkVegaLite({ data: { values }, layer: [unit, { ...unit, mark: 'point' }] }).marks]).toEqual(['line', 'point'])
+    expect([...checkVegaLite({ data: { values }, layer: [unit, { ...unit, mark: 'point' }] }).marks]).toEqual([
+      'line',
+      'point',
+    ])
   })
 
   it('accepts data given in the unit instead of the top', () => {
@@ -156,11 +199,15 @@ describe('checkVegaLite: compositions', () => {
   })
 
   it('rejects invalid children with their path', () => {
-    expect(problemsOf({ data: { values }, layer: [unit, { mark: 'pie' }] })[0]).toBe('spec.layer[1].mark "pie" is not a Vega-Lite mark type')
+    expect(problemsOf({ data: { values }, layer: [unit, { mark: 'pie' }] })[0]).toBe(
+      'spec.layer[1].mark "pie" is not a Vega-Lite mark type',
+    )
     expect(problemsOf({ layer: [unit] })[0]).toContain('spec.layer[0] (mark "line") has no data')
     expect(problemsOf({ data: { values }, layer: [] })[0]).toBe('spec.layer must be a non-empty list of specs')
     expect(problemsOf({ data: { values }, facet: { field: 'airline' } })[0]).toContain('has facet but no spec')
-    expect(problemsOf({ data: { values }, facet: { field: 'carrier' }, spec: unit })[0]).toContain('spec.facet.field "carrier"')
+    expect(problemsOf({ data: { values }, facet: { field: 'carrier' }, spec: unit })[0]).toContain(
+      'spec.facet.field "carrier"',
+    )
     expect(problemsOf({ data: { values } })[0]).toContain('has no mark and no composition')
     expect(problemsOf({ data: { values }, layer: [{ ...unit, data: null }] })[0]).toContain('has no data')
   })
@@ -193,14 +240,25 @@ describe('chartProduced', () => {
     expect(line.detail).toContain('charts[0] has no "line" mark (marks bar; channels x, y)')
     expect(chartProduced({ encodings: ['x', 'y'] })({ charts: [bar] }).passed).toBe(true)
     expect(chartProduced({ encodings: ['x', 'color'] })({ charts: [bar] }).detail).toContain('lacks encoding color')
-    const layered = { data: { values }, layer: [bar, { mark: 'rule', encoding: { y: { field: 'delays' }, color: { value: 'red' } } }] }
+    const layered = {
+      data: { values },
+      layer: [bar, { mark: 'rule', encoding: { y: { field: 'delays' }, color: { value: 'red' } } }],
+    }
     const { data: _d, ...barNoData } = bar
-    expect(chartProduced({ mark: 'rule', encodings: ['x', 'color'] })({ charts: [{ ...layered, layer: [barNoData, layered.layer[1]] }] }).passed).toBe(true)
+    expect(
+      chartProduced({ mark: 'rule', encodings: ['x', 'color'] })({
+        charts: [{ ...layered, layer: [barNoData, layered.layer[1]] }],
+      }).passed,
+    ).toBe(true)
   })
 
   it('a valid chart must meet every demand on its own', () => {
     const line = { ...bar, mark: 'line' }
-    expect(chartProduced({ mark: 'line', encodings: ['color'] })({ charts: [line, { ...bar, encoding: { ...bar.encoding, color: { field: 'airline' } } }] }).passed).toBe(false)
+    expect(
+      chartProduced({ mark: 'line', encodings: ['color'] })({
+        charts: [line, { ...bar, encoding: { ...bar.encoding, color: { field: 'airline' } } }],
+      }).passed,
+    ).toBe(false)
   })
 
   it('rejects unknown demands up front', () => {

@@ -3,10 +3,12 @@ import type { GradeResult, Grader } from '../../../src/core/answer.js'
 import { InputError } from '../../../src/core/errors.js'
 import { allOf, anyOf, contains, numeric } from '../../../src/grading/answers/index.js'
 
-const later = (passed: boolean, detail: string): Grader => async () => {
-  await new Promise((resolve) => setImmediate(resolve))
-  return { passed, detail }
-}
+const later =
+  (passed: boolean, detail: string): Grader =>
+  async () => {
+    await new Promise((resolve) => setImmediate(resolve))
+    return { passed, detail }
+  }
 
 describe('allOf / anyOf', () => {
   it('allOf passes only when every part passes, and lists each verdict', async () => {

@@ -53,7 +53,13 @@ describe('contains: where it looks', () => {
     expect(contains('Cara')({ value: 'Cara' }).passed).toBe(true)
     expect(contains('42')({ value: 42 }).passed).toBe(true)
     expect(contains('Cara')({ value: ['Ann', 'Cara'] }).passed).toBe(true)
-    const table = { columns: ['name', 'spent'], rows: [['Ann', '5'], ['Cara', '9']] }
+    const table = {
+      columns: ['name', 'spent'],
+      rows: [
+        ['Ann', '5'],
+        ['Cara', '9'],
+      ],
+    }
     const r = contains('Cara')({ value: table })
     expect(r.passed).toBe(true)
     expect(r.detail).toContain('value cell [1][name]')

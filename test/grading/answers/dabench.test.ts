@@ -39,34 +39,120 @@ const CASES: Constructed[] = [
   { what: 'a plus sign', labels: FARE, response: '@mean_fare[+34.65]', expected: { mean_fare: true } },
   { what: 'spaces inside the brackets', labels: FARE, response: '@mean_fare[ 34.65 ]', expected: { mean_fare: true } },
   { what: "Python's digit underscores", labels: FARE, response: '@mean_fare[3_4.65]', expected: { mean_fare: true } },
-  { what: 'fullwidth digits (float() reads them)', labels: FARE, response: '@mean_fare[３４.６５]', expected: { mean_fare: true } },
+  {
+    what: 'fullwidth digits (float() reads them)',
+    labels: FARE,
+    response: '@mean_fare[３４.６５]',
+    expected: { mean_fare: true },
+  },
   { what: 'within 1e-6', labels: FARE, response: '@mean_fare[34.6500004]', expected: { mean_fare: true } },
   { what: 'off by 1e-3', labels: FARE, response: '@mean_fare[34.651]', expected: { mean_fare: false } },
   { what: 'a decimal comma', labels: FARE, response: '@mean_fare[34,65]', expected: { mean_fare: false } },
   { what: 'a currency sign', labels: FARE, response: '@mean_fare[$34.65]', expected: { mean_fare: false } },
   { what: 'more digits than asked', labels: FARE, response: '@mean_fare[34.6523]', expected: { mean_fare: false } },
-  { what: 'text around the block', labels: FARE, response: 'After dropping NaNs, the mean is @mean_fare[34.65] dollars.', expected: { mean_fare: true } },
-  { what: 'an extra, unasked block', labels: FARE, response: '@mean_fare[34.65]\n@median_fare[14.45]', expected: { mean_fare: true } },
+  {
+    what: 'text around the block',
+    labels: FARE,
+    response: 'After dropping NaNs, the mean is @mean_fare[34.65] dollars.',
+    expected: { mean_fare: true },
+  },
+  {
+    what: 'an extra, unasked block',
+    labels: FARE,
+    response: '@mean_fare[34.65]\n@median_fare[14.45]',
+    expected: { mean_fare: true },
+  },
   { what: 'a wrong name', labels: FARE, response: '@meanfare[34.65]', expected: { mean_fare: false } },
   { what: 'names are case-sensitive', labels: FARE, response: '@Mean_Fare[34.65]', expected: { mean_fare: false } },
   { what: 'a space before the bracket', labels: FARE, response: '@mean_fare [34.65]', expected: { mean_fare: false } },
   { what: 'the value on the next line', labels: FARE, response: '@mean_fare[\n34.65]', expected: { mean_fare: false } },
   { what: 'no block at all', labels: FARE, response: 'The mean fare is 34.65.', expected: { mean_fare: false } },
-  { what: 'two blocks, the last right', labels: FARE, response: 'First try @mean_fare[30.00], corrected: @mean_fare[34.65]', expected: { mean_fare: true } },
-  { what: 'two blocks, the last wrong', labels: FARE, response: '@mean_fare[34.65] … rounding again: @mean_fare[34.7]', expected: { mean_fare: false } },
+  {
+    what: 'two blocks, the last right',
+    labels: FARE,
+    response: 'First try @mean_fare[30.00], corrected: @mean_fare[34.65]',
+    expected: { mean_fare: true },
+  },
+  {
+    what: 'two blocks, the last wrong',
+    labels: FARE,
+    response: '@mean_fare[34.65] … rounding again: @mean_fare[34.7]',
+    expected: { mean_fare: false },
+  },
   { what: 'doubled brackets', labels: FARE, response: '@mean_fare[[34.65]]', expected: { mean_fare: false } },
-  { what: 'a stray closing bracket after', labels: FARE, response: '@mean_fare[34.65]]', expected: { mean_fare: true } },
-  { what: 'both sub-answers', labels: TWO, response: '@correlation_coefficient[0.21]\n@relationship_type[linear]', expected: { correlation_coefficient: true, relationship_type: true } },
-  { what: 'a missing sub-answer', labels: TWO, response: '@correlation_coefficient[0.21]', expected: { correlation_coefficient: true, relationship_type: false } },
-  { what: 'sub-answers out of order', labels: TWO, response: '@relationship_type[linear] @correlation_coefficient[0.210]', expected: { correlation_coefficient: true, relationship_type: true } },
-  { what: 'strings compare exactly', labels: TWO, response: '@correlation_coefficient[0.21] @relationship_type[Linear]', expected: { correlation_coefficient: true, relationship_type: false } },
-  { what: 'quoted strings', labels: TWO, response: '@correlation_coefficient[0.21] @relationship_type["linear"]', expected: { correlation_coefficient: true, relationship_type: false } },
-  { what: 'a label naming an answer twice keeps the last value', labels: [['r', '0.38'], ['r', '0.56']], response: '@r[0.56]', expected: { r: true } },
-  { what: "the first of a repeated label's values is wrong", labels: [['r', '0.38'], ['r', '0.56']], response: '@r[0.38]', expected: { r: false } },
-  { what: 'unicode word names', labels: [['moyenne_été', '12']], response: '@moyenne_été[12.0]', expected: { moyenne_été: true } },
+  {
+    what: 'a stray closing bracket after',
+    labels: FARE,
+    response: '@mean_fare[34.65]]',
+    expected: { mean_fare: true },
+  },
+  {
+    what: 'both sub-answers',
+    labels: TWO,
+    response: '@correlation_coefficient[0.21]\n@relationship_type[linear]',
+    expected: { correlation_coefficient: true, relationship_type: true },
+  },
+  {
+    what: 'a missing sub-answer',
+    labels: TWO,
+    response: '@correlation_coefficient[0.21]',
+    expected: { correlation_coefficient: true, relationship_type: false },
+  },
+  {
+    what: 'sub-answers out of order',
+    labels: TWO,
+    response: '@relationship_type[linear] @correlation_coefficient[0.210]',
+    expected: { correlation_coefficient: true, relationship_type: true },
+  },
+  {
+    what: 'strings compare exactly',
+    labels: TWO,
+    response: '@correlation_coefficient[0.21] @relationship_type[Linear]',
+    expected: { correlation_coefficient: true, relationship_type: false },
+  },
+  {
+    what: 'quoted strings',
+    labels: TWO,
+    response: '@correlation_coefficient[0.21] @relationship_type["linear"]',
+    expected: { correlation_coefficient: true, relationship_type: false },
+  },
+  {
+    what: 'a label naming an answer twice keeps the last value',
+    labels: [
+      ['r', '0.38'],
+      ['r', '0.56'],
+    ],
+    response: '@r[0.56]',
+    expected: { r: true },
+  },
+  {
+    what: "the first of a repeated label's values is wrong",
+    labels: [
+      ['r', '0.38'],
+      ['r', '0.56'],
+    ],
+    response: '@r[0.38]',
+    expected: { r: false },
+  },
+  {
+    what: 'unicode word names',
+    labels: [['moyenne_été', '12']],
+    response: '@moyenne_été[12.0]',
+    expected: { moyenne_été: true },
+  },
   { what: 'nan equals only as a string', labels: [['x', 'nan']], response: '@x[NaN]', expected: { x: false } },
-  { what: 'inf against inf is not within 1e-6', labels: [['x', 'inf']], response: '@x[Infinity]', expected: { x: false } },
-  { what: 'an integer label as a float', labels: [['count', '10']], response: '@count[10.0]', expected: { count: true } },
+  {
+    what: 'inf against inf is not within 1e-6',
+    labels: [['x', 'inf']],
+    response: '@x[Infinity]',
+    expected: { x: false },
+  },
+  {
+    what: 'an integer label as a float',
+    labels: [['count', '10']],
+    response: '@count[10.0]',
+    expected: { count: true },
+  },
 ]
 
 /** The official script's `evaluate_responses` on one question: correctness per label name (null: the script left it out). */
@@ -74,7 +160,15 @@ function officialCorrectness(cases: Constructed[]): Array<Record<string, boolean
   const dir = mkdtempSync(join(tmpdir(), 'dabench-official-'))
   try {
     const input = join(dir, 'cases.json')
-    writeFileSync(input, JSON.stringify(cases.map((c, i) => ({ label: { id: i, common_answers: c.labels }, response: { id: i, response: c.response } }))))
+    writeFileSync(
+      input,
+      JSON.stringify(
+        cases.map((c, i) => ({
+          label: { id: i, common_answers: c.labels },
+          response: { id: i, response: c.response },
+        })),
+      ),
+    )
     const program = [
       'import json, sys',
       `sys.path.insert(0, ${JSON.stringify(OFFICIAL)})`,
@@ -85,7 +179,10 @@ function officialCorrectness(cases: Constructed[]): Array<Record<string, boolean
       '    out.append(r[0]["correctness"] if r else None)',
       'print(json.dumps(out))',
     ].join('\n')
-    return JSON.parse(execFileSync('python3', ['-c', program, input], { cwd: dir, encoding: 'utf8' })) as Array<Record<string, boolean> | null>
+    return JSON.parse(execFileSync('python3', ['-c', program, input], { cwd: dir, encoding: 'utf8' })) as Array<Record<
+      string,
+      boolean
+    > | null>
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -108,31 +205,65 @@ describe('DABench grader: the official semantics', () => {
     })
   }
 
-  it.skipIf(!python)('eval_closed_form.py (run with python3) decides every constructed response as the grader does', () => {
-    const official = officialCorrectness(CASES)
-    CASES.forEach((c, i) => {
-      expect(official[i], c.what).toEqual(ours(c))
-    })
-  })
+  it.skipIf(!python)(
+    'eval_closed_form.py (run with python3) decides every constructed response as the grader does',
+    () => {
+      const official = officialCorrectness(CASES)
+      CASES.forEach((c, i) => {
+        expect(official[i], c.what).toEqual(ours(c))
+      })
+    },
+  )
 
   it.skipIf(!python)('an empty response: the script leaves the question out; the grader counts it wrong', () => {
     const [official] = officialCorrectness([{ what: 'empty', labels: FARE, response: '', expected: {} }])
     expect(official).toBeNull()
-    expect(dabenchAnswer([{ name: 'mean_fare', value: '34.65' }])({ text: '' })).toMatchObject({ passed: false, score: 0 })
+    expect(dabenchAnswer([{ name: 'mean_fare', value: '34.65' }])({ text: '' })).toMatchObject({
+      passed: false,
+      score: 0,
+    })
   })
 
   it.skipIf(!python)("ABQ, PSAQ and UASQ equal the script's figures on a set of answered questions", () => {
     const dir = mkdtempSync(join(tmpdir(), 'dabench-official-'))
     try {
-      const questions = CASES.map((c, i) => ({ id: i, question: c.what, concepts: [i % 3 ? 'Summary Statistics' : 'Correlation Analysis'], constraints: '', format: '', file_name: 'x.csv', level: 'easy' }))
+      const questions = CASES.map((c, i) => ({
+        id: i,
+        question: c.what,
+        concepts: [i % 3 ? 'Summary Statistics' : 'Correlation Analysis'],
+        constraints: '',
+        format: '',
+        file_name: 'x.csv',
+        level: 'easy',
+      }))
       writeFileSync(join(dir, 'q.jsonl'), questions.map((q) => JSON.stringify(q)).join('\n'))
-      writeFileSync(join(dir, 'l.jsonl'), CASES.map((c, i) => JSON.stringify({ id: i, common_answers: c.labels })).join('\n'))
-      writeFileSync(join(dir, 'r.jsonl'), CASES.map((c, i) => JSON.stringify({ id: i, response: c.response })).join('\n'))
-      execFileSync('python3', [join(OFFICIAL, 'eval_closed_form.py'), '--questions_file_path', 'q.jsonl', '--labels_file_path', 'l.jsonl', '--responses_file_path', 'r.jsonl'], {
-        cwd: dir,
-        encoding: 'utf8',
-      })
-      const out = JSON.parse(readFileSync(join(dir, 'eval_outputs', readdirSync(join(dir, 'eval_outputs'))[0]!), 'utf8')) as {
+      writeFileSync(
+        join(dir, 'l.jsonl'),
+        CASES.map((c, i) => JSON.stringify({ id: i, common_answers: c.labels })).join('\n'),
+      )
+      writeFileSync(
+        join(dir, 'r.jsonl'),
+        CASES.map((c, i) => JSON.stringify({ id: i, response: c.response })).join('\n'),
+      )
+      execFileSync(
+        'python3',
+        [
+          join(OFFICIAL, 'eval_closed_form.py'),
+          '--questions_file_path',
+          'q.jsonl',
+          '--labels_file_path',
+          'l.jsonl',
+          '--responses_file_path',
+          'r.jsonl',
+        ],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+        },
+      )
+      const out = JSON.parse(
+        readFileSync(join(dir, 'eval_outputs', readdirSync(join(dir, 'eval_outputs'))[0]!), 'utf8'),
+      ) as {
         main_results: Record<string, number>
         concept_accuracy_analysis: Record<string, number>
       }
@@ -147,7 +278,11 @@ describe('DABench grader: the official semantics', () => {
           category: 'easy',
           status: 'ok',
           correct: verdict.passed,
-          metrics: { score: verdict.score!, [DABENCH_SUB_ANSWERS]: new Set(c.labels.map(([n]) => n)).size, [`dabench.concept:${questions[i]!.concepts[0]}`]: 1 },
+          metrics: {
+            score: verdict.score!,
+            [DABENCH_SUB_ANSWERS]: new Set(c.labels.map(([n]) => n)).size,
+            [`dabench.concept:${questions[i]!.concepts[0]}`]: 1,
+          },
         } as unknown as RunRecord
       })
       const [summary] = dabenchSummaries(records)
@@ -155,7 +290,8 @@ describe('DABench grader: the official semantics', () => {
       expect(r4(summary!.overall.abq.point)).toBe(out.main_results['Accuracy by Question'])
       expect(r4(summary!.overall.psaq.point)).toBe(out.main_results['Accuracy Proportional by Sub-Question'])
       expect(r4(summary!.overall.uasq.point)).toBe(out.main_results['Accuracy by Sub-Question'])
-      for (const c of summary!.byConcept) expect(r4(c.abq.point), c.concept).toBe(out.concept_accuracy_analysis[c.concept])
+      for (const c of summary!.byConcept)
+        expect(r4(c.abq.point), c.concept).toBe(out.concept_accuracy_analysis[c.concept])
       for (const s of [summary!.overall.abq, summary!.overall.psaq, summary!.overall.uasq]) {
         expect(s.low).toBeLessThanOrEqual(s.point)
         expect(s.high).toBeGreaterThanOrEqual(s.point)
@@ -185,7 +321,8 @@ describe('DABench grader: pieces', () => {
     expect(parsePythonFloat('.5e-1')).toBe(0.05)
     expect(parsePythonFloat('-INF')).toBe(Number.NEGATIVE_INFINITY)
     expect(parsePythonFloat('nan')).toBeNaN()
-    for (const bad of ['1__0', '_1', '1_', '0x10', '1,000', '', '.', 'e5', '1e', '١٢x']) expect(parsePythonFloat(bad), bad).toBeNull()
+    for (const bad of ['1__0', '_1', '1_', '0x10', '1,000', '', '.', 'e5', '1e', '١٢x'])
+      expect(parsePythonFloat(bad), bad).toBeNull()
     expect(parsePythonFloat('١٢')).toBe(12)
     expect(dabenchEqual(undefined, '1')).toBe(false)
   })
@@ -205,7 +342,17 @@ describe('DABench grader: pieces', () => {
       ['a', '1'],
       ['b', '2'],
     ])
-    expect(dabenchResponsePairs({ value: { columns: ['name', 'value'], rows: [['a', '1'], ['b', '2']] } })).toEqual([
+    expect(
+      dabenchResponsePairs({
+        value: {
+          columns: ['name', 'value'],
+          rows: [
+            ['a', '1'],
+            ['b', '2'],
+          ],
+        },
+      }),
+    ).toEqual([
       ['a', '1'],
       ['b', '2'],
     ])
@@ -216,15 +363,26 @@ describe('DABench grader: pieces', () => {
       { name: 'b', value: '2' },
     ])
     expect(two({ value: 1 })).toMatchObject({ passed: false, score: 0 })
-    expect(two({ value: [['a', 1], ['b', 2]] })).toMatchObject({ passed: true, score: 1 })
-    expect(dabenchAnswer([{ name: 'mean_fare', value: '34.65' }])({ value: 34.65, text: 'the mean fare' })).toMatchObject({ passed: true })
+    expect(
+      two({
+        value: [
+          ['a', 1],
+          ['b', 2],
+        ],
+      }),
+    ).toMatchObject({ passed: true, score: 1 })
+    expect(
+      dabenchAnswer([{ name: 'mean_fare', value: '34.65' }])({ value: 34.65, text: 'the mean fare' }),
+    ).toMatchObject({ passed: true })
   })
 
   it('a refusal is wrong on every sub-answer; the detail names what was missing or wrong', () => {
     const g = dabenchAnswer(TWO.map(([name, value]) => ({ name, value })))
     expect(g({ refused: true, text: '@correlation_coefficient[0.21]' })).toMatchObject({ passed: false, score: 0 })
     const v = g({ text: '@correlation_coefficient[0.3]' })
-    expect(v.detail).toBe('0/2 sub-answers right: @correlation_coefficient: expected "0.21", found "0.3"; @relationship_type: expected "linear", missing')
+    expect(v.detail).toBe(
+      '0/2 sub-answers right: @correlation_coefficient: expected "0.21", found "0.3"; @relationship_type: expected "linear", missing',
+    )
   })
 
   it('refuses labels that could never match', () => {

@@ -3,7 +3,8 @@ import type { Answer } from '../../../src/core/answer.js'
 import { InputError } from '../../../src/core/errors.js'
 import { numeric } from '../../../src/grading/answers/index.js'
 
-const grade = (expected: number, answer: Answer, opts?: Parameters<typeof numeric>[1]) => numeric(expected, opts)(answer)
+const grade = (expected: number, answer: Answer, opts?: Parameters<typeof numeric>[1]) =>
+  numeric(expected, opts)(answer)
 
 describe('numeric: value first', () => {
   it('passes on an equal number value', () => {

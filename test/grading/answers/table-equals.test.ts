@@ -3,23 +3,52 @@ import { InputError } from '../../../src/core/errors.js'
 import { tableEquals } from '../../../src/grading/answers/index.js'
 
 const t = (columns: string[], rows: string[][]) => ({ columns, rows })
-const sales = t(['name', 'spent'], [['Ann', '5'], ['Bob', '7.5'], ['Cara', '9']])
+const sales = t(
+  ['name', 'spent'],
+  [
+    ['Ann', '5'],
+    ['Bob', '7.5'],
+    ['Cara', '9'],
+  ],
+)
 
 describe('tableEquals: shape and columns', () => {
   it('passes an identical table', () => {
-    const r = tableEquals(sales)({ value: t(['name', 'spent'], [['Ann', '5'], ['Bob', '7.5'], ['Cara', '9']]) })
+    const r = tableEquals(sales)({
+      value: t(
+        ['name', 'spent'],
+        [
+          ['Ann', '5'],
+          ['Bob', '7.5'],
+          ['Cara', '9'],
+        ],
+      ),
+    })
     expect(r.passed).toBe(true)
     expect(r.detail).toBe('table matches: 3 rows × 2 columns')
   })
 
   it('accepts records on either side', () => {
-    const records = [{ name: 'Ann', spent: 5 }, { name: 'Bob', spent: 7.5 }, { name: 'Cara', spent: 9 }]
+    const records = [
+      { name: 'Ann', spent: 5 },
+      { name: 'Bob', spent: 7.5 },
+      { name: 'Cara', spent: 9 },
+    ]
     expect(tableEquals(sales)({ value: records }).passed).toBe(true)
     expect(tableEquals(records)({ value: sales }).passed).toBe(true)
   })
 
   it('names missing and extra columns', () => {
-    const r = tableEquals(sales)({ value: t(['name', 'total'], [['Ann', '5'], ['Bob', '7.5'], ['Cara', '9']]) })
+    const r = tableEquals(sales)({
+      value: t(
+        ['name', 'total'],
+        [
+          ['Ann', '5'],
+          ['Bob', '7.5'],
+          ['Cara', '9'],
+        ],
+      ),
+    })
     expect(r.passed).toBe(false)
     expect(r.detail).toContain('missing column ["spent"]; extra column ["total"]')
   })
@@ -29,7 +58,14 @@ describe('tableEquals: shape and columns', () => {
   })
 
   it('demands column order unless told to ignore it', () => {
-    const swapped = t(['spent', 'name'], [['5', 'Ann'], ['7.5', 'Bob'], ['9', 'Cara']])
+    const swapped = t(
+      ['spent', 'name'],
+      [
+        ['5', 'Ann'],
+        ['7.5', 'Bob'],
+        ['9', 'Cara'],
+      ],
+    )
     expect(tableEquals(sales)({ value: swapped }).detail).toContain('columns in a different order')
     expect(tableEquals(sales, { ignoreColumnOrder: true })({ value: swapped }).passed).toBe(true)
     expect(tableEquals(sales, { ignoreColumnOrder: true })({ value: [{ spent: '5', name: 'Ann' }] }).passed).toBe(false)
@@ -38,12 +74,22 @@ describe('tableEquals: shape and columns', () => {
   it('rejects duplicate expected columns when matching by name, and fails duplicate answer columns', () => {
     expect(() => tableEquals(t(['a', 'a'], []), { ignoreColumnOrder: true })).toThrow(InputError)
     expect(tableEquals(t(['a', 'a'], [['1', '2']]))({ value: t(['a', 'a'], [['1', '2']]) }).passed).toBe(true)
-    const r = tableEquals(t(['a', 'b'], [['1', '2']]), { ignoreColumnOrder: true })({ value: t(['a', 'b', 'a'], [['1', '2', '3']]) })
+    const r = tableEquals(t(['a', 'b'], [['1', '2']]), { ignoreColumnOrder: true })({
+      value: t(['a', 'b', 'a'], [['1', '2', '3']]),
+    })
     expect(r.detail).toContain('extra column ["a"]')
   })
 
   it('reports row count differences', () => {
-    const r = tableEquals(sales)({ value: t(['name', 'spent'], [['Ann', '5'], ['Bob', '7.5']]) })
+    const r = tableEquals(sales)({
+      value: t(
+        ['name', 'spent'],
+        [
+          ['Ann', '5'],
+          ['Bob', '7.5'],
+        ],
+      ),
+    })
     expect(r.passed).toBe(false)
     expect(r.detail).toBe('expected 3 rows, found 2')
   })
@@ -72,7 +118,16 @@ describe('tableEquals: shape and columns', () => {
 
 describe('tableEquals: cells', () => {
   it('names the first mismatching row and column', () => {
-    const r = tableEquals(sales)({ value: t(['name', 'spent'], [['Ann', '5'], ['Bob', '8'], ['Cara', '10']]) })
+    const r = tableEquals(sales)({
+      value: t(
+        ['name', 'spent'],
+        [
+          ['Ann', '5'],
+          ['Bob', '8'],
+          ['Cara', '10'],
+        ],
+      ),
+    })
     expect(r.passed).toBe(false)
     expect(r.detail).toBe('2 of 3 rows differ; first mismatch at row 1, column "spent": expected "7.5", found "8"')
   })
@@ -95,14 +150,27 @@ describe('tableEquals: cells', () => {
   })
 
   it('treats null, undefined and "" as the same empty cell', () => {
-    const want = t(['a', 'b'], [['1', ''], ['2', '']])
+    const want = t(
+      ['a', 'b'],
+      [
+        ['1', ''],
+        ['2', ''],
+      ],
+    )
     expect(tableEquals(want)({ value: [{ a: 1, b: null }, { a: 2 }] }).passed).toBe(true)
     expect(tableEquals(want)({ value: [{ a: 1, b: 'null' }, { a: 2 }] }).passed).toBe(false)
   })
 })
 
 describe('tableEquals: ignoreRowOrder', () => {
-  const shuffled = t(['name', 'spent'], [['Cara', '9'], ['Ann', '5'], ['Bob', '7.5']])
+  const shuffled = t(
+    ['name', 'spent'],
+    [
+      ['Cara', '9'],
+      ['Ann', '5'],
+      ['Bob', '7.5'],
+    ],
+  )
 
   it('passes a permutation only when told to ignore row order', () => {
     expect(tableEquals(sales)({ value: shuffled }).passed).toBe(false)
@@ -116,13 +184,35 @@ describe('tableEquals: ignoreRowOrder', () => {
     expect(tableEquals(want, { ignoreRowOrder: true })({ value: t(['a'], [['y'], ['x'], ['x']]) }).passed).toBe(true)
     const r = tableEquals(want, { ignoreRowOrder: true })({ value: t(['a'], [['y'], ['y'], ['x']]) })
     expect(r.passed).toBe(false)
-    expect(r.detail).toBe('1 expected row(s) not found, first: row 1 ["x"]; 1 answer row(s) unmatched, first: row 1 ["y"]')
+    expect(r.detail).toBe(
+      '1 expected row(s) not found, first: row 1 ["x"]; 1 answer row(s) unmatched, first: row 1 ["y"]',
+    )
   })
 
   it('matches numbers within tolerance regardless of order', () => {
-    const want = t(['k', 'v'], [['a', '0.3'], ['b', '2']])
-    expect(tableEquals(want, { ignoreRowOrder: true })({ value: [{ k: 'b', v: 2 }, { k: 'a', v: 0.1 + 0.2 }] }).passed).toBe(true)
-    expect(tableEquals(want, { ignoreRowOrder: true })({ value: [{ k: 'b', v: 3 }, { k: 'a', v: 0.3 }] }).passed).toBe(false)
+    const want = t(
+      ['k', 'v'],
+      [
+        ['a', '0.3'],
+        ['b', '2'],
+      ],
+    )
+    expect(
+      tableEquals(want, { ignoreRowOrder: true })({
+        value: [
+          { k: 'b', v: 2 },
+          { k: 'a', v: 0.1 + 0.2 },
+        ],
+      }).passed,
+    ).toBe(true)
+    expect(
+      tableEquals(want, { ignoreRowOrder: true })({
+        value: [
+          { k: 'b', v: 3 },
+          { k: 'a', v: 0.3 },
+        ],
+      }).passed,
+    ).toBe(false)
   })
 
   it('reports count differences alongside unmatched rows', () => {
@@ -131,7 +221,11 @@ describe('tableEquals: ignoreRowOrder', () => {
   })
 
   it('combines with ignoreColumnOrder', () => {
-    const value = [{ spent: 9, name: 'Cara' }, { spent: 5, name: 'Ann' }, { spent: 7.5, name: 'Bob' }]
+    const value = [
+      { spent: 9, name: 'Cara' },
+      { spent: 5, name: 'Ann' },
+      { spent: 7.5, name: 'Bob' },
+    ]
     expect(tableEquals(sales, { ignoreRowOrder: true, ignoreColumnOrder: true })({ value }).passed).toBe(true)
   })
 

@@ -4,7 +4,16 @@
 import { describe, expect, it } from 'vitest'
 import type { Answer } from '../../../src/core/answer.js'
 import { InputError } from '../../../src/core/errors.js'
-import { allOf, anyOf, chartProduced, contains, exact, numeric, refuses, tableEquals } from '../../../src/grading/answers/index.js'
+import {
+  allOf,
+  anyOf,
+  chartProduced,
+  contains,
+  exact,
+  numeric,
+  refuses,
+  tableEquals,
+} from '../../../src/grading/answers/index.js'
 
 const passes = (grader: (a: Answer) => { passed: boolean }, answer: Answer) => grader(answer).passed
 
@@ -120,7 +129,9 @@ describe('more structural traps', () => {
   it('chartProduced rejects a chart whose field is a typo or whose data is empty', () => {
     const chart = { data: { values: [{ month: 'Jan', n: 1 }] }, mark: 'bar', encoding: { x: { field: 'Month' } } }
     expect(passes(chartProduced(), { charts: [chart] })).toBe(false)
-    expect(passes(chartProduced(), { charts: [{ ...chart, data: { values: [] }, encoding: { x: { field: 'month' } } }] })).toBe(false)
+    expect(
+      passes(chartProduced(), { charts: [{ ...chart, data: { values: [] }, encoding: { x: { field: 'month' } } }] }),
+    ).toBe(false)
     expect(passes(chartProduced(), { charts: [{ ...chart, encoding: { x: { field: 'month' } } }] })).toBe(true)
   })
 })

@@ -11,7 +11,8 @@ import { repoRoot, reportFolder } from '../../helpers/vitest-run.js'
 
 const N = 20_000_000
 const fullSha = sha256Hex('x'.repeat(N))
-const note = (i: number) => `value cut: fixes[${i}].newValue has ${N} characters (sha256 ${fullSha}); the record keeps the first ${MAX_VALUE_CHARS}`
+const note = (i: number) =>
+  `value cut: fixes[${i}].newValue has ${N} characters (sha256 ${fullSha}); the record keeps the first ${MAX_VALUE_CHARS}`
 
 const HUGE_EVAL = `import { expect } from '@jest/globals'
 import { evalCase } from 'dataforge-evals/jest'
@@ -38,39 +39,41 @@ evalCase('huge object agent held to F1 1', { dataset, agent: hugeObject, trials:
 
 /** Runs in test/jest/runs.test.ts, on its install of the packed package and Jest (`work`). */
 export function describeHugeValues(workDir: () => string): void {
-let project: string
-let jest: JestRun
+  let project: string
+  let jest: JestRun
 
-beforeAll(async () => {
-  const work = workDir()
-  project = join(work, 'huge')
-  await makeJestProject(project, 'cjs')
-  for (const name of await readdir(join(project, 'evals'))) await rm(join(project, 'evals', name))
-  await writeFile(join(project, 'evals', 'huge.eval.ts'), HUGE_EVAL)
-  await mkdir(join(project, 'agents'), { recursive: true })
-  await copyFile(join(repoRoot, 'test/fixtures/agents/huge-fixes.ts'), join(project, 'agents', 'huge-fixes.ts'))
-  jest = await runJest(work, project, [])
-}, 600_000)
+  beforeAll(async () => {
+    const work = workDir()
+    project = join(work, 'huge')
+    await makeJestProject(project, 'cjs')
+    for (const name of await readdir(join(project, 'evals'))) await rm(join(project, 'evals', name))
+    await writeFile(join(project, 'evals', 'huge.eval.ts'), HUGE_EVAL)
+    await mkdir(join(project, 'agents'), { recursive: true })
+    await copyFile(join(repoRoot, 'test/fixtures/agents/huge-fixes.ts'), join(project, 'agents', 'huge-fixes.ts'))
+    jest = await runJest(work, project, [])
+  }, 600_000)
 
-describe('huge agent values in a Jest run', () => {
-  it('the run ends with its reports written, small, every record cut and noted, the leaderboard saying so', async () => {
-    expect(jest.code, jest.output).toBe(1) // the F1 = 1 case fails, as it should
-    expect(jest.output).not.toMatch(/RangeError|Invalid string length/)
-    expect(jest.output).toContain(`… (${N} characters)`)
-    expect(jest.output.length).toBeLessThan(200_000)
-    const dir = join(project, 'evals/__reports__')
-    const files = (await readdir(dir)).sort()
-    expect(files).toEqual(expect.arrayContaining(['leaderboard.md', 'manifest.json', 'report.json', 'runs.jsonl']))
-    let bytes = 0
-    for (const name of files) bytes += (await stat(join(dir, name))).size
-    expect(bytes).toBeLessThan(2 * 1024 * 1024)
-    const runs = reportFolder(dir).runs()
-    expect(runs).toHaveLength(4)
-    for (const r of runs) {
-      expect(r.fixes!.map((f) => f.newValue.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
-      expect(r.warnings).toEqual(expect.arrayContaining([note(0), note(1)]))
-    }
-    expect(reportFolder(dir).text('leaderboard.md')).toMatch(/## Values cut\n\n> \d+ values in 4 runs were cut to their first 10000 characters/)
+  describe('huge agent values in a Jest run', () => {
+    it('the run ends with its reports written, small, every record cut and noted, the leaderboard saying so', async () => {
+      expect(jest.code, jest.output).toBe(1) // the F1 = 1 case fails, as it should
+      expect(jest.output).not.toMatch(/RangeError|Invalid string length/)
+      expect(jest.output).toContain(`… (${N} characters)`)
+      expect(jest.output.length).toBeLessThan(200_000)
+      const dir = join(project, 'evals/__reports__')
+      const files = (await readdir(dir)).sort()
+      expect(files).toEqual(expect.arrayContaining(['leaderboard.md', 'manifest.json', 'report.json', 'runs.jsonl']))
+      let bytes = 0
+      for (const name of files) bytes += (await stat(join(dir, name))).size
+      expect(bytes).toBeLessThan(2 * 1024 * 1024)
+      const runs = reportFolder(dir).runs()
+      expect(runs).toHaveLength(4)
+      for (const r of runs) {
+        expect(r.fixes!.map((f) => f.newValue.length)).toEqual([MAX_VALUE_CHARS, MAX_VALUE_CHARS])
+        expect(r.warnings).toEqual(expect.arrayContaining([note(0), note(1)]))
+      }
+      expect(reportFolder(dir).text('leaderboard.md')).toMatch(
+        /## Values cut\n\n> \d+ values in 4 runs were cut to their first 10000 characters/,
+      )
+    })
   })
-})
 }

@@ -9,7 +9,8 @@ import { runCli } from '../../helpers/cli-harness.js'
 import { makeRecord } from '../../helpers/stats-records.js'
 
 const jsonl = (rows: RunRecord[]) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`
-const cases = (n: number, pass: (i: number) => boolean) => Array.from({ length: n }, (_, i) => makeRecord({ caseId: `c${i}`, correct: pass(i) }))
+const cases = (n: number, pass: (i: number) => boolean) =>
+  Array.from({ length: n }, (_, i) => makeRecord({ caseId: `c${i}`, correct: pass(i) }))
 
 function tableCount(markdown: string): number {
   let n = 0
@@ -36,27 +37,44 @@ afterAll(async () => {
 describe('githubOutputPlan', () => {
   it('is on under GitHub Actions or when asked, off when told', () => {
     expect(githubOutputPlan(undefined, {})).toBeNull()
-    expect(githubOutputPlan(undefined, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/s.md' })).toEqual({ reportUrl: null, summaryPath: '/s.md' })
+    expect(githubOutputPlan(undefined, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/s.md' })).toEqual({
+      reportUrl: null,
+      summaryPath: '/s.md',
+    })
     expect(githubOutputPlan(false, { GITHUB_ACTIONS: 'true' })).toBeNull()
     expect(githubOutputPlan(true, {})).toEqual({ reportUrl: null, summaryPath: null })
     expect(githubOutputPlan({ reportUrl: 'https://a.test/x' }, {})).toBeNull()
-    expect(githubOutputPlan({ reportUrl: 'https://a.test/x' }, { GITHUB_ACTIONS: 'true', DATAFORGE_REPORT_URL: 'https://b.test' })?.reportUrl).toBe('https://a.test/x')
+    expect(
+      githubOutputPlan(
+        { reportUrl: 'https://a.test/x' },
+        { GITHUB_ACTIONS: 'true', DATAFORGE_REPORT_URL: 'https://b.test' },
+      )?.reportUrl,
+    ).toBe('https://a.test/x')
   })
 
   it('refuses a report URL that is not http(s), naming where it came from', () => {
-    expect(() => githubOutputPlan(true, { DATAFORGE_REPORT_URL: 'javascript:alert(1)' })).toThrow(/DATAFORGE_REPORT_URL must be an http\(s\) URL/)
-    expect(() => githubOutputPlan({ reportUrl: 'https://a.test/has space' }, { GITHUB_ACTIONS: 'true' })).toThrow(/github\.reportUrl/)
+    expect(() => githubOutputPlan(true, { DATAFORGE_REPORT_URL: 'javascript:alert(1)' })).toThrow(
+      /DATAFORGE_REPORT_URL must be an http\(s\) URL/,
+    )
+    expect(() => githubOutputPlan({ reportUrl: 'https://a.test/has space' }, { GITHUB_ACTIONS: 'true' })).toThrow(
+      /github\.reportUrl/,
+    )
   })
 })
 
 describe('compare under GitHub Actions', () => {
   it('exits 1 with an ::error per failing group, a job summary and pr-comment.md beside --output', async () => {
     const summary = join(dir, 'summary.md')
-    const r = await runCli(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'cmp/comparison.md'], dir, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    const r = await runCli(['compare', 'base.jsonl', 'worse.jsonl', '--output', 'cmp/comparison.md'], dir, {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    })
     expect(r.code).toBe(1)
     const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error '))
     expect(errors.length).toBeGreaterThanOrEqual(1)
-    expect(errors[0]).toMatch(/^::error title=baseline · evals\/repair\.eval\.ts · repair::.*regression \(pass\/fail\) vs A/)
+    expect(errors[0]).toMatch(
+      /^::error title=baseline · evals\/repair\.eval\.ts · repair::.*regression \(pass\/fail\) vs A/,
+    )
     const text = await readFile(summary, 'utf8')
     expect(text).toMatch(/^## dataforge-evals compare\n\n❌ \*\*Gate failed\*\*/)
     expect(tableCount(text)).toBe(1)
@@ -79,14 +97,33 @@ describe('run under GitHub Actions', () => {
   it('the repeat gate failing: exit 1, one ::error per case that missed, the summary with the leaderboard, pr-comment.md in the report folder', async () => {
     const summary = join(dir, 'run-summary.md')
     const r = await runCli(
-      ['run', '--agent', 'noop', '--dataset', 'synthetic', '--rows', '30', '--trials', '1', '--min-passes', '1', '--quiet', '--output', 'run/r.md', '--output-json', 'run/r.json'],
+      [
+        'run',
+        '--agent',
+        'noop',
+        '--dataset',
+        'synthetic',
+        '--rows',
+        '30',
+        '--trials',
+        '1',
+        '--min-passes',
+        '1',
+        '--quiet',
+        '--output',
+        'run/r.md',
+        '--output-json',
+        'run/r.json',
+      ],
       dir,
       { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
     )
     expect(r.code).toBe(1)
     const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error '))
     expect(errors).toHaveLength(1)
-    expect(errors[0]).toMatch(/^::error title=dataforge-evals gate::noop · synthetic · .*passed 0 of 1 trials, the repeat gate needs 1$/)
+    expect(errors[0]).toMatch(
+      /^::error title=dataforge-evals gate::noop · synthetic · .*passed 0 of 1 trials, the repeat gate needs 1$/,
+    )
     const text = await readFile(summary, 'utf8')
     expect(text).toContain('❌ **Gate failed**: 1 failure')
     expect(tableCount(text)).toBe(1)

@@ -18,18 +18,32 @@ import { table } from '../../../src/report-builder/figure-text.js'
 import { makeRecord } from '../../helpers/stats-records.js'
 import { tables } from '../../helpers/markdown-tables.js'
 
-
 const cellText = (c: Tokens.TableCell) => c.text
 
 /** 12 cases of one group; `worse` of them wrong in the candidate run (a real regression for McNemar; no F1, so pass/fail gates). */
 function records(agent: string, wrong: number) {
   return Array.from({ length: 12 }, (_, i) =>
-    makeRecord({ agent, suite: 'hospital', caseId: `case-${String(i).padStart(2, '0')}`, dataset: 'hospital', correct: i >= wrong, precision: 1, recall: 1 }),
+    makeRecord({
+      agent,
+      suite: 'hospital',
+      caseId: `case-${String(i).padStart(2, '0')}`,
+      dataset: 'hospital',
+      correct: i >= wrong,
+      precision: 1,
+      recall: 1,
+    }),
   )
 }
 
 function view(current: ReturnType<typeof records>, base: ReturnType<typeof records>, thresholds = {}): GithubGateView {
-  const report = buildReport({ records: current, datasets: [], config: {}, cwd: process.cwd(), runDateUtc: '2026-01-01T00:00:00.000Z', project: { commit: null, dirty: null } })
+  const report = buildReport({
+    records: current,
+    datasets: [],
+    config: {},
+    cwd: process.cwd(),
+    runDateUtc: '2026-01-01T00:00:00.000Z',
+    project: { commit: null, dirty: null },
+  })
   const deltas = groupDeltas(baselineRuns(baselineFromRecords(base)), report, { alpha: 0.05 })
   const gate = evaluateGates({ report, thresholds, baseline: { deltas, problem: null } })
   return {
@@ -57,7 +71,9 @@ describe('workflow command escaping (GitHub rules)', () => {
 
   it('escapes Markdown in cells so a hostile name keeps the table intact, and shows a blank cell as —', () => {
     expect(markdownCell('a|b <script>*x*')).toBe('a\\|b &lt;script>\\*x\\*')
-    expect(table(['group', 'note'], [[markdownCell('a|b'), markdownCell(' ')]])).toBe('| group | note |\n| --- | --- |\n| a\\|b | — |')
+    expect(table(['group', 'note'], [[markdownCell('a|b'), markdownCell(' ')]])).toBe(
+      '| group | note |\n| --- | --- |\n| a\\|b | — |',
+    )
   })
 })
 
@@ -69,7 +85,15 @@ describe('job summary and PR comment', () => {
     expect(summary.split('\n')[2]).toMatch(/^❌ \*\*Gate failed\*\*/)
     expect(summary.indexOf('### Failing groups')).toBeLessThan(summary.indexOf('### Leaderboard'))
     const [failing, board] = tables(summary)
-    expect(failing!.header.map(cellText)).toEqual(['group', 'metric', 'value', 'threshold or baseline', 'Δ', 'p (test)', 'verdict'])
+    expect(failing!.header.map(cellText)).toEqual([
+      'group',
+      'metric',
+      'value',
+      'threshold or baseline',
+      'Δ',
+      'p (test)',
+      'verdict',
+    ])
     const row = failing!.rows[0]!.map(cellText)
     expect(row.slice(1, 5)).toEqual(['pass rate', '0.167', 'baseline 1.000', '-0.833'])
     expect(row[5]).toMatch(/^0\.0020 \(pass\/fail McNemar exact, 12 cases\)$/)
@@ -91,13 +115,25 @@ describe('job summary and PR comment', () => {
 
     // The viewer's command for the changed runs, where the run end knows both paths; none when nothing changed.
     expect(comment).not.toContain('dataforge-evals view')
-    const withView = renderPrComment({ ...v, viewCommand: 'npx dataforge-evals view evals/__reports__ --against evals/baseline.json' })
-    expect(withView).toContain('Each changed run, cell by cell, with its transcript: `npx dataforge-evals view evals/__reports__ --against evals/baseline.json`')
-    expect(renderPrComment({ ...view(records('baseline', 2), records('baseline', 2)), viewCommand: 'npx dataforge-evals view x --against y' })).not.toContain('dataforge-evals view')
+    const withView = renderPrComment({
+      ...v,
+      viewCommand: 'npx dataforge-evals view evals/__reports__ --against evals/baseline.json',
+    })
+    expect(withView).toContain(
+      'Each changed run, cell by cell, with its transcript: `npx dataforge-evals view evals/__reports__ --against evals/baseline.json`',
+    )
+    expect(
+      renderPrComment({
+        ...view(records('baseline', 2), records('baseline', 2)),
+        viewCommand: 'npx dataforge-evals view x --against y',
+      }),
+    ).not.toContain('dataforge-evals view')
 
     const annotations = gateAnnotations(v)
     const error = annotations.find((a) => a.startsWith('::error'))!
-    expect(error).toMatch(/^::error title=baseline · hospital · repair,file=evals\/repair\.eval\.ts,line=7::baseline · hospital · repair: regression/)
+    expect(error).toMatch(
+      /^::error title=baseline · hospital · repair,file=evals\/repair\.eval\.ts,line=7::baseline · hospital · repair: regression/,
+    )
   })
 
   it('no change: passes, says so, and names no changed group', () => {
@@ -115,10 +151,16 @@ describe('job summary and PR comment', () => {
     const v = view(few, few, { 'baseline*': { passRate: 1.5 } })
     const [failing] = tables(renderJobSummary(v))
     expect(failing!.rows[0]!.map(cellText).slice(1, 4)).toEqual(['passRate', '1.000', 'threshold ≥ 1.5'])
-    const annotations = gateAnnotations({ ...v, notes: ['threshold pattern "typo" matches no group (not checked: this run was filtered)'] })
+    const annotations = gateAnnotations({
+      ...v,
+      notes: ['threshold pattern "typo" matches no group (not checked: this run was filtered)'],
+    })
     // The underpowered groups in one warning for the run (not one per group), naming each with its units.
     const warnings = annotations.filter((a) => a.startsWith('::warning'))
-    expect(warnings.map((a) => a.split('::')[1])).toEqual(['warning title=dataforge-evals gate (underpowered groups)', 'warning title=dataforge-evals gate (not checked)'])
+    expect(warnings.map((a) => a.split('::')[1])).toEqual([
+      'warning title=dataforge-evals gate (underpowered groups)',
+      'warning title=dataforge-evals gate (not checked)',
+    ])
     expect(warnings[0]).toContain(
       '::underpowered: 1 group has too few units for a paired test to reach α=0.05 (6 are needed), so it fails only through a threshold or the floor: baseline · hospital · repair (3 cases)',
     )

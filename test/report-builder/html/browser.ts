@@ -19,8 +19,11 @@ const ARGS = [
 ]
 
 /** Debian's headless Chromium with a fresh profile; `close()` removes the profile too. */
-export async function launchChromium(options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`)
+export async function launchChromium(
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`)
   const profile = await mkdtemp(join(tmpdir(), 'dataforge-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

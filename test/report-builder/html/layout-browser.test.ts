@@ -24,10 +24,16 @@ beforeAll(async () => {
   const records = [...repairRecords(), repairRecord('solo', 0, 0.7), ...questionRecords(), ...conformanceRecords()]
   const report = reportOf(records, { command: 'vitest' })
   const file = join(work, 'vitest.html')
-  await writeFile(file, await renderHtmlReport(report, { baselineDeltas: groupDeltas(repairRecords(0.3), report), gateFailures: [] }))
+  await writeFile(
+    file,
+    await renderHtmlReport(report, { baselineDeltas: groupDeltas(repairRecords(0.3), report), gateFailures: [] }),
+  )
   urls.vitest = pathToFileURL(file).href
   // A real CLI run of one trial per agent: every group has n = 1.
-  const run = await runCli(['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '1', '--quiet'], work)
+  const run = await runCli(
+    ['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '1', '--quiet'],
+    work,
+  )
   expect(run.code, run.stderr).toBe(0)
   urls.cli = pathToFileURL(join(work, 'reports', 'run', 'report.html')).href
   browser = await launchChromium()
@@ -65,13 +71,21 @@ const layoutOf = (page: Page) =>
       pageWidth: root.scrollWidth,
       charts: [...doc.querySelectorAll('figure.chart')].map((f) => {
         const shown = [...f.querySelectorAll('svg')].filter((svg) => svg.getBoundingClientRect().width > 0)
-        return { id: f.id, shown: shown.length, width: shown[0]?.getBoundingClientRect().width ?? 0, container: contentWidth(f.parentElement!) }
+        return {
+          id: f.id,
+          shown: shown.length,
+          width: shown[0]?.getBoundingClientRect().width ?? 0,
+          container: contentWidth(f.parentElement!),
+        }
       }),
       tables: [...doc.querySelectorAll('.scroll')].map((s) => ({
         id: s.querySelector('table')?.id || s.closest('section')!.id,
         overflow: s.scrollWidth - s.clientWidth,
       })),
-      verdictLines: [...doc.querySelectorAll('td.verdict')].map((td) => ({ text: td.textContent, lines: lines(td as typeof root) })),
+      verdictLines: [...doc.querySelectorAll('td.verdict')].map((td) => ({
+        text: td.textContent,
+        lines: lines(td as typeof root),
+      })),
     }
   })
 
@@ -87,24 +101,29 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe.each(['vitest', 'cli'] as const)('the %s report in headless Chromium', (which) => {
-  it.each(WIDTHS)('reads at %i px: charts fill the column, nothing overflows the page, verdicts on one line', async (width) => {
-    const page = await open(which, width)
-    try {
-      await screenshot(page, `${which}-${width}`)
-      const layout = await layoutOf(page)
-      expect(layout.viewport).toBe(width)
-      expect(layout.pageWidth).toBeLessThanOrEqual(width)
-      expect(layout.charts.length).toBeGreaterThan(1)
-      for (const c of layout.charts) {
-        expect(c.shown, `${c.id}: one drawing shown`).toBe(1)
-        expect(c.width / c.container, c.id).toBeGreaterThanOrEqual(0.9)
+  it.each(WIDTHS)(
+    'reads at %i px: charts fill the column, nothing overflows the page, verdicts on one line',
+    async (width) => {
+      const page = await open(which, width)
+      try {
+        await screenshot(page, `${which}-${width}`)
+        const layout = await layoutOf(page)
+        expect(layout.viewport).toBe(width)
+        expect(layout.pageWidth).toBeLessThanOrEqual(width)
+        expect(layout.charts.length).toBeGreaterThan(1)
+        for (const c of layout.charts) {
+          expect(c.shown, `${c.id}: one drawing shown`).toBe(1)
+          expect(c.width / c.container, c.id).toBeGreaterThanOrEqual(0.9)
+        }
+        for (const v of layout.verdictLines) expect(v.lines, v.text ?? '').toBe(1)
+        if (width === 1400)
+          for (const t of layout.tables) expect(t.overflow, `${t.id} scrolls at ${width} px`).toBeLessThanOrEqual(0)
+      } finally {
+        await page.close()
       }
-      for (const v of layout.verdictLines) expect(v.lines, v.text ?? '').toBe(1)
-      if (width === 1400) for (const t of layout.tables) expect(t.overflow, `${t.id} scrolls at ${width} px`).toBeLessThanOrEqual(0)
-    } finally {
-      await page.close()
-    }
-  }, 60_000)
+    },
+    60_000,
+  )
 })
 
 describe('what the report says about its own runs', () => {
@@ -113,10 +132,16 @@ describe('what the report says about its own runs', () => {
     try {
       return {
         legend: (await page.locator('#leaderboard p.legend').allTextContents()).join(' '),
-        units: await page.$$eval('#leaderboard table.units tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))),
+        units: await page.$$eval('#leaderboard table.units tbody tr', (rows) =>
+          rows.map((r) => [...r.cells].map((c) => c.textContent)),
+        ),
         head: await page.locator('#leaderboard-table thead th').allTextContents(),
         rows: await page.$$eval('#leaderboard-table tbody tr', (rows) =>
-          rows.map((r) => ({ group: r.getAttribute('data-group'), f1: r.cells[4]!.textContent, f1Interval: r.cells[5]!.textContent })),
+          rows.map((r) => ({
+            group: r.getAttribute('data-group'),
+            f1: r.cells[4]!.textContent,
+            f1Interval: r.cells[5]!.textContent,
+          })),
         ),
         verdicts: await page.locator('td.verdict').count(),
       }
@@ -127,13 +152,24 @@ describe('what the report says about its own runs', () => {
 
   it("states the Vitest door's rule, the units where trials repeat, and no spread for one run", async () => {
     const { legend: text, units, head, rows, verdicts } = await legend('vitest')
-    expect(text).toContain("Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed")
+    expect(text).toContain(
+      "Score is the share of attempted runs whose assertions held: in an eval file a run is correct when the eval's assertions passed",
+    )
     expect(text).not.toContain('--pass-f1')
     expect(text).not.toContain('pass threshold')
     expect(text).toContain('Intervals follow the units')
-    expect(units).toContainEqual(['baseline · synthetic', '1 case', '5', "interval over this one unit's trials, which says nothing of other cases"])
+    expect(units).toContainEqual([
+      'baseline · synthetic',
+      '1 case',
+      '5',
+      "interval over this one unit's trials, which says nothing of other cases",
+    ])
     expect(head.slice(4, 7)).toEqual(['F1', 'F1 [95% CI]', 'Score: assertions held [95% CI]'])
-    expect(rows.find((r) => r.group === 'solo · synthetic')).toEqual({ group: 'solo · synthetic', f1: '0.757 (n = 1)', f1Interval: '— (n = 1)' })
+    expect(rows.find((r) => r.group === 'solo · synthetic')).toEqual({
+      group: 'solo · synthetic',
+      f1: '0.757 (n = 1)',
+      f1Interval: '— (n = 1)',
+    })
     expect(rows.find((r) => r.group === 'baseline · synthetic')!.f1).toMatch(/^0\.\d{3} ± 0\.\d{3}$/)
     expect(verdicts).toBeGreaterThan(0)
   })

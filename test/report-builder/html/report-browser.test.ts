@@ -24,7 +24,10 @@ const consoleErrors: string[] = []
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dataforge-html-'))
   const file = join(dir, 'report.html')
-  await writeFile(file, await renderHtmlReport(report, { baselineDeltas, gateFailures: ['baseline · synthetic: f1 0.693 < 0.8'] }))
+  await writeFile(
+    file,
+    await renderHtmlReport(report, { baselineDeltas, gateFailures: ['baseline · synthetic: f1 0.693 < 0.8'] }),
+  )
   url = pathToFileURL(file).href
   browser = await launchChromium()
   browser.context.on('request', (r) => requests.push(r.url()))
@@ -50,11 +53,19 @@ const chartsOf = (p: Page) =>
       const labels = [...f.querySelectorAll('svg .role-mark [aria-label]')].map((m) => m.getAttribute('aria-label')!)
       const missing = expected.filter((g) => !labels.some((l) => l.split('; ').includes(`${field}: ${g}`)))
       const box = f.querySelector('svg')?.getBoundingClientRect()
-      return { id: f.id, svg: Boolean(f.querySelector(':scope > .svg > svg')), expected: expected.length, missing, width: box?.width ?? 0, height: box?.height ?? 0 }
+      return {
+        id: f.id,
+        svg: Boolean(f.querySelector(':scope > .svg > svg')),
+        expected: expected.length,
+        missing,
+        width: box?.width ?? 0,
+        height: box?.height ?? 0,
+      }
     }),
   )
 
-const groupsInOrder = (p: Page) => p.$$eval('#leaderboard-table tbody tr', (rows) => rows.map((r) => r.getAttribute('data-group')))
+const groupsInOrder = (p: Page) =>
+  p.$$eval('#leaderboard-table tbody tr', (rows) => rows.map((r) => r.getAttribute('data-group')))
 
 describe('report.html in headless Chromium', () => {
   it('loads from file:// with no console error and no request but the page itself', async () => {
@@ -77,17 +88,23 @@ describe('report.html in headless Chromium', () => {
     const descending = await groupsInOrder(page)
     expect(descending).toEqual([...[...withF1].sort((a, b) => b.f1Mean! - a.f1Mean!).map((a) => a.group), ...withoutF1])
     expect(descending.slice(0, 2)).toEqual(['mock · synthetic', 'baseline · hospital'])
-    const f1Header = page.locator('#leaderboard-table thead th').filter({ has: page.getByRole('button', { name: 'F1', exact: true }) })
+    const f1Header = page
+      .locator('#leaderboard-table thead th')
+      .filter({ has: page.getByRole('button', { name: 'F1', exact: true }) })
     expect(await f1Header.getAttribute('aria-sort')).toBe('descending')
     await page.getByRole('button', { name: 'F1', exact: true }).click()
     const ascending = await groupsInOrder(page)
-    expect(ascending.filter((g) => f1.get(g!) !== null)).toEqual([...descending.filter((g) => f1.get(g!) !== null)].reverse())
+    expect(ascending.filter((g) => f1.get(g!) !== null)).toEqual(
+      [...descending.filter((g) => f1.get(g!) !== null)].reverse(),
+    )
     expect(ascending.slice(-withoutF1.length)).toEqual(withoutF1)
   })
 
   it('filters the leaderboard as you type', async () => {
     await page.getByRole('searchbox', { name: 'filter the leaderboard' }).fill('synthetic')
-    const visible = await page.$$eval('#leaderboard-table tbody tr:not([hidden])', (rows) => rows.map((r) => r.getAttribute('data-group')))
+    const visible = await page.$$eval('#leaderboard-table tbody tr:not([hidden])', (rows) =>
+      rows.map((r) => r.getAttribute('data-group')),
+    )
     expect(visible.sort()).toEqual(['baseline · synthetic', 'mock · synthetic', 'noop · synthetic'])
     await page.getByRole('searchbox', { name: 'filter the leaderboard' }).fill('')
     expect(await page.locator('#leaderboard-table tbody tr:not([hidden])').count()).toBe(report.aggregates.length)
@@ -95,7 +112,9 @@ describe('report.html in headless Chromium', () => {
 
   it('draws every chart as an SVG with marks for each of its groups', async () => {
     const charts = await chartsOf(page)
-    expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(['baseline-deltas', 'category-grid', 'pareto', 'conformance-0-sentiment']))
+    expect(charts.map((c) => c.id)).toEqual(
+      expect.arrayContaining(['baseline-deltas', 'category-grid', 'pareto', 'conformance-0-sentiment']),
+    )
     expect(charts.filter((c) => c.id.startsWith('score-'))).toHaveLength(4) // conformance, questions, hospital, synthetic
     expect(charts.filter((c) => c.id.startsWith('kinds-'))).toHaveLength(2) // hospital, synthetic
     for (const c of charts) {
@@ -131,7 +150,10 @@ describe('report.html of a real CLI run in headless Chromium', () => {
   it('opens with no console error or request, one row per group and marks for every group', async () => {
     const work = await mkdtemp(join(tmpdir(), 'dataforge-html-run-'))
     try {
-      const run = await runCli(['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '2', '--quiet'], work)
+      const run = await runCli(
+        ['run', '--agent', 'baseline,noop,mock', '--dataset', 'synthetic', '--rows', '60', '--trials', '2', '--quiet'],
+        work,
+      )
       expect(run.code, run.stderr).toBe(0)
       const fileUrl = pathToFileURL(join(work, 'reports', 'run', 'report.html')).href
       const seen: string[] = []

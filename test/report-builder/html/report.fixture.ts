@@ -19,15 +19,34 @@ function prf(tp: number, fp: number, fn: number): PRF {
 }
 
 /** A completed repair run whose counts, per-column and per-kind figures and diagnostics agree. */
-export function repairRecord(agent: string, trial: number, quality: number, overrides: Partial<RunRecord> = {}): RunRecord {
+export function repairRecord(
+  agent: string,
+  trial: number,
+  quality: number,
+  overrides: Partial<RunRecord> = {},
+): RunRecord {
   const errors = 20
   const tp = Math.round(errors * quality)
   const wrong = Math.min(errors - tp, 2)
   const missed = errors - tp - wrong
   const over = quality > 0 && quality < 1 ? 1 : 0
   const total = prf(tp, wrong + over, wrong + missed)
-  const perColumn = Object.fromEntries(COLUMNS.map((c, i) => [c, prf(Math.round((tp * (i + 1)) / 15), i === 2 ? over : 0, Math.round(((errors - tp) * (i + 1)) / 15))]))
-  const perKind = Object.fromEntries(KINDS.map((k, i) => [k, { total: 5, tp: Math.min(5, Math.round(quality * 5 + (i % 2))), recall: Math.min(5, Math.round(quality * 5 + (i % 2))) / 5 }]))
+  const perColumn = Object.fromEntries(
+    COLUMNS.map((c, i) => [
+      c,
+      prf(Math.round((tp * (i + 1)) / 15), i === 2 ? over : 0, Math.round(((errors - tp) * (i + 1)) / 15)),
+    ]),
+  )
+  const perKind = Object.fromEntries(
+    KINDS.map((k, i) => [
+      k,
+      {
+        total: 5,
+        tp: Math.min(5, Math.round(quality * 5 + (i % 2))),
+        recall: Math.min(5, Math.round(quality * 5 + (i % 2))) / 5,
+      },
+    ]),
+  )
   return makeRecord({
     caseId: 'synthetic',
     suite: 'synthetic',
@@ -49,9 +68,20 @@ export function repairRecord(agent: string, trial: number, quality: number, over
     perKind,
     diagnostics: {
       wrongCell: [],
-      wrongValue: Array.from({ length: wrong }, (_, i) => ({ row: 10 + i, column: 'city', got: `agent-city-${i}`, want: CLEAN_SECRET, dirty: 'Bostn' })),
+      wrongValue: Array.from({ length: wrong }, (_, i) => ({
+        row: 10 + i,
+        column: 'city',
+        got: `agent-city-${i}`,
+        want: CLEAN_SECRET,
+        dirty: 'Bostn',
+      })),
       overRepair: Array.from({ length: over }, (_, i) => ({ row: 50 + i, column: 'state', got: 'MA', dirty: 'ma' })),
-      missedRepair: Array.from({ length: missed }, (_, i) => ({ row: 100 + i, column: COLUMNS[i % COLUMNS.length]!, want: CLEAN_SECRET, dirty: 'x' })),
+      missedRepair: Array.from({ length: missed }, (_, i) => ({
+        row: 100 + i,
+        column: COLUMNS[i % COLUMNS.length]!,
+        want: CLEAN_SECRET,
+        dirty: 'x',
+      })),
       caseInsensitiveColumn: [],
       duplicateCells: 0,
       noopFixes: 0,
@@ -62,7 +92,13 @@ export function repairRecord(agent: string, trial: number, quality: number, over
   })
 }
 
-function questionRecord(model: string, caseId: string, category: string, correct: boolean, overrides: Partial<RunRecord> = {}): RunRecord {
+function questionRecord(
+  model: string,
+  caseId: string,
+  category: string,
+  correct: boolean,
+  overrides: Partial<RunRecord> = {},
+): RunRecord {
   const cost = { 'model-small': 0.0002, 'model-mid': 0.001, 'model-large': 0.004 }[model] ?? 0
   return makeRecord({
     caseId,
@@ -112,12 +148,35 @@ function conformanceRecord(agent: string, trial: number, observed: [number, numb
 /** Repair runs of three agents on two datasets, with one timeout. */
 export function repairRecords(shift = 0): RunRecord[] {
   const out: RunRecord[] = []
-  const qualities: Record<string, number[]> = { baseline: [0.6, 0.7, 0.5, 0.65], noop: [0, 0, 0, 0], mock: [1, 1, 1, 1] }
-  for (const [agent, qs] of Object.entries(qualities)) {
-    for (const [trial, q] of qs.entries()) out.push(repairRecord(agent, trial, Math.max(0, Math.min(1, q + (agent === 'baseline' ? shift : 0)))))
+  const qualities: Record<string, number[]> = {
+    baseline: [0.6, 0.7, 0.5, 0.65],
+    noop: [0, 0, 0, 0],
+    mock: [1, 1, 1, 1],
   }
-  out.push(failedRecord({ caseId: 'synthetic', suite: 'synthetic', dataset: 'synthetic', category: null, agent: 'baseline', trial: 4, seed: 46, failureMessage: 'timed out after 300 s' }))
-  out.push(repairRecord('baseline', 0, 0.9, { caseId: 'hospital', suite: 'hospital', dataset: 'hospital', datasetSha256: HASH_A }))
+  for (const [agent, qs] of Object.entries(qualities)) {
+    for (const [trial, q] of qs.entries())
+      out.push(repairRecord(agent, trial, Math.max(0, Math.min(1, q + (agent === 'baseline' ? shift : 0)))))
+  }
+  out.push(
+    failedRecord({
+      caseId: 'synthetic',
+      suite: 'synthetic',
+      dataset: 'synthetic',
+      category: null,
+      agent: 'baseline',
+      trial: 4,
+      seed: 46,
+      failureMessage: 'timed out after 300 s',
+    }),
+  )
+  out.push(
+    repairRecord('baseline', 0, 0.9, {
+      caseId: 'hospital',
+      suite: 'hospital',
+      dataset: 'hospital',
+      datasetSha256: HASH_A,
+    }),
+  )
   return out
 }
 
@@ -129,16 +188,24 @@ export function questionRecords(): RunRecord[] {
       const category = ['aggregation', 'join', 'refusal'][i % 3]!
       out.push(questionRecord(model, `q${i}`, category, i / 10 < acc))
     }
-    for (let turn = 1; turn <= 3; turn++) out.push(questionRecord(model, 'customer revenue', 'conversation', turn < 3 || model !== 'model-small', { turn }))
+    for (let turn = 1; turn <= 3; turn++)
+      out.push(questionRecord(model, 'customer revenue', 'conversation', turn < 3 || model !== 'model-small', { turn }))
   }
   return out
 }
 
 export function conformanceRecords(): RunRecord[] {
-  return [conformanceRecord('review-writer', 0, [45, 28, 27]), conformanceRecord('review-writer', 1, [43, 29, 28]), conformanceRecord('other-writer', 0, [60, 20, 20])]
+  return [
+    conformanceRecord('review-writer', 0, [45, 28, 27]),
+    conformanceRecord('review-writer', 1, [43, 29, 28]),
+    conformanceRecord('other-writer', 0, [60, 20, 20]),
+  ]
 }
 
-export function reportOf(records: readonly RunRecord[], config: Record<string, unknown> = { command: 'test' }): EvalReport {
+export function reportOf(
+  records: readonly RunRecord[],
+  config: Record<string, unknown> = { command: 'test' },
+): EvalReport {
   return buildReport({
     records,
     datasets: [],
@@ -160,5 +227,7 @@ export function fullReport(): { report: EvalReport; baselineDeltas: GroupDelta[]
 /** `n` repair records spread over `agents` agents, for the size check. */
 export function manyRecords(n: number, agents = 10): RunRecord[] {
   const random = new Random(7)
-  return Array.from({ length: n }, (_, i) => repairRecord(`agent-${i % agents}`, Math.floor(i / agents), Math.round(random.next() * 20) / 20))
+  return Array.from({ length: n }, (_, i) =>
+    repairRecord(`agent-${i % agents}`, Math.floor(i / agents), Math.round(random.next() * 20) / 20),
+  )
 }
