@@ -32,6 +32,8 @@ const FULLY_MARKED = [
   'docs/conformance.md',
   'docs/reports.md',
   'docs/ci.md',
+  'docs/viewer.md',
+  'docs/tracing.md',
 ]
 const blocks = pages.flatMap((page) => docBlocks(page))
 const of = (kind: DocBlock['kind']) => blocks.filter((b) => b.kind === kind)
