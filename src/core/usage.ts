@@ -1,5 +1,17 @@
 import type { Usage } from './schemas.js'
 
+/** Every field of `Usage`, in the schema's order: the zod-free meta check and the Parquet columns read this list. */
+export const USAGE_FIELDS = [
+  'calls',
+  'promptTokens',
+  'completionTokens',
+  'quotaUnits',
+  'costUsd',
+  'cachedCalls',
+  'cachedPromptTokens',
+  'cachedCompletionTokens',
+] as const satisfies readonly (keyof Usage)[]
+
 /** Tokens the run paid for, and tokens the cache answered without a call: reported apart. */
 export function tokensSpentAndSaved(usage: Partial<Usage>): { spent: number; saved: number } {
   return {

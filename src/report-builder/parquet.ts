@@ -1,7 +1,7 @@
 import { type BasicType, type ColumnSource, parquetWriteBuffer } from 'hyparquet-writer'
 import { canonicalJson } from '../core/hash.js'
 import { RUN_RECORD_VERSION, type RunRecord } from '../core/run-record.js'
-import type { Usage } from '../core/schemas.js'
+import { USAGE_FIELDS } from '../core/usage.js'
 import { assertWritableTarget } from '../files/write-atomic.js'
 import { type ManifestUse, writeAddedFile } from './manifest.js'
 
@@ -17,17 +17,6 @@ export interface ParquetColumn {
 }
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : canonicalJson(value))
-
-const USAGE_FIELDS: (keyof Usage)[] = [
-  'calls',
-  'promptTokens',
-  'completionTokens',
-  'quotaUnits',
-  'costUsd',
-  'cachedCalls',
-  'cachedPromptTokens',
-  'cachedCompletionTokens',
-]
 
 const PRF_FIELDS = ['tp', 'fp', 'fn', 'precision', 'recall', 'f1'] as const
 

@@ -1,5 +1,6 @@
 import { DATASET_ORIGINS, DIGEST_OF } from '../core/digest-of.js'
 import { isPlainObject } from '../core/is-plain-object.js'
+import { USAGE_FIELDS } from '../core/usage.js'
 import type { DataforgeMeta } from './schema.js'
 
 /*
@@ -126,16 +127,7 @@ function matcherRecord(v: unknown): boolean {
   )
 }
 
-const USAGE = keys([
-  'calls',
-  'promptTokens',
-  'completionTokens',
-  'quotaUnits',
-  'costUsd',
-  'cachedCalls',
-  'cachedPromptTokens',
-  'cachedCompletionTokens',
-])
+const USAGE = keys([...USAGE_FIELDS])
 function usage(v: unknown): boolean {
   if (!isPlainObject(v) || !onlyKnownKeys(v, USAGE)) return false
   for (const key of USAGE) if (!nonNegative(v[key])) return false
