@@ -131,12 +131,13 @@ export abstract class EvalReporterBase {
 }
 
 /**
- * Vega and Vega-Lite (the HTML report's charts) load while the tests run: they are most of the HTML report's cost
- * in a short run. A failure is not lost: the chart rendering awaits the same load and reports it.
+ * Vega and Vega-Lite (the HTML report's charts) load and draw a first chart while the tests run: that is most
+ * of the HTML report's cost in a short run. A failure is not lost: the chart rendering awaits the same load and
+ * reports it.
  */
 function preloadVega(): void {
   import('../report-builder/html/vega-svg.js').then(
-    ({ loadVega }) => loadVega().catch(() => {}),
+    ({ warmVega }) => warmVega(),
     () => {},
   )
 }
