@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { compileFunction } from 'node:vm'
+import { type CachedScript, compileCached, packageCacheDir } from './code-cache.js'
 import type { TopLevelSpec } from 'vega-lite'
 
 type VegaModule = typeof import('vega')
 type VegaLiteModule = typeof import('vega-lite')
 
 let loaded: Promise<{ vega: VegaModule; vl: VegaLiteModule }> | undefined
+/** The two builds' compiled code, kept for the next process once a chart was drawn. */
+const scripts: CachedScript[] = []
 
 /** Vega and Vega-Lite are loaded on first use, so runs that write no HTML never pay for them. */
 export function loadVega(): Promise<{ vega: VegaModule; vl: VegaLiteModule }> {
@@ -23,9 +24,10 @@ let warmed: Promise<void> | undefined
 /**
  * Loads Vega and draws a small chart of the report's usual kind (a layered rule and point chart with a nominal
  * axis, an offset and a legend, at both page widths) into nothing. V8 compiles a function the first time it runs,
- * so the first chart of a process costs about twice a later one: warmed while the tests run, a report's first
- * chart at the run's end is a later one. The drawing is thrown away, and the ids of every drawing are scoped to
- * its chart (`scopeIds`), so the report's bytes do not change. A failure is left to the real drawing to report.
+ * so the first chart of a process costs more than a later one: warmed while the tests run, a report's first
+ * chart at the run's end is a later one, and the code cache for the next run is written now, not at the end. The
+ * drawing is thrown away, and the ids of every drawing are scoped to its chart (`scopeIds`), so the report's
+ * bytes do not change. A failure is left to the real drawing to report.
  */
 export function warmVega(): Promise<void> {
   warmed ??= renderVegaLiteSvgs(WARM_UP_SPEC, [
@@ -68,23 +70,21 @@ const WARM_UP_SPEC = {
 
 /**
  * A package's single-file build (UMD, beside its ES module entry in `build/`, the same release), run as
- * CommonJS with `require` answered from `deps`. Node loads Vega's and Vega-Lite's ES module entries as some 70
- * files, which took 2.5 times the CPU of these two (about 190 against 75 ms, once per run writing HTML). They
- * sit in `"type": "module"` packages, where Node would take them for ES modules, hence the explicit wrapper.
+ * CommonJS with `require` answered from `deps`, its compiled code cached in `node_modules/.cache`
+ * (`code-cache.ts`). Node loads Vega's and Vega-Lite's ES module entries as some 70 files, which took 2.5 times
+ * the CPU of these two (about 190 against 75 ms, once per run writing HTML). They sit in `"type": "module"`
+ * packages, where Node would take them for ES modules, hence the explicit wrapper.
  */
 function singleFileBuild(name: string, file: string, deps: Record<string, unknown>): unknown {
   const path = join(dirname(createRequire(import.meta.url).resolve(name)), file)
+  const script = compileCached(path, packageCacheDir(path))
+  scripts.push(script)
   // Not named `module` and `require`: in the CommonJS build those are this file's own.
   const umd = { exports: {} as Record<string, unknown> }
-  const requireDep = (id: string) => {
+  script.run(umd.exports, umd, (id: string) => {
     if (id in deps) return deps[id]
     throw new Error(`${path} requires ${id}, which the report's charts do not provide`)
-  }
-  compileFunction(readFileSync(path, 'utf8'), ['exports', 'module', 'require'], { filename: path })(
-    umd.exports,
-    umd,
-    requireDep,
-  )
+  })
   return umd.exports
 }
 
@@ -142,6 +142,8 @@ export async function renderVegaLiteSvgs(
     return svgs
   } finally {
     view.finalize()
+    // After a drawing the cache holds the code that drawing compiled, not only the top level.
+    for (const script of scripts) script.save()
   }
 }
 
