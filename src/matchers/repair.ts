@@ -1,4 +1,5 @@
 import { withoutCleanValues } from '../core/build-run-record.js'
+import { withSharedParts } from '../test-meta/shared-parts.js'
 import { InputError } from '../core/errors.js'
 import { truncate } from '../core/text.js'
 import type { CellIssue } from '../core/repair-score.js'
@@ -98,7 +99,7 @@ export function toRepairCells(
         : []),
     ].join('\n')
   // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
-  const stored = { ...score, diagnostics: withoutCleanValues(score.diagnostics) }
+  const stored = withSharedParts({ ...score, diagnostics: withoutCleanValues(score.diagnostics) })
   return conclude(this, 'toRepairCells', {
     passed: missed.length === 0,
     summary,
