@@ -25,12 +25,14 @@ export type ProviderHandler = (
   index: number,
 ) => ProviderReply | undefined | Promise<ProviderReply | undefined>
 
+/** `echo:` and the text reversed: an answer that shows what the model was sent. */
+export const echoText = (text: string): string => `echo:${text.split('').reverse().join('')}`
+
 /** The text a fake answer carries: the last user message, reversed, so each request has its own answer. */
 export function answerText(body: Record<string, unknown> | null): string {
   const messages = (body?.['messages'] ?? []) as Array<{ content?: unknown }>
   const last = messages[messages.length - 1]?.content
-  const text = typeof last === 'string' ? last : JSON.stringify(last ?? '')
-  return `echo:${text.split('').reverse().join('')}`
+  return echoText(typeof last === 'string' ? last : JSON.stringify(last ?? ''))
 }
 
 const sse = (data: unknown, event?: string) =>
@@ -223,28 +225,4 @@ export class FakeProvider {
       server.closeAllConnections()
     })
   }
-}
-
-/** A handler whose answer to a request saying `plan` is one `sql` tool call (OpenAI chat); anything else the default. */
-export function sqlToolCallOnPlan(model: string): ProviderHandler {
-  const call = { id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT 1"}' } }
-  return (request) =>
-    JSON.stringify(request.body?.['messages'] ?? '').includes('"plan"')
-      ? {
-          json: {
-            id: 'c',
-            object: 'chat.completion',
-            created: 1,
-            model,
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: null, tool_calls: [call] },
-                finish_reason: 'tool_calls',
-              },
-            ],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          },
-        }
-      : undefined
 }
