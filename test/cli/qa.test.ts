@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto'
 import { tablesJsonSha256 } from '../../src/core/hash.js'
 import { canonicalJson } from '../../src/core/hash.js'
 import { loadQaSuite } from '../../src/datasets/questions/index.js'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { COUNT_THEN_ANSWER, startToolModel } from '../helpers/tool-model.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { COUNT_THEN_ANSWER } from '../helpers/tool-model.js'
 import { completion, type FakeChatServer, type RecordedRequest, startFakeServer } from '../helpers/fake-provider.js'
 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
@@ -461,7 +461,7 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
 describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a loopback chat server', () => {
   let server: FakeProvider
   beforeAll(async () => {
-    server = await startToolModel(COUNT_THEN_ANSWER)
+    server = await new FakeProvider(COUNT_THEN_ANSWER).start()
   })
   afterAll(async () => server.stop())
 

@@ -6,8 +6,8 @@ import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import { finished, spawnCli } from '../helpers/cli-child.js'
 import { filesUnder, jsonLines } from '../helpers/report-files.js'
 import { runCli } from '../helpers/cli-harness.js'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { SQL_AND_DESCRIBE, startToolModel } from '../helpers/tool-model.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { TempDirs } from '../helpers/vitest-run.js'
 
 // Transcripts through the CLI: a streamed in-process agent and a cmd: agent, both calling tools, against a loopback
@@ -20,7 +20,7 @@ const temp = () => temps.make()
 let fake: FakeProvider
 
 beforeAll(async () => {
-  fake = await startToolModel(SQL_AND_DESCRIBE)
+  fake = await new FakeProvider(SQL_AND_DESCRIBE).start()
 })
 afterAll(async () => {
   await fake.stop()

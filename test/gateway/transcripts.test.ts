@@ -10,8 +10,8 @@ import { buildTranscript, MAX_TRANSCRIPT_MESSAGE_CHARS } from '../../src/core/tr
 import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
 import { outcomeSince } from '../../src/gateway/trial-llm.js'
-import { echoText, FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { SQL_AND_DESCRIBE, startToolModel, type ToolModelOptions } from '../helpers/tool-model.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { echoText, SQL_AND_DESCRIBE, type ToolModelOptions } from '../helpers/tool-model.js'
 
 const SECRET = 'sk-transcript-test-SECRET-0123456789'
 /** The model of these tests: it says a sentence beside two parallel tool calls, on every protocol. */
@@ -22,7 +22,7 @@ let upstream: Upstream
 const dirs: string[] = []
 
 beforeAll(async () => {
-  fake = await startToolModel(MODEL)
+  fake = await new FakeProvider(MODEL).start()
   gateway = await startGateway({ log: () => undefined, backoff: { baseMs: 5, capMs: 20 } })
   upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
 })
@@ -286,7 +286,7 @@ describe('transcripts of the calls the gateway served', () => {
 
   it('a replay with the provider down keeps the same transcript and tool calls, marked cached, chunk for chunk', async () => {
     const dir = await tempDir()
-    const provider = await startToolModel(MODEL)
+    const provider = await new FakeProvider(MODEL).start()
     const live = resolveUpstream(
       { baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' },
       { env: { TR_TEST_KEY: SECRET } },

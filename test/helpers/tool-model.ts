@@ -1,19 +1,13 @@
-import {
-  echoText,
-  FakeProvider,
-  type ProviderHandler,
-  type ProviderReply,
-  type ProviderRequest,
-} from './fake-llm-upstream.js'
+import type { ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
 
-// The one tool-calling model of the tests: a FakeProvider on 127.0.0.1 that answers on the three wire protocols the
+// The one tool-calling model of the tests, what FakeProvider (127.0.0.1) answers with: the three wire protocols the
 // SDKs speak (OpenAI chat completions, the Responses API, Anthropic messages), JSON and streamed, as the providers
 // send them: argument deltas in pieces (parallel calls interleaved), usage where each protocol puts it (OpenAI's
 // stream only under `stream_options.include_usage`). Stateless: each answer comes from what its request carries, so
 // the same request gets the same answer, as a recording replays it.
 //   - a question with no tool result after it: the tool calls of `calls`, or, with none, the answer;
 //   - once tool results follow the question: the answer (`answer`), text or one last tool call.
-// Other paths (embeddings, models, GETs) get FakeProvider's default answer.
+// Other paths (embeddings, models, GETs) are FakeProvider's. `new FakeProvider(options).start()` serves it.
 
 /** A tool call the model makes. */
 export interface ToolCall {
@@ -44,11 +38,14 @@ export interface ToolModelOptions {
   usage?: { prompt: number; completion: number }
 }
 
+/** `echo:` and the text reversed: an answer that shows what the model was sent. */
+export const echoText = (text: string): string => `echo:${text.split('').reverse().join('')}`
+
 /** The default answer: `echo:` and the last text it was sent (a tool result, else the question) reversed. */
 export const echo = (turn: Turn): string => echoText(turn.results.at(-1) ?? turn.question)
 
-/** A tool-calling model as a FakeProvider handler. */
-export function toolModel(options: ToolModelOptions = {}): ProviderHandler {
+/** The model's answer to a request on a model path (undefined on any other). */
+export function toolModel(options: ToolModelOptions = {}): (request: ProviderRequest) => ProviderReply | undefined {
   return (request) => {
     if (request.method !== 'POST') return undefined
     const path = request.url.replace(/\?.*$/, '')
@@ -61,13 +58,6 @@ export function toolModel(options: ToolModelOptions = {}): ProviderHandler {
           : undefined
     return wire?.(request, options)
   }
-}
-
-/** A FakeProvider on 127.0.0.1 answering as `toolModel(options)`; its base URL is `${url}/v1`. */
-export async function startToolModel(options: ToolModelOptions = {}): Promise<FakeProvider> {
-  const fake = await new FakeProvider().start()
-  fake.handler = toolModel(options)
-  return fake
 }
 
 // ---- The scripts several test files share ----

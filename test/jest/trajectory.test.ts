@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TranscriptSchema } from '../../src/core/transcript.js'
 import type { RunRecord } from '../../src/core/run-record.js'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { SQL_ON_PLAN, startToolModel } from '../helpers/tool-model.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_ON_PLAN } from '../helpers/tool-model.js'
 import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 import { installPacked } from '../helpers/packed-project.js'
@@ -28,7 +28,7 @@ let traces: string
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-jest-trajectory-'))
   // The `plan` call of each trial answers with a tool call, the `answer` call with text.
-  fake = await startToolModel(SQL_ON_PLAN)
+  fake = await new FakeProvider(SQL_ON_PLAN).start()
   const otel = [
     '@opentelemetry/api',
     '@opentelemetry/sdk-trace-base',

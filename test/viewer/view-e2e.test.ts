@@ -3,9 +3,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
-import { COUNT_THEN_ANSWER, SQL_AND_DESCRIBE, startToolModel } from '../helpers/tool-model.js'
+import { COUNT_THEN_ANSWER, SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { launchChromium } from '../report-builder/html/browser.js'
 import { startView } from './serve-helper.js'
 
@@ -16,9 +16,9 @@ let server: FakeProvider
 let tools: FakeProvider
 beforeAll(async () => {
   browser = await launchChromium()
-  tools = await startToolModel(SQL_AND_DESCRIBE)
+  tools = await new FakeProvider(SQL_AND_DESCRIBE).start()
   // The data agent's model, on loopback: it asks for one SQL query, then answers with the count it got.
-  server = await startToolModel(COUNT_THEN_ANSWER)
+  server = await new FakeProvider(COUNT_THEN_ANSWER).start()
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
