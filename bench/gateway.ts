@@ -1,5 +1,5 @@
 /**
- * The model gateway's cost, on loopback against a fake provider (test/helpers/fake-provider.ts):
+ * The model gateway's cost, on loopback against a fake provider (test/helpers/fake-llm-upstream.ts):
  * 1. a chat-completion JSON call through the gateway vs the same call straight to the provider: median added per call
  *    (goal ≤ 1 ms);
  * 2. a streamed call: time to the first streamed byte, gateway vs direct (goal ≤ 2 ms added);

@@ -17,8 +17,8 @@ import { answerOfJson, StreamAnswer, type TranscriptAnswer, transcriptCall } fro
 import { outcomeSince } from '../src/gateway/trial-llm.js'
 import { eventData } from '../src/gateway/sse.js'
 import { parseCall } from '../src/gateway/protocol.js'
-import { toolScript } from '../test/helpers/tool-provider.js'
 import { FakeProvider } from '../test/helpers/fake-llm-upstream.js'
+import { SQL_AND_DESCRIBE } from '../test/helpers/tool-model.js'
 import { median } from './median.js'
 
 const tools = [
@@ -62,8 +62,7 @@ async function toolTrial(client: OpenAI, stream: boolean, i: number): Promise<vo
 }
 
 export default async function run(): Promise<string> {
-  const fake = await new FakeProvider().start()
-  fake.handler = toolScript
+  const fake = await new FakeProvider(SQL_AND_DESCRIBE).start()
   const gateway = await startGateway({ log: () => undefined })
   const rows: string[] = []
   try {

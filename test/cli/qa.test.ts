@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 import { tablesJsonSha256 } from '../../src/core/hash.js'
 import { canonicalJson } from '../../src/core/hash.js'
 import { loadQaSuite } from '../../src/datasets/questions/index.js'
-import { sqlThenAnswer } from '../helpers/sql-then-answer.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { COUNT_THEN_ANSWER } from '../helpers/tool-model.js'
 import { completion, type FakeChatServer, type RecordedRequest, startFakeServer } from '../helpers/fake-provider.js'
 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
@@ -458,13 +459,11 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
 })
 
 describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a loopback chat server', () => {
-  let server: FakeChatServer
+  let server: FakeProvider
   beforeAll(async () => {
-    server = await startFakeServer({
-      handler: sqlThenAnswer,
-    })
+    server = await new FakeProvider(COUNT_THEN_ANSWER).start()
   })
-  afterAll(async () => server.close())
+  afterAll(async () => server.stop())
 
   it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
     await withTempDir(async (dir) => {
@@ -473,7 +472,7 @@ describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a 
         '--agent',
         'data-agent',
         '--base-url',
-        server.baseUrl,
+        `${server.url}/v1`,
         '--model',
         'm1',
         '--api-key-env',

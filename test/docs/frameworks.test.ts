@@ -9,7 +9,7 @@ import type { RunRecord } from '../../src/core/run-record.js'
 import { docBlocks, namedPath } from '../helpers/doc-blocks.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { consumerEnv, installPacked } from '../helpers/packed-project.js'
-import { finalText, toolModel } from '../helpers/tool-model.js'
+import { finalText, READ_THEN_REPAIR } from '../helpers/tool-model.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 
 // docs/frameworks.md's recipes, as a user has them: the package from its packed tarball and each framework from
@@ -174,8 +174,7 @@ beforeAll(async () => {
   await writeFile(join(project, 'evals/ai-sdk-responses.eval.ts'), AI_SDK_RESPONSES)
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG))
   typecheck = inProject([join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', project], consumerEnv())
-  fake = await new FakeProvider().start()
-  fake.handler = toolModel
+  fake = await new FakeProvider(READ_THEN_REPAIR).start()
 }, 240_000)
 
 afterAll(async () => {

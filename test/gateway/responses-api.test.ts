@@ -5,7 +5,7 @@ import OpenAI from 'openai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { finalText, TOOL_ARGS, toolModel } from '../helpers/tool-model.js'
+import { finalText, READ_THEN_REPAIR, TOOL_ARGS } from '../helpers/tool-model.js'
 
 // The OpenAI Responses API (POST /v1/responses) through the gateway, driven by the real openai SDK: read field by
 // field like chat completions (usage, streamed response.completed, answer shape), recorded and replayed, budgeted
@@ -18,13 +18,12 @@ let upstream: Upstream
 const dirs: string[] = []
 
 beforeAll(async () => {
-  fake = await new FakeProvider().start()
-  fake.handler = toolModel
+  fake = await new FakeProvider(READ_THEN_REPAIR).start()
   gateway = await startGateway({ log: () => undefined, maxServerRetries: 0 })
   upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'GW_RESP_KEY' }, { env: { GW_RESP_KEY: SECRET } })
 })
 afterEach(() => {
-  fake.handler = toolModel
+  fake.handler = undefined
 })
 afterAll(async () => {
   await gateway.close()
@@ -98,8 +97,7 @@ describe('POST /v1/responses', () => {
   it('records and replays both streamed and JSON loops with the upstream down: same answers, counted as cached', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dfg-resp-'))
     dirs.push(dir)
-    const own = await new FakeProvider().start()
-    own.handler = toolModel
+    const own = await new FakeProvider(READ_THEN_REPAIR).start()
     const ownUpstream = resolveUpstream(
       { baseUrl: `${own.url}/v1`, keyEnv: 'GW_RESP_KEY' },
       { env: { GW_RESP_KEY: SECRET } },
@@ -135,7 +133,7 @@ describe('POST /v1/responses', () => {
     expect(usage.costUsd).toBeCloseTo(reply.usage!.input_tokens * 0.000001 + reply.usage!.output_tokens * 0.000002, 12)
     // The first call is held upstream while the second asks: the first's 5,000 reserved tokens refuse it.
     let release: () => void = () => undefined
-    fake.handler = (request) => new Promise((resolve) => (release = () => resolve(toolModel(request, 0))))
+    fake.handler = () => new Promise((resolve) => (release = () => resolve(undefined)))
     const limited = gateway.openTrial(spec({ budget: { tokens: 1000 } }))
     const openai = client(limited.llm)
     const first = openai.responses.create({ model: 'gpt-r', input: 'x', max_output_tokens: 5000 })

@@ -5,7 +5,8 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
-import { answerText, FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { echoText } from '../helpers/tool-model.js'
 
 const SECRET = 'sk-gateway-test-SECRET-0123456789'
 let fake: FakeProvider
@@ -95,7 +96,7 @@ describe('the gateway with the real SDKs', () => {
       text += chunk.choices[0]?.delta.content ?? ''
       if (chunk.usage) usage = chunk.usage
     }
-    expect(text).toBe(answerText({ messages: [{ content: 'stream me' }] }))
+    expect(text).toBe(echoText('stream me'))
     const ledger = trial.finish()
     expect(ledger.usage.promptTokens).toBe(usage!.prompt_tokens)
     expect(ledger.usage.completionTokens).toBe(usage!.completion_tokens)
@@ -148,7 +149,7 @@ describe('the gateway with the real SDKs', () => {
       model: 'm1',
       messages: [{ role: 'user', content: 'via fetch' }],
     })
-    expect(reply.choices[0]!.message.content).toBe(answerText({ messages: [{ content: 'via fetch' }] }))
+    expect(reply.choices[0]!.message.content).toBe(echoText('via fetch'))
     expect(trial.finish().usage.calls).toBe(1)
   })
 })

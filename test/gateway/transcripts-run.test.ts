@@ -6,8 +6,8 @@ import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import { finished, spawnCli } from '../helpers/cli-child.js'
 import { filesUnder, jsonLines } from '../helpers/report-files.js'
 import { runCli } from '../helpers/cli-harness.js'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { startToolProvider } from '../helpers/tool-provider.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { TempDirs } from '../helpers/vitest-run.js'
 
 // Transcripts through the CLI: a streamed in-process agent and a cmd: agent, both calling tools, against a loopback
@@ -20,7 +20,7 @@ const temp = () => temps.make()
 let fake: FakeProvider
 
 beforeAll(async () => {
-  fake = await startToolProvider()
+  fake = await new FakeProvider(SQL_AND_DESCRIBE).start()
 })
 afterAll(async () => {
   await fake.stop()
@@ -83,7 +83,7 @@ describe('transcripts in a CLI run', () => {
       ['describe', 5, 0],
     ])
     const first = transcripts[0]!.calls[0]!
-    expect(first).toMatchObject({ protocol: 'openai-chat', model: 'm1', stream: true, cache: 'live' })
+    expect(first).toMatchObject({ protocol: 'openai-chat', model: 'm-tools', stream: true, cache: 'live' })
     expect(first.request.system).toBe('Repair the table.')
     expect(first.request.tools.map((t) => t.name)).toEqual(['sql'])
     expect(transcripts[2]!.calls[0]).toMatchObject({ protocol: 'openai-chat', stream: false })

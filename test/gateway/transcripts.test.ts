@@ -11,17 +11,18 @@ import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
 import { outcomeSince } from '../../src/gateway/trial-llm.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { toolScript } from '../helpers/tool-provider.js'
+import { echoText, SQL_AND_DESCRIBE, type ToolModelOptions } from '../helpers/tool-model.js'
 
 const SECRET = 'sk-transcript-test-SECRET-0123456789'
+/** The model of these tests: it says a sentence beside two parallel tool calls, on every protocol. */
+const MODEL: ToolModelOptions = { ...SQL_AND_DESCRIBE, say: 'Let me count.' }
 let fake: FakeProvider
 let gateway: Gateway
 let upstream: Upstream
 const dirs: string[] = []
 
 beforeAll(async () => {
-  fake = await new FakeProvider().start()
-  fake.handler = toolScript
+  fake = await new FakeProvider(MODEL).start()
   gateway = await startGateway({ log: () => undefined, backoff: { baseMs: 5, capMs: 20 } })
   upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
 })
@@ -147,7 +148,8 @@ describe('transcripts of the calls the gateway served', () => {
   for (const stream of [false, true]) {
     it(`OpenAI chat with tool calls (${stream ? 'streamed' : 'JSON'}): request, tools, answer and tool results`, async () => {
       const trial = gateway.openTrial(spec({ caseId: `chat-${stream}` }))
-      expect(await openAiLoop(trial.llm, stream)).toMatch(/^echo:/)
+      // The answer echoes the last tool result: the results reached the model.
+      expect(await openAiLoop(trial.llm, stream)).toBe(echoText('{"columns":["a","b"]}'))
       trial.finish()
       const { transcript, toolCalls } = outcomeSince(trial)
       expect(TranscriptSchema.parse(transcript)).toEqual(transcript)
@@ -177,7 +179,7 @@ describe('transcripts of the calls the gateway served', () => {
         },
       ])
       expect(first!.response).toEqual({
-        text: null,
+        text: 'Let me count.',
         toolCalls: [
           { id: 'call_1', name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}' },
           { id: 'call_2', name: 'describe', arguments: '{"table":"t"}' },
@@ -189,7 +191,7 @@ describe('transcripts of the calls the gateway served', () => {
         { role: 'tool', content: '{"columns":["a","b"]}', toolCalls: [], toolCallId: 'call_2' },
       ])
       expect(second!.response).toMatchObject({ finishReason: 'stop' })
-      expect(second!.response!.text).toMatch(/^echo:/)
+      expect(second!.response!.text).toBe(echoText('{"columns":["a","b"]}'))
       expect(toolCalls).toEqual([
         { name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}', resultChars: 13, source: 'model', call: 0 },
         { name: 'describe', arguments: '{"table":"t"}', resultChars: 21, source: 'model', call: 0 },
@@ -199,7 +201,7 @@ describe('transcripts of the calls the gateway served', () => {
 
     it(`Anthropic messages with tool_use (${stream ? 'streamed' : 'JSON'})`, async () => {
       const trial = gateway.openTrial(spec({ caseId: `anthropic-${stream}` }))
-      expect(await anthropicLoop(trial.llm, stream)).toMatch(/^echo:/)
+      expect(await anthropicLoop(trial.llm, stream)).toBe(echoText('[{"1":1}]'))
       trial.finish()
       const { transcript, toolCalls } = outcomeSince(trial)
       const [first, second] = transcript!.calls
@@ -207,8 +209,8 @@ describe('transcripts of the calls the gateway served', () => {
         protocol: 'anthropic-messages',
         path: '/messages',
         stream,
-        promptTokens: 20,
-        completionTokens: 9,
+        promptTokens: 11,
+        completionTokens: 7,
       })
       expect(first!.request.system).toBe('Use the sql tool.')
       expect(first!.request.tools).toEqual([
@@ -220,22 +222,35 @@ describe('transcripts of the calls the gateway served', () => {
       ])
       expect(first!.response!.text).toBe('Let me count.')
       expect(first!.response!.finishReason).toBe('tool_use')
-      expect(first!.response!.toolCalls).toHaveLength(1)
-      expect(first!.response!.toolCalls[0]).toMatchObject({ id: 'toolu_1', name: 'sql' })
-      expect(JSON.parse(first!.response!.toolCalls[0]!.arguments)).toEqual({ query: 'SELECT 1' })
+      expect(first!.response!.toolCalls).toHaveLength(2)
+      expect(first!.response!.toolCalls.map(({ id, name }) => ({ id, name }))).toEqual([
+        { id: 'toolu_1', name: 'sql' },
+        { id: 'toolu_2', name: 'describe' },
+      ])
+      expect(first!.response!.toolCalls.map((c) => JSON.parse(c.arguments))).toEqual([
+        { query: 'SELECT count(*) FROM t' },
+        { table: 't' },
+      ])
       expect(second!.request.messages.map((m) => [m.role, m.toolCalls.map((c) => c.name), m.toolCallId])).toEqual([
         ['user', [], null],
-        ['assistant', ['sql'], null],
+        ['assistant', ['sql', 'describe'], null],
         ['tool', [], 'toolu_1'],
+        ['tool', [], 'toolu_2'],
       ])
-      expect(toolCalls).toEqual([
-        { name: 'sql', arguments: first!.response!.toolCalls[0]!.arguments, resultChars: 9, source: 'model', call: 0 },
-      ])
+      expect(toolCalls).toEqual(
+        first!.response!.toolCalls.map((c) => ({
+          name: c.name,
+          arguments: c.arguments,
+          resultChars: 9,
+          source: 'model',
+          call: 0,
+        })),
+      )
     })
 
     it(`the Responses API with a function call (${stream ? 'streamed' : 'JSON'})`, async () => {
       const trial = gateway.openTrial(spec({ caseId: `responses-${stream}` }))
-      expect(await responsesLoop(trial.llm, stream)).toBe('There are 3 rows.')
+      expect(await responsesLoop(trial.llm, stream)).toBe(echoText('[{"n":3}]'))
       trial.finish()
       const { transcript, toolCalls } = outcomeSince(trial)
       const [first, second] = transcript!.calls
@@ -251,31 +266,27 @@ describe('transcripts of the calls the gateway served', () => {
           },
         ],
       })
-      expect(first!.response).toEqual({
-        text: null,
-        toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }],
-        finishReason: 'completed',
-      })
-      expect(second!.request.messages.slice(1)).toEqual([
-        {
-          role: 'assistant',
-          content: '',
-          toolCalls: [{ id: 'call_r1', name: 'sql', arguments: '{"query":"SELECT 3"}' }],
-          toolCallId: null,
-        },
-        { role: 'tool', content: '[{"n":3}]', toolCalls: [], toolCallId: 'call_r1' },
-      ])
-      expect(second!.response!.text).toBe('There are 3 rows.')
-      expect(toolCalls).toEqual([
-        { name: 'sql', arguments: '{"query":"SELECT 3"}', resultChars: 9, source: 'model', call: 0 },
-      ])
+      const calls = [
+        { id: 'call_1', name: 'sql', arguments: '{"query":"SELECT count(*) FROM t"}' },
+        { id: 'call_2', name: 'describe', arguments: '{"table":"t"}' },
+      ]
+      expect(first!.response).toEqual({ text: 'Let me count.', toolCalls: calls, finishReason: 'completed' })
+      expect(second!.request.messages.slice(1)).toEqual(
+        calls.flatMap((call) => [
+          { role: 'assistant', content: '', toolCalls: [call], toolCallId: null },
+          { role: 'tool', content: '[{"n":3}]', toolCalls: [], toolCallId: call.id },
+        ]),
+      )
+      expect(second!.response!.text).toBe(echoText('[{"n":3}]'))
+      expect(toolCalls).toEqual(
+        calls.map(({ name, arguments: args }) => ({ name, arguments: args, resultChars: 9, source: 'model', call: 0 })),
+      )
     })
   }
 
   it('a replay with the provider down keeps the same transcript and tool calls, marked cached, chunk for chunk', async () => {
     const dir = await tempDir()
-    const provider = await new FakeProvider().start()
-    provider.handler = toolScript
+    const provider = await new FakeProvider(MODEL).start()
     const live = resolveUpstream(
       { baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' },
       { env: { TR_TEST_KEY: SECRET } },

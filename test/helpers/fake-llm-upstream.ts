@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type ToolModelOptions, toolModel } from './tool-model.js'
 
 export interface ProviderRequest {
   method: string
@@ -25,124 +26,20 @@ export type ProviderHandler = (
   index: number,
 ) => ProviderReply | undefined | Promise<ProviderReply | undefined>
 
-/** The text a fake answer carries: the last user message, reversed, so each request has its own answer. */
-export function answerText(body: Record<string, unknown> | null): string {
-  const messages = (body?.['messages'] ?? []) as Array<{ content?: unknown }>
-  const last = messages[messages.length - 1]?.content
-  const text = typeof last === 'string' ? last : JSON.stringify(last ?? '')
-  return `echo:${text.split('').reverse().join('')}`
-}
-
-const sse = (data: unknown, event?: string) =>
-  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
-
-/** OpenAI chat completions and Anthropic messages, JSON and SSE, with usage: what a real provider answers. */
-export function defaultReply(request: ProviderRequest): ProviderReply {
+/**
+ * What FakeProvider answers when no handler does: its model (`toolModel`) on the model paths, a fixed embedding,
+ * a model list, else a 404.
+ */
+function defaultReply(request: ProviderRequest, model: ReturnType<typeof toolModel>): ProviderReply {
+  const answer = model(request)
+  if (answer) return answer
   const body = request.body
-  const text = answerText(body)
-  const model = typeof body?.['model'] === 'string' ? body['model'] : 'unknown'
-  const prompt = JSON.stringify(body?.['messages'] ?? '').length
-  const completion = text.length
-  if (request.url.endsWith('/chat/completions')) {
-    if (body?.['stream'] === true) {
-      const includeUsage = (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true
-      const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model }
-      const half = Math.ceil(text.length / 2)
-      return {
-        events: [
-          sse({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
-          sse({ ...base, choices: [{ index: 0, delta: { content: text.slice(0, half) }, finish_reason: null }] }),
-          sse({ ...base, choices: [{ index: 0, delta: { content: text.slice(half) }, finish_reason: null }] }),
-          sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
-          ...(includeUsage
-            ? [
-                sse({
-                  ...base,
-                  choices: [],
-                  usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-                }),
-              ]
-            : []),
-          sse('[DONE]'),
-        ],
-      }
-    }
-    return {
-      json: {
-        id: 'chatcmpl-1',
-        object: 'chat.completion',
-        created: 1,
-        model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-      },
-    }
-  }
-  if (request.url.endsWith('/messages')) {
-    if (body?.['stream'] === true) {
-      const half = Math.ceil(text.length / 2)
-      return {
-        events: [
-          sse(
-            {
-              type: 'message_start',
-              message: {
-                id: 'msg_1',
-                type: 'message',
-                role: 'assistant',
-                model,
-                content: [],
-                stop_reason: null,
-                stop_sequence: null,
-                usage: { input_tokens: prompt, output_tokens: 1 },
-              },
-            },
-            'message_start',
-          ),
-          sse(
-            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-            'content_block_start',
-          ),
-          sse(
-            { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(0, half) } },
-            'content_block_delta',
-          ),
-          sse(
-            { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: text.slice(half) } },
-            'content_block_delta',
-          ),
-          sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-          sse(
-            {
-              type: 'message_delta',
-              delta: { stop_reason: 'end_turn', stop_sequence: null },
-              usage: { output_tokens: completion },
-            },
-            'message_delta',
-          ),
-          sse({ type: 'message_stop' }, 'message_stop'),
-        ],
-      }
-    }
-    return {
-      json: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [{ type: 'text', text }],
-        stop_reason: 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: prompt, output_tokens: completion },
-      },
-    }
-  }
   if (request.url.endsWith('/embeddings')) {
     return {
       json: {
         object: 'list',
         data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
-        model,
+        model: typeof body?.['model'] === 'string' ? body['model'] : 'unknown',
         usage: { prompt_tokens: 7, total_tokens: 7 },
       },
     }
@@ -152,7 +49,12 @@ export function defaultReply(request: ProviderRequest): ProviderReply {
   return { status: 404, json: { error: { message: 'no such path', type: 'not_found' } } }
 }
 
-/** A provider on 127.0.0.1 speaking both protocols; a handler may script answers (return undefined for the default). */
+/**
+ * A model provider on 127.0.0.1: OpenAI chat completions, the Responses API and Anthropic messages, JSON and
+ * streamed, answered by a tool-calling model scripted by `options` (test/helpers/tool-model.ts; with none it
+ * answers `echo:` and the question reversed). A handler may take over any request (return undefined to leave it
+ * to the model): errors, slow or malformed answers.
+ */
 export class FakeProvider {
   readonly requests: ProviderRequest[] = []
   /** Requests being answered now, and the most there were at once. */
@@ -161,6 +63,11 @@ export class FakeProvider {
   url = ''
   handler: ProviderHandler | undefined
   private server: Server | undefined
+  private readonly model: ReturnType<typeof toolModel>
+
+  constructor(options: ToolModelOptions = {}) {
+    this.model = toolModel(options)
+  }
 
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
@@ -187,7 +94,7 @@ export class FakeProvider {
           this.inFlight--
           if (!res.writableFinished) request.closedEarly = true
         })
-        const reply = (await this.handler?.(request, index)) ?? defaultReply(request)
+        const reply = (await this.handler?.(request, index)) ?? defaultReply(request, this.model)
         if (res.destroyed) return
         if (reply.events) {
           res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers })
@@ -223,28 +130,4 @@ export class FakeProvider {
       server.closeAllConnections()
     })
   }
-}
-
-/** A handler whose answer to a request saying `plan` is one `sql` tool call (OpenAI chat); anything else the default. */
-export function sqlToolCallOnPlan(model: string): ProviderHandler {
-  const call = { id: 'call_1', type: 'function', function: { name: 'sql', arguments: '{"query":"SELECT 1"}' } }
-  return (request) =>
-    JSON.stringify(request.body?.['messages'] ?? '').includes('"plan"')
-      ? {
-          json: {
-            id: 'c',
-            object: 'chat.completion',
-            created: 1,
-            model,
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: null, tool_calls: [call] },
-                finish_reason: 'tool_calls',
-              },
-            ],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          },
-        }
-      : undefined
 }

@@ -1,21 +1,101 @@
-import { createHash } from 'node:crypto'
-import type { ProviderHandler, ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
+import type { ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
 
-// A model that calls a tool, on the three wire protocols the frameworks speak (OpenAI chat completions, the
-// Responses API, Anthropic messages), JSON and streamed, as the providers send them: argument deltas in pieces,
-// usage where each protocol puts it. Stateless and deterministic: each request is answered from what it carries.
-//   - no tool result in the conversation yet: it calls the first tool offered with TOOL_ARGS;
-//   - a tool result: it answers with text made from that result (`finalText`), so an answer shows the tool ran;
-//   - no tool offered: it answers `echo:` and the last user text reversed.
+// The one tool-calling model of the tests, what FakeProvider (127.0.0.1) answers with: the three wire protocols the
+// SDKs speak (OpenAI chat completions, the Responses API, Anthropic messages), JSON and streamed, as the providers
+// send them: argument deltas in pieces (parallel calls interleaved), usage where each protocol puts it (OpenAI's
+// stream only under `stream_options.include_usage`). Stateless: each answer comes from what its request carries, so
+// the same request gets the same answer, as a recording replays it.
+//   - a question with no tool result after it: the tool calls of `calls`, or, with none, the answer;
+//   - once tool results follow the question: the answer (`answer`), text or one last tool call.
+// Other paths (embeddings, models, GETs) are FakeProvider's. `new FakeProvider(options).start()` serves it.
 
-/** The arguments of every tool call the model makes. */
+/** A tool call the model makes. */
+export interface ToolCall {
+  name: string
+  arguments: Record<string, unknown>
+}
+
+/** What the model reads in a request, whatever its protocol. */
+export interface Turn {
+  /** The model the request names. */
+  model: string
+  /** The names of the tools offered, in order. */
+  tools: string[]
+  /** The text of the last user message that is not tool results. */
+  question: string
+  /** The tool results sent since that question, in order, as text. */
+  results: string[]
+}
+
+export interface ToolModelOptions {
+  /** The tool calls it makes on a question without tool results yet: a list, or chosen per turn. Default: none. */
+  calls?: ToolCall[] | ((turn: Turn) => ToolCall[])
+  /** Its answer once tool results came, or to a question it calls no tool for: text or a tool call. Default `echo`. */
+  answer?: (turn: Turn) => string | ToolCall
+  /** Text it says beside its tool calls (Anthropic's "Let me look." before a tool_use). Default: none. */
+  say?: string
+  /** The token counts every answer reports. Default: the request's JSON length / 4 in, the answer's length out. */
+  usage?: { prompt: number; completion: number }
+}
+
+/** `echo:` and the text reversed: an answer that shows what the model was sent. */
+export const echoText = (text: string): string => `echo:${text.split('').reverse().join('')}`
+
+/** The default answer: `echo:` and the last text it was sent (a tool result, else the question) reversed. */
+export const echo = (turn: Turn): string => echoText(turn.results.at(-1) ?? turn.question)
+
+/** The model's answer to a request on a model path (undefined on any other). */
+export function toolModel(options: ToolModelOptions = {}): (request: ProviderRequest) => ProviderReply | undefined {
+  return (request) => {
+    if (request.method !== 'POST') return undefined
+    const path = request.url.replace(/\?.*$/, '')
+    const wire = path.endsWith('/chat/completions')
+      ? chat
+      : path.endsWith('/responses')
+        ? responses
+        : path.endsWith('/messages')
+          ? messages
+          : undefined
+    return wire?.(request, options)
+  }
+}
+
+// ---- The scripts several test files share ----
+
+/** Two parallel calls, `sql` and `describe`, whatever the tools offered; fixed usage (the transcript tests). */
+export const SQL_AND_DESCRIBE: ToolModelOptions = {
+  calls: [
+    { name: 'sql', arguments: { query: 'SELECT count(*) FROM t' } },
+    { name: 'describe', arguments: { table: 't' } },
+  ],
+  usage: { prompt: 11, completion: 7 },
+}
+
+/** One `sql` call when the question is `plan`, else an answer (the trajectory fixture asks `plan`, then `answer`). */
+export const SQL_ON_PLAN: ToolModelOptions = {
+  calls: (turn) => (turn.question === 'plan' ? [{ name: 'sql', arguments: { query: 'SELECT 1' } }] : []),
+}
+
+/**
+ * The data agent's model (`qa --agent data-agent`): it counts the rows of `events` with `sql`, then calls `answer`
+ * with the count the engine returned. It never sees more than the prompt.
+ */
+export const COUNT_THEN_ANSWER: ToolModelOptions = {
+  calls: [{ name: 'sql', arguments: { query: 'SELECT count(*) AS n FROM events' } }],
+  answer: (turn) => {
+    const rows = (JSON.parse(turn.results.at(-1)!) as { rows: unknown[][] }).rows
+    return { name: 'answer', arguments: { value: JSON.stringify(rows[0]![0]), text: 'rows counted' } }
+  },
+}
+
+/** The arguments of every tool call of `READ_THEN_REPAIR`. */
 export const TOOL_ARGS = { offset: 0, limit: 3 }
 
 type Json = Record<string, unknown>
 
 /**
- * The model's last answer, from the tool's output: a repair of the first row the tool returned (a JSON list of
- * `{ row, ...cells }`), its first cell marked `<value>-checked`; or `no rows` when the output holds none.
+ * A repair of the first row a tool returned (a JSON list of `{ row, ...cells }`), its first cell marked
+ * `<value>-checked`; or `no rows` when the output holds none.
  */
 export function finalText(toolOutput: string): string {
   let rows: unknown = toolOutput
@@ -32,12 +112,20 @@ export function finalText(toolOutput: string): string {
   return JSON.stringify({ fixes: [{ row: first['row'], column, value: `${String(first[column])}-checked` }] })
 }
 
-const sse = (data: unknown, event?: string) =>
-  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
-const halves = (text: string): [string, string] => [
-  text.slice(0, Math.ceil(text.length / 2)),
-  text.slice(Math.ceil(text.length / 2)),
-]
+/**
+ * The framework recipes' model (docs/frameworks.md): it calls the first tool offered with TOOL_ARGS, then answers
+ * with `finalText` of what the tool returned, so an answer shows the tool ran; offered no tool, it echoes.
+ */
+export const READ_THEN_REPAIR: ToolModelOptions = {
+  calls: (turn) => turn.tools.slice(0, 1).map((name) => ({ name, arguments: TOOL_ARGS })),
+  answer: (turn) => (turn.results.length > 0 ? finalText(turn.results.at(-1)!) : echo(turn)),
+}
+
+// ---- Reading a request ----
+
+/** One entry of a conversation, whatever its protocol. */
+type Entry = { kind: 'question'; text: string } | { kind: 'result'; text: string } | { kind: 'other' }
+
 const textOf = (content: unknown): string =>
   typeof content === 'string'
     ? content
@@ -45,75 +133,118 @@ const textOf = (content: unknown): string =>
       ? content.map((p) => (p as Json)['text'] ?? '').join('')
       : ''
 
-interface Turn {
-  model: string
-  /** The first tool offered, if any. */
-  tool: string | null
-  /** The last tool result, if any. */
-  toolOutput: string | null
-  lastUserText: string
-  promptTokens: number
-}
+/** Chat completions: user messages are questions, tool messages results. */
+const chatEntries = (body: Json): Entry[] =>
+  ((body['messages'] ?? []) as Json[]).map((m) =>
+    m['role'] === 'user'
+      ? { kind: 'question', text: textOf(m['content']) }
+      : m['role'] === 'tool'
+        ? { kind: 'result', text: textOf(m['content']) }
+        : { kind: 'other' },
+  )
 
-function turnOf(
-  request: ProviderRequest,
-  items: Json[],
-  toolName: (t: Json) => unknown,
-  toolOutput: (item: Json) => string | null,
-): Turn {
-  const body = request.body ?? {}
-  const tools = (body['tools'] ?? []) as Json[]
-  const outputs = items.map(toolOutput).filter((o): o is string => o !== null)
-  const user = items.filter((m) => m['role'] === 'user').at(-1)
+/** Anthropic messages: a user message's tool_result blocks are results; a user message without any, a question. */
+const anthropicEntries = (body: Json): Entry[] =>
+  ((body['messages'] ?? []) as Json[]).flatMap((m): Entry[] => {
+    if (m['role'] !== 'user') return [{ kind: 'other' }]
+    const blocks = Array.isArray(m['content']) ? (m['content'] as Json[]) : []
+    const results = blocks.filter((b) => b['type'] === 'tool_result')
+    if (results.length === 0) return [{ kind: 'question', text: textOf(m['content']) }]
+    return results.map((b) => ({ kind: 'result', text: textOf(b['content']) }))
+  })
+
+/** The Responses API: a string input is the question; user items are questions, function_call_output items results. */
+const responsesEntries = (body: Json): Entry[] =>
+  typeof body['input'] === 'string'
+    ? [{ kind: 'question', text: body['input'] }]
+    : ((body['input'] ?? []) as Json[]).map((item) =>
+        item['type'] === 'function_call_output'
+          ? { kind: 'result', text: textOf(item['output']) }
+          : item['role'] === 'user'
+            ? { kind: 'question', text: textOf(item['content']) }
+            : { kind: 'other' },
+      )
+
+function turnOf(body: Json, entries: Entry[], toolName: (tool: Json) => unknown): Turn {
+  const at = entries.findLastIndex((e) => e.kind === 'question')
+  const question = entries[at]
   return {
     model: typeof body['model'] === 'string' ? body['model'] : 'unknown',
-    tool: tools.length > 0 ? String(toolName(tools[0]!)) : null,
-    toolOutput: outputs.at(-1) ?? null,
-    lastUserText: typeof body['input'] === 'string' ? body['input'] : textOf(user?.['content']),
-    promptTokens: Math.ceil(JSON.stringify(body).length / 4),
+    tools: ((body['tools'] ?? []) as Json[]).map((t) => String(toolName(t))),
+    question: question?.kind === 'question' ? question.text : '',
+    results: entries.slice(at + 1).flatMap((e) => (e.kind === 'result' ? [e.text] : [])),
   }
 }
 
-/** What the model says this turn: a tool call (name, arguments) or text. */
-function decide(turn: Turn): { call: { name: string; args: string } } | { text: string } {
-  if (turn.toolOutput !== null) return { text: finalText(turn.toolOutput) }
-  if (turn.tool) return { call: { name: turn.tool, args: JSON.stringify(TOOL_ARGS) } }
-  return { text: `echo:${turn.lastUserText.split('').reverse().join('')}` }
+// ---- What the model says ----
+
+/** A call with its number in the conversation (1 for its first): ids stay unique across the turns of a question. */
+interface NumberedCall {
+  name: string
+  args: string
+  n: number
 }
 
-/** Ids made from the request: the same request gets the same answer, as a recording of it replays it. */
-const idOf = (request: ProviderRequest, prefix: string) =>
-  `${prefix}_${createHash('sha256').update(JSON.stringify(request.body)).digest('hex').slice(0, 12)}`
+interface Said {
+  /** How many tool results the conversation holds (the calls made before). */
+  seen: number
+  text: string | null
+  calls: NumberedCall[]
+  usage: { prompt: number; completion: number }
+}
 
-function chat(request: ProviderRequest): ProviderReply {
+function decide(body: Json, entries: Entry[], turn: Turn, options: ToolModelOptions): Said {
+  const calls = typeof options.calls === 'function' ? options.calls(turn) : (options.calls ?? [])
+  const acting = turn.results.length === 0 && calls.length > 0
+  const reply = acting ? calls : (options.answer ?? echo)(turn)
+  const before = entries.filter((e) => e.kind === 'result').length
+  const numbered = (typeof reply === 'string' ? [] : Array.isArray(reply) ? reply : [reply]).map((call, i) => ({
+    name: call.name,
+    args: JSON.stringify(call.arguments),
+    n: before + i + 1,
+  }))
+  const text = typeof reply === 'string' ? reply : acting ? (options.say ?? null) : null
+  const completion = (text ?? '').length + numbered.reduce((sum, c) => sum + c.args.length, 0)
+  return {
+    seen: before,
+    text,
+    calls: numbered,
+    usage: options.usage ?? { prompt: Math.ceil(JSON.stringify(body).length / 4), completion },
+  }
+}
+
+// ---- The wires ----
+
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
+const halves = (text: string): [string, string] => [
+  text.slice(0, Math.ceil(text.length / 2)),
+  text.slice(Math.ceil(text.length / 2)),
+]
+
+function chat(request: ProviderRequest, options: ToolModelOptions): ProviderReply {
   const body = request.body ?? {}
-  const messages = (body['messages'] ?? []) as Json[]
-  const turn = turnOf(
-    request,
-    messages,
-    (t) => (t['function'] as Json)['name'],
-    (m) => (m['role'] === 'tool' ? textOf(m['content']) : null),
-  )
-  const said = decide(turn)
-  const completion = 'call' in said ? said.call.args.length : said.text.length
+  const entries = chatEntries(body)
+  const turn = turnOf(body, entries, (t) => (t['function'] as Json)['name'])
+  const said = decide(body, entries, turn, options)
   const usage = {
-    prompt_tokens: turn.promptTokens,
-    completion_tokens: completion,
-    total_tokens: turn.promptTokens + completion,
+    prompt_tokens: said.usage.prompt,
+    completion_tokens: said.usage.completion,
+    total_tokens: said.usage.prompt + said.usage.completion,
   }
-  const callId = idOf(request, 'call')
-  const finish = 'call' in said ? 'tool_calls' : 'stop'
+  const finish = said.calls.length > 0 ? 'tool_calls' : 'stop'
+  const id = (call: NumberedCall) => `call_${call.n}`
   if (body['stream'] !== true) {
-    const message =
-      'call' in said
-        ? {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              { id: callId, type: 'function', function: { name: said.call.name, arguments: said.call.args } },
-            ],
-          }
-        : { role: 'assistant', content: said.text }
+    const toolCalls = said.calls.map((c) => ({
+      id: id(c),
+      type: 'function',
+      function: { name: c.name, arguments: c.args },
+    }))
+    const message = {
+      role: 'assistant',
+      content: said.text,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    }
     return {
       json: {
         id: 'chatcmpl-t',
@@ -128,21 +259,20 @@ function chat(request: ProviderRequest): ProviderReply {
   const base = { id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1, model: turn.model }
   const chunk = (delta: Json, finishReason: string | null = null) =>
     sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
-  const pieces =
-    'call' in said
-      ? [
-          chunk({
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: said.call.name, arguments: '' } }],
-          }),
-          ...halves(said.call.args).map((part) => chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
-        ]
-      : [chunk({ role: 'assistant', content: '' }), ...halves(said.text).map((part) => chunk({ content: part }))]
   const includeUsage = (body['stream_options'] as Json | undefined)?.['include_usage'] === true
   return {
     events: [
-      ...pieces,
+      chunk({ role: 'assistant', content: said.text === null ? null : '' }),
+      ...(said.text === null ? [] : halves(said.text).map((content) => chunk({ content }))),
+      // Each call's head and first half of arguments, then each call's second half: parallel calls interleave.
+      ...said.calls.map((c, index) =>
+        chunk({
+          tool_calls: [
+            { index, id: id(c), type: 'function', function: { name: c.name, arguments: halves(c.args)[0] } },
+          ],
+        }),
+      ),
+      ...said.calls.map((c, index) => chunk({ tool_calls: [{ index, function: { arguments: halves(c.args)[1] } }] })),
       chunk({}, finish),
       ...(includeUsage ? [sse({ ...base, choices: [], usage })] : []),
       sse('[DONE]'),
@@ -150,50 +280,46 @@ function chat(request: ProviderRequest): ProviderReply {
   }
 }
 
-function responses(request: ProviderRequest): ProviderReply {
+function responses(request: ProviderRequest, options: ToolModelOptions): ProviderReply {
   const body = request.body ?? {}
-  const input =
-    typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : ((body['input'] ?? []) as Json[])
-  const turn = turnOf(
-    request,
-    input,
-    (t) => t['name'],
-    (item) => (item['type'] === 'function_call_output' ? textOf(item['output']) : null),
-  )
-  const said = decide(turn)
-  const completion = 'call' in said ? said.call.args.length : said.text.length
+  const entries = responsesEntries(body)
+  const turn = turnOf(body, entries, (t) => t['name'])
+  const said = decide(body, entries, turn, options)
   const usage = {
-    input_tokens: turn.promptTokens,
+    input_tokens: said.usage.prompt,
     input_tokens_details: { cached_tokens: 0 },
-    output_tokens: completion,
+    output_tokens: said.usage.completion,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: turn.promptTokens + completion,
+    total_tokens: said.usage.prompt + said.usage.completion,
   }
-  const itemId = idOf(request, 'call' in said ? 'fc' : 'msg')
-  const item =
-    'call' in said
-      ? {
-          type: 'function_call',
-          id: itemId,
-          call_id: idOf(request, 'call'),
-          name: said.call.name,
-          arguments: said.call.args,
-          status: 'completed',
-        }
-      : {
-          type: 'message',
-          id: itemId,
-          role: 'assistant',
-          status: 'completed',
-          content: [{ type: 'output_text', text: said.text, annotations: [] }],
-        }
-  const response = (status: string, output: Json[], withUsage: Json | null) => ({
+  const message =
+    said.text === null
+      ? []
+      : [
+          {
+            type: 'message',
+            id: `msg_${said.seen + 1}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: said.text, annotations: [] }],
+          },
+        ]
+  const calls = said.calls.map((c) => ({
+    type: 'function_call',
+    id: `fc_${c.n}`,
+    call_id: `call_${c.n}`,
+    name: c.name,
+    arguments: c.args,
+    status: 'completed',
+  }))
+  const output: Json[] = [...message, ...calls]
+  const response = (status: string, items: Json[], withUsage: Json | null) => ({
     id: 'resp_t',
     object: 'response',
     created_at: 1,
     status,
     model: turn.model,
-    output,
+    output: items,
     parallel_tool_calls: true,
     tool_choice: 'auto',
     tools: body['tools'] ?? [],
@@ -201,68 +327,56 @@ function responses(request: ProviderRequest): ProviderReply {
     error: null,
     incomplete_details: null,
   })
-  if (body['stream'] !== true) return { json: response('completed', [item], usage) }
+  if (body['stream'] !== true) return { json: response('completed', output, usage) }
   let seq = 0
   const ev = (type: string, data: Json) => sse({ type, sequence_number: seq++, ...data }, type)
-  const at = { output_index: 0, item_id: itemId }
-  const middle =
-    'call' in said
-      ? [
-          ev('response.output_item.added', {
-            output_index: 0,
-            item: { ...item, arguments: '', status: 'in_progress' },
-          }),
-          ...halves(said.call.args).map((delta) => ev('response.function_call_arguments.delta', { ...at, delta })),
-          ev('response.function_call_arguments.done', { ...at, arguments: said.call.args }),
-        ]
-      : [
-          ev('response.output_item.added', { output_index: 0, item: { ...item, content: [], status: 'in_progress' } }),
-          ev('response.content_part.added', {
-            ...at,
-            content_index: 0,
-            part: { type: 'output_text', text: '', annotations: [] },
-          }),
-          ...halves(said.text).map((delta) =>
-            ev('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] }),
-          ),
-          ev('response.output_text.done', { ...at, content_index: 0, text: said.text, logprobs: [] }),
-          ev('response.content_part.done', {
-            ...at,
-            content_index: 0,
-            part: { type: 'output_text', text: said.text, annotations: [] },
-          }),
-        ]
+  const itemEvents = (item: Json, index: number): string[] => {
+    const at = { output_index: index, item_id: item['id'] }
+    if (item['type'] === 'function_call') {
+      const args = String(item['arguments'])
+      return [
+        ev('response.output_item.added', {
+          output_index: index,
+          item: { ...item, arguments: '', status: 'in_progress' },
+        }),
+        ...halves(args).map((delta) => ev('response.function_call_arguments.delta', { ...at, delta })),
+        ev('response.function_call_arguments.done', { ...at, arguments: args }),
+        ev('response.output_item.done', { output_index: index, item }),
+      ]
+    }
+    const text = said.text ?? ''
+    const part = (t: string) => ({ type: 'output_text', text: t, annotations: [] })
+    return [
+      ev('response.output_item.added', { output_index: index, item: { ...item, content: [], status: 'in_progress' } }),
+      ev('response.content_part.added', { ...at, content_index: 0, part: part('') }),
+      ...halves(text).map((delta) =>
+        ev('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] }),
+      ),
+      ev('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }),
+      ev('response.content_part.done', { ...at, content_index: 0, part: part(text) }),
+      ev('response.output_item.done', { output_index: index, item }),
+    ]
+  }
   return {
     events: [
       ev('response.created', { response: response('in_progress', [], null) }),
       ev('response.in_progress', { response: response('in_progress', [], null) }),
-      ...middle,
-      ev('response.output_item.done', { output_index: 0, item }),
-      ev('response.completed', { response: response('completed', [item], usage) }),
+      ...output.flatMap(itemEvents),
+      ev('response.completed', { response: response('completed', output, usage) }),
     ],
   }
 }
 
-function messages(request: ProviderRequest): ProviderReply {
+function messages(request: ProviderRequest, options: ToolModelOptions): ProviderReply {
   const body = request.body ?? {}
-  const list = (body['messages'] ?? []) as Json[]
-  const results = list
-    .flatMap((m) => (Array.isArray(m['content']) ? (m['content'] as Json[]) : []))
-    .filter((b) => b['type'] === 'tool_result')
-  const turn = turnOf(
-    request,
-    [...list, ...results],
-    (t) => t['name'],
-    (b) => (b['type'] === 'tool_result' ? textOf(b['content']) : null),
-  )
-  const said = decide(turn)
-  const completion = 'call' in said ? said.call.args.length : said.text.length
-  const id = idOf(request, 'toolu')
-  const block =
-    'call' in said
-      ? { type: 'tool_use', id, name: said.call.name, input: JSON.parse(said.call.args) as Json }
-      : { type: 'text', text: said.text }
-  const stop = 'call' in said ? 'tool_use' : 'end_turn'
+  const entries = anthropicEntries(body)
+  const turn = turnOf(body, entries, (t) => t['name'])
+  const said = decide(body, entries, turn, options)
+  const blocks: Json[] = [
+    ...(said.text === null ? [] : [{ type: 'text', text: said.text }]),
+    ...said.calls.map((c) => ({ type: 'tool_use', id: `toolu_${c.n}`, name: c.name, input: JSON.parse(c.args) })),
+  ]
+  const stop = said.calls.length > 0 ? 'tool_use' : 'end_turn'
   const message = (content: Json[], usage: Json, stopReason: string | null) => ({
     id: 'msg_t',
     type: 'message',
@@ -274,31 +388,30 @@ function messages(request: ProviderRequest): ProviderReply {
     usage,
   })
   if (body['stream'] !== true)
-    return { json: message([block], { input_tokens: turn.promptTokens, output_tokens: completion }, stop) }
+    return {
+      json: message(blocks, { input_tokens: said.usage.prompt, output_tokens: said.usage.completion }, stop),
+    }
   const ev = (type: string, data: Json) => sse({ type, ...data }, type)
-  const start = 'call' in said ? { type: 'tool_use', id, name: said.call.name, input: {} } : { type: 'text', text: '' }
-  const deltas =
-    'call' in said
-      ? halves(said.call.args).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
-      : halves(said.text).map((text) => ({ type: 'text_delta', text }))
+  const blockEvents = (block: Json, index: number): string[] => {
+    const text = block['type'] === 'text'
+    const deltas = text
+      ? halves(String(block['text'])).map((t) => ({ type: 'text_delta', text: t }))
+      : halves(JSON.stringify(block['input'])).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
+    return [
+      ev('content_block_start', { index, content_block: text ? { ...block, text: '' } : { ...block, input: {} } }),
+      ...deltas.map((delta) => ev('content_block_delta', { index, delta })),
+      ev('content_block_stop', { index }),
+    ]
+  }
   return {
     events: [
-      ev('message_start', { message: message([], { input_tokens: turn.promptTokens, output_tokens: 1 }, null) }),
-      ev('content_block_start', { index: 0, content_block: start }),
-      ...deltas.map((delta) => ev('content_block_delta', { index: 0, delta })),
-      ev('content_block_stop', { index: 0 }),
-      ev('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: completion } }),
+      ev('message_start', { message: message([], { input_tokens: said.usage.prompt, output_tokens: 1 }, null) }),
+      ...blocks.flatMap(blockEvents),
+      ev('message_delta', {
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: said.usage.completion },
+      }),
       ev('message_stop', {}),
     ],
   }
-}
-
-/** The tool-calling model as a FakeProvider handler; other paths get the provider's default answer. */
-export const toolModel: ProviderHandler = (request) => {
-  if (request.method !== 'POST') return undefined
-  const path = request.url.replace(/\?.*$/, '')
-  if (path.endsWith('/chat/completions')) return chat(request)
-  if (path.endsWith('/responses')) return responses(request)
-  if (path.endsWith('/messages')) return messages(request)
-  return undefined
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TranscriptSchema } from '../../src/core/transcript.js'
 import type { RunRecord } from '../../src/core/run-record.js'
-import { FakeProvider, sqlToolCallOnPlan } from '../helpers/fake-llm-upstream.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_ON_PLAN } from '../helpers/tool-model.js'
 import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 import { installPacked } from '../helpers/packed-project.js'
@@ -26,9 +27,8 @@ let traces: string
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'dataforge-jest-trajectory-'))
-  fake = await new FakeProvider().start()
   // The `plan` call of each trial answers with a tool call, the `answer` call with text.
-  fake.handler = sqlToolCallOnPlan('m-vitest')
+  fake = await new FakeProvider(SQL_ON_PLAN).start()
   const otel = [
     '@opentelemetry/api',
     '@opentelemetry/sdk-trace-base',

@@ -3,30 +3,26 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { startToolProvider } from '../helpers/tool-provider.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
-import { type FakeChatServer, startFakeServer } from '../helpers/fake-provider.js'
-import { sqlThenAnswer } from '../helpers/sql-then-answer.js'
+import { COUNT_THEN_ANSWER, SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { launchChromium } from '../report-builder/html/browser.js'
 import { startView } from './serve-helper.js'
 
 const KEY = 'sk-test-view-e2e-5f1c0a'
 
 let browser: Awaited<ReturnType<typeof launchChromium>>
-let server: FakeChatServer
+let server: FakeProvider
 let tools: FakeProvider
 beforeAll(async () => {
   browser = await launchChromium()
-  tools = await startToolProvider()
+  tools = await new FakeProvider(SQL_AND_DESCRIBE).start()
   // The data agent's model, on loopback: it asks for one SQL query, then answers with the count it got.
-  server = await startFakeServer({
-    handler: sqlThenAnswer,
-  })
+  server = await new FakeProvider(COUNT_THEN_ANSWER).start()
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
-  await server?.close()
+  await server?.stop()
   await tools?.stop()
 })
 
@@ -85,7 +81,7 @@ describe('view on reports written by the real commands', () => {
         '--agent',
         'data-agent',
         '--base-url',
-        server.baseUrl,
+        `${server.url}/v1`,
         '--model',
         'm1',
         '--api-key-env',
@@ -226,7 +222,7 @@ describe('view on reports written by the real commands', () => {
         }
         const streamed = await callText(0)
         expect(streamed).toMatch(
-          /call 1\s+live\s+m1\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/,
+          /call 1\s+live\s+m-tools\s+openai-chat \/chat\/completions · streamed\s+status 200\s+11 in · 7 out tokens/,
         )
         expect(streamed).toContain('Repair the table.')
         expect(streamed).toMatch(/tool call\s+sql\s+call_1\s+\{"query":"SELECT count\(\*\) FROM t"\}/)

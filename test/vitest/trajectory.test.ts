@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
-import { FakeProvider, sqlToolCallOnPlan } from '../helpers/fake-llm-upstream.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_ON_PLAN } from '../helpers/tool-model.js'
 import { type FixtureRun, runFixture, TempDirs } from '../helpers/vitest-run.js'
 
 // A real Vitest run of the trajectory fixture: evalCase trials whose agent gets a tool call from a loopback model
@@ -16,8 +17,7 @@ let records: RunRecord[]
 let traces: string
 
 beforeAll(async () => {
-  fake = await new FakeProvider().start()
-  fake.handler = sqlToolCallOnPlan('m-vitest')
+  fake = await new FakeProvider(SQL_ON_PLAN).start()
   process.env['TRAJ_KEY'] = SECRET
   const out = temp.make()
   run = await runFixture({

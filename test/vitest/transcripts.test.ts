@@ -5,8 +5,8 @@ import type { RunRecord } from '../../src/core/run-record.js'
 import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import { filesUnder, jsonLines } from '../helpers/report-files.js'
 import { runCli } from '../helpers/cli-harness.js'
-import type { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { startToolProvider } from '../helpers/tool-provider.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { runFixture, TempDirs } from '../helpers/vitest-run.js'
 
 // Transcripts through the runner doors: a real Vitest run of an evalCase whose agent object calls tools through
@@ -18,7 +18,7 @@ const temp = new TempDirs()
 let fake: FakeProvider
 
 beforeAll(async () => {
-  fake = await startToolProvider()
+  fake = await new FakeProvider(SQL_AND_DESCRIBE).start()
 })
 afterAll(async () => {
   await fake.stop()
