@@ -19,55 +19,6 @@ export function loadVega(): Promise<{ vega: VegaModule; vl: VegaLiteModule }> {
   return loaded
 }
 
-let warmed: Promise<void> | undefined
-
-/**
- * Loads Vega and draws a small chart of the report's usual kind (a layered rule and point chart with a nominal
- * axis, an offset and a legend, at both page widths) into nothing. V8 compiles a function the first time it runs,
- * so the first chart of a process costs more than a later one: warmed while the tests run, a report's first
- * chart at the run's end is a later one, and the code cache for the next run is written now, not at the end. The
- * drawing is thrown away, and the ids of every drawing are scoped to its chart (`scopeIds`), so the report's
- * bytes do not change. A failure is left to the real drawing to report.
- */
-export function warmVega(): Promise<void> {
-  warmed ??= renderVegaLiteSvgs(WARM_UP_SPEC, [
-    { width: 1100, id: 'warm-up' },
-    { width: 700, id: 'warm-up-narrow' },
-  ]).then(
-    () => {},
-    () => {},
-  )
-  return warmed
-}
-
-const WARM_UP_SPEC = {
-  height: { step: 16 },
-  data: {
-    values: [
-      { group: 'a', metric: 'Score', value: 0.5, low: 0.4, high: 0.6 },
-      { group: 'a', metric: 'F1', value: 0.7, low: 0.6, high: 0.8 },
-    ],
-  },
-  encoding: {
-    y: { field: 'group', type: 'nominal', sort: null, title: null },
-    yOffset: { field: 'metric', type: 'nominal' },
-    color: { field: 'metric', type: 'nominal', legend: { title: null, orient: 'top' } },
-  },
-  layer: [
-    {
-      mark: { type: 'rule', strokeWidth: 2 },
-      encoding: {
-        x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, title: 'value' },
-        x2: { field: 'high' },
-      },
-    },
-    {
-      mark: { type: 'point', filled: true },
-      encoding: { x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] } } },
-    },
-  ],
-} as const satisfies TopLevelSpec
-
 /**
  * A package's single-file build (UMD, beside its ES module entry in `build/`, the same release), run as
  * CommonJS with `require` answered from `deps`, its compiled code cached in `node_modules/.cache`

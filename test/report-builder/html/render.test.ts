@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { emptyUsage } from '../../../src/core/usage.js'
 import { conformanceMetrics, evaluateConformanceSync } from '../../../src/grading/conformance/index.js'
 import { renderHtmlReport } from '../../../src/report-builder/html/index.js'
-import { warmVega } from '../../../src/report-builder/html/vega-svg.js'
 import { leaderboardOrder } from '../../../src/report-builder/aggregate.js'
 import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
 import { verdictLabel } from '../../../src/report-builder/comparison-verdict.js'
@@ -282,13 +281,6 @@ describe('renderHtmlReport', () => {
   it('is deterministic: the same report gives the same bytes', async () => {
     const { report, baselineDeltas } = fullReport()
     expect(await renderHtmlReport(report, { baselineDeltas })).toBe(await renderHtmlReport(report, { baselineDeltas }))
-  })
-
-  it('gives the same bytes after the warm-up drawing the reporter makes while the tests run', async () => {
-    const { report, baselineDeltas } = fullReport()
-    const before = await renderHtmlReport(report, { baselineDeltas })
-    await warmVega()
-    expect(await renderHtmlReport(report, { baselineDeltas })).toBe(before)
   })
 
   it('keeps 1,000 records under 2 MB, in 10 groups or in 100', async () => {
