@@ -9,7 +9,7 @@ import { MAX_VALUE_CHARS } from '../../src/core/value-cap.js'
 import { buildTranscript, MAX_TRANSCRIPT_MESSAGE_CHARS } from '../../src/core/transcript-build.js'
 import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
-import { outcomeSince } from '../../src/gateway/trial-llm.js'
+import { type LlmOutcome, outcomeSince } from '../../src/gateway/trial-llm.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { toolScript } from '../helpers/tool-provider.js'
 
@@ -140,6 +140,21 @@ async function responsesLoop(llm: { baseURL: string; apiKey: string }, stream: b
   return (await ask()).output_text
 }
 
+/**
+ * The outcome, once checked to say each thing once: a reporter that parses the transcript (Jest's side files,
+ * merge-shards, --resume) writes the bytes one that does not (run, Vitest) writes, and each call says what the
+ * record's `llmCalls` entry says, in its order, all but its start time.
+ */
+function checked(outcome: LlmOutcome): LlmOutcome {
+  const { transcript, calls } = outcome
+  expect(JSON.stringify(TranscriptSchema.parse(transcript))).toBe(JSON.stringify(transcript))
+  const recorded = calls.map(({ startedAtMs: _, ...call }) => JSON.stringify(call))
+  expect(transcript!.calls.map(({ index: _, request: _r, response: _a, ...call }) => JSON.stringify(call))).toEqual(
+    recorded,
+  )
+  return outcome
+}
+
 /** What a transcript says apart from timing and where the answer came from. */
 const content = (t: Transcript) => t.calls.map(({ latencyMs: _l, cache: _c, ...rest }) => rest)
 
@@ -149,8 +164,7 @@ describe('transcripts of the calls the gateway served', () => {
       const trial = gateway.openTrial(spec({ caseId: `chat-${stream}` }))
       expect(await openAiLoop(trial.llm, stream)).toMatch(/^echo:/)
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
-      expect(TranscriptSchema.parse(transcript)).toEqual(transcript)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({
         index: 0,
@@ -201,7 +215,7 @@ describe('transcripts of the calls the gateway served', () => {
       const trial = gateway.openTrial(spec({ caseId: `anthropic-${stream}` }))
       expect(await anthropicLoop(trial.llm, stream)).toMatch(/^echo:/)
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({
         protocol: 'anthropic-messages',
@@ -237,7 +251,7 @@ describe('transcripts of the calls the gateway served', () => {
       const trial = gateway.openTrial(spec({ caseId: `responses-${stream}` }))
       expect(await responsesLoop(trial.llm, stream)).toBe('There are 3 rows.')
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({ protocol: 'openai-responses', path: '/responses', stream })
       expect(first!.request).toEqual({
@@ -286,7 +300,7 @@ describe('transcripts of the calls the gateway served', () => {
         const trial = gateway.openTrial(spec({ caseId: `replay-${stream}`, upstream: live, cache: { mode, dir } }))
         const answers = [await openAiLoop(trial.llm, stream), await anthropicLoop(trial.llm, stream)]
         trial.finish()
-        const { transcript, toolCalls } = outcomeSince(trial)
+        const { transcript, toolCalls } = checked(outcomeSince(trial))
         out.push({ answers, transcript: transcript!, toolCalls })
       }
       return out
