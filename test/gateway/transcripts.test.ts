@@ -148,9 +148,11 @@ async function responsesLoop(llm: { baseURL: string; apiKey: string }, stream: b
 function checked(outcome: LlmOutcome): LlmOutcome {
   const { transcript, calls } = outcome
   expect(JSON.stringify(TranscriptSchema.parse(transcript))).toBe(JSON.stringify(transcript))
-  const recorded = calls.map(({ startedAtMs: _, ...call }) => JSON.stringify(call))
-  expect(transcript!.calls.map(({ index: _, request: _r, response: _a, ...call }) => JSON.stringify(call))).toEqual(
-    recorded,
+  expect(transcript!.calls.map((call) => JSON.stringify(call))).toEqual(
+    transcript!.calls.map(({ index, request, response }) => {
+      const { startedAtMs: _, ...fields } = calls[index]!
+      return JSON.stringify({ index, ...fields, request, response })
+    }),
   )
   return outcome
 }

@@ -115,8 +115,11 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     for (const line of text.trimEnd().split('\n')) {
       const written = JSON.parse(line) as Transcript
       const record = records.find((r) => r.transcriptId === written.id)!
-      expect(written.calls.map(({ index: _, request: _r, response: _a, ...call }) => JSON.stringify(call))).toEqual(
-        record.llmCalls.map(({ startedAtMs: _, ...call }) => JSON.stringify(call)),
+      expect(written.calls.map((call) => JSON.stringify(call))).toEqual(
+        written.calls.map(({ index, request, response }) => {
+          const { startedAtMs: _, ...fields } = record.llmCalls[index]!
+          return JSON.stringify({ index, ...fields, request, response })
+        }),
       )
     }
     expect(text).not.toContain('sk-jest-trajectory-SECRET')
