@@ -1,6 +1,8 @@
+import { z } from 'zod'
+
 /**
- * What the model gateway (src/gateway/) gives an agent and leaves on its records, as plain types: the core
- * knows nothing of the gateway itself.
+ * What the model gateway (src/gateway/) gives an agent and leaves on its records: the core knows nothing of the
+ * gateway itself.
  */
 
 /** `ctx.llm`: how an in-process agent reaches the model through the harness. */
@@ -17,24 +19,29 @@ export interface LlmAccess {
   upstream: string
 }
 
-/** One model call as a record keeps it: never a key, a header or a message. */
-export interface LlmCall {
-  protocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'other'
-  /** The path under the gateway's `/v1` (`/chat/completions`). */
-  path: string
-  model: string | null
-  stream: boolean
-  promptTokens: number
-  completionTokens: number
-  latencyMs: number
+/**
+ * One model call through the gateway, as `RunRecord.llmCalls` keeps it: never a key, a header or a message. A
+ * transcript's call (`TranscriptCallSchema`, core/transcript.ts) is built from these fields.
+ */
+export const LlmCallSchema = z.object({
+  protocol: z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'other']),
+  /** The path under the gateway's `/v1` (`/chat/completions`), without its query. */
+  path: z.string(),
+  model: z.string().nullable(),
+  stream: z.boolean(),
+  promptTokens: z.number().nonnegative(),
+  completionTokens: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative(),
   /** `hit`: answered from the cassette; `live`: sent upstream; `refused`: the gateway answered with an error. */
-  cache: 'hit' | 'live' | 'refused'
+  cache: z.enum(['hit', 'live', 'refused']),
   /** The HTTP status the agent got. */
-  status: number
-  error: string | null
-  /** When the call started, in ms since the epoch; null when unknown. */
-  startedAtMs: number | null
-}
+  status: z.number().int(),
+  error: z.string().nullable(),
+  /** When the call started, in ms since the epoch (its span's start in a trace); null in records made before it was kept. */
+  startedAtMs: z.number().nonnegative().nullable().default(null),
+})
+export type LlmCall = z.infer<typeof LlmCallSchema>
 
 /** Which usage a record counts: the gateway's (it saw the calls) or the agent's own report (no call went through it). */
-export type UsageSource = 'gateway' | 'agent'
+export const UsageSourceSchema = z.enum(['gateway', 'agent'])
+export type UsageSource = z.infer<typeof UsageSourceSchema>

@@ -4,7 +4,7 @@ import { IsolationInfoSchema } from './isolation-info.js'
 import { FailureKindSchema, FixSchema, UsageSchema } from './schemas.js'
 import { RUN_RECORD_VERSION } from './run-record-version.js'
 import { dataRecordSchema } from './data-record-schema.js'
-import { LlmCallSchema } from './llm-schema.js'
+import { LlmCallSchema, UsageSourceSchema } from './llm.js'
 import { RecordToolCallSchema } from './transcript.js'
 
 export { RUN_RECORD_VERSION }
@@ -62,7 +62,7 @@ export const RunRecordSchema = z.object({
   /** The model gateway's upstream for this run (preset name, or base URL with a loopback port masked); null without one. */
   llmUpstream: z.string().nullable().default(null),
   /** Whose count `usage` is: `gateway` (it saw the calls), `agent` (the agent's own report); null when nothing was counted. */
-  usageSource: z.enum(['gateway', 'agent']).nullable().default(null),
+  usageSource: UsageSourceSchema.nullable().default(null),
   /** Each model call the gateway served for this run, in order: no keys, headers or messages. */
   llmCalls: z.array(LlmCallSchema).default([]),
   /** Each tool call of this run in order: the model's (from its answers) and the agent's own (core/transcript.ts). */

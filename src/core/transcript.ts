@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LlmCallSchema } from './llm.js'
 
 /*
  * What the harness keeps of one trial beyond its score: each model call the gateway served, in full but capped,
@@ -49,13 +50,13 @@ export const TranscriptToolSchema = z.object({
   parameters: z.string().nullable(),
 })
 
-/** One model call through the gateway, in full (capped), as the viewer shows it. */
+/**
+ * One model call through the gateway, in full (capped), as the viewer shows it: the record's fields of the call
+ * (`LlmCallSchema`, in its order) but its start time, which traces take from the record, then what was said.
+ */
 export const TranscriptCallSchema = z.object({
   index: z.number().int().nonnegative(),
-  protocol: z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'other']),
-  path: z.string(),
-  model: z.string().nullable(),
-  stream: z.boolean(),
+  ...LlmCallSchema.omit({ startedAtMs: true }).shape,
   request: z.object({
     system: z.string().nullable(),
     messages: z.array(TranscriptMessageSchema),
@@ -69,12 +70,6 @@ export const TranscriptCallSchema = z.object({
       finishReason: z.string().nullable(),
     })
     .nullable(),
-  promptTokens: z.number().nonnegative(),
-  completionTokens: z.number().nonnegative(),
-  latencyMs: z.number().nonnegative(),
-  cache: z.enum(['hit', 'live', 'refused']),
-  status: z.number().int(),
-  error: z.string().nullable(),
 })
 export type TranscriptCall = z.infer<typeof TranscriptCallSchema>
 

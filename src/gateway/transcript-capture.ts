@@ -21,12 +21,6 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 const jsonText = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v))
 
-/** The transcript's protocol of a call: the gateway's, or the Responses API read from its path. */
-export function transcriptProtocol(call: Pick<ParsedCall, 'protocol' | 'path'>): TranscriptCall['protocol'] {
-  if (call.protocol !== 'other') return call.protocol
-  return /^\/responses(?:\?|$)/.test(call.path) ? 'openai-responses' : 'other'
-}
-
 /** Text of a content value: a string, or parts whose text is kept and whose other kinds read `[image]`, `[file]`, … */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content
@@ -367,21 +361,17 @@ export class StreamAnswer {
   }
 }
 
-/** One call as a transcript keeps it (uncut), from the gateway's trace of it, its request and its answer. */
+/**
+ * One call as a transcript keeps it (uncut): the gateway's trace of it (the record's `llmCalls` entry, so both
+ * say the same protocol, tokens, status…) without its start time, then its request and its answer.
+ */
 export function transcriptCall(
   index: number,
   trace: CallTrace,
   call: ParsedCall | null,
   answer: TranscriptAnswer | null,
 ): TranscriptCall {
-  const protocol = call ? transcriptProtocol(call) : trace.protocol
   // The call's start time is the record's (`llmCalls`, for traces); a transcript keeps what was said.
   const { startedAtMs: _, ...kept } = trace
-  return {
-    index,
-    ...kept,
-    protocol,
-    request: transcriptRequest(protocol, call?.body ?? null),
-    response: answer,
-  }
+  return { index, ...kept, request: transcriptRequest(trace.protocol, call?.body ?? null), response: answer }
 }

@@ -9,7 +9,7 @@ import { MAX_VALUE_CHARS } from '../../src/core/value-cap.js'
 import { buildTranscript, MAX_TRANSCRIPT_MESSAGE_CHARS } from '../../src/core/transcript-build.js'
 import { noteAgentTool } from '../../src/gateway/agent-tools.js'
 import { type Gateway, resolveUpstream, startGateway, type TrialSpec, type Upstream } from '../../src/gateway/index.js'
-import { outcomeSince } from '../../src/gateway/trial-llm.js'
+import { type LlmOutcome, outcomeSince } from '../../src/gateway/trial-llm.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { echoText, SQL_AND_DESCRIBE, type ToolModelOptions } from '../helpers/tool-model.js'
 
@@ -141,6 +141,23 @@ async function responsesLoop(llm: { baseURL: string; apiKey: string }, stream: b
   return (await ask()).output_text
 }
 
+/**
+ * The outcome, once checked to say each thing once: a reporter that parses the transcript (Jest's side files,
+ * merge-shards, --resume) writes the bytes one that does not (run, Vitest) writes, and each call says what the
+ * record's `llmCalls` entry says, in its order, all but its start time.
+ */
+function checked(outcome: LlmOutcome): LlmOutcome {
+  const { transcript, calls } = outcome
+  expect(JSON.stringify(TranscriptSchema.parse(transcript))).toBe(JSON.stringify(transcript))
+  expect(transcript!.calls.map((call) => JSON.stringify(call))).toEqual(
+    transcript!.calls.map(({ index, request, response }) => {
+      const { startedAtMs: _, ...fields } = calls[index]!
+      return JSON.stringify({ index, ...fields, request, response })
+    }),
+  )
+  return outcome
+}
+
 /** What a transcript says apart from timing and where the answer came from. */
 const content = (t: Transcript) => t.calls.map(({ latencyMs: _l, cache: _c, ...rest }) => rest)
 
@@ -151,8 +168,7 @@ describe('transcripts of the calls the gateway served', () => {
       // The answer echoes the last tool result: the results reached the model.
       expect(await openAiLoop(trial.llm, stream)).toBe(echoText('{"columns":["a","b"]}'))
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
-      expect(TranscriptSchema.parse(transcript)).toEqual(transcript)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({
         index: 0,
@@ -203,7 +219,7 @@ describe('transcripts of the calls the gateway served', () => {
       const trial = gateway.openTrial(spec({ caseId: `anthropic-${stream}` }))
       expect(await anthropicLoop(trial.llm, stream)).toBe(echoText('[{"1":1}]'))
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({
         protocol: 'anthropic-messages',
@@ -252,7 +268,7 @@ describe('transcripts of the calls the gateway served', () => {
       const trial = gateway.openTrial(spec({ caseId: `responses-${stream}` }))
       expect(await responsesLoop(trial.llm, stream)).toBe(echoText('[{"n":3}]'))
       trial.finish()
-      const { transcript, toolCalls } = outcomeSince(trial)
+      const { transcript, toolCalls } = checked(outcomeSince(trial))
       const [first, second] = transcript!.calls
       expect(first).toMatchObject({ protocol: 'openai-responses', path: '/responses', stream })
       expect(first!.request).toEqual({
@@ -297,7 +313,7 @@ describe('transcripts of the calls the gateway served', () => {
         const trial = gateway.openTrial(spec({ caseId: `replay-${stream}`, upstream: live, cache: { mode, dir } }))
         const answers = [await openAiLoop(trial.llm, stream), await anthropicLoop(trial.llm, stream)]
         trial.finish()
-        const { transcript, toolCalls } = outcomeSince(trial)
+        const { transcript, toolCalls } = checked(outcomeSince(trial))
         out.push({ answers, transcript: transcript!, toolCalls })
       }
       return out

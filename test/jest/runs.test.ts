@@ -48,6 +48,15 @@ function byCase(records: RunRecord[]): Array<Partial<RunRecord>> {
   return records.map(stable).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
 }
 
+/** A run's records share one `runDateUtc`, the run's start: at or before every record's `startedAt`. */
+function expectDatedAtStart(records: RunRecord[]): void {
+  const dates = [...new Set(records.map((r) => r.runDateUtc))]
+  expect(dates).toHaveLength(1)
+  const starts = records.flatMap((r) => (r.startedAt ? [r.startedAt] : []))
+  expect(starts.length).toBeGreaterThan(0)
+  for (const start of starts) expect(Date.parse(dates[0]!)).toBeLessThanOrEqual(Date.parse(start))
+}
+
 /** The report's content apart from runtime, dates and which runner wrote it. */
 function reportCore(dir: string) {
   const report = reportFolder(dir).report()
@@ -108,6 +117,9 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
       expect(existsSync(join(reports, file)), file).toBe(true)
     expect(existsSync(join(reports, '.jest-runs')), 'side files removed').toBe(false)
     const records = reportFolder(reports).runs()
+    // Dated as Vitest dates its records: when the run started.
+    expectDatedAtStart(records)
+    expectDatedAtStart(vitestRun.reports.runs())
     expect(records.find((r) => r.caseId === 'wrong > scored, then threw')).toMatchObject({
       status: 'ok',
       correct: false,
@@ -353,6 +365,12 @@ describe('Jest with dataforge-evals/jest/setup and dataforge-evals/jest-reporter
       command: 'jest',
       thresholds: { 'refuse*': { passRate: 0.5 } },
     })
+    // The merged run started when its first shard did.
+    expectDatedAtStart(reportFolder(reports).runs())
+    const shardStarts = await Promise.all(
+      [1, 2].map(async (i) => JSON.parse(await readFile(join(shardDir, `shard-${i}-of-2.json`), 'utf8')).runDateUtc),
+    )
+    expect(reportFolder(reports).runs()[0]!.runDateUtc).toBe(shardStarts.sort()[0])
     expect((await runInstalledCli(work, project, ['verify', reports])).code).toBe(0)
 
     // A shard missing, or given twice: exit 2 naming it.

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TranscriptSchema } from '../../src/core/transcript.js'
+import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { SQL_ON_PLAN } from '../helpers/tool-model.js'
@@ -109,6 +109,18 @@ describe('trajectory matchers under Jest, from the packed tarball', () => {
     for (const t of transcripts) {
       expect(t.calls.map((c) => c.response?.toolCalls.map((call) => call.name) ?? [])[0]).toEqual(['sql'])
       expect(t.calls).toHaveLength(2)
+    }
+    // Each call as written says what its record's llmCalls entry says, in its order, all but its start time: the
+    // bytes the Vitest reporter and the CLI write (the side files' parse keeps them).
+    for (const line of text.trimEnd().split('\n')) {
+      const written = JSON.parse(line) as Transcript
+      const record = records.find((r) => r.transcriptId === written.id)!
+      expect(written.calls.map((call) => JSON.stringify(call))).toEqual(
+        written.calls.map(({ index, request, response }) => {
+          const { startedAtMs: _, ...fields } = record.llmCalls[index]!
+          return JSON.stringify({ index, ...fields, request, response })
+        }),
+      )
     }
     expect(text).not.toContain('sk-jest-trajectory-SECRET')
   })

@@ -30,6 +30,8 @@ export default class DataforgeJestReporter extends EvalReporterBase {
   private readonly narrowed: boolean
   private readonly shard: ShardSpec | null
   private failure: Error | undefined
+  /** When this run started: its records' `runDateUtc` (as under Vitest). */
+  private runDateUtc: string | null = null
 
   constructor(globalConfig: JestGlobalConfig, options: DataforgeReporterOptions = {}) {
     super(options ?? {}, globalConfig.rootDir)
@@ -41,7 +43,13 @@ export default class DataforgeJestReporter extends EvalReporterBase {
     process.env[SIDE_DIR_ENV] = this.sideDir
   }
 
+  onRunStart(): void {
+    this.runDateUtc = new Date().toISOString()
+  }
+
   async onRunComplete(_contexts: unknown, results: JestAggregatedResult): Promise<void> {
+    const runDateUtc = this.runDateUtc ?? new Date().toISOString()
+    this.runDateUtc = null
     const collected = collectSideFiles(this.sideDir)
     const evalFiles = new Set(results.testResults.map((r) => r.testFilePath).filter((path) => this.isEvalFile(path)))
     if (evalFiles.size === 0 && !this.shard) return
@@ -68,11 +76,12 @@ export default class DataforgeJestReporter extends EvalReporterBase {
         filtered: this.narrowed,
         options: this.options,
         project,
+        runDateUtc,
       })
     if (evalFiles.size === 0) return
     // A file that failed outside its tests leaves the run incomplete: its groups are neither reported nor dropped from the baseline.
     const partial = this.narrowed || this.shard !== null || brokenFiles.length > 0
-    const { failures } = await finishJestRun(this, this.root, lines, partial, project)
+    const { failures } = await finishJestRun(this, lines, { filtered: partial, runDateUtc, project })
     this.failure = failures.length ? new Error(`dataforge-evals gate failed: ${failures.join('; ')}`) : undefined
   }
 

@@ -1,25 +1,31 @@
 import { compareText } from '../../core/order.js'
 import { groupName } from '../../report-builder/aggregate.js'
 import type { EvalReporterBase } from '../reporter-base.js'
-import { projectCommit } from '../../report-builder/reproducibility.js'
+import type { projectCommit } from '../../report-builder/reproducibility.js'
 import type { SideLine } from '../../jest/side-file.js'
 import { recordFromTest } from '../../test-meta/to-run-record.js'
 
 export type ProjectCommit = ReturnType<typeof projectCommit>
 
+/** What a Jest run (or the merge of its shards) ends with, beside its tests. */
+export interface JestRunEnd {
+  /** A filter, a shard or a broken file left some evals out. */
+  filtered: boolean
+  /** When the run started (Jest's `onRunStart`; the first shard's for a merge): each record's `runDateUtc`. */
+  runDateUtc: string
+  project: ProjectCommit
+}
+
 /**
  * The end of a Jest run from its side-file lines (`testPath` relative to the root): each test's record built, in
- * file order, with this run's commit and date, then the shared report, gates, folder and exit code. The Jest
- * reporter and the merge of sharded runs both end here, so a merged report is built as an unsharded one.
+ * file order, with this run's commit and start date, then the shared report, gates, folder and exit code. The
+ * Jest reporter and the merge of sharded runs both end here, so a merged report is built as an unsharded one.
  */
 export async function finishJestRun(
   reporter: EvalReporterBase,
-  root: string,
   lines: readonly SideLine[],
-  filtered: boolean,
-  project: ProjectCommit = projectCommit(root),
+  { filtered, runDateUtc, project }: JestRunEnd,
 ): Promise<{ failures: string[] }> {
-  const runDateUtc = new Date().toISOString()
   // A stable sort: within a file, the order its tests finished in.
   const ordered = [...lines].sort((a, b) => compareText(a.testPath, b.testPath))
   const provenance = { projectCommit: project.commit, runDateUtc }

@@ -35,6 +35,8 @@ const ShardFileSchema = z.object({
   filtered: z.boolean(),
   /** The commit the shard ran on: the shards of one run share it. */
   project: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
+  /** When the shard's run started (ISO 8601 UTC); absent in files written before it was kept. */
+  runDateUtc: z.iso.datetime().optional(),
   options: MergeOptionsSchema,
   lines: z.array(SideLineSchema),
 })
@@ -62,7 +64,13 @@ function mergeOptionsOf(options: DataforgeReporterOptions): z.infer<typeof Merge
 export async function writeShardFile(
   outputDir: string,
   shard: ShardSpec,
-  run: { lines: SideLine[]; filtered: boolean; options: DataforgeReporterOptions; project: ProjectCommit },
+  run: {
+    lines: SideLine[]
+    filtered: boolean
+    options: DataforgeReporterOptions
+    project: ProjectCommit
+    runDateUtc: string
+  },
 ): Promise<string> {
   const dir = shardDirOf(outputDir)
   mkdirSync(dir, { recursive: true })
@@ -72,6 +80,7 @@ export async function writeShardFile(
     shard,
     filtered: run.filtered,
     project: run.project,
+    runDateUtc: run.runDateUtc,
     options: mergeOptionsOf(run.options),
     lines: run.lines,
   }
@@ -126,6 +135,8 @@ export function readShards(paths: readonly string[]): {
   filtered: boolean
   options: DataforgeReporterOptions
   project: ProjectCommit
+  /** The first shard's start: when the run started (the merge's own time when a file predates the field). */
+  runDateUtc: string
 } {
   const files = paths.map((path) => ({ path, file: readShardFile(path) }))
   const count = files[0]!.file.shard.count
@@ -162,7 +173,18 @@ export function readShards(paths: readonly string[]): {
       commit: files[0]!.file.project.commit,
       dirty: files.some(({ file }) => file.project.dirty) ? true : files[0]!.file.project.dirty,
     },
+    runDateUtc: firstStart(files.map(({ file }) => file.runDateUtc)),
   }
+}
+
+/** The earliest of the shards' starts (ISO 8601 UTC, so the least string); now when a shard did not keep one. */
+function firstStart(starts: ReadonlyArray<string | undefined>): string {
+  let first: string | undefined
+  for (const start of starts) {
+    if (start === undefined) return new Date().toISOString()
+    if (first === undefined || start < first) first = start
+  }
+  return first ?? new Date().toISOString()
 }
 
 class ShardMerge extends EvalReporterBase {
@@ -191,8 +213,8 @@ export async function mergeShards(
   root: string,
   write: (text: string) => void,
 ): Promise<{ failures: string[]; outputDir: string; records: number }> {
-  const { lines, filtered, options, project } = readShards(paths)
+  const { lines, filtered, options, project, runDateUtc } = readShards(paths)
   const merge = new ShardMerge(options, root, write)
-  const { failures } = await finishJestRun(merge, root, lines, filtered, project)
+  const { failures } = await finishJestRun(merge, lines, { filtered, runDateUtc, project })
   return { failures, outputDir: merge.outputDir, records: lines.length }
 }
