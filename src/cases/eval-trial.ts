@@ -112,7 +112,7 @@ function datasetIdOf(options: EvalCaseOptions): string {
 }
 
 /** An agent's name before it is resolved: a module path's stem, a command's words. */
-export function agentNameOf(spec: string | { command: readonly string[] }): string {
+function agentNameOf(spec: string | { command: readonly string[] }): string {
   if (typeof spec === 'string')
     return spec
       .replace(/^cmd:\s*/, '')
@@ -175,7 +175,7 @@ function firstDescription(info: DatasetInfo): boolean {
   return true
 }
 
-export interface CaseAgent {
+interface CaseAgent {
   get(): Promise<RepairAgent>
   /** False for an agent object (nothing to close): the runner then registers no after-all hook for it. */
   readonly closes: boolean

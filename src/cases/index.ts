@@ -4,7 +4,6 @@ export { checkEvalCaseArgs, checkMatcherOptions } from './check-options.js'
 export { type ConversationOptions, conversationSession, turnTestName } from './conversation-turns.js'
 export { type DataInput, normalizeData, recordsToTable } from './data-input.js'
 export {
-  agentNameOf,
   type BoundAgent,
   caseAgent,
   type DatasetOption,

@@ -13,7 +13,7 @@ import type { CallTrace } from './types.js'
 type Json = Record<string, unknown>
 type Message = TranscriptCall['request']['messages'][number]
 type ToolCall = NonNullable<TranscriptCall['response']>['toolCalls'][number]
-export type TranscriptRequest = TranscriptCall['request']
+type TranscriptRequest = TranscriptCall['request']
 export type TranscriptAnswer = NonNullable<TranscriptCall['response']>
 
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null)
@@ -22,7 +22,7 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 const jsonText = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v))
 
 /** The transcript's protocol of a call: the gateway's, or the Responses API read from its path. */
-export function transcriptProtocol(call: Pick<ParsedCall, 'protocol' | 'path'>): TranscriptCall['protocol'] {
+function transcriptProtocol(call: Pick<ParsedCall, 'protocol' | 'path'>): TranscriptCall['protocol'] {
   if (call.protocol !== 'other') return call.protocol
   return /^\/responses(?:\?|$)/.test(call.path) ? 'openai-responses' : 'other'
 }
@@ -183,7 +183,7 @@ function toolsOf(body: Json): TranscriptRequest['tools'] {
 }
 
 /** The request of a call, flattened. */
-export function transcriptRequest(protocol: TranscriptCall['protocol'], body: Json | null): TranscriptRequest {
+function transcriptRequest(protocol: TranscriptCall['protocol'], body: Json | null): TranscriptRequest {
   if (!body || protocol === 'other') return { system: null, messages: [], tools: [] }
   const read =
     protocol === 'anthropic-messages'

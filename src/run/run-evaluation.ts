@@ -39,7 +39,7 @@ export interface EvaluationPlan {
   llm?: LlmConfig | null
 }
 
-export interface TrialEvent {
+interface TrialEvent {
   index: number
   total: number
   record: RunRecord
