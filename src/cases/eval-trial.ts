@@ -4,7 +4,7 @@ import type { DataAgent } from '../core/data-agent.js'
 import type { IsolateOption } from '../isolation/wall.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
-import type { DatasetRequest } from '../datasets/index.js'
+import type { DatasetRequest } from '../datasets/load.js'
 import { putAgent, putMetric } from '../test-meta/put.js'
 import type { LlmAccess } from '../core/llm.js'
 import type { AgentFailure } from '../core/errors.js'
@@ -158,7 +158,7 @@ async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task:
   const request = typeof options.dataset === 'string' ? { id: options.dataset } : options.dataset
   // Loaded on first use, like the agent registry below: eval files that bring their own tasks and agent
   // objects do not pay for the dataset loaders, the provider clients and their SDKs.
-  const { loadDataset } = await import('../datasets/index.js')
+  const { loadDataset } = await import('../datasets/load.js')
   return loadDataset({ ...request, seed })
 }
 

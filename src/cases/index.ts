@@ -1,7 +1,12 @@
 /** What both runner doors share: the trial around an agent, conversation turns, question plans, option checks. */
 
 export { checkEvalCaseArgs, checkMatcherOptions } from './check-options.js'
-export { type ConversationOptions, conversationSession, turnTestName } from './conversation-turns.js'
+export {
+  type ConversationOptions,
+  conversationSession,
+  turnTestName,
+  turnRunnerTimeoutMs,
+} from './conversation-turns.js'
 export { type DataInput, normalizeData, recordsToTable } from './data-input.js'
 export {
   type BoundAgent,
@@ -14,6 +19,7 @@ export {
   type TaskSource,
   trialMeta,
   trialTestName,
+  specIdentity,
 } from './eval-trial.js'
 export {
   qaCases,

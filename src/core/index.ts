@@ -73,6 +73,7 @@ export {
   isZeroUsage,
   sumUsage,
   tokensSpentAndSaved,
+  USAGE_FIELDS,
 } from './usage.js'
 export { capRepairScore, cutField, MAX_VALUE_CHARS, ValueCuts } from './value-cap.js'
 export * from './agent.js'
@@ -81,3 +82,13 @@ export * from './dataset-info.js'
 export * from './repair-score.js'
 export * from './run-record.js'
 export * from './schemas.js'
+export { type RecordToolCall, type Transcript, type TranscriptCall, TranscriptSchema } from './transcript.js'
+export {
+  agentIdentity,
+  type AgentIdentity,
+  trialIdentity,
+  type TrialIdentity,
+  type TrialIdentityInput,
+} from './trial-identity.js'
+export { type AgentToolNote, buildTranscript, toolCallsOf } from './transcript-build.js'
+export { scored } from './scored.js'

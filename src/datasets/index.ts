@@ -7,7 +7,7 @@ export {
   type CanonicalFile,
   type CanonicalName,
 } from './canonical.js'
-export { parseCsvStrict, readCsvTable, toCsv } from './csv.js'
+export { parseCsvStrict, readCsvTable, toCsv, writeCsvChunks } from './csv.js'
 export { csvDigest, csvDigestPair } from './csv-digest.js'
 export { type DatasetListing, listDatasets } from './list.js'
 export { type DatasetRequest, type LoadedDataset, loadDataset } from './load.js'
@@ -24,3 +24,21 @@ export {
   type SyntheticOptions,
   generateSynthetic,
 } from './synthetic/generate.js'
+export { casesOfData, expectedAnswerOf } from './questions/expected.js'
+export {
+  turnsOf,
+  type QaCase,
+  type QaSuite,
+  type QaSuiteOptions,
+  turnNumber,
+  turnId,
+  BUILT_IN_QA_SUITES,
+} from './questions/types.js'
+export { loadQaSuite, QA_SUITES, loadQaSuiteSync } from './questions/index.js'
+export {
+  type DabenchSummary,
+  dabenchSummaries,
+  type DabenchScores,
+  type DabenchRate,
+  isDabenchFact,
+} from './dabench/scores.js'

@@ -11,12 +11,13 @@ export {
   readComparableRuns,
   regressionVerdict,
   renderBaseline,
+  baselineRuns,
 } from './baseline.js'
 export { buildReport, type EvalReport } from './build.js'
 export { type ComparableRun, compareRuns, type Comparison } from './compare.js'
 export { deltasText, testsText, unitsText, verdictLabel, verdictLine } from './comparison-verdict.js'
 export { mergeCorpora } from './corpus.js'
-export { seconds, table } from './figure-text.js'
+export { seconds, table, fixed, usd } from './figure-text.js'
 export { asGateRow } from './gate-groups.js'
 export {
   checkThresholds,
@@ -46,3 +47,7 @@ export { type Thresholds, type ThresholdSpec, validateThresholds } from './thres
 export { toolVersion } from './tool-version.js'
 export { valueCutsOf } from './value-cuts.js'
 export { commitReportFolder, commitReportFolderLocked, legacyRunsOf, renderReportFiles } from './write-report.js'
+export { exportRunTraces } from './tracing/run-traces.js'
+export { renderTranscriptsJsonl } from './transcripts-file.js'
+export { loadVega } from './html/vega-svg.js'
+export { esc } from './html/escape.js'

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { pullDataset } from '../../datasets/index.js'
+import { pullDataset } from '../../datasets/pull.js'
 import type { Command } from '../io.js'
 
 const DATASETS_HELP = `Usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { listDatasets } from '../../datasets/index.js'
+import { listDatasets } from '../../datasets/list.js'
 import type { Command } from '../io.js'
 import { table } from '../../report-builder/figure-text.js'
 import { comparatorByName } from '../../grading/index.js'
