@@ -62,8 +62,18 @@ export {
   type Usage,
   UsageSchema,
 } from './schemas.js'
+export { scored } from './scored.js'
 export { tableProblem } from './table-check.js'
 export { oneLine, truncate } from './text.js'
+export { type AgentToolNote, buildTranscript, toolCallsOf } from './transcript-build.js'
+export {
+  agentIdentity,
+  type AgentIdentity,
+  trialIdentity,
+  type TrialIdentity,
+  type TrialIdentityInput,
+} from './trial-identity.js'
+export { type RecordToolCall, type Transcript, type TranscriptCall, TranscriptSchema } from './transcript.js'
 export { trialLabel } from './trial-label.js'
 export {
   addUsage,
@@ -82,13 +92,3 @@ export * from './dataset-info.js'
 export * from './repair-score.js'
 export * from './run-record.js'
 export * from './schemas.js'
-export { type RecordToolCall, type Transcript, type TranscriptCall, TranscriptSchema } from './transcript.js'
-export {
-  agentIdentity,
-  type AgentIdentity,
-  trialIdentity,
-  type TrialIdentity,
-  type TrialIdentityInput,
-} from './trial-identity.js'
-export { type AgentToolNote, buildTranscript, toolCallsOf } from './transcript-build.js'
-export { scored } from './scored.js'
