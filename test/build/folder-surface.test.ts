@@ -62,12 +62,24 @@ describe('folderSurfaces', () => {
       '}',
     ].join('\n'),
   )
+  write(
+    'src/c/use.ts',
+    [
+      'export async function c() {',
+      `  const [n, { four }] = await Promise.all([Promise.resolve(1), import('${a}/x.js')])`,
+      `  const m = n > 0 ? await import('${a}/x.js') : null`,
+      '  if (!m) return four',
+      '  return m.one',
+      '}',
+    ].join('\n'),
+  )
 
   it('reads static, type-only and dynamic takes, and names the importer, the name and the index that lacks it', () => {
     expect(folderSurfaces(join(root, 'src'))).toEqual({
       undeclared: [
         'src/b/use.ts takes five from src/a/y.ts: src/a/index.ts does not export it',
         'src/b/use.ts takes three from src/a/x.ts: src/a/index.ts does not export it',
+        'src/c/use.ts takes four from src/a/x.ts: src/a/index.ts does not export it',
       ],
       untaken: ['src/a/index.ts exports nobody (src/a/y.ts), and no other folder, public entry or test takes it'],
     })

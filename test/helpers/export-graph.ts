@@ -124,7 +124,12 @@ function dynamicImportNames(call: ts.CallExpression): string[] | null {
     climb()
   }
   const parent = node.parent
-  if (slot === null && ts.isVariableDeclaration(parent)) return bindingTaken(parent.name, parent.getSourceFile())
+  if (ts.isVariableDeclaration(parent)) {
+    const scope = ts.findAncestor(parent, (n) => ts.isBlock(n) || ts.isSourceFile(n))!
+    if (slot === null) return bindingTaken(parent.name, scope)
+    const element = ts.isArrayBindingPattern(parent.name) ? parent.name.elements[slot] : undefined
+    return element && ts.isBindingElement(element) ? bindingTaken(element.name, scope) : element ? [] : null
+  }
   if (ts.isPropertyAccessExpression(parent) && parent.expression === node) {
     if (parent.name.text !== 'then') return slot === null ? [parent.name.text] : null
     const then = parent.parent
@@ -139,6 +144,15 @@ function dynamicImportNames(call: ts.CallExpression): string[] | null {
   return null
 }
 
+/** An identifier that declares or names a property, or only tests its value for truth. */
+function namesOrTests(node: ts.Identifier): boolean {
+  const p = node.parent
+  if ((ts.isPropertyAccessExpression(p) || ts.isPropertyAssignment(p)) && p.name === node) return true
+  if ((ts.isParameter(p) || ts.isVariableDeclaration(p) || ts.isBindingElement(p)) && p.name === node) return true
+  if (ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) return true
+  return (ts.isIfStatement(p) && p.expression === node) || (ts.isConditionalExpression(p) && p.condition === node)
+}
+
 function isPromiseAll(node: ts.Node): node is ts.CallExpression {
   return ts.isCallExpression(node) && node.expression.getText() === 'Promise.all'
 }
@@ -150,7 +164,10 @@ function bindingTaken(name: ts.BindingName, scope: ts.Node): string[] | null {
   return ts.isIdentifier(name) ? accessedNames(name, scope) : null
 }
 
-/** Every `m.a` read off the binding `m` within `scope`; null when `m` is used whole (passed on, returned). */
+/**
+ * Every `m.a` read off the binding `m` within `scope`; null when `m` is used whole (passed on, returned). Another
+ * binding of the same name, a property of that name and a test of `m` (`!m`, `if (m)`) read nothing.
+ */
 function accessedNames(binding: ts.Identifier, scope: ts.Node): string[] | null {
   const names = new Set<string>()
   let whole = false
@@ -158,11 +175,7 @@ function accessedNames(binding: ts.Identifier, scope: ts.Node): string[] | null 
     if (ts.isIdentifier(node) && node.text === binding.text && node !== binding) {
       const p = node.parent
       if (ts.isPropertyAccessExpression(p) && p.expression === node) names.add(p.name.text)
-      else if (
-        !(ts.isPropertyAccessExpression(p) && p.name === node) &&
-        !(ts.isPropertyAssignment(p) && p.name === node)
-      )
-        whole = true
+      else if (!namesOrTests(node)) whole = true
     }
     ts.forEachChild(node, visit)
   }
