@@ -14,7 +14,7 @@ export function looksLikeModulePath(spec: string): boolean {
  * Imports a user agent module (`.ts` through jiti, `.js` natively) and returns its default export or named
  * `agent` export; a factory function (one without `isAgent(candidate)` true) is called first.
  */
-export async function importAgentExport(
+async function importAgentExport(
   spec: string,
   cwd: string,
   isAgent: (x: unknown) => boolean,

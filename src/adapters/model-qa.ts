@@ -9,7 +9,7 @@ import { estimateTokens } from './providers/repair-prompt.js'
 import { type ProviderAgentOptions, resolveProviderConfig } from './providers/resolve-provider.js'
 
 /** Prompt tokens the tables may take; the rows past it are not shown (and the model is told so). */
-export const DEFAULT_TABLE_TOKEN_BUDGET = 6000
+const DEFAULT_TABLE_TOKEN_BUDGET = 6000
 
 export interface ModelQaOptions {
   temperature?: number

@@ -8,7 +8,7 @@ function show(value: unknown): string {
 }
 
 /** Options each helper accepts; anything else is a typo (`trails: 3`) that JavaScript would silently ignore. */
-export const EVAL_CASE_OPTIONS = [
+const EVAL_CASE_OPTIONS = [
   'dataset',
   'task',
   'agent',
@@ -22,7 +22,7 @@ export const EVAL_CASE_OPTIONS = [
   'generation',
   'llm',
 ] as const
-export const CONVERSATION_OPTIONS = [
+const CONVERSATION_OPTIONS = [
   'data',
   'agent',
   'isolate',
@@ -33,7 +33,7 @@ export const CONVERSATION_OPTIONS = [
   'timeout',
   'llm',
 ] as const
-export const QA_SUITE_OPTIONS = [
+const QA_SUITE_OPTIONS = [
   'agent',
   'trials',
   'seed',
@@ -46,7 +46,7 @@ export const QA_SUITE_OPTIONS = [
 ] as const
 
 /** Matcher → [index of its options argument after the received value, the options it accepts]. */
-export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly string[]]>> = {
+const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly string[]]>> = {
   toRepairCells: [2, ['minF1', 'minPrecision', 'minRecall']],
   toBeNumeric: [2, ['tol', 'relTol', 'percentAsFraction']],
   toContainAnswer: [2, ['mode']],
@@ -60,7 +60,7 @@ export const MATCHER_OPTIONS: Readonly<Record<string, readonly [number, readonly
 }
 
 /** Refuses keys outside `known`, naming the option, where it was given and, for a near miss, the intended one. */
-export function rejectUnknownOptions(where: string, options: unknown, known: readonly string[]): void {
+function rejectUnknownOptions(where: string, options: unknown, known: readonly string[]): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue

@@ -47,13 +47,13 @@ export interface ConversationOptions {
   llm?: LlmOption
 }
 
-export const DEFAULT_TURN_TIMEOUT_MS = 60_000
+const DEFAULT_TURN_TIMEOUT_MS = 60_000
 
 export function turnTestName(name: string, turn: number): string {
   return `${name}#t${turn}`
 }
 
-export interface ConversationSession {
+interface ConversationSession {
   /** Each question's timeout in ms. */
   timeoutMs: number
   /** The meta turn `turn` (1-based) starts with. */

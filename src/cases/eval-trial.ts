@@ -4,7 +4,7 @@ import type { DataAgent } from '../core/data-agent.js'
 import type { IsolateOption } from '../isolation/wall.js'
 import type { DatasetInfo } from '../core/dataset-info.js'
 import type { AgentRunResult, AgentTask, Fix } from '../core/schemas.js'
-import type { DatasetRequest } from '../datasets/index.js'
+import type { DatasetRequest } from '../datasets/load.js'
 import { putAgent, putMetric } from '../test-meta/put.js'
 import type { LlmAccess } from '../core/llm.js'
 import type { AgentFailure } from '../core/errors.js'
@@ -112,7 +112,7 @@ function datasetIdOf(options: EvalCaseOptions): string {
 }
 
 /** An agent's name before it is resolved: a module path's stem, a command's words. */
-export function agentNameOf(spec: string | { command: readonly string[] }): string {
+function agentNameOf(spec: string | { command: readonly string[] }): string {
   if (typeof spec === 'string')
     return spec
       .replace(/^cmd:\s*/, '')
@@ -158,7 +158,7 @@ async function loadTask(options: EvalCaseOptions, seed: number): Promise<{ task:
   const request = typeof options.dataset === 'string' ? { id: options.dataset } : options.dataset
   // Loaded on first use, like the agent registry below: eval files that bring their own tasks and agent
   // objects do not pay for the dataset loaders, the provider clients and their SDKs.
-  const { loadDataset } = await import('../datasets/index.js')
+  const { loadDataset } = await import('../datasets/load.js')
   return loadDataset({ ...request, seed })
 }
 
@@ -175,7 +175,7 @@ function firstDescription(info: DatasetInfo): boolean {
   return true
 }
 
-export interface CaseAgent {
+interface CaseAgent {
   get(): Promise<RepairAgent>
   /** False for an agent object (nothing to close): the runner then registers no after-all hook for it. */
   readonly closes: boolean

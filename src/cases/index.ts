@@ -1,10 +1,14 @@
 /** What both runner doors share: the trial around an agent, conversation turns, question plans, option checks. */
 
 export { checkEvalCaseArgs, checkMatcherOptions } from './check-options.js'
-export { type ConversationOptions, conversationSession, turnTestName } from './conversation-turns.js'
+export {
+  type ConversationOptions,
+  conversationSession,
+  turnTestName,
+  turnRunnerTimeoutMs,
+} from './conversation-turns.js'
 export { type DataInput, normalizeData, recordsToTable } from './data-input.js'
 export {
-  agentNameOf,
   type BoundAgent,
   caseAgent,
   type DatasetOption,
@@ -15,6 +19,7 @@ export {
   type TaskSource,
   trialMeta,
   trialTestName,
+  specIdentity,
 } from './eval-trial.js'
 export {
   qaCases,

@@ -44,7 +44,7 @@ export type QaSuiteInput = QaSuite | QaCase[] | string
 
 const DEFAULT_TIMEOUT_MS = 60_000
 
-export interface QaPlan {
+interface QaPlan {
   name: string
   trials: number
   seed: number

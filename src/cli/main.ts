@@ -37,7 +37,7 @@ const COMMANDS: Record<string, Command> = {
   view: viewCommand,
 }
 
-export const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
+const HELP = `dataforge-evals ${'{version}'}: exact, reproducible evaluation of data agents
 
 Usage: dataforge-evals <command> [options]
 

@@ -22,7 +22,7 @@ import { githubOutputPlan, writeGithubOutput } from '../report-builder/github-ou
 import { valueCutsOf } from '../report-builder/value-cuts.js'
 import { exportRunTraces } from '../report-builder/tracing/run-traces.js'
 
-export interface CliReportOptions {
+interface CliReportOptions {
   /** Title of the Markdown and HTML reports; default the renderers'. */
   title?: string
   /** Take the folder's lock for the write (a command that does not hold it already). */
@@ -75,7 +75,7 @@ export async function writeCliReports(report: EvalReport, paths: ReportPaths, op
   )
 }
 
-export interface CliGithubInput {
+interface CliGithubInput {
   command: 'run' | 'qa' | 'compare'
   /** `--github` (on), or undefined: on when `GITHUB_ACTIONS=true`. */
   flag: boolean | undefined

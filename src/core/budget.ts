@@ -15,7 +15,7 @@ export interface Budget {
   quotaUnits?: number
 }
 
-export type BudgetField = keyof Budget
+type BudgetField = keyof Budget
 
 export const BUDGET_FIELDS: readonly BudgetField[] = ['tokens', 'usd', 'calls', 'quotaUnits']
 

@@ -9,7 +9,7 @@ export class InputError extends Error {
 }
 
 /** What a run spent before it failed, so reports count the tokens, cost and steps of failed trials too. */
-export interface Spent {
+interface Spent {
   usage?: Partial<Usage>
   steps?: number
   warnings?: string[]

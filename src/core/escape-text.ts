@@ -22,7 +22,7 @@ const ESCAPE_SEQUENCE =
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 /** The text without terminal escape sequences and control characters; tabs and line feeds are kept. */
-export function stripControls(text: string): string {
+function stripControls(text: string): string {
   return String(text).replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '')
 }
 

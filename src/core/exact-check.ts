@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { isPlainObject } from './is-plain-object.js'
 
 /** A plain predicate compiled from a zod schema (see `compileExactCheck`). */
-export type ExactCheck = (value: unknown) => boolean
+type ExactCheck = (value: unknown) => boolean
 
 const never: ExactCheck = () => false
 

@@ -34,7 +34,7 @@ holder[WALL] ??= { truths: new WeakMap(), revealed: new WeakMap() }
 const wall = holder[WALL]
 const truths = wall.truths
 
-export interface TaskInput {
+interface TaskInput {
   name: string
   dirty: Table
   metadata?: AgentTask['metadata']

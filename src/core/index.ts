@@ -62,8 +62,18 @@ export {
   type Usage,
   UsageSchema,
 } from './schemas.js'
+export { scored } from './scored.js'
 export { tableProblem } from './table-check.js'
 export { oneLine, truncate } from './text.js'
+export { type AgentToolNote, buildTranscript, toolCallsOf } from './transcript-build.js'
+export {
+  agentIdentity,
+  type AgentIdentity,
+  trialIdentity,
+  type TrialIdentity,
+  type TrialIdentityInput,
+} from './trial-identity.js'
+export { type RecordToolCall, type Transcript, type TranscriptCall, TranscriptSchema } from './transcript.js'
 export { trialLabel } from './trial-label.js'
 export {
   addUsage,
@@ -73,6 +83,7 @@ export {
   isZeroUsage,
   sumUsage,
   tokensSpentAndSaved,
+  USAGE_FIELDS,
 } from './usage.js'
 export { capRepairScore, cutField, MAX_VALUE_CHARS, ValueCuts } from './value-cap.js'
 export * from './agent.js'

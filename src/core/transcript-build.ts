@@ -16,7 +16,7 @@ import { MAX_VALUE_CHARS, VALUE_CUT_MARK } from './value-cap.js'
  */
 
 /** Calls one transcript keeps; a trial that made more keeps its first ones and says how many it left out. */
-export const MAX_TRANSCRIPT_CALLS = 1_000
+const MAX_TRANSCRIPT_CALLS = 1_000
 
 /**
  * Characters of request messages one transcript keeps in full. Each request resends the conversation so far, so a

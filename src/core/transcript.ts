@@ -11,7 +11,7 @@ import { LlmCallSchema } from './llm.js'
 export const TRANSCRIPT_VERSION = 1
 
 /** Where a tool call happened: asked for by the model in an answer, or run by the agent itself (the data agent's SQL). */
-export const ToolCallSourceSchema = z.enum(['model', 'agent'])
+const ToolCallSourceSchema = z.enum(['model', 'agent'])
 
 /** One tool call as a record keeps it, in the order the trial made them. */
 export const RecordToolCallSchema = z.object({
@@ -27,7 +27,7 @@ export const RecordToolCallSchema = z.object({
 export type RecordToolCall = z.infer<typeof RecordToolCallSchema>
 
 /** A tool call asked for in a model's answer, or replayed to it in a request. */
-export const TranscriptToolCallSchema = z.object({
+const TranscriptToolCallSchema = z.object({
   id: z.string().nullable(),
   name: z.string(),
   /** Raw argument text (streamed deltas assembled); malformed JSON is kept as sent. */
@@ -35,7 +35,7 @@ export const TranscriptToolCallSchema = z.object({
 })
 
 /** One message of a request, flattened to text: non-text parts read `[image]`, `[file]`, … */
-export const TranscriptMessageSchema = z.object({
+const TranscriptMessageSchema = z.object({
   role: z.string(),
   content: z.string(),
   toolCalls: z.array(TranscriptToolCallSchema).default([]),
@@ -43,7 +43,7 @@ export const TranscriptMessageSchema = z.object({
   toolCallId: z.string().nullable().default(null),
 })
 
-export const TranscriptToolSchema = z.object({
+const TranscriptToolSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   /** The parameters' JSON schema as JSON text, capped. */
@@ -54,7 +54,7 @@ export const TranscriptToolSchema = z.object({
  * One model call through the gateway, in full (capped), as the viewer shows it: the record's fields of the call
  * (`LlmCallSchema`, in its order) but its start time, which traces take from the record, then what was said.
  */
-export const TranscriptCallSchema = z.object({
+const TranscriptCallSchema = z.object({
   index: z.number().int().nonnegative(),
   ...LlmCallSchema.omit({ startedAtMs: true }).shape,
   request: z.object({
@@ -74,7 +74,7 @@ export const TranscriptCallSchema = z.object({
 export type TranscriptCall = z.infer<typeof TranscriptCallSchema>
 
 /** One tool the agent ran itself (the data agent's SQL), with a preview of its result. */
-export const AgentToolStepSchema = z.object({
+const AgentToolStepSchema = z.object({
   index: z.number().int().nonnegative(),
   name: z.string(),
   input: z.string(),

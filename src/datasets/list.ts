@@ -14,7 +14,7 @@ import { CORRUPTION_KINDS } from './synthetic/corruptions.js'
 import { generateSynthetic, SYNTHETIC_DEFAULTS, SYNTHETIC_SOURCE } from './synthetic/generate.js'
 
 /** How cells are compared (a grader comparator: `exact`, `raha`); structural, so datasets need not import grading. */
-export interface CellComparator {
+interface CellComparator {
   name: string
   normalize(value: string): string
 }

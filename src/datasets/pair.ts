@@ -51,7 +51,7 @@ function quoted(names: readonly string[]): string {
  * the two orders (aligning such a pair by position would grade every cell of the moved columns as an error).
  * Headers that differ only by renamed columns at the same positions (Raha's hospital) keep their order.
  */
-export function alignColumns(dirty: { table: Table; label: string }, clean: { table: Table; label: string }): Table {
+function alignColumns(dirty: { table: Table; label: string }, clean: { table: Table; label: string }): Table {
   const d = dirty.table.columns.map(matchName)
   const c = clean.table.columns.map(matchName)
   if (d.every((name, j) => name === c[j])) return dirty.table

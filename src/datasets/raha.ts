@@ -46,7 +46,7 @@ function packageName(path: string): string | undefined {
 }
 
 /** The folder to read `name` from: `dataDir` when it holds the pair, else the bundled copy when one ships. */
-export async function locateRahaDir(name: string, dataDir: string): Promise<string> {
+async function locateRahaDir(name: string, dataDir: string): Promise<string> {
   if (await hasRahaFiles(dataDir, name)) return dataDir
   if (await hasRahaFiles(BUNDLED_DATA_DIR, name)) return BUNDLED_DATA_DIR
   return dataDir
@@ -54,7 +54,7 @@ export async function locateRahaDir(name: string, dataDir: string): Promise<stri
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
-export function assertDatasetName(name: string): void {
+function assertDatasetName(name: string): void {
   if (!SAFE_NAME.test(name)) {
     throw new InputError(
       `dataset id "${name}" is not a folder name: use letters, digits, '.', '_' or '-' (no slashes), e.g. hospital`,

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.js'
 import { fsProblem } from './fs-errors.js'
 import { processAlive } from './write-atomic.js'
 
-export const LOCK_FILE = '.dataforge.lock'
+const LOCK_FILE = '.dataforge.lock'
 /** Held, for a few microseconds, by the one process clearing a stale lock. */
 const TAKEOVER_SUFFIX = '.takeover'
 /** How long a run waits for another to finish clearing a stale lock before giving up (ms). */

@@ -77,7 +77,7 @@ export interface ReportPaths {
 }
 
 /** Where a command's report goes when no output flag is given: its own folder, so no command overwrites another's. */
-export interface ReportDefaults {
+interface ReportDefaults {
   /** The command's folder, relative to the working directory: `reports/run`, `reports/qa`. */
   folder: string
   /** The base name of its files: `report` → report.md, report.json, report.html. */

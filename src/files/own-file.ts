@@ -42,7 +42,7 @@ export function checkOwnFile(path: string): boolean {
   return true
 }
 
-export type OwnFileMode = 'truncate' | 'append' | 'read-write'
+type OwnFileMode = 'truncate' | 'append' | 'read-write'
 
 const MODE_FLAGS: Record<OwnFileMode, number> = {
   // Truncated only once checked (ftruncate below): O_TRUNC would empty a hard link's other file first.

@@ -56,7 +56,7 @@ export async function commitFiles(files: ReadonlyMap<string, string | Uint8Array
 }
 
 /** Files being staged one by one as they become ready, then committed as one unit (see `commitFiles`). */
-export interface StagedFiles {
+interface StagedFiles {
   /** Starts writing `data` to a temp file beside `path` at once; a failure surfaces in `commit`. */
   add(path: string, data: string | Uint8Array): void
   /** Waits for every staged file, then renames them into place, the last added after all the others. */

@@ -2,7 +2,7 @@ import type { Usage } from '../core/schemas.js'
 import { emptyUsage } from '../core/usage.js'
 import { costUsd, type ModelPrice } from './prices.js'
 
-export interface TokenCounts {
+interface TokenCounts {
   promptTokens: number
   completionTokens: number
 }

@@ -23,7 +23,7 @@ export function forgetLedger(token: string): void {
 }
 
 /** Characters of a tool's result a transcript keeps as its preview. */
-export const RESULT_PREVIEW_CHARS = 2_000
+const RESULT_PREVIEW_CHARS = 2_000
 
 /**
  * Notes one tool the agent ran on the trial of `llm`: its input, a preview of its result (the first

@@ -7,7 +7,7 @@ import type { LlmConfig } from './trial-llm.js'
 import type { Budget } from '../core/budget.js'
 import { type LlmOption, resolveUpstream } from './upstream.js'
 
-export interface LlmConfigInput {
+interface LlmConfigInput {
   /** The `llm:` option or `--llm`; when absent, `DATAFORGE_LLM` decides (none: no gateway). */
   llm?: LlmOption
   /** `--llm-key-env`, else `DATAFORGE_LLM_KEY_ENV`, else OPENAI_API_KEY (URL upstreams only). */

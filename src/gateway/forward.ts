@@ -34,7 +34,7 @@ export const DEFAULT_FORWARD: Omit<ForwardOptions, 'clock' | 'random' | 'log'> =
 const PASSED_ON = ['accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'] as const
 
 /** What the gateway sends upstream (besides the key), and the part of it the cache key must cover. */
-export interface OutgoingHeaders {
+interface OutgoingHeaders {
   /** Every header sent upstream except the key's. */
   sent: Record<string, string>
   /**
@@ -89,7 +89,7 @@ export interface UpstreamAnswer {
 }
 
 /** A live answer with its limiter slot: the slot is held until the caller has read the body (`release`). */
-export interface Forwarded {
+interface Forwarded {
   response: UpstreamAnswer
   release: () => void
 }

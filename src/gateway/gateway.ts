@@ -23,9 +23,7 @@ import { forgetLedger, registerLedger } from './agent-tools.js'
 import { answerOfJson, StreamAnswer, type TranscriptAnswer, transcriptCall } from './transcript-capture.js'
 import { type CallUsage, StreamUsage, usageOfJson } from './usage.js'
 
-export type { LlmAccess }
-
-export interface GatewayLimits extends ConnectionLimits {
+interface GatewayLimits extends ConnectionLimits {
   /** Calls one trial may have going upstream (or replaying) at once; more wait their turn (default 8). */
   trialConcurrency: number
 }
@@ -643,7 +641,7 @@ function traceOf(
  * A fetch for SDKs that take one: any request whose path starts `/v1/` (or, for a base URL without it, the whole
  * path) goes to the gateway, with this trial's token in place of whatever key the SDK holds.
  */
-export function gatewayFetch(gatewayUrl: string, token: string): typeof fetch {
+function gatewayFetch(gatewayUrl: string, token: string): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init)
     const original = new URL(request.url)

@@ -14,7 +14,7 @@ export type PriceMap = Record<string, ModelPrice>
  * A price at or above this is no price per token: 0.01 USD per token is 10,000 USD per million tokens, far above any
  * model's. Such a number is a price per million (or per thousand) tokens, which would inflate every cost a million-fold.
  */
-export const MAX_USD_PER_TOKEN = 0.01
+const MAX_USD_PER_TOKEN = 0.01
 
 /**
  * Reads a price map: `{ "<model>": { "prompt": n, "completion": n } }`, optionally wrapped in `{ "models": … }`

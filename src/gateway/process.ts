@@ -3,7 +3,7 @@ import { gatewayEnv } from './env.js'
 import { sharedGateway } from './shared.js'
 
 /** What an isolated agent's host needs of the gateway: the environment to start processes with, and the binding per trial. */
-export interface AgentGateway {
+interface AgentGateway {
   /** OPENAI_BASE_URL, OPENAI_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (and every upstream key variable unset). */
   env: Record<string, string | undefined>
   /** While a trial runs in the agent's process: its calls count for the trial whose `ctx.llm` this is. */

@@ -13,7 +13,7 @@ import type { CallTrace } from './types.js'
 type Json = Record<string, unknown>
 type Message = TranscriptCall['request']['messages'][number]
 type ToolCall = NonNullable<TranscriptCall['response']>['toolCalls'][number]
-export type TranscriptRequest = TranscriptCall['request']
+type TranscriptRequest = TranscriptCall['request']
 export type TranscriptAnswer = NonNullable<TranscriptCall['response']>
 
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null)
@@ -177,7 +177,7 @@ function toolsOf(body: Json): TranscriptRequest['tools'] {
 }
 
 /** The request of a call, flattened. */
-export function transcriptRequest(protocol: TranscriptCall['protocol'], body: Json | null): TranscriptRequest {
+function transcriptRequest(protocol: TranscriptCall['protocol'], body: Json | null): TranscriptRequest {
   if (!body || protocol === 'other') return { system: null, messages: [], tools: [] }
   const read =
     protocol === 'anthropic-messages'

@@ -33,7 +33,7 @@ export function upstreamIdentity(baseUrl: string): string {
   return `${url.protocol}//${url.hostname}${port}${url.pathname.replace(/\/+$/, '')}`
 }
 
-export interface ResolveUpstreamOptions {
+interface ResolveUpstreamOptions {
   /** Default `process.env`; wins over the `.env` file in `cwd`. */
   env?: Record<string, string | undefined>
   cwd?: string

@@ -13,3 +13,6 @@ export {
   type ExpectedTool,
   type Trajectory,
 } from './trajectory.js'
+export { sharedFieldProblem } from './conformance/classify.js'
+export { prfSummary } from './repair/prf.js'
+export { distinctDabenchLabels } from './answers/dabench.js'

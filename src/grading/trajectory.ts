@@ -104,7 +104,7 @@ function fits(call: RecordToolCall, e: { name: string; arguments?: RegExp }): bo
 }
 
 /** The tool names in order, cut for a message. */
-export function toolSequence(calls: readonly RecordToolCall[]): string {
+function toolSequence(calls: readonly RecordToolCall[]): string {
   if (calls.length === 0) return 'no tool call'
   const names = calls.slice(0, SHOWN).map((c) => c.name)
   return `${names.join(' → ')}${calls.length > SHOWN ? ` … (${calls.length} calls)` : ''}`

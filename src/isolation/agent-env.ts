@@ -26,14 +26,9 @@ const PASSED_PREFIXES = ['LC_']
  * The model gateway's variables: they reach the agent only when the harness sets them for it (a base URL on
  * 127.0.0.1 and a per-trial token), never from the harness's own environment, where they may hold a real key.
  */
-export const GATEWAY_VARIABLES = [
-  'OPENAI_BASE_URL',
-  'OPENAI_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'ANTHROPIC_API_KEY',
-] as const
+const GATEWAY_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'] as const
 
-export interface AgentEnvOptions {
+interface AgentEnvOptions {
   /** The harness's environment (default `process.env`). */
   from?: NodeJS.ProcessEnv
   /** Variables the harness sets for the agent (the gateway's); only allow-listed names pass. */

@@ -26,15 +26,15 @@ export interface Launch {
 }
 
 /** How long a new agent process may take to send `ready`. */
-export const READY_TIMEOUT_MS = 30_000
+const READY_TIMEOUT_MS = 30_000
 
 /** SIGTERM first; SIGKILL after this many ms if the process is still there. */
-export const KILL_GRACE_MS = 200
+const KILL_GRACE_MS = 200
 /** Longest line accepted from an agent (a result for the largest bundled table is a few MB). */
 const MAX_LINE_CHARS = 64 * 2 ** 20
 
 /** A host message without its id (the process numbers requests itself). */
-export type HostRequest = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, 'id'> : never) : never
+type HostRequest = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, 'id'> : never) : never
 
 type Pending = { id: number; resolve: (m: AgentMessage) => void; reject: (e: AgentFailure) => void }
 type Ready = Extract<AgentMessage, { type: 'ready' }>
@@ -305,7 +305,7 @@ export class AgentProcess {
 }
 
 /** How a process that ended on its own is recorded: V8 aborts on heap exhaustion, anything else is an exit or crash. */
-export function exitFailure(code: number | null, signal: NodeJS.Signals | null): AgentFailure {
+function exitFailure(code: number | null, signal: NodeJS.Signals | null): AgentFailure {
   if (signal === 'SIGABRT' || code === 134)
     return new AgentFailure('out_of_memory', `agent process aborted (${signal ?? `code ${code}`}): out of memory`)
   if (signal) return new AgentFailure('agent_crash', `agent process was killed by ${signal}`)

@@ -52,7 +52,7 @@ function isLocalFile(arg: string, cwd: string): boolean {
 }
 
 /** Splits a command line on whitespace, honouring single and double quotes (no other shell syntax). */
-export function splitCommand(line: string): string[] {
+function splitCommand(line: string): string[] {
   const out: string[] = []
   let current = ''
   let quote: string | null = null

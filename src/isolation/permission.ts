@@ -3,7 +3,7 @@ import { type ModuleLayout, nodeModulesLayout } from './node-modules.js'
 import { isDirOrLink as isDir, safeReaddir } from './fs-probe.js'
 
 /** The permission-model flag this Node understands: stable `--permission` (Node ≥ 22.13/23.5) or the experimental one. */
-export function permissionFlag(): '--permission' | '--experimental-permission' {
+function permissionFlag(): '--permission' | '--experimental-permission' {
   return process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission'
 }
 

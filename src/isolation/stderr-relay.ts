@@ -3,7 +3,7 @@ import { terminalOutput, terminalText } from '../core/escape-text.js'
 import { counted } from '../stats/number-format.js'
 
 /** How much of one agent's stderr a run shows, over all its processes; the rest is counted and dropped. */
-export const AGENT_STDERR_CAP_BYTES = 8 * 2 ** 20
+const AGENT_STDERR_CAP_BYTES = 8 * 2 ** 20
 
 /** One process's stderr, cut into lines. */
 export interface StderrStream {

@@ -46,7 +46,7 @@ export interface WallOptions {
 let warned = false
 
 /** The level an agent runs under: `auto` resolves once per process (one warning line when bwrap is missing). */
-export function chooseLevel(
+function chooseLevel(
   level: IsolateLevel | 'auto' | undefined,
   warn?: (line: string) => void,
 ): { level: IsolateLevel; tool: { path: string; version: string } | null } {

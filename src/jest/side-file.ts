@@ -44,7 +44,7 @@ export function appendSideLine(dir: string, line: SideLine): void {
   appendFileSync(join(dir, workerFile), `${JSON.stringify(line)}\n`)
 }
 
-export interface CollectedRuns {
+interface CollectedRuns {
   lines: SideLine[]
   /** Lines that could not be read (a torn last line of a crashed worker, a test that fails the schema). */
   problems: string[]

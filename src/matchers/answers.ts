@@ -11,7 +11,7 @@ function isAnswer(x: unknown): x is Answer {
 }
 
 /** An Answer as is; a bare string is prose for text graders and a value for value graders; anything else a value. */
-export function toAnswer(received: unknown, bareStringAs: 'text' | 'value'): Answer {
+function toAnswer(received: unknown, bareStringAs: 'text' | 'value'): Answer {
   if (isAnswer(received)) return received
   if (typeof received === 'string') return bareStringAs === 'text' ? { text: received } : { value: received }
   return { value: received as Answer['value'] }

@@ -44,5 +44,5 @@ function checkingOptions<T extends Record<string, (this: never, ...args: never[]
   return out as T
 }
 
-export type { RepairThresholds } from './repair.js'
-export type { DistributionMatcherOptions } from './distribution.js'
+export type { DataforgeMatchers } from './types.js'
+export { currentMeta, installCurrentTestAccess } from './recorder.js'

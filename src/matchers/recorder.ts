@@ -5,7 +5,7 @@ import type { DataforgeMeta, MatcherRecord } from '../test-meta/build.js'
  * (Vitest: the task meta, with annotations; Jest: the running test, written to the per-worker side file).
  * `assertionTest` is whatever the runner bound the assertion to (`this.task` in Vitest), passed through as is.
  */
-export interface CurrentTestAccess {
+interface CurrentTestAccess {
   /** Stores a matcher's verdict on the running test. */
   recordVerdict(record: MatcherRecord, assertionTest: unknown): void
   /** The running test's meta (created on first use); undefined outside a test. */

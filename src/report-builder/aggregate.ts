@@ -154,7 +154,7 @@ export function distinctLabels(labels: readonly string[], datasets: readonly str
   return labels.map((label, i) => ((counts.get(label) ?? 0) > 1 ? `${label} · ${datasets[i]}` : label))
 }
 
-export interface AggregateOptions {
+interface AggregateOptions {
   /** Seed of the bootstrap resamples, so intervals are reproducible. Default 0. */
   seed?: number
 }

@@ -6,7 +6,7 @@ import { buildReproducibility, type Reproducibility } from './reproducibility.js
 import { toolVersion } from './tool-version.js'
 import { type DabenchSummary, dabenchSummaries } from '../datasets/dabench/scores.js'
 
-export const REPORT_SCHEMA_VERSION = 1
+const REPORT_SCHEMA_VERSION = 1
 
 /** The one report both front doors (CLI and Vitest reporter) produce. */
 export interface EvalReport {
@@ -23,7 +23,7 @@ export interface EvalReport {
   reproducibility: Reproducibility
 }
 
-export interface BuildReportInput {
+interface BuildReportInput {
   records: readonly RunRecord[]
   datasets: readonly DatasetInfo[]
   config: Record<string, unknown>
@@ -35,7 +35,7 @@ export interface BuildReportInput {
   project?: { commit: string | null; dirty: boolean | null }
 }
 
-export function compareRecords(a: RunRecord, b: RunRecord): number {
+function compareRecords(a: RunRecord, b: RunRecord): number {
   const ka = [a.suite, a.caseId, a.agent, a.model ?? '', a.category ?? '']
   const kb = [b.suite, b.caseId, b.agent, b.model ?? '', b.category ?? '']
   for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1

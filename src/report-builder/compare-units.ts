@@ -3,7 +3,7 @@ import { mean } from '../stats/quantile.js'
 import type { UnitKind } from '../stats/units.js'
 
 /** What the gate reads of one run: pass (1 correct, else 0), F1 (0 for a run that did not score) and whether it scored. */
-export interface Trial {
+interface Trial {
   /** The trial it belongs to, and its turn in a conversation (null otherwise). */
   trial: number
   turn: number | null
@@ -14,7 +14,7 @@ export interface Trial {
 }
 
 /** What a run needs to become a trial. */
-export interface TrialSource {
+interface TrialSource {
   trial: number
   turn: number | null
   correct: boolean | null
@@ -109,7 +109,7 @@ export function isExact(u: UnitObs): boolean {
   return figuresOf(u).exact
 }
 
-export function deterministic(trials: readonly Trial[]): boolean {
+function deterministic(trials: readonly Trial[]): boolean {
   const byTrial = new Map<number, Trial[]>()
   for (const t of trials) {
     const runs = byTrial.get(t.trial)

@@ -12,7 +12,6 @@ import { twoSamplePermutationTest, twoSampleSmallestP } from '../stats/two-sampl
 import { assignUnits, plural as pluralUnit, type UnitKind } from '../stats/units.js'
 import { compareGroupKeys, distinctLabels, groupName } from './aggregate.js'
 import {
-  type Trial,
   type UnitObs,
   f1Of,
   failedWhereScored,
@@ -23,7 +22,7 @@ import {
   trialsOf,
 } from './compare-units.js'
 
-export const COMPARISON_VERSION = 4
+const COMPARISON_VERSION = 4
 
 /** What a paired comparison reads from a run: its identity, its judgment and its F1. */
 export type ComparableRun = Pick<
@@ -41,7 +40,7 @@ export type ComparableRun = Pick<
   | 'datasetSha256'
 >
 
-export interface CompareOptions {
+interface CompareOptions {
   /** Family-wise significance level of the gate (Holm over every test it runs). Default 0.05. */
   alpha?: number
   /** Seed for the permutation tests. Default 0. */
@@ -78,7 +77,7 @@ export interface CompareOptions {
  * agent/model × suite × dataset × category and only the same agent is paired with itself; in cross-arm
  * mode (no agent in common: two arms) agent and model are null and pairs cross agents.
  */
-export interface ComparisonGroupKey {
+interface ComparisonGroupKey {
   agent: string | null
   model: string | null
   dataset: string
@@ -94,14 +93,14 @@ export interface ComparisonGroupKey {
  * - `deterministic`: every unit exact (at least 2 trials a side, all identical): the change is exact, no p-value;
  * - `none`: no unit on both sides.
  */
-export type ComparisonMethod = 'paired' | 'two-sample' | 'untestable' | 'deterministic' | 'none'
+type ComparisonMethod = 'paired' | 'two-sample' | 'untestable' | 'deterministic' | 'none'
 
 /**
  * The group's verdict kind, in JSON and every output: `compared` (tests ran), `exact` (every unit exact),
  * `untestable` (one unit, too few trials), `no-pairs` (no unit in common), `new` (B only) and `nothing-scored`
  * (no run of either side scored: the gate fails closed).
  */
-export type GroupStatus = 'compared' | 'exact' | 'untestable' | 'no-pairs' | 'new' | 'nothing-scored'
+type GroupStatus = 'compared' | 'exact' | 'untestable' | 'no-pairs' | 'new' | 'nothing-scored'
 
 /** The test behind a p-value. */
 export type TestMethod =
@@ -114,7 +113,7 @@ export type TestMethod =
   | 'deterministic'
   | 'none'
 
-export interface F1Comparison {
+interface F1Comparison {
   /** Units (or, for one unit, B's trials) with an F1 on both sides. */
   n: number
   meanA: number
@@ -135,7 +134,7 @@ export interface F1Comparison {
 }
 
 /** The units deterministic on both sides (exact evidence): how many, and which dropped or gained beyond minDelta. */
-export interface ExactUnits {
+interface ExactUnits {
   units: number
   dropped: string[]
   gained: string[]
@@ -209,7 +208,7 @@ export interface PairedGroupComparison {
   holmTests: number
 }
 
-export interface GroupPower extends Power {
+interface GroupPower extends Power {
   /** How the smallest p was found: over paired units, over the trials of one unit, or exact (no test). */
   basis: 'units' | 'trials' | 'exact'
   /**
@@ -776,7 +775,7 @@ function groupPower(d: Draft, alpha: number, familySize: number): GroupPower {
 }
 
 /** The fewest trials a side with which the two-sample test of one unit can reach alpha (4 at α = 0.05). */
-export function trialsNeeded(alpha: number): number {
+function trialsNeeded(alpha: number): number {
   let n = 2
   while (twoSampleSmallestP(n, n) >= alpha && n < 1000) n++
   return n
@@ -796,8 +795,6 @@ function deltaSd(xs: readonly number[], ys: readonly number[]): number | null {
   const independent = Math.sqrt(sa * sa + sb * sb)
   return independent > 1e-12 ? independent : null
 }
-
-export type { Trial }
 
 function identityOf(r: ComparableRun): string {
   return JSON.stringify([r.agent, r.model])

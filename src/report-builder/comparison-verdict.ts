@@ -8,7 +8,7 @@ import { unitsText as formatUnits } from '../stats/units.js'
  * `compare`. Every p names the test behind it.
  */
 
-export interface VerdictSettings {
+interface VerdictSettings {
   alpha: number
   floor: number | null
   /** What side A is called in sentences: 'baseline', 'A', 'the previous run'. */
@@ -88,7 +88,7 @@ function exactText(g: PairedGroupComparison): string {
  * a test (add trials: 4 a side, or 2 identical a side for a deterministic agent; or add cases)`. The facts and the
  * remedy only: the label (`untestable here`) or the gate's reason (`new failures`) goes before it.
  */
-export function untestableText(g: PairedGroupComparison): string {
+function untestableText(g: PairedGroupComparison): string {
   return `${unitsText(g)} with ${g.rows.a} vs ${g.rows.b} trials, too few for a test (${untestableRemedy(g)})`
 }
 
@@ -108,7 +108,7 @@ export function deltasText(g: PairedGroupComparison): string {
 }
 
 /** What a verdict's wording needs of a paired comparison (the HTML page takes deltas with no more than this). */
-export interface VerdictFacts {
+interface VerdictFacts {
   isNew?: boolean
   /** `deterministic` words the verdict as an exact change; `untestable` as one that needs more trials. */
   method?: string
@@ -122,7 +122,7 @@ export interface VerdictFacts {
 }
 
 /** How the verdict reads to someone deciding on it: failing, better, unchanged or not compared. */
-export type VerdictTone = 'bad' | 'good' | 'ok' | 'muted'
+type VerdictTone = 'bad' | 'good' | 'ok' | 'muted'
 
 /** A short label: what the gate concluded for the group. */
 export function verdictLabel(g: VerdictFacts): string {

@@ -3,7 +3,7 @@ import { canonicalJson } from '../core/hash.js'
 import type { RunRecord } from '../core/run-record.js'
 import { compareText } from '../core/order.js'
 
-export interface MergeOptions {
+interface MergeOptions {
   /**
    * The generation `latest` and `snapshot` are taken at; rows of later generations are left out of both
    * (history keeps them). Default: the newest generation present.
@@ -16,7 +16,7 @@ export interface MergeOptions {
   generationOrder?: readonly string[]
 }
 
-export interface MergedCorpus {
+interface MergedCorpus {
   /** Every row of every input, exact duplicates removed, in a stable order. */
   history: RunRecord[]
   /** Per case configuration, the newest run at the newest generation ≤ target that has one. */

@@ -50,7 +50,7 @@ function metricValue(a: Aggregate, metric: keyof ThresholdSpec): number | null {
 }
 
 /** Whether any run of the group was attempted (not every one skipped by a filter, a shard, `.skip` or `.todo`). */
-export function groupRan(a: Pick<Aggregate, 'trialsRequested' | 'trialsSkipped'>): boolean {
+function groupRan(a: Pick<Aggregate, 'trialsRequested' | 'trialsSkipped'>): boolean {
   return a.trialsRequested > a.trialsSkipped
 }
 
@@ -95,7 +95,7 @@ export function unmatchedThresholds(aggregates: readonly Aggregate[], thresholds
     )
 }
 
-export interface GateInput {
+interface GateInput {
   report: EvalReport
   thresholds?: Thresholds
   /** Repeat gate: every case correct in at least this many of its trials. */
@@ -152,7 +152,7 @@ export function repeatGateFailures(report: Pick<EvalReport, 'cases'>, atLeast: n
  * One line naming the groups a filter (`-t`, a file filter, `--shard`) or `.skip`/`.todo` left without runs:
  * they are not run, so no threshold and no baseline is checked for them. Null when every group ran.
  */
-export function notRunNote(aggregates: readonly Aggregate[]): string | null {
+function notRunNote(aggregates: readonly Aggregate[]): string | null {
   const idle = aggregates.filter((a) => !groupRan(a)).map((a) => a.group)
   if (!idle.length) return null
   return `not run: ${counted(idle.length, 'group')} had no attempted run (a -t or file filter, a shard, .skip or .todo left them out), so their thresholds and baseline are not checked: ${idle.join(', ')}`

@@ -33,7 +33,6 @@ const ManifestSchema: z.ZodType<Manifest> = z.object({
   rowCounts: z.record(z.string(), z.number().int().nonnegative()),
   configIds: z.array(z.string()),
 })
-export type { Manifest }
 
 /**
  * Writes `dir/manifest.json` (atomically) with the sha256, size and row count of each file and the config
@@ -109,7 +108,7 @@ export type ManifestUse = 'updated' | 'created' | 'none'
  * folder that is new (absent or empty) gets one; any other folder (a project root, a folder of other files) is
  * no report folder, and none is made there.
  */
-export async function manifestUseFor(dir: string): Promise<ManifestUse> {
+async function manifestUseFor(dir: string): Promise<ManifestUse> {
   if (await stat(join(dir, MANIFEST_FILE)).catch(() => null)) return 'updated'
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : null))
   return entries !== null && entries.length === 0 ? 'created' : 'none'
@@ -132,7 +131,7 @@ export async function writeAddedFile(
   return { manifest, manifestPath: join(dir, MANIFEST_FILE) }
 }
 
-export interface VerifyResult {
+interface VerifyResult {
   ok: boolean
   /** One line per mismatch, each naming the file. */
   problems: string[]
@@ -259,7 +258,7 @@ async function dataBounds(dir: string, manifest: Manifest): Promise<Map<string, 
   return bounds
 }
 
-export async function readManifest(dir: string): Promise<Manifest> {
+async function readManifest(dir: string): Promise<Manifest> {
   const path = join(dir, MANIFEST_FILE)
   let text: string
   try {

@@ -7,7 +7,7 @@ import { type ManifestUse, writeAddedFile } from './manifest.js'
 
 type Value = string | number | bigint | boolean | null
 
-export interface ParquetColumn {
+interface ParquetColumn {
   name: string
   type: Extract<BasicType, 'STRING' | 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN'>
   nullable: boolean

@@ -6,7 +6,7 @@ import { powerText, unitsText, untestableRemedy } from './comparison-verdict.js'
  * threshold or the floor. Said once per run (one line listing them), not as a warning per group: no care in a
  * pull request can clear it, only more cases (or, for one unit, more trials).
  */
-export function underpoweredGroups(deltas: readonly GroupDelta[], alpha: number): GroupDelta[] {
+function underpoweredGroups(deltas: readonly GroupDelta[], alpha: number): GroupDelta[] {
   return deltas.filter((d) => d.status === 'compared' && d.verdict !== null && powerText(d.verdict, alpha) !== '')
 }
 

@@ -45,7 +45,7 @@ export interface Reproducibility {
   nondeterminismNote: string
 }
 
-export const NONDETERMINISM_NOTE =
+const NONDETERMINISM_NOTE =
   'Dataset generation, grading, the baseline agent and bootstrap intervals are deterministic given the seeds above. ' +
   'Hosted models may answer differently for the same request (sampling, silent model updates, load-dependent ' +
   'routing) even at temperature 0; runs answered from the record/replay cache are deterministic. Runtimes vary ' +

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../files/write-atomic.js'
 /** Cells per list and trial written by `--reveal-truth`: enough to tune a prompt, not a copy of the table. */
 const REVEALED_PER_LIST = 20
 
-export interface RevealedTrial {
+interface RevealedTrial {
   agent: string
   dataset: string
   trial: number

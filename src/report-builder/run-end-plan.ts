@@ -19,7 +19,7 @@ import { counted } from '../stats/number-format.js'
  */
 
 /** What the end of a run reads from the environment, read once by the writer. */
-export interface RunEndSettings {
+interface RunEndSettings {
   /** `DATAFORGE_UPDATE_BASELINE=1`: this run writes the baseline instead of comparing with it. */
   updating: boolean
   /** `DATAFORGE_PRICES` is set: the report may say its calls were priced. */
@@ -49,13 +49,13 @@ export interface RunEndPlace {
 }
 
 /** The comparison with the baseline file: the groups' deltas, or why the file cannot be used. */
-export interface BaselineComparison {
+interface BaselineComparison {
   deltas: GroupDelta[]
   problem: string | null
 }
 
 /** Everything the writer does at a run's end, decided. */
-export interface RunEndDecision {
+interface RunEndDecision {
   gate: GateResult
   /** The report folder's contents besides the report. */
   folder: FolderOptions

@@ -6,7 +6,7 @@ export const UNITS_NOTE_LEAD =
   'Intervals follow the units (a case, a conversation or a generated dataset; see docs/statistics.md)'
 
 /** One group whose intervals are not over independent runs: its units, its runs, and how its intervals are drawn. */
-export interface UnitsNoteEntry {
+interface UnitsNoteEntry {
   group: string
   /** `1 case`, `3 conversations`. */
   units: string

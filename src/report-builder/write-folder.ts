@@ -23,7 +23,7 @@ export interface FolderOptions {
 }
 
 /** The files a report folder can hold: format → file name and renderer. Add a format here to add a file. */
-export const REPORT_FILES = {
+const REPORT_FILES = {
   markdown: {
     file: 'leaderboard.md',
     render: (report: EvalReport, opts: FolderOptions) => renderLeaderboard(report, leaderboardExtras(opts)),
@@ -46,7 +46,7 @@ const renderRank = (format: ReportFormat) =>
   RENDER_ORDER.includes(format) ? RENDER_ORDER.indexOf(format) : RENDER_ORDER.length
 
 /** Written when no formats are given: every format, report.html included (the README's promise). */
-export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl', 'html']
+const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['markdown', 'json', 'jsonl', 'html']
 
 function leaderboardExtras(opts: FolderOptions): LeaderboardExtras {
   return {

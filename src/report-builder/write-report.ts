@@ -39,7 +39,7 @@ export function renderRunsJsonl(records: readonly RunRecord[]): string {
   return lines.join('\n') + (lines.length ? '\n' : '')
 }
 
-export interface ReportFiles {
+interface ReportFiles {
   report: EvalReport
   markdown?: { path: string; text: string }
   html?: { path: string; text: string }
@@ -61,7 +61,7 @@ export function renderReportFiles(files: ReportFiles): Map<string, string> {
 export type ReportFolderFile = string | Uint8Array | (() => string | Promise<string>)
 
 /** What a report folder holds once written: the files rendered for it and the runs they were rendered from. */
-export interface ReportFolderContents {
+interface ReportFolderContents {
   dir: string
   /** Every file, by path inside `dir`; those given as renderers are rendered in this order. */
   contents: ReadonlyMap<string, ReportFolderFile>

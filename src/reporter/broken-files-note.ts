@@ -1,7 +1,7 @@
 import { compareText } from '../core/order.js'
 
 /** An eval file whose tests did not all get to run: it did not load, or its worker died. */
-export interface BrokenFile {
+interface BrokenFile {
   /** Relative to the project root. */
   path: string
   message: string

@@ -9,7 +9,7 @@ import { terminalOutput } from '../core/escape-text.js'
 
 const DEFAULT_EVAL_FILES = [/\.eval\.[cm]?[jt]sx?$/, /(^|[\\/])evals[\\/]/]
 
-export type { DataforgeReporterOptions, FinishedRun, ReportFormat }
+export type { DataforgeReporterOptions, ReportFormat }
 
 /**
  * What every runner's eval reporter shares, with no test runner in it: the options, and the end of a run —

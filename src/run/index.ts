@@ -8,6 +8,6 @@ export { findInterruptedRun, readRecordedRun, resumeOptions, runEnvOf, type RunO
 export { type EvaluationPlan, runEvaluation } from './run-evaluation.js'
 export { openRunFolder } from './run-folder.js'
 export { qaDataDigest, QaTrialSession, runQaTrial } from './run-qa-trial.js'
-export { classifyFailure } from './classify-failure.js'
+export { classifyFailure, type ClassifiedFailure } from './classify-failure.js'
 export { runRepairTrial } from './run-repair-trial.js'
-export { checkTimeoutMs, MAX_TIMER_MS, type ParentSignal, withLazyTimeout } from './with-timeout.js'
+export { checkTimeoutMs, MAX_TIMER_MS, type ParentSignal, withLazyTimeout, runnerTimeoutMs } from './with-timeout.js'

@@ -5,7 +5,7 @@ import type { AgentTask } from '../core/schemas.js'
 import { toFailureKind } from '../core/failure-kind.js'
 import { type NormalizedOutput, normalizeAgentOutput } from './normalize-output.js'
 
-export interface Invocation {
+interface Invocation {
   output: NormalizedOutput
   /** The agent read the task's truth (the mock oracle, `dataforge-evals/testing`): the run is an `oracle` run. */
   oracle: boolean
@@ -31,6 +31,6 @@ export async function invokeRepairAgent(agent: RepairAgent, task: AgentTask, ctx
 }
 
 /** More fixes than four per cell is not an honest answer (duplicates aside, one per cell is all that counts). */
-export function maxFixesFor(task: AgentTask): number {
+function maxFixesFor(task: AgentTask): number {
   return 4 * task.dirty.rows.length * Math.max(1, task.columns.length)
 }

@@ -22,7 +22,7 @@ import { canonicalJson } from '../core/hash.js'
  * chain; a journal cut at its end (lines removed from the tail) just runs those trials again.
  */
 
-export const JOURNAL_MAC_PREFIX = '{"mac":"'
+const JOURNAL_MAC_PREFIX = '{"mac":"'
 const MAC_HEX = 64
 
 /** The folder holding per-run journal keys. */

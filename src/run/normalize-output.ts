@@ -82,7 +82,7 @@ export function sanitizeUsage(usage: unknown): Partial<Usage> {
   return out
 }
 
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null'
   if (value === undefined) return 'undefined'
   if (Array.isArray(value)) return `an array of ${value.length}`

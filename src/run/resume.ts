@@ -30,7 +30,7 @@ import { openRunsAppender, type RunsAppender } from './runs-appender.js'
  * the finished trials STEM.runs.partial.jsonl (run.partial.json and runs.partial.jsonl for the stem `report`);
  * both go when the run's reports are written. One folder holds the journals of several reports.
  */
-export interface JournalPlace {
+interface JournalPlace {
   dir: string
   stem: string
 }
@@ -106,7 +106,7 @@ function readJournaledTranscripts(path: string): Transcript[] {
 export type RunOptions = Record<string, string | string[] | boolean | undefined>
 
 /** What `--resume` needs to run the missing cells exactly as the interrupted run would have. */
-export interface RecordedRun {
+interface RecordedRun {
   journalVersion: 2
   /** The folder relative flags were given against. */
   cwd: string
@@ -133,7 +133,7 @@ export interface TrialCell {
 
 const NOT_RECORDED = new Set(['resume', 'quiet', 'help'])
 /** Environment variables that change what a run does, recorded and compared like flags. */
-export const RUN_ENV = ['DATAFORGE_DATA_DIR', 'DATAFORGE_CACHE', 'DATAFORGE_CACHE_DIR'] as const
+const RUN_ENV = ['DATAFORGE_DATA_DIR', 'DATAFORGE_CACHE', 'DATAFORGE_CACHE_DIR'] as const
 
 export function runEnvOf(env: Record<string, string | undefined>): Record<string, string | null> {
   return Object.fromEntries(RUN_ENV.map((name) => [name, env[name] ?? null]))
@@ -141,7 +141,7 @@ export function runEnvOf(env: Record<string, string | undefined>): Record<string
 /** Flags holding paths: compared after resolving against the folder each run was started in. */
 const PATH_FLAGS = new Set(['dirty-csv', 'clean-csv', 'data-dir', 'output', 'output-json', 'cache-dir', 'prices'])
 
-export function cellKey(cell: TrialCell): string {
+function cellKey(cell: TrialCell): string {
   return JSON.stringify([cell.agent, cell.dataset, cell.trial, cell.seed])
 }
 
@@ -280,7 +280,7 @@ function show(value: unknown): string {
   return value === undefined ? 'not set' : Array.isArray(value) ? `"${value.join(',')}"` : `"${String(value)}"`
 }
 
-export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
+function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number] {
   return {
     name: agent.name,
     kind: agentKindOf(agent),
@@ -290,7 +290,7 @@ export function agentIdentity(agent: RepairAgent): RecordedRun['agents'][number]
   }
 }
 
-export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
+function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][number] {
   return {
     id: info.id,
     seed: info.seed ?? null,
@@ -301,11 +301,7 @@ export function datasetIdentity(info: DatasetInfo): RecordedRun['datasets'][numb
 }
 
 /** Refuses to resume when the agents or the data are not what the recorded run used. */
-export function checkSameRun(
-  recorded: RecordedRun,
-  agents: readonly RepairAgent[],
-  datasets: readonly DatasetInfo[],
-): void {
+function checkSameRun(recorded: RecordedRun, agents: readonly RepairAgent[], datasets: readonly DatasetInfo[]): void {
   const now = agents.map(agentIdentity)
   if (now.length !== recorded.agents.length) {
     throw new InputError(

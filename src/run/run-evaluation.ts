@@ -4,7 +4,7 @@ import type { RepairScore } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 import type { AgentTask } from '../core/schemas.js'
 import type { Transcript } from '../core/transcript.js'
-import { loadDataset, type DatasetRequest } from '../datasets/index.js'
+import { loadDataset, type DatasetRequest } from '../datasets/load.js'
 import { gradeRepair, type Comparator } from '../grading/index.js'
 import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
 import { agentIdentity } from '../core/trial-identity.js'
@@ -39,7 +39,7 @@ export interface EvaluationPlan {
   llm?: LlmConfig | null
 }
 
-export interface TrialEvent {
+interface TrialEvent {
   index: number
   total: number
   record: RunRecord

@@ -13,7 +13,7 @@ import { journalFiles, type ReadRun, resumeTarget, RunJournal, type RunOptions }
  */
 const exitNow = (process as NodeJS.Process & { reallyExit: (code: number) => never }).reallyExit.bind(process)
 
-export interface RunFolder {
+interface RunFolder {
   journal: RunJournal
   lock: FolderLock
   /** Releases the lock and the signal handlers; the journal stays unless `journal.finish()` was called. */

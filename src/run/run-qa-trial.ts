@@ -19,7 +19,7 @@ import type { LlmConfig, LlmOutcome } from '../gateway/trial-llm.js'
  * What one question of a trial produced: an answer, or the error that replaced it, and how long it took; with an
  * upstream, what the gateway saw while it was asked.
  */
-export type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & {
+type TurnOutcome = ({ answer: Answer; runtimeS: number } | { error: unknown; runtimeS: number }) & {
   llm?: LlmOutcome
   startedAt?: string
 }
@@ -133,7 +133,7 @@ export function qaDataDigest(c: QaCase): string {
   return digest
 }
 
-export interface QaTrialInput {
+interface QaTrialInput {
   agent: DataAgent
   qaCase: QaCase
   suite: string

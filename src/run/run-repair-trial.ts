@@ -10,7 +10,7 @@ import { invokeRepairAgent } from './invoke-agent.js'
 import { classifyFailure } from './classify-failure.js'
 import { withTimeout } from './with-timeout.js'
 
-export interface RepairTrialInput {
+interface RepairTrialInput {
   agent: RepairAgent
   task: AgentTask
   info: DatasetInfo
@@ -31,7 +31,7 @@ export interface RepairTrialInput {
   caseId?: string
 }
 
-export interface RepairTrialResult {
+interface RepairTrialResult {
   outcome: RecordOutcome
   model: string | null
   /** The agent read the truth: record the run as `oracle`, whatever the agent calls itself. */

@@ -26,6 +26,9 @@ export {
   formatInterval,
   formatP,
   formatSeconds,
+  secondsPhrase,
+  counted,
+  formatPClause,
 } from './number-format.js'
 export { type OutcomeSummary, type SummarizeOptions, summarizeOutcomes } from './outcomes.js'
 export {
@@ -66,7 +69,7 @@ export {
   twoSamplePermutationTest,
   twoSampleSmallestP,
 } from './two-sample.js'
-export { type UnitKind, type UnitRow, type UnitSummary, assignUnits, unitsText } from './units.js'
+export { type UnitKind, type UnitRow, type UnitSummary, assignUnits, unitsText, plural } from './units.js'
 export { largestRemainder } from './largest-remainder.js'
 export { logGamma, upperGammaQ, chiSquareSurvival } from './incomplete-gamma.js'
 export {

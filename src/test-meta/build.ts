@@ -44,7 +44,7 @@ export function datasetDigests(dirty: string, clean: string): Readonly<{ dirty: 
 }
 
 /** The agent of a plain test that used a matcher: it names no agent, and the leaderboard says so. */
-export const PLAIN_TEST_AGENT = 'plain test'
+const PLAIN_TEST_AGENT = 'plain test'
 
 /**
  * The meta of a plain test that used a matcher: the test's full name is the case, its file's stem the suite, and

@@ -13,7 +13,7 @@ function noteOn(meta: DataforgeMeta | undefined, cuts: ValueCuts): void {
 }
 
 /** `text` as the meta keeps it; a cut is noted on the meta under `field`. */
-export function cappedText(meta: DataforgeMeta, text: string, field: string): string {
+function cappedText(meta: DataforgeMeta, text: string, field: string): string {
   const cuts = new ValueCuts()
   const kept = cuts.text(text, field)
   noteOn(meta, cuts)

@@ -7,7 +7,7 @@ import { UsageSchema } from '../core/schemas.js'
 import { LlmMetaSchema } from '../core/llm-schema.js'
 import { IsolationInfoSchema } from '../core/isolation-info.js'
 
-export const AgentProvenanceSchema = z.object({
+const AgentProvenanceSchema = z.object({
   source: z.string(),
   sha256: z.string().nullable(),
   isolated: z.boolean(),
@@ -15,7 +15,7 @@ export const AgentProvenanceSchema = z.object({
 })
 
 /** One matcher's verdict, as stored on the test. */
-export const MatcherRecordSchema = z.object({
+const MatcherRecordSchema = z.object({
   matcher: z.string(),
   passed: z.boolean(),
   /** True when the assertion was negated with `.not`. */

@@ -5,7 +5,7 @@ import type { Transcript } from '../core/transcript.js'
 import { armName } from '../report-builder/aggregate.js'
 import { baselineRuns, readBaseline } from '../report-builder/baseline.js'
 import type { ComparableRun } from '../report-builder/compare.js'
-import { type CellVerdict, type GradedCell, cellKey, gradedCells } from './cells.js'
+import { type GradedCell, cellKey, gradedCells } from './cells.js'
 import { type ViewedReport, loadReport, missingTranscript } from './load.js'
 import { lastAnswerText } from './transcript-view.js'
 
@@ -74,9 +74,9 @@ export function pairRuns(candidate: readonly RunRecord[], baseline: Baseline): A
   })
 }
 
-export type Flip = 'right → wrong' | 'wrong → right' | 'changed'
+type Flip = 'right → wrong' | 'wrong → right' | 'changed'
 
-export interface CellChange {
+interface CellChange {
   row: number
   column: string
   before: GradedCell | undefined
@@ -102,7 +102,7 @@ export function cellChanges(before: RunRecord, after: RunRecord): CellChange[] {
   return out.sort((p, q) => p.row - q.row || (p.column < q.column ? -1 : p.column > q.column ? 1 : 0))
 }
 
-export type Outcome = 'correct' | 'incorrect' | 'failed' | 'skipped' | 'ok'
+type Outcome = 'correct' | 'incorrect' | 'failed' | 'skipped' | 'ok'
 
 export function outcomeOf(r: Pick<RunRecord, 'correct'> & Partial<Pick<RunRecord, 'status'>>): Outcome {
   if (r.status === 'skipped') return 'skipped'
@@ -187,5 +187,3 @@ export function changes(
   })
   return out
 }
-
-export type { CellVerdict }

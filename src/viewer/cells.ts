@@ -1,7 +1,7 @@
 import type { CellIssue } from '../core/repair-score.js'
 import type { RunRecord } from '../core/run-record.js'
 
-export type CellVerdict = 'right' | 'wrong value' | 'over-repair' | 'wrong cell' | 'missed' | 'column case'
+type CellVerdict = 'right' | 'wrong value' | 'over-repair' | 'wrong cell' | 'missed' | 'column case'
 
 /** One graded cell of a repair run: where, what the agent saw and proposed, and the grader's verdict. */
 export interface GradedCell {
@@ -66,7 +66,7 @@ export function problemColumns(record: RunRecord): string[] {
   return [...columns].sort()
 }
 
-export type RunKind = 'repair' | 'question' | 'conformance'
+type RunKind = 'repair' | 'question' | 'conformance'
 
 /** One layout for all runs; this names which body it shows. */
 export function runKind(record: RunRecord): RunKind {

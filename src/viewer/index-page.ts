@@ -12,7 +12,7 @@ import { outcomeBadge, type ViewContext } from './run-page.js'
 
 const RUNS_PER_PAGE = 100
 
-export function groupOf(r: RunRecord): string {
+function groupOf(r: RunRecord): string {
   return [armName(r.agent, r.model), r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`, r.category]
     .filter(Boolean)
     .join(' · ')

@@ -22,7 +22,7 @@ export interface ViewedReport {
 }
 
 /** `report` → transcripts.jsonl, `smoke` → smoke.transcripts.jsonl (issue 38's storage, beside the runs file). */
-export function transcriptsFileOf(stem: string): string {
+function transcriptsFileOf(stem: string): string {
   return stemFiles(stem).runs === LEGACY_RUNS_FILE ? 'transcripts.jsonl' : `${stem}.transcripts.jsonl`
 }
 
@@ -80,7 +80,7 @@ function conformanceRecord(text: string, file: string): RunRecord[] | null {
 }
 
 /** One transcript per line, each checked against TranscriptSchema; an error names the file, the line and the field. */
-export function parseTranscripts(text: string, file: string): Map<string, Transcript> {
+function parseTranscripts(text: string, file: string): Map<string, Transcript> {
   const out = new Map<string, Transcript>()
   const lines = text.split('\n')
   lines.forEach((line, i) => {

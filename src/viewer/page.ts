@@ -58,14 +58,14 @@ table.wide .opt{display:none}}
 const SCRIPT_HASH = createHash('sha256').update(VIEWER_SCRIPT).digest('base64')
 
 /** Served pages may reach the viewer's own server (the reload's event stream); exported ones reach nothing. */
-export function viewerCsp(live: boolean): string {
+function viewerCsp(live: boolean): string {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; connect-src ${live ? "'self'" : "'none'"}; img-src data:; base-uri 'none'; form-action 'none'`
 }
 
 /** The served pages' header adds what a <meta> policy cannot say: no page may frame the viewer. */
 export const viewerCspHeader = () => `${viewerCsp(true)}; frame-ancestors 'none'`
 
-export interface PageParts {
+interface PageParts {
   title: string
   /** The sticky bar's content (already HTML). */
   bar: string

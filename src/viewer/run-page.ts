@@ -22,7 +22,7 @@ export interface ViewContext {
 
 const CELLS_PER_PAGE = 50
 
-export function runTitle(r: RunRecord): string {
+function runTitle(r: RunRecord): string {
   const what = r.suite === r.dataset ? r.dataset : `${r.suite} · ${r.dataset}`
   return `${armName(r.agent, r.model)} · ${what} · ${caseLabel(r)} · trial ${r.trial + 1}`
 }

@@ -6,13 +6,13 @@ import { esc } from '../report-builder/html/escape.js'
 import { viewerCspHeader, viewerPage } from './page.js'
 import { type SiteOptions, ViewerSite } from './site.js'
 
-export interface RunningViewer {
+interface RunningViewer {
   url: string
   site: ViewerSite
   close(): Promise<void>
 }
 
-export interface ServeOptions extends SiteOptions {
+interface ServeOptions extends SiteOptions {
   port: number
   /** One line for the operator: a reload that failed (the previous pages stay), a reload done. */
   log?: (line: string) => void

@@ -33,7 +33,7 @@ export function metaOf(test: Test): DataforgeMeta {
   return test.meta.dataforge
 }
 
-export function fullName(test: Test): string {
+function fullName(test: Test): string {
   const names: string[] = [test.name]
   let suite = test.suite
   while (suite?.name && suite !== (test.file as unknown)) {
@@ -61,6 +61,6 @@ export function recordMetric(name: string, value: number): void {
 }
 
 /** Records a custom metric on this test's run (the `record` an evalCase body gets). */
-export function recordMetricOn(test: Test, name: string, value: number): void {
+function recordMetricOn(test: Test, name: string, value: number): void {
   putMetric(metaOf(test), name, value)
 }

@@ -46,7 +46,8 @@ function read(srcDir: string, file: string): FileExports {
       const clause = node.importClause
       if (clause?.name) out.uses.push([from, 'default'])
       const bindings = clause?.namedBindings
-      if (bindings && ts.isNamespaceImport(bindings)) out.uses.push([from, '*'])
+      if (bindings && ts.isNamespaceImport(bindings))
+        for (const n of accessedNames(bindings.name, source) ?? ['*']) out.uses.push([from, n])
       if (bindings && ts.isNamedImports(bindings))
         for (const el of bindings.elements) out.uses.push([from, (el.propertyName ?? el.name).text])
       if (!clause) out.uses.push([from, '*'])
@@ -80,9 +81,7 @@ function read(srcDir: string, file: string): FileExports {
       const arg = node.arguments[0]
       if (arg && ts.isStringLiteral(arg) && arg.text.startsWith('.')) {
         const from = target(arg.text)
-        const names = destructuredNames(node)
-        if (names) for (const n of names) out.uses.push([from, n])
-        else out.uses.push([from, '*'])
+        for (const n of dynamicImportNames(node) ?? ['*']) out.uses.push([from, n])
       }
     }
     if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
@@ -101,21 +100,93 @@ function bindingNames(name: ts.BindingName): string[] {
   return name.elements.flatMap((el) => (ts.isBindingElement(el) ? bindingNames(el.name) : []))
 }
 
-/** `const { a, b } = await import('./x.js')` → [a, b]; `(await import('./x.js')).a` → [a]; anything else: null. */
-function destructuredNames(call: ts.CallExpression): string[] | null {
+/**
+ * The names taken from a dynamic `import('./x.js')` where they can be read, else null: destructured
+ * (`const { a } = await import(…)`, `.then(({ a }) => …)`, `Promise.all([import(…)]).then(([{ a }]) => …)`), or
+ * read off the module (`(await import(…)).a`, `const m = await import(…)` or `.then((m) => …)` then only `m.a`).
+ */
+function dynamicImportNames(call: ts.CallExpression): string[] | null {
   let node: ts.Node = call
-  while (ts.isAwaitExpression(node.parent) || ts.isParenthesizedExpression(node.parent)) node = node.parent
-  const parent = node.parent
-  if (ts.isVariableDeclaration(parent) && ts.isObjectBindingPattern(parent.name)) {
-    return parent.name.elements.map((el) => ((el.propertyName ?? el.name) as ts.Identifier).text)
+  let slot: number | null = null
+  const climb = () => {
+    for (;;) {
+      const p = node.parent
+      if (ts.isAwaitExpression(p) || ts.isParenthesizedExpression(p)) node = p
+      else if (ts.isConditionalExpression(p) && p.condition !== node) node = p
+      else return
+    }
   }
-  if (ts.isPropertyAccessExpression(parent) && parent.expression === node) return [parent.name.text]
+  climb()
+  // Promise.all([import(a), import(b)]): this import's slot in the array the `.then` callback receives.
+  if (ts.isArrayLiteralExpression(node.parent) && isPromiseAll(node.parent.parent)) {
+    slot = node.parent.elements.indexOf(node as ts.Expression)
+    node = node.parent.parent
+    climb()
+  }
+  const parent = node.parent
+  if (ts.isVariableDeclaration(parent)) {
+    const scope = ts.findAncestor(parent, (n) => ts.isBlock(n) || ts.isSourceFile(n))!
+    if (slot === null) return bindingTaken(parent.name, scope)
+    const element = ts.isArrayBindingPattern(parent.name) ? parent.name.elements[slot] : undefined
+    return element && ts.isBindingElement(element) ? bindingTaken(element.name, scope) : element ? [] : null
+  }
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === node) {
+    if (parent.name.text !== 'then') return slot === null ? [parent.name.text] : null
+    const then = parent.parent
+    const callback = ts.isCallExpression(then) && then.expression === parent ? then.arguments[0] : undefined
+    if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) return null
+    const param = callback.parameters[0]?.name
+    if (!param) return []
+    if (slot === null) return bindingTaken(param, callback)
+    const element = ts.isArrayBindingPattern(param) ? param.elements[slot] : undefined
+    return element && ts.isBindingElement(element) ? bindingTaken(element.name, callback) : element ? [] : null
+  }
   return null
+}
+
+/** An identifier that declares or names a property, or only tests its value for truth. */
+function namesOrTests(node: ts.Identifier): boolean {
+  const p = node.parent
+  if ((ts.isPropertyAccessExpression(p) || ts.isPropertyAssignment(p)) && p.name === node) return true
+  if ((ts.isParameter(p) || ts.isVariableDeclaration(p) || ts.isBindingElement(p)) && p.name === node) return true
+  if (ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) return true
+  return (ts.isIfStatement(p) && p.expression === node) || (ts.isConditionalExpression(p) && p.condition === node)
+}
+
+function isPromiseAll(node: ts.Node): node is ts.CallExpression {
+  return ts.isCallExpression(node) && node.expression.getText() === 'Promise.all'
+}
+
+/** The names a binding takes from a module: `{ a, b }` → [a, b]; an identifier `m` → what `scope` reads off it. */
+function bindingTaken(name: ts.BindingName, scope: ts.Node): string[] | null {
+  if (ts.isObjectBindingPattern(name))
+    return name.elements.map((el) => ((el.propertyName ?? el.name) as ts.Identifier).text)
+  return ts.isIdentifier(name) ? accessedNames(name, scope) : null
+}
+
+/**
+ * Every `m.a` read off the binding `m` within `scope`; null when `m` is used whole (passed on, returned). Another
+ * binding of the same name, a property of that name and a test of `m` (`!m`, `if (m)`) read nothing.
+ */
+function accessedNames(binding: ts.Identifier, scope: ts.Node): string[] | null {
+  const names = new Set<string>()
+  let whole = false
+  const visit = (node: ts.Node) => {
+    if (ts.isIdentifier(node) && node.text === binding.text && node !== binding) {
+      const p = node.parent
+      if (ts.isPropertyAccessExpression(p) && p.expression === node) names.add(p.name.text)
+      else if (!namesOrTests(node)) whole = true
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(scope)
+  return whole ? null : [...names]
 }
 
 /**
  * Each export of src/ that nothing uses: no other file of src/ or of `userDirs` (the tests) imports it, directly
- * or through a re-export that is itself used, its own file never names it again, and no public entry exports it.
+ * or through a re-export that is itself used, and no public entry exports it. A name only its own file uses is
+ * not exported.
  * A folder's `index.ts` states the folder's surface: its re-exports are not listed, but what they re-export is
  * held to the same rule. `file: name` lines, sorted.
  */
@@ -132,10 +203,6 @@ export function unusedExports(srcDir: string, userDirs: readonly string[] = []):
   }
   for (const entry of PUBLIC_ENTRIES) mark(entry, '*')
   for (const f of [...files.values(), ...users]) for (const [file, name] of f.uses) mark(file, name)
-  for (const [file, f] of files) {
-    const text = readFileSync(resolve(srcDir, file), 'utf8')
-    for (const name of f.own) if ((text.match(new RegExp(`\\b${name}\\b`, 'g')) ?? []).length > 1) mark(file, name)
-  }
   while (pending.length) {
     const [file, name] = pending.pop()!
     const f = files.get(file)!
@@ -158,4 +225,87 @@ export function unusedExports(srcDir: string, userDirs: readonly string[] = []):
     }
   }
   return unused.sort()
+}
+
+/** Where `file`'s export `name` is declared, as `file: name`, through re-exports; null when `file` has no such export. */
+function originOf(
+  files: Map<string, FileExports>,
+  file: string,
+  name: string,
+  seen = new Set<string>(),
+): string | null {
+  const f = files.get(file)
+  if (!f || seen.has(file)) return null
+  seen.add(file)
+  if (f.own.has(name)) return `${file}: ${name}`
+  const via = f.reexports.get(name)
+  if (via) return originOf(files, via[0], via[1], seen)
+  if (name === 'default') return null
+  for (const star of f.stars) {
+    const origin = originOf(files, star, name, seen)
+    if (origin) return origin
+  }
+  return null
+}
+
+/** Every name `file` exports, `export * from` included. */
+function exportNames(files: Map<string, FileExports>, file: string, seen = new Set<string>()): Set<string> {
+  const f = files.get(file)
+  if (!f || seen.has(file)) return new Set()
+  seen.add(file)
+  const names = new Set([...f.own, ...f.reexports.keys()])
+  for (const star of f.stars) for (const n of exportNames(files, star, seen)) if (n !== 'default') names.add(n)
+  return names
+}
+
+/** The top-level folder of src/ a file is in; null for a file directly in src/. */
+const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : null)
+
+/**
+ * Each folder's `index.ts` against what the other folders take from it. `undeclared`: a name a file takes from a
+ * file of another folder (imports, re-exports, dynamic imports where the names can be read; types too) that the
+ * folder's index.ts does not export. `untaken`: a name an index.ts exports that no other folder, public entry or
+ * file of `userDirs` (the tests) takes, from the index or from the file. Sorted lines naming src/ files.
+ */
+export function folderSurfaces(
+  srcDir: string,
+  userDirs: readonly string[] = [],
+): { undeclared: string[]; untaken: string[] } {
+  const files = new Map(sourceFiles(srcDir).map((f) => [relative(srcDir, f), read(srcDir, relative(srcDir, f))]))
+  const users = userDirs.flatMap((dir) => sourceFiles(dir)).map((f) => read(srcDir, relative(srcDir, f)))
+  const indexOf = (folder: string) => `${folder}/index.ts`
+  const undeclared = new Set<string>()
+  const taken = new Set<string>()
+  const take = (file: string, name: string) => {
+    for (const n of name === '*' ? exportNames(files, file) : [name]) {
+      const origin = originOf(files, file, n)
+      if (origin) taken.add(origin)
+    }
+  }
+  for (const [file, f] of files) {
+    for (const [target, name] of f.uses) {
+      const folder = folderOf(target)
+      if (!folder || folder === folderOf(file) || !files.has(target)) continue
+      take(target, name)
+      const index = indexOf(folder)
+      if (name === '*' || target === index) continue
+      const origin = originOf(files, target, name)
+      if (origin && originOf(files, index, name) !== origin)
+        undeclared.add(`src/${file} takes ${name} from src/${target}: src/${index} does not export it`)
+    }
+  }
+  for (const f of users) for (const [target, name] of f.uses) take(target, name)
+  for (const entry of PUBLIC_ENTRIES) take(entry, '*')
+  const untaken: string[] = []
+  for (const folder of new Set([...files.keys()].map(folderOf))) {
+    if (!folder || !files.has(indexOf(folder))) continue
+    for (const name of exportNames(files, indexOf(folder))) {
+      const origin = originOf(files, indexOf(folder), name)
+      if (origin && !taken.has(origin))
+        untaken.push(
+          `src/${indexOf(folder)} exports ${name} (src/${origin.slice(0, origin.indexOf(':'))}), and no other folder, public entry or test takes it`,
+        )
+    }
+  }
+  return { undeclared: [...undeclared].sort(), untaken: untaken.sort() }
 }

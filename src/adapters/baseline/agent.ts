@@ -13,7 +13,7 @@ import { unifyCaseAndSpacing } from './spelling.js'
 import { DEFAULT_TYPO_OPTIONS, repairTypos, type TypoOptions } from './typos.js'
 import { applyProposals, type Proposal, type WorkingTable, workingTableOf } from './working-table.js'
 
-export type BaselinePhase =
+type BaselinePhase =
   | 'nullPlaceholders'
   | 'unitNumbers'
   | 'decorations'
@@ -37,13 +37,9 @@ const FORMAT_PHASES: readonly [BaselinePhase, (table: WorkingTable) => Proposal[
   ['spelling', (t) => unifyCaseAndSpacing(t)],
 ]
 
-export const BASELINE_PHASES: readonly BaselinePhase[] = [
-  ...FORMAT_PHASES.map(([name]) => name),
-  'dependencies',
-  'typos',
-]
+const BASELINE_PHASES: readonly BaselinePhase[] = [...FORMAT_PHASES.map(([name]) => name), 'dependencies', 'typos']
 
-export interface BaselineOptions {
+interface BaselineOptions {
   /** Agent name in reports; default `baseline`. */
   name?: string
   /** Phases to run, in their fixed order; default all. */

@@ -8,7 +8,7 @@ export interface ColumnCodes {
 }
 
 /** Placeholders that stand for "no value" in exported tables, compared case-insensitively. */
-export const NULL_TOKENS: ReadonlySet<string> = new Set([
+const NULL_TOKENS: ReadonlySet<string> = new Set([
   '',
   'n/a',
   'n.a.',
@@ -22,7 +22,7 @@ export const NULL_TOKENS: ReadonlySet<string> = new Set([
   '?',
 ])
 
-export function isNullLike(value: string): boolean {
+function isNullLike(value: string): boolean {
   return NULL_TOKENS.has(value.trim().toLowerCase())
 }
 

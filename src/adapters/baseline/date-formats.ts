@@ -76,7 +76,7 @@ function isRealDate({ y, m, d }: DateParts): boolean {
 }
 
 /** The layout a value is written in, with its parts, if it is a real date in one of the known layouts. */
-export function readDate(value: string): { layout: DateLayout; parts: DateParts; padded: boolean } | undefined {
+function readDate(value: string): { layout: DateLayout; parts: DateParts; padded: boolean } | undefined {
   const text = value.trim()
   for (const layout of LAYOUTS) {
     const match = layout.pattern.exec(text)

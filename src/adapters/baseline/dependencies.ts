@@ -3,7 +3,7 @@ import { shapeOf } from './formats.js'
 import { codesOf, type Proposal, type WorkingTable } from './working-table.js'
 
 /** An approximate functional dependency `from → to` between column positions. */
-export interface Dependency {
+interface Dependency {
   from: number
   to: number
   /** How often a further row of a group agrees with the group's majority `to` value (0..1). */
@@ -60,7 +60,7 @@ export const DEFAULT_DEPENDENCY_OPTIONS: DependencyOptions = {
 }
 
 /** Co-occurrence counts of one column pair, with each group's two most frequent non-null `to` values. */
-export interface PairStats {
+interface PairStats {
   dep: Dependency
   /** Per row: how many rows share its `from` and `to` values, itself included (0 where either is null). */
   own: Int32Array
@@ -207,7 +207,7 @@ function coverage(a: ColumnCodes, nRows: number): number {
 }
 
 /** The columns encoded once, and the dependencies found between them, grouped by dependent column. */
-export interface DependencyModel {
+interface DependencyModel {
   codes: Map<number, ColumnCodes>
   byTarget: Map<number, PairStats[]>
   dependencies: Dependency[]

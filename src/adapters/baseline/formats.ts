@@ -134,7 +134,7 @@ export function roundFloatNoise(table: WorkingTable): Proposal[] {
   })
 }
 
-export function withoutFloatNoise(value: string): string | undefined {
+function withoutFloatNoise(value: string): string | undefined {
   if (value.length < 16 || !FLOAT_NOISE.test(value)) return undefined
   const significant = value.replace(/^[-+]?[0.]*/, '').replace('.', '').length
   if (significant < 15) return undefined

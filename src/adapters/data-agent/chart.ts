@@ -5,7 +5,7 @@ import { isPlainObject } from '../../core/is-plain-object.js'
 /** Rows a chart may carry inline; more means the model should aggregate first. */
 export const MAX_CHART_ROWS = 5_000
 
-export interface ChartResult {
+interface ChartResult {
   /** The spec with its data inlined, as attached to the answer. */
   spec: Record<string, unknown>
   marks: string[]

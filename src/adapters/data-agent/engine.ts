@@ -53,7 +53,7 @@ type DuckDb = typeof import('@duckdb/node-api')
 let duckDbModule: Promise<DuckDb> | undefined
 
 /** The DuckDB versions this package works with: its optional peer dependency (package.json says the same). */
-export const DUCKDB_RANGE = '^1.5.6-r.1'
+const DUCKDB_RANGE = '^1.5.6-r.1'
 
 /**
  * The native engine (a 68 MB binding, an optional peer) loads on the first session, so importing the package
@@ -399,7 +399,7 @@ function capText(text: string, max: number): string {
  * DuckDB's message without the echoed SQL and caret (`LINE n: …`), on one line; hints such as
  * `Candidate bindings` stay, since they are what lets the model fix its query.
  */
-export function engineMessage(error: unknown): string {
+function engineMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const lines = message.split('\n')
   const echo = lines.findIndex((line) => /^LINE \d+:/.test(line))

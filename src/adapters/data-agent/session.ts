@@ -46,7 +46,7 @@ export interface SessionLimits {
   temperature?: number
 }
 
-export interface SessionSetup {
+interface SessionSetup {
   /** Times each question (`limits.timeoutMs`). */
   clock: Clock
   agentName: string

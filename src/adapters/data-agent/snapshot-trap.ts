@@ -71,7 +71,7 @@ function numberOf(cell: unknown): number | null {
  * Whether a cell holds the answer's value: a number equal to it once rounded to the answer's decimal places (the
  * answer `51.2` matches a cell `51.2371`), a string equal to it after trimming, a boolean equal to it.
  */
-export function cellMatcher(value: unknown): ((cell: unknown) => boolean) | null {
+function cellMatcher(value: unknown): ((cell: unknown) => boolean) | null {
   const asNumber = numberOf(value)
   if (asNumber !== null) {
     const decimals = decimalsOf(asNumber)

@@ -11,7 +11,7 @@ import { asGateRow } from '../../report-builder/gate-groups.js'
 import { joinNegativeNumbers, parseIntegerFlag, parseNumberFlag } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 
-export const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
+const COMPARE_HELP = `Usage: dataforge-evals compare A B [options]
        dataforge-evals compare RUNS --agents X,Y [options]
 
 Paired comparison of B against A (A is the baseline). A and B are a report's JSON or runs file (NAME.json,

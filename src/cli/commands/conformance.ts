@@ -22,7 +22,7 @@ import { checkProviderFlags } from '../llm-flags.js'
 import { readJsonFile, readSamples } from '../read-samples.js'
 import { terminalText } from '../../core/escape-text.js'
 
-export const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
+const CONFORMANCE_HELP = `Usage: dataforge-evals conformance --samples s.jsonl|s.csv --spec spec.json [options]
 
 Did generated samples follow the requested distributions and rules? Classifies every sample for every
 property of the spec, scores conformance 0-100 (per property 100 × (1 − total variation distance),

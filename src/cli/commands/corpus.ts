@@ -12,7 +12,7 @@ import { readRunRecords } from '../../files/read-runs.js'
 import { commitFiles, removeStaleTemps } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 
-export const CORPUS_HELP = `Usage: dataforge-evals corpus merge IN... --out DIR [--generation G]
+const CORPUS_HELP = `Usage: dataforge-evals corpus merge IN... --out DIR [--generation G]
 
 Merges run corpora (runs.jsonl, report.json, or folders holding one) into DIR/history.jsonl (every row,
 duplicates dropped), DIR/snapshot.jsonl (per case configuration, the newest run at the newest generation

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError } from '../../core/errors.js'
-import { pullDataset } from '../../datasets/index.js'
+import { pullDataset } from '../../datasets/pull.js'
 import type { Command } from '../io.js'
 
-export const DATASETS_HELP = `Usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]
+const DATASETS_HELP = `Usage: dataforge-evals datasets pull NAME [--data-dir DIR] [--base-url URL]
 
 Downloads hospital, flights or beers from a pinned upstream revision into DIR/NAME/{dirty,clean}.csv
 (default $DATAFORGE_DATA_DIR or ./data), checking each file's sha256 before writing it. The four canonical

@@ -7,7 +7,7 @@ import { type Command, shownPath } from '../io.js'
 import { manifestNote } from '../report-output.js'
 import { counted } from '../../stats/number-format.js'
 
-export const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet
+const EXPORT_HELP = `Usage: dataforge-evals export RUNS --parquet OUT.parquet
 
 Writes the RunRecords of RUNS (runs.jsonl, report.json, or a folder holding one) as a Parquet file that
 DuckDB, pandas and Polars read: one row per run, nested fields flattened to columns (usage_*, detection_*,

@@ -3,7 +3,7 @@ import { type AgentListing, listAgents } from '../../adapters/registry.js'
 import { parseArgs } from 'node:util'
 import type { Command } from '../io.js'
 
-export const LIST_AGENTS_HELP = `Usage: dataforge-evals list-agents [--json]
+const LIST_AGENTS_HELP = `Usage: dataforge-evals list-agents [--json]
 
 Lists the built-in agents: the repair agents (run --agent NAME), the question agents (qa --agent NAME) and the
 provider presets, which both take (run: the model repairs the table; qa: model-qa over the preset). Each with

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { listDatasets } from '../../datasets/index.js'
+import { listDatasets } from '../../datasets/list.js'
 import type { Command } from '../io.js'
 import { table } from '../../report-builder/figure-text.js'
 import { comparatorByName } from '../../grading/index.js'
 
-export const LIST_DATASETS_HELP = `Usage: dataforge-evals list-datasets [--data-dir DIR] [--comparator exact|raha] [--json]
+const LIST_DATASETS_HELP = `Usage: dataforge-evals list-datasets [--data-dir DIR] [--comparator exact|raha] [--json]
 
 Lists the datasets: name, rows × columns, dirty cells, source and corruption kinds. Raha-layout folders under
 DIR (default $DATAFORGE_DATA_DIR or ./data) are listed beside the bundled canonical sets.

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.js'
 import { mergeShards, shardPaths } from '../../reporter/jest/shards.js'
 import type { Command } from '../io.js'
 
-export const MERGE_SHARDS_HELP = `Usage: dataforge-evals merge-shards SHARDS...
+const MERGE_SHARDS_HELP = `Usage: dataforge-evals merge-shards SHARDS...
 
 Merges the parts of a sharded Jest run (jest --shard=i/n with dataforge-evals/jest-reporter) into the report
 one unsharded run writes: the same leaderboard.md, report.json, runs.jsonl and manifest.json, the same gates

@@ -7,9 +7,9 @@ import { InputError } from '../../core/errors.js'
 import { writeFileAtomic } from '../../files/write-atomic.js'
 import type { Command } from '../io.js'
 
-export const DEFAULT_PRICES_BASE_URL = 'https://openrouter.ai/api/v1'
+const DEFAULT_PRICES_BASE_URL = 'https://openrouter.ai/api/v1'
 
-export const PRICES_HELP = `Usage: dataforge-evals prices fetch [--base-url URL] [--out prices.json]
+const PRICES_HELP = `Usage: dataforge-evals prices fetch [--base-url URL] [--out prices.json]
 
 Reads OpenRouter's models endpoint (GET <base-url>/models) and writes a price map, USD per token by model id,
 for --prices. Without --out the map goes to stdout.

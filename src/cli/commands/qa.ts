@@ -35,7 +35,7 @@ import {
   refuseNetworkNoneWithUpstream,
 } from '../isolation-flags.js'
 
-export const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
+const QA_HELP = `Usage: dataforge-evals qa --agent A[,B…] --suite ${Object.keys(QA_SUITES).join('|')} [options]
 
 Asks every question of a suite (every turn of its conversations) for N trials, grades each answer strictly, and
 writes a Markdown and a JSON report, its runs and the folder's manifest.json into its own folder, reports/qa/

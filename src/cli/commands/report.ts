@@ -16,7 +16,7 @@ import { manifestNote } from '../report-output.js'
 import { counted } from '../../stats/number-format.js'
 import { parseIntegerFlag, parseNumberFlag } from '../flags.js'
 
-export const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--min-delta D] [--title T] [--stats-seed N]
+const REPORT_HELP = `Usage: dataforge-evals report RUNS --html OUT.html [--baseline B] [--alpha A] [--floor F] [--min-delta D] [--title T] [--stats-seed N]
 
 Builds the self-contained HTML report (leaderboard, charts rendered to inline SVG, failures, reproducibility)
 from the RunRecords of RUNS: a report's runs file or JSON (NAME.runs.jsonl, runs.jsonl, NAME.json), its stem

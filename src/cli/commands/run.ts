@@ -43,7 +43,7 @@ import {
   refuseNetworkNoneWithUpstream,
 } from '../isolation-flags.js'
 
-export const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
+const RUN_HELP = `Usage: dataforge-evals run --agent A[,B…] --dataset D[,E…] [options]
 
 Runs repair agents on datasets for N seeded trials, grades every trial exactly, and writes a Markdown and a
 JSON report, its runs and the folder's manifest.json into its own folder, reports/run/ (report.md,

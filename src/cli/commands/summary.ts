@@ -10,9 +10,9 @@ import { counted } from '../../stats/number-format.js'
 import { type Command, shownPath } from '../io.js'
 import { manifestNote } from '../report-output.js'
 
-export const SUMMARY_FILE = 'SUMMARY.md'
+const SUMMARY_FILE = 'SUMMARY.md'
 
-export const SUMMARY_HELP = `Usage: dataforge-evals summary DIR
+const SUMMARY_HELP = `Usage: dataforge-evals summary DIR
 
 Writes DIR/${SUMMARY_FILE}: one table per suite (a question suite, or a repair run's dataset), each from the newest
 report in DIR that holds it (its JSON report; subfolders are read too, .git and node_modules never). Each table

@@ -8,7 +8,7 @@ import type { Command } from '../io.js'
 import { counted } from '../../stats/number-format.js'
 import { terminalText } from '../../core/escape-text.js'
 
-export const VERIFY_HELP = `Usage: dataforge-evals verify DIR
+const VERIFY_HELP = `Usage: dataforge-evals verify DIR
 
 Re-derives what DIR/manifest.json claims for every report in the folder (each file's size and sha256,
 RunRecord row counts and validity, each report's JSON records equal to its runs file's rows: NAME.json and

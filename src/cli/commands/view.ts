@@ -9,7 +9,7 @@ import { counted } from '../../stats/number-format.js'
 import { parseIntegerFlag } from '../flags.js'
 import { type Command, shownPath } from '../io.js'
 
-export const VIEW_HELP = `Usage: dataforge-evals view DIR [--port N] [--against BASELINE] [--export OUT] [--show-expected]
+const VIEW_HELP = `Usage: dataforge-evals view DIR [--port N] [--against BASELINE] [--export OUT] [--show-expected]
 
 Serves a report's runs on http://127.0.0.1:PORT/ (printed as the first line) until stopped: the index with
 filters, and one page per run (/runs/N, N the 0-based line of the runs file) with its transcript, its cells
@@ -28,7 +28,7 @@ Options:
 Exit codes: 0 stopped or exported, 2 bad usage or input (no runs file, a bad record, the port in use).
 `
 
-export const DEFAULT_VIEW_PORT = 4477
+const DEFAULT_VIEW_PORT = 4477
 
 export const viewCommand: Command = async (argv, io) => {
   const { values, positionals } = parseArgs({

@@ -11,9 +11,9 @@ import { checkJsonDepth } from '../../core/json-depth.js'
 
 /** The bundled slice, in the official layout: the questions whose CSV file is at most 50,000 bytes. */
 export const BUNDLED_DABENCH_DIR = join(BUNDLED_DATA_DIR, 'dabench')
-export const DABENCH_QUESTIONS_FILE = 'da-dev-questions.jsonl'
-export const DABENCH_LABELS_FILE = 'da-dev-labels.jsonl'
-export const DABENCH_TABLES_DIR = 'da-dev-tables'
+const DABENCH_QUESTIONS_FILE = 'da-dev-questions.jsonl'
+const DABENCH_LABELS_FILE = 'da-dev-labels.jsonl'
+const DABENCH_TABLES_DIR = 'da-dev-tables'
 
 export interface DabenchQuestion {
   /** The official question id (the case id is `dabench-<id>`). */

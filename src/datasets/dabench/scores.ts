@@ -43,7 +43,7 @@ export function isDabenchFact(name: string): boolean {
 }
 
 /** What a run record says about its DABench question, or null for a run of another suite. */
-export interface DabenchRun {
+interface DabenchRun {
   subAnswers: number
   /** Right sub-answers: the grader's score × sub-answers; 0 for a failed run. */
   subCorrect: number
@@ -56,7 +56,7 @@ export interface DabenchRun {
  * (`score` from the `qa` command, `toPass` from a runner's `qaSuite`). A run that failed (timeout, exception)
  * got no sub-answer right.
  */
-export function readDabenchRun(r: { metrics: Record<string, number>; correct: boolean | null }): DabenchRun | null {
+function readDabenchRun(r: { metrics: Record<string, number>; correct: boolean | null }): DabenchRun | null {
   const n = r.metrics[DABENCH_SUB_ANSWERS]
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return null
   const score = r.correct === null ? 0 : (r.metrics.score ?? r.metrics.toPass ?? (r.correct ? 1 : 0))
@@ -66,9 +66,9 @@ export function readDabenchRun(r: { metrics: Record<string, number>; correct: bo
   return { subAnswers: n, subCorrect: Math.round(score * n), correct: r.correct === true, concepts }
 }
 
-export const DABENCH_BOOTSTRAP_ITERATIONS = 2000
+const DABENCH_BOOTSTRAP_ITERATIONS = 2000
 /** The levels in their natural order (reports list any other level after them). */
-export const DABENCH_LEVELS = ['easy', 'medium', 'hard'] as const
+const DABENCH_LEVELS = ['easy', 'medium', 'hard'] as const
 
 /** One question's outcome for one arm, averaged over its trials. */
 interface QuestionUnit {
@@ -163,7 +163,7 @@ function byLevel(a: string, b: string): number {
 }
 
 /** The three metrics of these questions with intervals from one shared set of resamples. */
-export function scoresOf(units: readonly QuestionUnit[], seed: number): DabenchScores {
+function scoresOf(units: readonly QuestionUnit[], seed: number): DabenchScores {
   const m = units.length
   const stat = (idx: ArrayLike<number>) => {
     let right = 0

@@ -5,7 +5,7 @@ import type { QaCase, QaSuiteOptions, SingleQaCase } from '../questions/types.js
 import { type DabenchQuestion, loadDabenchSync } from './load.js'
 
 /** The name of a question's table in the agent's session. */
-export const DABENCH_TABLE = 'table'
+const DABENCH_TABLE = 'table'
 
 /**
  * The question as asked: the question, its constraints and its format text, then where the data is and the

@@ -107,7 +107,7 @@ export function tableOf(columns: string[], rows: Array<Array<string | number>>):
   return { columns, rows: rows.map((r) => r.map((v) => (typeof v === 'number' ? String(v) : v))) }
 }
 
-export class TieError extends Error {}
+class TieError extends Error {}
 
 /** The key with the largest value; a tie throws TieError, so suites can regenerate instead of asking an ambiguous question. */
 export function strictArgMax(values: Map<string, number>): string {

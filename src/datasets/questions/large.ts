@@ -10,7 +10,7 @@ export const SNAPSHOT_ROWS = 1_000
 const COUNTRIES = ['US', 'DE', 'BR', 'IN', 'JP', 'FR']
 const DEVICES = ['mobile', 'desktop', 'tablet']
 
-export interface LargeTableFacts {
+interface LargeTableFacts {
   table: Table
   totalAmount: number
   meanAmount: number
@@ -67,7 +67,7 @@ export function largeEventsTable(seed: number, attempt = 0, rows = LARGE_ROWS): 
 
 export const READINGS_ROWS = 120_000
 
-export interface ReadingsFacts {
+interface ReadingsFacts {
   table: Table
   meanTemperature: number
   readingsAbove40: number
@@ -113,7 +113,7 @@ export function largeReadingsTable(seed: number, rows = READINGS_ROWS): Readings
   }
 }
 
-export const LARGE_QUESTIONS = {
+const LARGE_QUESTIONS = {
   total: 'What is the total amount over all events?',
   mean: 'What is the mean amount per event (2 decimals)?',
   users: 'How many distinct users appear in the events table?',

@@ -12,7 +12,7 @@ import type { Table } from '../../core/schemas.js'
  *   canonical label's form ('office-supply' → 'Office Supplies' when that is the canonical label).
  * - Duplicates: rows identical in every cell after cleaning count once.
  */
-export const MISSING_TOKENS = new Set(['', 'n/a', 'na', 'null', 'none', '-'])
+const MISSING_TOKENS = new Set(['', 'n/a', 'na', 'null', 'none', '-'])
 
 export function isMissing(raw: string): boolean {
   return MISSING_TOKENS.has(raw.trim().toLowerCase())
@@ -51,7 +51,7 @@ function monthOf(name: string, raw: string): number {
   return i + 1
 }
 
-export function categoryKey(raw: string): string {
+function categoryKey(raw: string): string {
   return raw
     .trim()
     .toLowerCase()
@@ -66,7 +66,7 @@ export function canonicalCategory(raw: string, canonical: readonly string[]): st
   return hit
 }
 
-export interface CleanSale {
+interface CleanSale {
   orderId: string
   date: string
   customer: string

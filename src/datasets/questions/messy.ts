@@ -30,7 +30,7 @@ export const MESSY_RECORDS: ReadonlyArray<{
   { id: 1011, date: '2024-04-12', customer: 'Eli', category: 'Furniture', amount: 1025 },
   { id: 1012, date: '2024-04-25', customer: 'Ana', category: 'Office Supplies', amount: 8.5 },
 ]
-export const MESSY_DUPLICATES = 3
+const MESSY_DUPLICATES = 3
 
 const MONTH_NAMES = [
   'January',

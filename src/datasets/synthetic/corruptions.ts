@@ -193,7 +193,7 @@ const fdViolation: Corruptor = (value, column, rng) => {
   }
 }
 
-export const CORRUPTORS: Readonly<Record<CorruptionKind, Corruptor>> = {
+const CORRUPTORS: Readonly<Record<CorruptionKind, Corruptor>> = {
   typo,
   abbreviation,
   null_placeholder: nullPlaceholder,
@@ -209,9 +209,7 @@ export const CORRUPTORS: Readonly<Record<CorruptionKind, Corruptor>> = {
  * fd_violation only hits columns a dependency can restore (zip → city → state, plan ↔ monthly_fee);
  * a wrong zip could not be told from the city's other zips, so zips never get one.
  */
-export const COLUMN_KIND_WEIGHTS: Readonly<
-  Record<Exclude<SyntheticColumn, 'id'>, Partial<Record<CorruptionKind, number>>>
-> = {
+const COLUMN_KIND_WEIGHTS: Readonly<Record<Exclude<SyntheticColumn, 'id'>, Partial<Record<CorruptionKind, number>>>> = {
   name: { typo: 3, abbreviation: 2, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   email: { typo: 3, abbreviation: 1, null_placeholder: 1, case_whitespace: 2, transposition: 2 },
   phone: { format_drift: 4, typo: 2, null_placeholder: 1, transposition: 2, case_whitespace: 1 },

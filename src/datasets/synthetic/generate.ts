@@ -11,7 +11,7 @@ import { corruptValue } from './corruptions.js'
 export const SYNTHETIC_GENERATOR_VERSION = 1
 export const SYNTHETIC_SOURCE = `dataforge-evals synthetic generator v${SYNTHETIC_GENERATOR_VERSION}`
 export const SYNTHETIC_DEFAULTS = { rows: 200, errorRate: 0.05 } as const
-export const SYNTHETIC_ID_COLUMNS = ['id'] as const
+const SYNTHETIC_ID_COLUMNS = ['id'] as const
 /** A guard against typos like 1e9: ten million rows already take gigabytes. */
 export const SYNTHETIC_MAX_ROWS = 10_000_000
 
@@ -22,7 +22,7 @@ export interface SyntheticOptions {
   errorRate?: number
 }
 
-export function resolveSyntheticOptions(opts: SyntheticOptions): { seed: number; rows: number; errorRate: number } {
+function resolveSyntheticOptions(opts: SyntheticOptions): { seed: number; rows: number; errorRate: number } {
   const rows = opts.rows ?? SYNTHETIC_DEFAULTS.rows
   const errorRate = opts.errorRate ?? SYNTHETIC_DEFAULTS.errorRate
   if (!Number.isSafeInteger(opts.seed)) throw new InputError(`seed must be an integer, got ${opts.seed}`)

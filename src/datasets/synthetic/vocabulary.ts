@@ -109,7 +109,7 @@ export const LAST_NAMES = [
 export const EMAIL_DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com', 'icloud.com', 'proton.me', 'aol.com'] as const
 
 /** Each zip belongs to one city and each city to one state: zip → city → state, city → area code. */
-export interface Location {
+interface Location {
   city: string
   state: string
   stateName: string
@@ -171,7 +171,7 @@ export const LOCATIONS: readonly Location[] = [
 ]
 
 /** Plan determines the monthly fee (a functional dependency a repairer can use). */
-export interface Plan {
+interface Plan {
   name: string
   fee: string
   /** Share of customers on this plan. */

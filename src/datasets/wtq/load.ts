@@ -10,7 +10,7 @@ import { parseTsv, TsvError, tsvUnescape, tsvUnescapeList } from './tsv.js'
 
 /** The bundled slice: the first 200 questions of the official test split and their 160 tables. */
 export const BUNDLED_WTQ_DIR = join(BUNDLED_DATA_DIR, 'wtq')
-export const DEFAULT_WTQ_SPLIT = 'pristine-unseen-tables'
+const DEFAULT_WTQ_SPLIT = 'pristine-unseen-tables'
 
 export interface WtqExample {
   id: string

@@ -149,7 +149,7 @@ export function dabenchResponsePairs(answer: Answer, onlyName?: string): Array<[
 }
 
 /** One sub-answer's verdict. */
-export interface DabenchSubVerdict {
+interface DabenchSubVerdict {
   name: string
   expected: string
   /** What the response gave for this name; undefined when it gave nothing. */
@@ -158,7 +158,7 @@ export interface DabenchSubVerdict {
 }
 
 /** The evaluator's verdicts for one question: one per distinct label name, in the labels' order. */
-export function gradeDabenchPairs(
+function gradeDabenchPairs(
   labels: readonly DabenchLabel[],
   pairs: ReadonlyArray<readonly [string, string]>,
 ): DabenchSubVerdict[] {

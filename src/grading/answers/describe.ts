@@ -20,7 +20,7 @@ const INVISIBLE =
  * A string quoted as JSON, on one line, with every whitespace character visible: `" 5"` and `"5"` never read
  * alike (line breaks and tabs as `\n`/`\t`, other invisible characters as `\uXXXX`). Cut at `max` characters.
  */
-export function quote(text: string, max = MAX_QUOTE): string {
+function quote(text: string, max = MAX_QUOTE): string {
   return JSON.stringify(truncate(text, max)).replace(
     INVISIBLE,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -20,7 +20,7 @@ export function exact(expected: unknown): SyncGrader {
 }
 
 /** A description of the first place where `got` differs from `want`, or null when they are equal. */
-export function firstDifference(want: unknown, got: unknown, path: string): string | null {
+function firstDifference(want: unknown, got: unknown, path: string): string | null {
   if (typeof want === 'number' && typeof got === 'number') {
     return want === got || (Number.isNaN(want) && Number.isNaN(got))
       ? null

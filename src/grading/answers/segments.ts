@@ -2,7 +2,7 @@ import type { Answer } from '../../core/answer.js'
 import { kindOf } from './describe.js'
 
 /** One piece of an answer that text matching looks at; phrases never span two segments. */
-export interface Segment {
+interface Segment {
   /** Where it came from: "text", "value", "value[2]", "value cell [0][name]"… */
   where: string
   text: string

@@ -9,7 +9,7 @@
  * "Zürich". Case folding is `toLowerCase`, so "STRASSE" does not match "straße".
  */
 
-export interface Token {
+interface Token {
   /** The normalized (lower-cased) token. */
   word: string
   /** Offsets of the token in the NFKC-normalized source text. */

@@ -43,7 +43,7 @@ export interface DistributionAnalysis {
   planAgreement: number | null
 }
 
-export interface PropertyInput {
+interface PropertyInput {
   name: string
   classifier: string
   labels: readonly string[]

@@ -21,7 +21,7 @@ export type ClassifyFunction = (
   property: PropertyInfo,
   index: number,
 ) => LabelAnswer | Promise<LabelAnswer>
-export type LabelAnswer = string | null | undefined
+type LabelAnswer = string | null | undefined
 
 /** One model answer: a label among the allowed ones, or null with the reason. */
 export interface ModelLabel {

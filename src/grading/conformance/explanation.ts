@@ -10,7 +10,7 @@ export interface RulesSummary {
   violationsByField: Record<string, number>
 }
 
-export interface ExplanationInput {
+interface ExplanationInput {
   score: number | null
   totalSamples: number
   analyses: readonly DistributionAnalysis[]

@@ -1,5 +1,5 @@
 /** `properties[0].distribution.positive` from a zod issue path. */
-export function issuePath(path: ReadonlyArray<PropertyKey>): string {
+function issuePath(path: ReadonlyArray<PropertyKey>): string {
   let out = ''
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`

@@ -6,7 +6,7 @@ import { dataRecord } from '../../core/data-record.js'
 export const CONFORMANCE_SCORE_METRIC = 'conformanceScore'
 
 /** Every other conformance metric's name starts with this. */
-export const CONFORMANCE_METRIC_PREFIX = 'conformance.'
+const CONFORMANCE_METRIC_PREFIX = 'conformance.'
 
 /** Whether a run's metrics are a conformance evaluation's (what `conformanceMetrics` wrote). */
 export function isConformanceRecord(record: { metrics: Record<string, number> }): boolean {

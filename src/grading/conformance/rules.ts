@@ -35,7 +35,7 @@ const FORMATS = ['email', 'url', 'uuid', 'date', 'datetime'] as const
 let descriptionSchema: z.ZodType<RulesDescription> | undefined
 
 /** The schema of a JSON rules description (built on first use: see zod-on-demand.ts). */
-export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
+function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
   if (descriptionSchema) return descriptionSchema
   const z = zod()
   const FieldRuleSchema = z
@@ -62,7 +62,7 @@ export function rulesDescriptionSchema(): z.ZodType<RulesDescription> {
   return descriptionSchema
 }
 
-export function isZodSchema(value: unknown): value is z.ZodType {
+function isZodSchema(value: unknown): value is z.ZodType {
   return (
     typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function'
   )

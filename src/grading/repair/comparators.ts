@@ -55,7 +55,7 @@ function numericReference(ref: string): string {
  * and 0x80–0x9F follow the HTML5 replacement table; other control and noncharacter code points are dropped.
  * Named references are decoded by the `entities` package (the WHATWG rules, longest legacy prefix).
  */
-export function unescapeHtml(value: string): string {
+function unescapeHtml(value: string): string {
   if (!value.includes('&')) return value
   return value.replace(CHARREF, (whole, ref: string) =>
     ref[0] === '#' ? numericReference(ref) : decoder().decodeHTML(whole, decoder().DecodingMode.Legacy),

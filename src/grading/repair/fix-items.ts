@@ -1,7 +1,7 @@
 import { truncate } from '../../core/text.js'
 
 /** A fix item whose shape is valid; whether its cell exists is decided later. */
-export interface FixItem {
+interface FixItem {
   row: number
   column: string
   newValue: string

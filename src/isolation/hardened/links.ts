@@ -8,7 +8,7 @@ import { safeLstat, safeReaddir, safeRealpath } from '../fs-probe.js'
 /** At most this many entries are looked at per check (a folder bigger than this is refused, not half checked). */
 const MAX_ENTRIES = 1_000_000
 
-export interface LinkCheck {
+interface LinkCheck {
   /** Folders the agent can read, walked at every depth, their `node_modules` included. */
   scan: string[]
   /** Paths not walked (hidden from the agent anyway: the run's data inside its folder, this package's copies). */
@@ -24,7 +24,7 @@ export interface LinkCheck {
 }
 
 /** What a walk of the agent's folders found: its symbolic links (checked once the readable roots are known) and key files. */
-export interface FolderScan {
+interface FolderScan {
   links: string[]
   /** `.env` and `.env.*` files: keys the agent must not read (hidden at both levels). */
   keyFiles: string[]
@@ -34,7 +34,7 @@ export interface FolderScan {
 }
 
 /** A file that holds keys: `.env`, `.env.local`, `.env.production`… */
-export const isKeyFileName = (name: string): boolean => name === '.env' || name.startsWith('.env.')
+const isKeyFileName = (name: string): boolean => name === '.env' || name.startsWith('.env.')
 
 const refusal = (label: string, what: string) =>
   new InputError(`refusing to start agent ${label}: ${what}; remove it, or move the agent to a folder without it`)

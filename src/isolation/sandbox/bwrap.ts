@@ -4,7 +4,7 @@ import { ETC_ENTRIES, isWithin, SYSTEM_DIRS, systemPackageFolders } from './runt
 import { isRealDir, isRealFile } from '../fs-probe.js'
 
 /** What one sandboxed agent process sees: everything not named here does not exist inside. */
-export interface SandboxPlan {
+interface SandboxPlan {
   /** The bwrap binary. */
   bwrap: string
   /** Host paths mounted read-only at the same place (the runtime, the agent's folder, its node_modules). */

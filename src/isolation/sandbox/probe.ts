@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 
 /** What the OS sandbox needs and whether it works here: bwrap on PATH, and a namespace it can start. */
-export type SandboxProbe = { ok: true; path: string; version: string } | { ok: false; missing: string }
+type SandboxProbe = { ok: true; path: string; version: string } | { ok: false; missing: string }
 
 let cached: SandboxProbe | undefined
 

@@ -88,7 +88,7 @@ function globalPackageOf(file: string, env: NodeJS.ProcessEnv): string | null {
 }
 
 /** A resolved interpreter: the binary to run and the folders it needs mounted. */
-export interface Runtime {
+interface Runtime {
   /** The binary to exec inside the sandbox (an absolute host path, mounted at the same place). */
   command: string
   /** Folders (or single files) to mount read-only for it. */
@@ -98,7 +98,7 @@ export interface Runtime {
 }
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep)
-export const isSystemPath = (path: string) => SYSTEM_DIRS.some((d) => within(path, d))
+const isSystemPath = (path: string) => SYSTEM_DIRS.some((d) => within(path, d))
 
 /**
  * Resolves a command's program for the sandbox: its real binary (through version-manager shims such as pyenv's

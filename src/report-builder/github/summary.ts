@@ -22,7 +22,7 @@ const num = (v: number | null | undefined) => (v === null || v === undefined ? '
 const arrow = (before: number | null | undefined, after: number | null | undefined) => `${num(before)} → ${num(after)}`
 
 /** `❌ **Gate failed**: 2 failures` or `✅ **Gate passed**: …`, the first line of both documents. */
-export function verdictHeadline(view: GithubGateView): string {
+function verdictHeadline(view: GithubGateView): string {
   const n = view.failures.length
   if (n) return `❌ **Gate failed**: ${n} failure${n === 1 ? '' : 's'}; the run exits 1.`
   const compared = view.deltas.filter((d) => d.status === 'compared').length

@@ -2,7 +2,7 @@ import { underpoweredLine } from '../power-note.js'
 import { escapeCommandData, escapeCommandProperty } from './escape.js'
 import { failureGroup, type GithubGateView } from './gate-view.js'
 
-export interface WorkflowCommandProps {
+interface WorkflowCommandProps {
   title?: string
   file?: string
   line?: number

@@ -201,7 +201,7 @@ export function paretoSpec(
 }
 
 /** The legend's name for the spec's shares, beside each group's `NAME (evaluated)`. */
-export const REQUESTED_SERIES = 'requested (spec)'
+const REQUESTED_SERIES = 'requested (spec)'
 
 /** Requested against evaluated shares of one property's labels, grouped bars per label. */
 export function conformanceSpec(

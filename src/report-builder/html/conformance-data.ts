@@ -1,7 +1,7 @@
 import { type RecordedProperty, readConformanceMetrics } from '../../grading/conformance/metrics.js'
 import type { Aggregate } from '../aggregate.js'
 
-export type ConformanceProperty = RecordedProperty
+type ConformanceProperty = RecordedProperty
 
 export interface GroupConformance {
   aggregate: Aggregate

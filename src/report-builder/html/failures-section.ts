@@ -7,8 +7,8 @@ import { armName } from '../aggregate.js'
 import { truncate } from '../../core/text.js'
 import { llmCallsSection } from './llm-calls-section.js'
 
-export const MAX_RUNS_LISTED = 100
-export const MAX_CELLS_PER_RUN = 40
+const MAX_RUNS_LISTED = 100
+const MAX_CELLS_PER_RUN = 40
 const MESSAGE_CHARS = 300
 
 function where(r: RunRecord): string {

@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite'
 import { esc } from './escape.js'
 import { renderVegaLiteSvgs } from './vega-svg.js'
 
-export interface FigureOptions {
+interface FigureOptions {
   /** Unique within the page; also scopes the SVG's ids. */
   id: string
   caption: string

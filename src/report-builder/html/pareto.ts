@@ -5,7 +5,7 @@ import { mean } from '../../stats/quantile.js'
 import { armName } from '../aggregate.js'
 
 /** What an agent/model spent and reached over its runs. */
-export interface ArmCost {
+interface ArmCost {
   arm: string
   attempted: number
   /** Accuracy for question suites, mean F1 for repairs: higher is better, in [0, 1]. */

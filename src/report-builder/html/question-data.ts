@@ -46,7 +46,7 @@ export function categoryGrid(records: readonly RunRecord[]): GridCell[] {
     .map((c) => ({ ...c, accuracy: wilsonInterval(c.correct, c.attempted) }))
 }
 
-export interface ArmSummary {
+interface ArmSummary {
   arm: string
   attempted: number
   correct: number

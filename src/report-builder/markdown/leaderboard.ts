@@ -75,7 +75,7 @@ function baselineDeltaTable(deltas: readonly GroupDelta[]): string {
 }
 
 /** The gate and baseline sections, from the report and the gate's results. */
-export function gateSections(report: EvalReport, extras: LeaderboardExtras): ReportSection[] {
+function gateSections(report: EvalReport, extras: LeaderboardExtras): ReportSection[] {
   const failures = extras.gateFailures ?? []
   const notes = (extras.gateNotes ?? []).map((n) => `- note: ${markdownText(n)}`)
   const gate = failures.length

@@ -15,13 +15,13 @@ import { markdownCell } from '../../core/escape-text.js'
 import { isRepairReport, pricedOf } from '../score-rule.js'
 
 /** How many failed questions the report lists before summarizing the rest. */
-export const MAX_FAILED_LISTED = 50
+const MAX_FAILED_LISTED = 50
 
 /**
  * Question-answering records: those of suites where no run carries a repair score. A `run` report's runs are
  * repairs even when none was scored (`isRepairReport`), and its caller asks for none.
  */
-export function qaRecords(records: readonly RunRecord[]): RunRecord[] {
+function qaRecords(records: readonly RunRecord[]): RunRecord[] {
   const repairSuites = new Set(records.filter((r) => r.tp !== null).map((r) => r.suite))
   return records.filter((r) => !repairSuites.has(r.suite) && r.status !== 'skipped')
 }
@@ -39,7 +39,7 @@ function passed(rs: readonly RunRecord[]): number {
 }
 
 /** Per arm (agent and model) and suite: accuracy with its Wilson interval, counts, steps, tokens, cost. */
-export function renderQaModelTable(records: readonly RunRecord[], priced?: boolean): string {
+function renderQaModelTable(records: readonly RunRecord[], priced?: boolean): string {
   const rows = [...sortedGroups(records, (r) => `${armOf(r)}\u0000${r.suite}`)].map(([, rs]) => {
     const first = rs[0]!
     const n = rs.length
@@ -65,7 +65,7 @@ export function renderQaModelTable(records: readonly RunRecord[], priced?: boole
 }
 
 /** Suite · category down, arms across: passed/attempted per cell. */
-export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
+function renderQaCategoryGrid(records: readonly RunRecord[]): string {
   const arms = [...new Set(records.map(armOf))].sort()
   const rows = [...sortedGroups(records, (r) => `${r.suite} · ${r.category ?? '—'}`)].map(([label, rs]) => [
     markdownCell(label),
@@ -78,7 +78,7 @@ export function renderQaCategoryGrid(records: readonly RunRecord[]): string {
 }
 
 /** Every question an arm got wrong or failed, with the grader's detail or the failure. */
-export function renderQaFailedCases(records: readonly RunRecord[]): string {
+function renderQaFailedCases(records: readonly RunRecord[]): string {
   const failed = records.filter((r) => r.correct !== true)
   if (!failed.length) return 'Every question passed.'
   const rows = failed

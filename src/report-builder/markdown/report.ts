@@ -15,7 +15,7 @@ import { describeIsolation } from '../isolation-text.js'
 import { valueCutsOf, valueCutsSentence } from '../value-cuts.js'
 import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   title?: string
   /** Put runtime in the summary table (CLI report) instead of only in the timing block (leaderboard). */
   runtimeInSummary?: boolean
@@ -39,7 +39,7 @@ function failuresText(a: Aggregate): string {
   return entries.length ? entries.map(([k, n]) => `${markdownCell(k)} ${n}`).join(', ') : '0'
 }
 
-export function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
+function renderSummaryTable(report: EvalReport, opts: MarkdownOptions = {}): string {
   const header = [
     'agent',
     'kind',
@@ -208,7 +208,7 @@ function generatorOptions(options: Record<string, unknown> | null | undefined): 
     .join(', ')
 }
 
-export function renderReproducibility(report: EvalReport, opts: MarkdownOptions = {}): string {
+function renderReproducibility(report: EvalReport, opts: MarkdownOptions = {}): string {
   const r = report.reproducibility
   const isolation = describeIsolation(r.isolation)
   const lines = [

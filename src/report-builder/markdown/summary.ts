@@ -19,7 +19,7 @@ export interface SummarySource {
  * For each suite (or dataset) any report holds, the report that ran it last: newest `runDateUtc` first; between
  * reports of the same run (a timestamped copy and the latest) the shorter path, then the first in path order.
  */
-export function newestBySuite(sources: readonly SummarySource[]): Map<string, SummarySource> {
+function newestBySuite(sources: readonly SummarySource[]): Map<string, SummarySource> {
   const ordered = [...sources].sort(
     (a, b) => compareText(b.runDateUtc, a.runDateUtc) || a.path.length - b.path.length || compareText(a.path, b.path),
   )

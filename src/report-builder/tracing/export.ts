@@ -11,7 +11,7 @@ import type { TraceTarget } from './target.js'
  * here, so only a run with a target pays for them. Nothing thrown: what went wrong is the returned warning.
  */
 
-export const OTEL_PACKAGES = [
+const OTEL_PACKAGES = [
   '@opentelemetry/api@1.9.1',
   '@opentelemetry/sdk-trace-base@2.12.1',
   '@opentelemetry/resources@2.12.1',
@@ -25,7 +25,7 @@ const BATCH = 200
 /** Per POST, the exporter's retries with backoff included. */
 const HTTP_TIMEOUT_MS = 10_000
 
-export interface TraceExportResult {
+interface TraceExportResult {
   traces: number
   spans: number
   /** One line saying what went wrong; null when every trace was written or accepted. */
@@ -51,7 +51,7 @@ async function load(): Promise<Loaded> {
 }
 
 /** Each record's spans, one list per record (a trace each), built through the SDK's tracer. */
-export function buildTraces(
+function buildTraces(
   loaded: Loaded,
   records: readonly RunRecord[],
   env: NodeJS.ProcessEnv = process.env,

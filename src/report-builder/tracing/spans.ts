@@ -1,4 +1,4 @@
-import type { Attributes, Span, SpanKind, Tracer, trace as traceApi, ROOT_CONTEXT } from '@opentelemetry/api'
+import type { Attributes, SpanKind, Tracer, trace as traceApi, ROOT_CONTEXT } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import type { LlmCall } from '../../core/llm.js'
 import type { RunRecord } from '../../core/run-record.js'
@@ -193,4 +193,4 @@ function callAttributes(names: GenAiNames, record: RunRecord, call: LlmCall, ind
   return attrs
 }
 
-export type { ReadableSpan, Span }
+export type { ReadableSpan }

@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path'
 export type TraceTarget = { kind: 'file'; path: string } | { kind: 'http'; url: string; shown: string }
 
 /** The variable that turns tracing on for every front door. */
-export const OTEL_ENV = 'DATAFORGE_OTEL'
+const OTEL_ENV = 'DATAFORGE_OTEL'
 
 /**
  * The target of a reporter option, a CLI flag or `DATAFORGE_OTEL` (the first given wins): an http(s) URL is a

@@ -8,7 +8,7 @@ import { recordFromTest } from '../../test-meta/to-run-record.js'
 export type ProjectCommit = ReturnType<typeof projectCommit>
 
 /** What a Jest run (or the merge of its shards) ends with, beside its tests. */
-export interface JestRunEnd {
+interface JestRunEnd {
   /** A filter, a shard or a broken file left some evals out. */
   filtered: boolean
   /** When the run started (Jest's `onRunStart`; the first shard's for a merge): each record's `runDateUtc`. */

@@ -17,7 +17,7 @@ import { type SideLine, SideLineSchema } from '../../jest/side-file.js'
  */
 
 /** The shard files' folder of a report folder. */
-export function shardDirOf(outputDir: string): string {
+function shardDirOf(outputDir: string): string {
   return `${outputDir}.jest-shards`
 }
 
@@ -130,7 +130,7 @@ export function shardPaths(inputs: readonly string[], cwd: string): string[] {
 }
 
 /** Reads and checks a complete set of shards: one file per shard 1..n, all of one commit, with the same options. */
-export function readShards(paths: readonly string[]): {
+function readShards(paths: readonly string[]): {
   lines: SideLine[]
   filtered: boolean
   options: DataforgeReporterOptions

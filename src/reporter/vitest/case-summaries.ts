@@ -25,7 +25,7 @@ export function provideAnnotateMode(vitest: Vitest): AnnotateMode {
  * The summaries of the verdicts that held, one indented line each, as printed under their test. A meta that is
  * not exactly what evalCase writes prints nothing here: the run's end parses it and reports what is wrong.
  */
-export function passedVerdictLines(meta: unknown, color: boolean): string[] {
+function passedVerdictLines(meta: unknown, color: boolean): string[] {
   if (!isExactDataforgeMeta(meta)) return []
   return meta.matchers.filter((m) => m.passed).map((m) => `     ${color ? pc.dim(`↳ ${m.summary}`) : `↳ ${m.summary}`}`)
 }
