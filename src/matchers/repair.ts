@@ -99,7 +99,7 @@ export function toRepairCells(
         : []),
     ].join('\n')
   // The message may show clean values (above); what is stored on the test, and so written anywhere, does not.
-  const stored = withSharedParts({ ...score, diagnostics: withoutCleanValues(score.diagnostics) })
+  const stored = withSharedParts(score, withoutCleanValues(score.diagnostics))
   return conclude(this, 'toRepairCells', {
     passed: missed.length === 0,
     summary,

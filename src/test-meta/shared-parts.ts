@@ -50,16 +50,26 @@ function isClean(d: RepairDiagnostics): boolean {
   )
 }
 
-/** The score as stored on a test: the same values, its common parts shared. */
-export function withSharedParts(score: RepairScore): RepairScore {
+/**
+ * The score as stored on a test: the same values, its common parts shared, and `diagnostics` in place of the
+ * score's own (the matcher's copy without clean values). One literal, no spread: one is made for every verdict.
+ */
+export function withSharedParts(score: RepairScore, diagnostics: RepairDiagnostics = score.diagnostics): RepairScore {
   const perColumn = dataRecord<PRF>()
-  for (const [column, p] of Object.entries(score.perColumn)) perColumn[column] = sharedPrf(p)
+  for (const column in score.perColumn) perColumn[column] = sharedPrf(score.perColumn[column]!)
   return {
-    ...score,
+    tp: score.tp,
+    fp: score.fp,
+    fn: score.fn,
+    precision: score.precision,
+    recall: score.recall,
+    f1: score.f1,
     detection: sharedPrf(score.detection),
-    diagnostics: isClean(score.diagnostics) ? NO_ISSUES : score.diagnostics,
+    diagnostics: isClean(diagnostics) ? NO_ISSUES : diagnostics,
     perColumn,
     perKind: Object.keys(score.perKind).length === 0 ? NO_KINDS : score.perKind,
+    fixes: score.fixes,
     warnings: score.warnings.length === 0 ? NO_WARNINGS : score.warnings,
+    comparator: score.comparator,
   }
 }

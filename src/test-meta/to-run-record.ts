@@ -1,7 +1,7 @@
 import type { RunRecord } from '../core/run-record.js'
 import type { RepairScore } from '../core/repair-score.js'
 import { toFailureKind } from '../core/failure-kind.js'
-import { buildRunRecord, type RecordProvenance } from '../core/build-run-record.js'
+import { buildRunRecord, type RecordOutcome, type RecordProvenance } from '../core/build-run-record.js'
 import { mean } from '../stats/quantile.js'
 import type { DataforgeMeta } from './build.js'
 
@@ -26,65 +26,45 @@ export function recordFromTest(t: FinishedTest, provenance: RecordProvenance): R
   const m = t.meta
   // The meta carries the trial's identity as its door built it (`newMeta`): the record takes it as it is.
   const identity = m
-  const common = {
-    runtimeS: t.durationMs / 1000,
-    ...(m.startedAt ? { startedAt: m.startedAt } : {}),
-    steps: m.steps ?? 0,
-    metrics: withMatcherScores(m),
-    ...(m.usage ? { usage: m.usage } : {}),
-    ...(m.llm
-      ? {
-          llmUpstream: m.llm.upstream,
-          usageSource: m.llm.usageSource,
-          llmCalls: m.llm.calls,
-          toolCalls: m.llm.toolCalls ?? [],
-          transcriptId: m.llm.transcript?.id ?? null,
-        }
-      : {}),
-    ...(m.warnings ? { warnings: m.warnings } : {}),
+  // Set field by field, not spread into each outcome below: one is built for every result, as it arrives.
+  const outcome: RecordOutcome = { status: 'ok', runtimeS: t.durationMs / 1000, steps: m.steps ?? 0 }
+  outcome.metrics = withMatcherScores(m)
+  if (m.startedAt) outcome.startedAt = m.startedAt
+  if (m.usage) outcome.usage = m.usage
+  if (m.llm) {
+    outcome.llmUpstream = m.llm.upstream
+    outcome.usageSource = m.llm.usageSource
+    outcome.llmCalls = m.llm.calls
+    outcome.toolCalls = m.llm.toolCalls ?? []
+    outcome.transcriptId = m.llm.transcript?.id ?? null
   }
+  if (m.warnings) outcome.warnings = m.warnings
   if (t.state === 'skipped' || t.state === 'pending') {
-    return buildRunRecord(
-      identity,
-      { status: 'skipped', failureKind: 'skipped', failureMessage: 'test skipped', ...common },
-      provenance,
-    )
+    outcome.status = 'skipped'
+    outcome.failureKind = 'skipped'
+    outcome.failureMessage = 'test skipped'
+    return buildRunRecord(identity, outcome, provenance)
   }
   const errorText = errorTextOf(t.errors)
   if (m.failure) {
-    return buildRunRecord(
-      identity,
-      { status: 'failed', failureKind: toFailureKind(m.failure.kind), failureMessage: m.failure.message, ...common },
-      provenance,
-    )
+    outcome.status = 'failed'
+    outcome.failureKind = toFailureKind(m.failure.kind)
+    outcome.failureMessage = m.failure.message
+    return buildRunRecord(identity, outcome, provenance)
   }
   const scored = m.matchers.length > 0
   // Whether the eval's assertions held. A `.fails` test passes exactly when one of them failed.
   const assertionsHeld = t.expectedToFail ? t.state === 'failed' : t.state === 'passed'
   if (!scored && (t.expectedToFail ? t.state === 'passed' : t.state === 'failed')) {
-    return buildRunRecord(
-      identity,
-      {
-        status: 'failed',
-        failureKind: 'exception',
-        failureMessage: errorText || 'test failed before any eval matcher scored',
-        ...common,
-      },
-      provenance,
-    )
+    outcome.status = 'failed'
+    outcome.failureKind = 'exception'
+    outcome.failureMessage = errorText || 'test failed before any eval matcher scored'
+    return buildRunRecord(identity, outcome, provenance)
   }
-  const repair = lastRepairScore(m)
-  return buildRunRecord(
-    identity,
-    {
-      status: 'ok',
-      correct: assertionsHeld,
-      score: repair,
-      validationError: assertionsHeld ? null : validationLine(errorText || failedVerdict(m)),
-      ...common,
-    },
-    provenance,
-  )
+  outcome.correct = assertionsHeld
+  outcome.score = lastRepairScore(m)
+  outcome.validationError = assertionsHeld ? null : validationLine(errorText || failedVerdict(m))
+  return buildRunRecord(identity, outcome, provenance)
 }
 
 function errorTextOf(errors: FinishedTest['errors']): string {

@@ -42,14 +42,14 @@ function repairMeta() {
     cachedPromptTokens: 0,
     cachedCompletionTokens: 0,
   }
-  return newMeta(
-    {
+  return Object.assign(
+    newMeta({
       caseId: 'c',
       suite: 's',
       dataset: 'tiny',
       agent: 'a',
       agentProvenance: { source: 'built-in', sha256: null, isolated: false },
-    },
+    }),
     {
       datasetInfo: info,
       usage,
