@@ -262,19 +262,7 @@ export async function runTrial(
           },
           record: (metric, value) => putMetric(live, metric, value),
           trajectory: () => trialTrajectory(llmTrial ? llmTrial.calls() : null, live),
-          agent: bindAgent(
-            agent,
-            {
-              seed,
-              trial: run.trial,
-              ...(llm ? { llm } : {}),
-              get signal() {
-                return lazy.signal
-              },
-            },
-            task,
-            live,
-          ),
+          agent: bindAgent(agent, agentContext(seed, run.trial, lazy, llm), task, live),
         }),
       run.parentSignal,
     )
@@ -304,6 +292,25 @@ function llmConfigOf(options: EvalCaseOptions): () => Promise<LlmConfig | null> 
   return config
 }
 
+/** What the agent's `run` gets: the trial's seed and number, its signal (made when read) and the gateway, if any. */
+function agentContext(
+  seed: number,
+  trial: number,
+  lazy: { readonly signal: AbortSignal },
+  llm: LlmAccess | undefined,
+): { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess } {
+  const ctx: { seed: number; trial: number; signal: AbortSignal; llm?: LlmAccess } = {
+    seed,
+    trial,
+    get signal() {
+      return lazy.signal
+    },
+  }
+  // Set, not spread into the literal: one is made for every trial.
+  if (llm) ctx.llm = llm
+  return ctx
+}
+
 /**
  * The agent as the eval body sees it: each `run` goes through the CLI's invoke path (src/run/), so output is
  * normalized, usage sanitized and failures classified the same way. A failure is recorded on the test when it
@@ -324,13 +331,14 @@ function bindAgent(
         const { output, oracle } = await invokeRepairAgent(agent, task, ctx)
         putUsageOf(live, output.usage, output.steps, output.model ?? undefined)
         if (oracle) live.agentKind = 'oracle'
-        return {
+        const result: AgentRunResult = {
           fixes: output.fixes as Fix[],
           usage: output.usage,
           steps: output.steps,
-          ...(output.model ? { model: output.model } : {}),
           warnings: output.warnings,
         }
+        if (output.model) result.model = output.model
+        return result
       } catch (error) {
         putAgentFailure(live, error)
         throw error

@@ -33,17 +33,16 @@ export function conclude(
 ): MatcherOutcome {
   const negated = ctx.isNot === true
   // Cut by the size policy here, in the worker: what is stored on the test crosses to the reporter.
-  const record = capVerdict(
-    {
-      matcher,
-      passed: negated ? !verdict.passed : verdict.passed,
-      negated,
-      summary: verdict.summary,
-      ...(verdict.score !== undefined ? { score: verdict.score } : {}),
-      ...(verdict.repair ? { repair: verdict.repair } : {}),
-    },
-    () => currentMeta(ctx.task),
-  )
+  // Set, not spread into the literal: a verdict is stored for every assertion, and crosses to the reporter.
+  const stored: MatcherRecord = {
+    matcher,
+    passed: negated ? !verdict.passed : verdict.passed,
+    negated,
+    summary: verdict.summary,
+  }
+  if (verdict.score !== undefined) stored.score = verdict.score
+  if (verdict.repair) stored.repair = verdict.repair
+  const record = capVerdict(stored, () => currentMeta(ctx.task))
   recordVerdict(record, ctx.task)
   return {
     pass: verdict.passed,
