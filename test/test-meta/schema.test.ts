@@ -154,9 +154,11 @@ describe('the Vitest test meta schema', () => {
       { kind: 'k', message: 'm' },
     ]
     let checked = 0
+    // Each check gets a copy: the reporter's check remembers the parts it passed (shared by many metas, never
+    // changed once arrived), and this test changes parts in place.
     const agree = (value: unknown, where: string) => {
       checked++
-      expect(isExactDataforgeMeta(value), where).toBe(isExact(value))
+      expect(isExactDataforgeMeta(structuredClone(value)), where).toBe(isExact(value))
     }
     // Every path of the value: each replaced by each candidate, deleted, and (objects) given an unknown key.
     const visit = (root: unknown, node: unknown, path: Array<string | number>) => {
@@ -188,6 +190,21 @@ describe('the Vitest test meta schema', () => {
     }
     for (const value of [null, [], 'meta', 1, [bases[1]]]) agree(value, String(value))
     expect(checked).toBeGreaterThan(2000)
+  })
+})
+
+describe("the hand-written check's memory of shared parts", () => {
+  it('takes a part shared by many metas once, and still refuses another object that is malformed', () => {
+    const shared = repairMeta().matchers[0]!.repair!.diagnostics
+    const withParts = (diagnostics: unknown) => {
+      const meta = structuredClone(repairMeta())
+      ;(meta.matchers[0]!.repair as { diagnostics: unknown }).diagnostics = diagnostics
+      return meta
+    }
+    expect(isExactDataforgeMeta(withParts(shared))).toBe(true)
+    expect(isExactDataforgeMeta(withParts(shared))).toBe(true)
+    expect(isExactDataforgeMeta(withParts({ ...shared, wrongCell: [{ row: 'x' }] }))).toBe(false)
+    expect(isExactDataforgeMeta(withParts({ ...shared, extra: 1 }))).toBe(false)
   })
 })
 
