@@ -17,4 +17,11 @@ export {
 export { checkOwnFile, openOwnFile } from './own-file.js'
 export { parseRunRecords, parseRunRecordText, readRunRecords, resolveRunsFile } from './read-runs.js'
 export { runRowsOf } from './run-rows.js'
-export { assertWritableTarget, commitFiles, removeStaleTemps, stageFiles, writeFileAtomic } from './write-atomic.js'
+export {
+  assertWritableTarget,
+  commitFiles,
+  removeStaleTemps,
+  stageFiles,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './write-atomic.js'

@@ -1,3 +1,4 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { lstat, open, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { InputError } from '../core/errors.js'
@@ -19,6 +20,24 @@ function tempPathFor(path: string): string {
 /** Writes via a temp file in the same folder and a rename, so readers never see half a file. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await commitFiles(new Map([[path, data]]))
+}
+
+/**
+ * `writeFileAtomic` for a caller that cannot wait (a cache written from a synchronous step): no flush, and the
+ * temp file is removed when the write fails. Throws what the file system threw.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const tmp = tempPathFor(path)
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(tmp, data)
+    renameSync(tmp, path)
+  } catch (error) {
+    try {
+      rmSync(tmp, { force: true })
+    } catch {}
+    throw error
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, sep } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { basename, join, sep } from 'node:path'
 import { Script } from 'node:vm'
+import { writeFileAtomicSync } from '../../files/write-atomic.js'
 
 /**
  * A CommonJS-style script (`exports`, `module`, `require`) compiled with V8's code cache: the bytecode of the
@@ -72,14 +73,7 @@ function readIfPresent(file: string): Buffer | undefined {
 }
 
 function writeQuietly(file: string, data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`
   try {
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(temp, data)
-    renameSync(temp, file)
-  } catch {
-    try {
-      rmSync(temp, { force: true })
-    } catch {}
-  }
+    writeFileAtomicSync(file, data)
+  } catch {}
 }
