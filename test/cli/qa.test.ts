@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EvalReport } from '../../src/report-builder/build.js'
 import type { RunRecord } from '../../src/core/run-record.js'
-import { runCli, withTempDir } from '../helpers/cli-harness.js'
+import { runCli, withTempDir, modelQaArgs } from '../helpers/cli-harness.js'
 import { createHash } from 'node:crypto'
 import { tablesJsonSha256 } from '../../src/core/hash.js'
 import { canonicalJson } from '../../src/core/hash.js'
@@ -268,21 +268,7 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
   it('fails closed: replay without cassettes errors every question; qa exits 1 with one line saying why, reports written', async () => {
     await withTempDir(async (dir) => {
       const summaryFile = join(dir, 'step-summary.md')
-      const args = [
-        'qa',
-        '--agent',
-        'openai-compatible',
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'bespoke',
-        '--limit',
-        '4',
-      ]
+      const args = modelQaArgs('openai-compatible', server.baseUrl, 'bespoke', '--limit', '4')
       const res = await runCli(
         [...args, '--cache', 'replay', '--cache-dir', 'no-cassettes', '--quiet', '--github'],
         dir,
@@ -360,20 +346,7 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
     it(`${suite}: runs end to end with the model-backed agent (every question asked, answered and graded)`, async () => {
       await withTempDir(async (dir) => {
         const before = server.requests.length
-        const args = [
-          'qa',
-          '--agent',
-          'openai-compatible',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'm1',
-          '--api-key-env',
-          'QA_KEY',
-          '--suite',
-          suite,
-          '--quiet',
-        ]
+        const args = modelQaArgs('openai-compatible', server.baseUrl, suite, '--quiet')
         const res = await runCli(args, dir, { QA_KEY: KEY })
         expect(res.code, res.stderr).toBe(0)
         const { records } = reportIn(dir)
@@ -436,20 +409,7 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
   it('a conversation keeps its history across turns', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = [
-        'qa',
-        '--agent',
-        'openai-compatible',
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'hard',
-        '--quiet',
-      ]
+      const args = modelQaArgs('openai-compatible', server.baseUrl, 'hard', '--quiet')
       expect((await runCli(args, dir, { QA_KEY: KEY })).code).toBe(0)
       const third = server.requests.find((r) => lastUser(r).startsWith('Using returned, how many units'))!
       const roles = (third.body as { messages: Array<{ role: string }> }).messages.map((m) => m.role)
@@ -467,22 +427,7 @@ describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a 
 
   it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
     await withTempDir(async (dir) => {
-      const args = [
-        'qa',
-        '--agent',
-        'data-agent',
-        '--base-url',
-        `${server.url}/v1`,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'large',
-        '--limit',
-        '2',
-        '--quiet',
-      ]
+      const args = modelQaArgs('data-agent', `${server.url}/v1`, 'large', '--limit', '2', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: 'sk-test-data-agent-0' })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)

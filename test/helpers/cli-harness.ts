@@ -31,6 +31,24 @@ export async function runCli(
   return { code, stdout, stderr }
 }
 
+/** A `qa` run against a model upstream: the agent, its base URL, model `m1`, the key from `QA_KEY`, the suite, then `more`. */
+export function modelQaArgs(agent: string, baseUrl: string, suite: string, ...more: string[]): string[] {
+  return [
+    'qa',
+    '--agent',
+    agent,
+    '--base-url',
+    baseUrl,
+    '--model',
+    'm1',
+    '--api-key-env',
+    'QA_KEY',
+    '--suite',
+    suite,
+    ...more,
+  ]
+}
+
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'dataforge-cli-'))
   try {

@@ -31,20 +31,10 @@ const PARITY_EVALS = join(repoRoot, 'test/fixtures/vitest/jest-parity/evals')
 
 export type JestProjectKind = 'cjs' | 'esm' | 'babel'
 
-/**
- * A Jest project holding the parity evals: `cjs`, ts-jest's default CommonJS; `esm`, native ESM through
- * ts-jest; `babel`, babel-jest (Jest's default transform) with @babel/preset-env and @babel/preset-typescript,
- * as Jest's docs set it up, on the CommonJS runtime.
- */
-export async function makeJestProject(dir: string, kind: JestProjectKind): Promise<void> {
-  await mkdir(join(dir, 'evals'), { recursive: true })
-  await writeFile(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: `${kind}-project`, private: true, ...(kind === 'esm' ? { type: 'module' } : {}) }),
-  )
+/** The tsconfig of a Jest project: ts-jest transpiles file by file under Node16; `tsc --noEmit` type-checks it. */
+export async function writeJestTsconfig(dir: string): Promise<void> {
   await writeFile(
     join(dir, 'tsconfig.json'),
-    // ts-jest transpiles file by file under Node16 module kinds; `tsc --noEmit` type-checks the project.
     JSON.stringify({
       compilerOptions: {
         target: 'ES2022',
@@ -58,6 +48,20 @@ export async function makeJestProject(dir: string, kind: JestProjectKind): Promi
       },
     }),
   )
+}
+
+/**
+ * A Jest project holding the parity evals: `cjs`, ts-jest's default CommonJS; `esm`, native ESM through
+ * ts-jest; `babel`, babel-jest (Jest's default transform) with @babel/preset-env and @babel/preset-typescript,
+ * as Jest's docs set it up, on the CommonJS runtime.
+ */
+export async function makeJestProject(dir: string, kind: JestProjectKind): Promise<void> {
+  await mkdir(join(dir, 'evals'), { recursive: true })
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `${kind}-project`, private: true, ...(kind === 'esm' ? { type: 'module' } : {}) }),
+  )
+  await writeJestTsconfig(dir)
   const transform =
     kind === 'babel'
       ? '' // babel-jest is Jest's default transform when a Babel config exists

@@ -7,7 +7,7 @@ import { type Transcript, TranscriptSchema } from '../../src/core/transcript.js'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
 import { SQL_ON_PLAN } from '../helpers/tool-model.js'
-import { type JestRun, runJest, toJest } from '../helpers/jest-project.js'
+import { type JestRun, runJest, toJest, writeJestTsconfig } from '../helpers/jest-project.js'
 import { repoRoot } from '../helpers/vitest-run.js'
 import { installPacked } from '../helpers/packed-project.js'
 
@@ -43,21 +43,7 @@ beforeAll(async () => {
   })
   await mkdir(join(work, 'evals'))
   await writeFile(join(work, 'evals', 'trajectory.eval.ts'), EVAL)
-  await writeFile(
-    join(work, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'Node16',
-        moduleResolution: 'Node16',
-        strict: true,
-        types: [],
-        isolatedModules: true,
-        noEmit: true,
-        skipLibCheck: true,
-      },
-    }),
-  )
+  await writeJestTsconfig(work)
   await writeFile(
     join(work, 'jest.config.js'),
     `module.exports = {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { runCli, withTempDir } from '../helpers/cli-harness.js'
+import { runCli, withTempDir, modelQaArgs } from '../helpers/cli-harness.js'
 import { COUNT_THEN_ANSWER, SQL_AND_DESCRIBE } from '../helpers/tool-model.js'
 import { launchChromium } from '../report-builder/html/browser.js'
 import { startView } from './serve-helper.js'
@@ -76,22 +76,7 @@ describe('view on reports written by the real commands', () => {
           )
         ).code,
       ).toBe(0)
-      const qa = [
-        'qa',
-        '--agent',
-        'data-agent',
-        '--base-url',
-        `${server.url}/v1`,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'large',
-        '--limit',
-        '2',
-        '--quiet',
-      ]
+      const qa = modelQaArgs('data-agent', `${server.url}/v1`, 'large', '--limit', '2', '--quiet')
       const asked = await runCli(qa, dir, { QA_KEY: KEY })
       expect(asked.code, asked.stderr).toBe(0)
       const samples = ['positive', 'negative', 'neutral'].flatMap((label, k) =>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../../src/core/run-record.js'
 import type { Transcript } from '../../../src/core/transcript.js'
 import { jsonLines } from '../../helpers/report-files.js'
-import { runCli, withTempDir } from '../../helpers/cli-harness.js'
+import { runCli, withTempDir, modelQaArgs } from '../../helpers/cli-harness.js'
 import { completion, type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
 
 // The data agent (DuckDB) under `qa` through the gateway: its SQL runs are agent tool steps with a preview of their
@@ -32,22 +32,7 @@ afterAll(async () => server.close())
 describe('the data agent in transcripts', () => {
   it('keeps each SQL it ran with a preview of the result, and lists it as an agent tool call', async () => {
     await withTempDir(async (dir) => {
-      const args = [
-        'qa',
-        '--agent',
-        'data-agent',
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'large',
-        '--limit',
-        '1',
-        '--quiet',
-      ]
+      const args = modelQaArgs('data-agent', server.baseUrl, 'large', '--limit', '1', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const [record] = jsonLines<RunRecord>(join(dir, 'reports/qa/qa.runs.jsonl'))

@@ -5,7 +5,7 @@ import { loadDabenchSync } from '../../../src/datasets/dabench/load.js'
 import { dabenchPrompt } from '../../../src/datasets/dabench/suite.js'
 import { dabenchEqual } from '../../../src/grading/answers/dabench.js'
 import type { EvalReport } from '../../../src/report-builder/build.js'
-import { runCli, withTempDir } from '../../helpers/cli-harness.js'
+import { runCli, withTempDir, modelQaArgs } from '../../helpers/cli-harness.js'
 import { completion, type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
 
 // The model-backed agents on the dabench suite against a loopback chat-completions server: each gets the
@@ -64,20 +64,7 @@ describe('dabench with model-backed agents on a loopback server', () => {
   it('model-qa: the question with its constraints and format as the user turn, the table as head rows within the budget', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = [
-        'qa',
-        '--agent',
-        'openai-compatible',
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'dabench',
-        '--quiet',
-      ]
+      const args = modelQaArgs('openai-compatible', server.baseUrl, 'dabench', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const { records, dabench } = reportIn(dir)
@@ -103,24 +90,7 @@ describe('dabench with model-backed agents on a loopback server', () => {
   it('data-agent: the whole CSV is a DuckDB table named table; an answer value in @name[value] form is graded', async () => {
     await withTempDir(async (dir) => {
       server.requests.length = 0
-      const args = [
-        'qa',
-        '--agent',
-        'data-agent',
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'm1',
-        '--api-key-env',
-        'QA_KEY',
-        '--suite',
-        'dabench',
-        '--limit',
-        '4',
-        '--seed',
-        '2',
-        '--quiet',
-      ]
+      const args = modelQaArgs('data-agent', server.baseUrl, 'dabench', '--limit', '4', '--seed', '2', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: KEY })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)
