@@ -4,6 +4,7 @@ import type { RunnerTestCase as Test } from 'vitest'
 import { TestRunner } from 'vitest'
 import { putMetric } from '../test-meta/put.js'
 import { annotate, shouldAnnotate } from './annotate.js'
+import { letResultsFlow } from './results-flow.js'
 import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../test-meta/build.js'
 
 /**
@@ -15,10 +16,13 @@ import { type DataforgeMeta, type MatcherRecord, plainTestMeta } from '../test-m
 const storage = new AsyncLocalStorage<Test>()
 
 /**
- * Runs `fn` as `test`'s body. Only concurrent tests enter the storage: sequential ones are Vitest's current
- * test already, and an AsyncLocalStorage in use slows every promise in the worker.
+ * Runs `fn` as `test`'s body, once earlier results could flow to the reporter (`results-flow.ts`). Only
+ * concurrent tests enter the storage: sequential ones are Vitest's current test already, and an
+ * AsyncLocalStorage in use slows every promise in the worker.
  */
-export function runInTest<T>(test: Test, fn: () => T): T {
+export async function runInTest<T>(test: Test, fn: () => Promise<T>): Promise<T> {
+  const turn = letResultsFlow()
+  if (turn) await turn
   return test.concurrent ? storage.run(test, fn) : fn()
 }
 

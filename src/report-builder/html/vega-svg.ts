@@ -40,7 +40,7 @@ function singleFileBuild(name: string, file: string, deps: Record<string, unknow
 }
 
 /** Shared look: system fonts only (no web font is ever fetched), quiet axes, the page's text colour. */
-const CONFIG = {
+export const CHART_CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   background: '#ffffff',
   view: { stroke: null },
@@ -56,34 +56,81 @@ const CONFIG = {
   range: { category: { scheme: 'tableau10' } },
 } as const
 
+/** The name of a chart's data in its compiled form: the values are set on each view, not compiled in. */
+const CHART_DATA = 'values'
+/** Compiled charts kept (`chartRuntime`); a long watch session drawing ever new charts starts over past this. */
+const MAX_RUNTIMES = 64
+const runtimes = new Map<string, ReturnType<VegaModule['parse']>>()
+
 /**
- * Compiles a Vega-Lite spec with Vega-Lite, runs it with Vega's headless view and returns the SVG markup of each
- * drawing: one per width (`spec.width` replaced), each with its ids scoped by its own id. Nothing is drawn by
- * hand: every mark, axis and legend comes from Vega. The spec is compiled and parsed once, and one view draws
- * every width (the width is a signal: the same drawing as a view made for that width, at about half the cost).
- * Data must be inline (`values`): the loader is replaced by one that refuses any URL, so building a report
- * never touches the network.
+ * A chart compiled by Vega-Lite and parsed by Vega, without its data and its description: those are set on each
+ * view. The same chart with other values (the Score chart of each suite, of every run in watch mode) is compiled
+ * once per process, which is most of a small chart's cost.
+ */
+function chartRuntime(
+  { vega, vl }: { vega: VegaModule; vl: VegaLiteModule },
+  spec: TopLevelSpec,
+  width: number,
+): ReturnType<VegaModule['parse']> {
+  const { data: _data, description: _description, ...form } = spec as TopLevelSpec & { data?: unknown }
+  const key = JSON.stringify([form, width])
+  let runtime = runtimes.get(key)
+  if (!runtime) {
+    const compiled = vl.compile({
+      ...form,
+      data: { name: CHART_DATA },
+      width,
+      config: { ...CHART_CONFIG, ...(spec.config ?? {}) },
+    } as TopLevelSpec).spec
+    // The spec's width is the whole chart's, axes and legends included. Set on the Vega spec: Vega-Lite warns
+    // about fitting when the height is counted in steps, as most of these charts' heights are.
+    compiled.autosize = { type: 'fit-x', contains: 'padding' }
+    runtime = vega.parse(compiled)
+    if (runtimes.size >= MAX_RUNTIMES) runtimes.clear()
+    runtimes.set(key, runtime)
+  }
+  return runtime
+}
+
+/** The inline values a chart's spec carries: the only data a report's chart may have. */
+function chartValues(spec: TopLevelSpec): unknown[] {
+  const data = (spec as { data?: { values?: unknown } }).data
+  if (!data || !Array.isArray(data.values)) throw new Error('a report chart carries its data inline, as `data.values`')
+  return data.values
+}
+
+/**
+ * Compiles charts ahead (their data, if any, is left out), so drawing them later costs only the drawing: the
+ * reporter compiles the charts every report draws while the tests run.
+ */
+export async function prepareCharts(specs: readonly TopLevelSpec[], width: number): Promise<void> {
+  const modules = await loadVega()
+  for (const spec of specs) chartRuntime(modules, spec, width)
+}
+
+/**
+ * Compiles a Vega-Lite spec with Vega-Lite (once per form: `chartRuntime`), runs it with Vega's headless view
+ * and returns the SVG markup of each drawing: one per width (`spec.width` replaced), each with its ids scoped by
+ * its own id. Nothing is drawn by hand: every mark, axis and legend comes from Vega. One view draws every width
+ * (the width is a signal: the same drawing as a view made for that width, at about half the cost). Data must be
+ * inline (`data.values`), and the loader is replaced by one that refuses any URL, so building a report never
+ * touches the network.
  */
 export async function renderVegaLiteSvgs(
   spec: TopLevelSpec,
   drawings: ReadonlyArray<{ width: number; id: string }>,
 ): Promise<string[]> {
-  const { vega, vl } = await loadVega()
+  const modules = await loadVega()
   const first = drawings[0]
   if (!first) return []
-  const compiled = vl.compile({
-    ...spec,
-    width: first.width,
-    config: { ...CONFIG, ...(spec.config ?? {}) },
-  } as TopLevelSpec).spec
-  // The spec's width is the whole chart's, axes and legends included. Set on the Vega spec: Vega-Lite warns
-  // about fitting when the height is counted in steps, as most of these charts' heights are.
-  compiled.autosize = { type: 'fit-x', contains: 'padding' }
-  const loader = vega.loader()
+  const values = chartValues(spec)
+  const loader = modules.vega.loader()
   loader.load = async (uri: string) => {
     throw new Error(`report charts use inline data only; refused to load ${uri}`)
   }
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader })
+  const view = new modules.vega.View(chartRuntime(modules, spec, first.width), { renderer: 'none', loader })
+  view.data(CHART_DATA, values)
+  if (spec.description !== undefined) view.description(spec.description)
   try {
     const svgs: string[] = []
     for (const { width, id } of drawings) {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { letResultsFlow } from '../../src/vitest/results-flow.js'
+
+/** Spins until `ms` have passed: a trial that never waits on I/O. */
+function busy(ms: number): void {
+  const until = performance.now() + ms
+  while (performance.now() < until);
+}
+
+describe('letResultsFlow', () => {
+  it('turns the event loop once 10 ms have passed since the last turn, and not before', async () => {
+    busy(11)
+    let earlier = false
+    setImmediate(() => {
+      earlier = true
+    })
+    const turn = letResultsFlow()
+    expect(turn).toBeInstanceOf(Promise)
+    await turn
+    // A turn of the loop, not a microtask: the immediate queued before it has run.
+    expect(earlier).toBe(true)
+    expect(letResultsFlow()).toBeUndefined()
+    busy(11)
+    expect(letResultsFlow()).toBeInstanceOf(Promise)
+  })
+})
