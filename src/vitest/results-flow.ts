@@ -8,12 +8,17 @@
  */
 const EVERY_MS = 10
 
-let lastTurn = performance.now()
+// The real clock and immediate, taken when the setup file loads: an eval file may fake both (`vi.useFakeTimers()`
+// fakes performance and setImmediate), and a faked immediate would never fire.
+const now = performance.now.bind(performance)
+const immediate = globalThis.setImmediate
+
+let lastTurn = now()
 
 /** A turn of the event loop when the last one is 10 ms old or more; otherwise nothing to wait for. */
 export function letResultsFlow(): Promise<void> | undefined {
-  const now = performance.now()
-  if (now - lastTurn < EVERY_MS) return undefined
-  lastTurn = now
-  return new Promise((resolve) => setImmediate(resolve))
+  const at = now()
+  if (at - lastTurn < EVERY_MS) return undefined
+  lastTurn = at
+  return new Promise((resolve) => immediate(resolve))
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { letResultsFlow } from '../../src/vitest/results-flow.js'
+import { runFixture, TempDirs } from '../helpers/vitest-run.js'
 
 /** Spins until `ms` have passed: a trial that never waits on I/O. */
 function busy(ms: number): void {
@@ -23,4 +24,17 @@ describe('letResultsFlow', () => {
     busy(11)
     expect(letResultsFlow()).toBeInstanceOf(Promise)
   })
+})
+
+describe('evalCase under fake timers', () => {
+  it('runs eval files that fake the immediate and the clock: the turns use the real ones', async () => {
+    const temp = new TempDirs()
+    try {
+      const run = await runFixture({ fixture: 'fake-timers', outputDir: temp.make(), cacheDir: temp.make() })
+      expect(run.tests.tests.map((t) => t.state)).toEqual(Array(12).fill('passed'))
+      expect(run.reports.runs().map((r) => r.f1)).toEqual(Array(12).fill(1))
+    } finally {
+      temp.removeAll()
+    }
+  }, 60_000)
 })
