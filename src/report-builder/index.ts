@@ -30,7 +30,7 @@ export {
 export { githubOutputPlan, writeGithubOutput } from './github-output.js'
 export { esc } from './html/escape.js'
 export { type HtmlReportOptions, renderHtmlReport } from './html/index.js'
-export { prepareReportCharts } from './html/common-charts.js'
+export { loadVega } from './html/vega-svg.js'
 export { buildManifest, MANIFEST_FILE, renderManifest } from './manifest-build.js'
 export { type ManifestUse, NEVER_WALKED, verifyDir, writeAddedFile, writeManifest } from './manifest.js'
 export { comparisonToJson, renderComparisonMarkdown } from './markdown/compare.js'

@@ -137,14 +137,14 @@ export abstract class EvalReporterBase {
 }
 
 /**
- * Vega and Vega-Lite (the HTML report's charts) load while the tests run, and compile the charts every report
- * draws (the Score chart): together most of the HTML report's cost in a short run. A failure is not lost: the
- * rendering awaits the same load (and compiles a chart that failed again) and reports it. No chart is drawn ahead: a warm-up drawing saved ~15 ms at the run's
- * end and cost ~60 ms of CPU while the tests ran, which on two cores the tests pay (BENCHMARKS.md).
+ * Vega and Vega-Lite (the HTML report's charts) load while the tests run: they are most of the HTML report's cost
+ * in a short run. A failure is not lost: the chart rendering awaits the same load and reports it. No chart is
+ * drawn ahead: a warm-up drawing saved ~15 ms at the run's end and cost ~60 ms of CPU while the tests ran, which
+ * on two cores the tests pay (BENCHMARKS.md).
  */
 function preloadVega(): void {
-  import('../report-builder/html/common-charts.js').then(
-    ({ prepareReportCharts }) => prepareReportCharts().catch(() => {}),
+  import('../report-builder/html/vega-svg.js').then(
+    ({ loadVega }) => loadVega().catch(() => {}),
     () => {},
   )
 }

@@ -13,32 +13,12 @@ const METRIC_COLORS = { domain: ['Score', 'F1'], range: ['#4c78a8', '#f58518'] }
 const WIDTH = CHART_WIDTHS.wide
 const unit = { type: 'quantitative' as const, scale: { domain: [0, 1] } }
 
-/** The Score chart without its data, for the metrics it shows (groups without repair runs have no F1). */
-export function scoreF1Form(metrics: readonly string[]): TopLevelSpec {
-  const shown = METRIC_COLORS.domain
+/** The Score/F1 colours, limited to the metrics the chart has (groups without repair runs have no F1). */
+function presentMetrics(values: ReadonlyArray<Record<string, unknown>>): { domain: string[]; range: string[] } {
+  const keep = METRIC_COLORS.domain
     .map((m, i) => [m, METRIC_COLORS.range[i]!] as const)
-    .filter(([m]) => metrics.includes(m))
-  return {
-    width: WIDTH,
-    height: { step: 16 },
-    encoding: {
-      y: { field: 'group', type: 'nominal', sort: null, title: null },
-      yOffset: { field: 'metric', type: 'nominal', sort: ['Score', 'F1'] },
-      color: {
-        field: 'metric',
-        type: 'nominal',
-        scale: { domain: shown.map(([m]) => m), range: shown.map(([, c]) => c) },
-        legend: { title: null, orient: 'top' },
-      },
-    },
-    layer: [
-      {
-        mark: { type: 'rule', strokeWidth: 2 },
-        encoding: { x: { field: 'low', ...unit, title: 'value with its 95% interval' }, x2: { field: 'high' } },
-      },
-      { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x: { field: 'value', ...unit } } },
-    ],
-  } as TopLevelSpec
+    .filter(([m]) => values.some((v) => v.metric === m))
+  return { domain: keep.map(([m]) => m), range: keep.map(([, c]) => c) }
 }
 
 /** Score (Wilson 95%) and mean F1 (t 95% over units) per group, as points with interval rules. */
@@ -51,8 +31,28 @@ export function scoreF1Spec(rows: Array<{ label: string; aggregate: Aggregate }>
     if (f1 && f1.mean !== null)
       values.push({ group: label, metric: 'F1', value: f1.mean, low: f1.low ?? f1.mean, high: f1.high ?? f1.mean })
   }
-  const metrics = METRIC_COLORS.domain.filter((m) => values.some((v) => v.metric === m))
-  return { ...scoreF1Form(metrics), data: { values } } as TopLevelSpec
+  return {
+    width: WIDTH,
+    height: { step: 16 },
+    data: { values },
+    encoding: {
+      y: { field: 'group', type: 'nominal', sort: null, title: null },
+      yOffset: { field: 'metric', type: 'nominal', sort: ['Score', 'F1'] },
+      color: {
+        field: 'metric',
+        type: 'nominal',
+        scale: presentMetrics(values),
+        legend: { title: null, orient: 'top' },
+      },
+    },
+    layer: [
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: { x: { field: 'low', ...unit, title: 'value with its 95% interval' }, x2: { field: 'high' } },
+      },
+      { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x: { field: 'value', ...unit } } },
+    ],
+  } as TopLevelSpec
 }
 
 /** Recall per corruption kind, one bar per group within each kind. */

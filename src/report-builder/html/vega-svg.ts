@@ -100,15 +100,6 @@ function chartValues(spec: TopLevelSpec): unknown[] {
 }
 
 /**
- * Compiles charts ahead (their data, if any, is left out), so drawing them later costs only the drawing: the
- * reporter compiles the charts every report draws while the tests run.
- */
-export async function prepareCharts(specs: readonly TopLevelSpec[], width: number): Promise<void> {
-  const modules = await loadVega()
-  for (const spec of specs) chartRuntime(modules, spec, width)
-}
-
-/**
  * Compiles a Vega-Lite spec with Vega-Lite (once per form: `chartRuntime`), runs it with Vega's headless view
  * and returns the SVG markup of each drawing: one per width (`spec.width` replaced), each with its ids scoped by
  * its own id. Nothing is drawn by hand: every mark, axis and legend comes from Vega. One view draws every width

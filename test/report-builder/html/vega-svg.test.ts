@@ -8,11 +8,10 @@ import {
   paretoSpec,
   scoreF1Spec,
 } from '../../../src/report-builder/html/charts.js'
-import { COMMON_CHART_FORMS } from '../../../src/report-builder/html/common-charts.js'
 import { groupConformance } from '../../../src/report-builder/html/conformance-data.js'
 import { paretoPoints } from '../../../src/report-builder/html/pareto.js'
 import { armSummaries, categoryGrid } from '../../../src/report-builder/html/question-data.js'
-import { CHART_CONFIG, loadVega, prepareCharts, renderVegaLiteSvgs } from '../../../src/report-builder/html/vega-svg.js'
+import { CHART_CONFIG, loadVega, renderVegaLiteSvgs } from '../../../src/report-builder/html/vega-svg.js'
 import { fullReport, questionRecords, repairRecords, reportOf } from './report.fixture.js'
 
 const DRAWINGS = [
@@ -72,13 +71,6 @@ describe('renderVegaLiteSvgs: each chart compiled once per form, its data and de
     const svgs = await renderVegaLiteSvgs(described, DRAWINGS)
     expect(svgs.map(withoutIds)).toEqual(await drawnInline(described))
     expect(svgs[0]).toContain('>other baseline · hospital<')
-  })
-
-  it('prepares the common forms ahead; a chart of that form then draws the same bytes', async () => {
-    const spec = scoreF1Spec(reportOf(repairRecords()).aggregates.map((a) => ({ label: a.group, aggregate: a })))
-    const fresh = await drawnInline(spec)
-    await prepareCharts(COMMON_CHART_FORMS, DRAWINGS[0]!.width)
-    expect((await renderVegaLiteSvgs(spec, DRAWINGS)).map(withoutIds)).toEqual(fresh)
   })
 
   it('refuses a chart whose data is not inline values', async () => {
