@@ -425,7 +425,7 @@ describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a 
 
   it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
     await withTempDir(async (dir) => {
-      const args = modelQaArgs('data-agent', `${server.url}/v1`, 'large', '--limit', '2', '--quiet')
+      const args = modelQaArgs('data-agent', server.baseUrl, 'large', '--limit', '2', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: 'sk-test-data-agent-0' })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)
