@@ -11,7 +11,8 @@ import { createDataAgent, DataEngine } from '../src/adapters/data-agent/index.js
 import { createChatClient } from '../src/adapters/providers/index.js'
 import { Random } from '../src/core/random.js'
 import type { Table } from '../src/core/schemas.js'
-import { completion, startFakeServer } from '../test/helpers/fake-provider.js'
+import { FakeProvider } from '../test/helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../test/helpers/tool-model.js'
 import { median } from './median.js'
 
 const ROWS = 100_000
@@ -95,7 +96,7 @@ function scriptedSuiteModel() {
     const question = step++ % 3
     const q = Math.floor((step - 1) / 3) % QUERIES.length
     const call = (name: string, args: unknown) =>
-      completion(null, { toolCalls: [{ id: `c${step}`, name, arguments: JSON.stringify(args) }] })
+      chatCompletion(null, { toolCalls: [{ id: `c${step}`, name, arguments: JSON.stringify(args) }] })
     if (question === 0) return call('describe', { table: 'events' })
     if (question === 1) return call('sql', { query: QUERIES[q]![1] })
     const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages
@@ -105,7 +106,8 @@ function scriptedSuiteModel() {
 }
 
 async function scriptedAgent() {
-  const server = await startFakeServer({ handler: scriptedSuiteModel() })
+  const server = await new FakeProvider().start()
+  server.handler = scriptedSuiteModel()
   const client = createChatClient({
     agent: 'bench',
     provider: 'fake',
@@ -141,7 +143,7 @@ async function suiteBenchmark(table: Table): Promise<string[]> {
       if (round > 0) rounds.push({ ms, openMs, askMs, toolCalls, modelCalls: server.requests.length })
     } finally {
       await agent.close()
-      await server.close()
+      await server.stop()
     }
   }
   const { toolCalls, modelCalls } = rounds[0]!
@@ -172,7 +174,7 @@ async function sessionReuseBenchmark(table: Table): Promise<string[]> {
   } finally {
     await session.close()
     await agent.close()
-    await server.close()
+    await server.stop()
   }
 }
 

@@ -8,9 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import { type ChatClientConfig, createChatClient } from '../src/adapters/providers/index.js'
 import { sharedGateway } from '../src/gateway/shared.js'
-import { fixesReply, startFakeServer } from '../test/helpers/fake-provider.js'
+import { FakeProvider, fixesReply } from '../test/helpers/fake-llm-upstream.js'
 
 const LATENCY_MS = 50
 const RPM_CAP = 1_200
@@ -35,7 +36,11 @@ function request(i: number) {
 }
 
 async function rateBenchmark(): Promise<string[]> {
-  const server = await startFakeServer({ latencyMs: LATENCY_MS, handler: () => fixesReply([]) })
+  const server = await new FakeProvider().start()
+  server.handler = async () => {
+    await delay(LATENCY_MS)
+    return fixesReply([])
+  }
   const client = createChatClient(config(server.baseUrl, { rpm: RPM_CAP, concurrency: 8 }))
   try {
     const started = performance.now()
@@ -56,20 +61,19 @@ async function rateBenchmark(): Promise<string[]> {
     ]
   } finally {
     await client.close()
-    await server.close()
+    await server.stop()
   }
 }
 
 async function replayBenchmark(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'dataforge-bench-cache-'))
-  const server = await startFakeServer({
-    handler: (_r, i) => fixesReply([{ row: i, column: 'city', new_value: `v${i}` }]),
-  })
+  const server = await new FakeProvider().start()
+  server.handler = (_r, i) => fixesReply([{ row: i, column: 'city', new_value: `v${i}` }])
   try {
     const recorder = createChatClient(config(server.baseUrl, { cache: { mode: 'record', dir }, concurrency: 16 }))
     await Promise.all(Array.from({ length: REPLAY_CALLS }, (_, i) => recorder.chat(request(i), { trial: 0, seed: 1 })))
     await recorder.close()
-    await server.close()
+    await server.stop()
     const player = createChatClient(config(server.baseUrl, { cache: { mode: 'replay', dir } }))
     const started = performance.now()
     let cached = 0
@@ -88,7 +92,7 @@ async function replayBenchmark(): Promise<string[]> {
       `| replay ${REPLAY_CALLS} cached calls, all at once | ${parallelS.toFixed(3)} s | < 1 s | ${parallelS < 1 ? 'met' : 'MISSED'} |`,
     ]
   } finally {
-    await server.close().catch(() => {})
+    await server.stop().catch(() => {})
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -4,14 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { classificationPrompt, matchLabel, modelClassifier } from '../../src/adapters/model-classifier.js'
 import { type ChatClient, createChatClient } from '../../src/adapters/providers/index.js'
 import { type ConformanceSpec, evaluateConformance } from '../../src/grading/conformance/index.js'
-import {
-  completion,
-  errorReply,
-  type FakeChatServer,
-  type RecordedRequest,
-  startFakeServer,
-  userMessageOf,
-} from '../helpers/fake-provider.js'
+import { FakeProvider, errorReply, userMessageOf, type ProviderRequest } from '../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../helpers/tool-model.js'
 import { FAKE_KEY, tempDir } from '../helpers/providers.js'
 
 const spec: ConformanceSpec = {
@@ -32,22 +26,22 @@ const samples = [
 ]
 
 /** The judge: reads the sample text from the prompt; "love" → positive, "hate" → negative. */
-function judge(request: RecordedRequest) {
+function judge(request: ProviderRequest) {
   const text = userMessageOf(request)
-  return completion(text.includes('love') || text.includes('Love') ? ' "positive" ' : 'Negative.', {
+  return chatCompletion(text.includes('love') || text.includes('Love') ? ' "positive" ' : 'Negative.', {
     promptTokens: 50,
     completionTokens: 2,
   })
 }
 
-let server: FakeChatServer
+let server: FakeProvider
 const clients: ChatClient[] = []
 beforeEach(async () => {
-  server = await startFakeServer()
+  server = await new FakeProvider().start()
 })
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()))
-  await server.close()
+  await server.stop()
 })
 
 function client(cache?: { mode: 'record' | 'replay' | 'off'; dir: string }): ChatClient {
@@ -66,7 +60,7 @@ function client(cache?: { mode: 'record' | 'replay' | 'off'; dir: string }): Cha
 
 describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
   it('prompts with the allowed labels, hides the plan field, and reads normalized answers', async () => {
-    server.onChat(judge)
+    server.handler = judge
     const r = await evaluateConformance(samples, spec, { classify: modelClassifier(client()) })
     expect(r.status).toBe('SUCCEEDED')
     expect(r.conformanceScore).toBe(100)
@@ -93,12 +87,12 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
   })
 
   it('answers outside the labels and failed calls leave samples unclassified, and say how many', async () => {
-    server.onChat((request) => {
+    server.handler = (request) => {
       const text = userMessageOf(request)
-      if (text.includes('kettle')) return completion('It is mostly positive, I think')
+      if (text.includes('kettle')) return chatCompletion('It is mostly positive, I think')
       if (text.includes('noise')) return errorReply(400, 'context too long')
       return judge(request)
-    })
+    }
     const r = await evaluateConformance(samples, spec, { classify: modelClassifier(client()) })
     const a = r.distributionAnalysis[0]!
     expect(r.status).toBe('SUCCEEDED')
@@ -113,7 +107,7 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
   })
 
   it('a model that fails on every sample gives FAILED with its message', async () => {
-    server.onChat(() => errorReply(503, 'overloaded'))
+    server.handler = () => errorReply(503, 'overloaded')
     const r = await evaluateConformance(samples, spec, { classify: modelClassifier(client()) })
     expect(r.status).toBe('FAILED')
     expect(r.conformanceScore).toBeNull()
@@ -124,7 +118,7 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
   })
 
   it('records classifications in the cache and replays them without calling the server', async () => {
-    server.onChat(judge)
+    server.handler = judge
     const dir = tempDir()
     const live = await evaluateConformance(samples, spec, {
       classify: modelClassifier(client({ mode: 'record', dir })),
@@ -140,10 +134,10 @@ describe('model classifier (OpenAI chat-completions on 127.0.0.1)', () => {
   })
 
   it('keeps at most `concurrency` calls in flight', async () => {
-    server.onChat(async (request) => {
+    server.handler = async (request) => {
       await new Promise((resolve) => setImmediate(resolve))
       return judge(request)
-    })
+    }
     const many = Array.from({ length: 12 }, (_, i) => ({
       asked: i % 2 ? 'negative' : 'positive',
       text: i % 2 ? 'hate' : 'love',

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
-import { completion, type FakeChatServer, startFakeServer, userMessageOf } from '../helpers/fake-provider.js'
+import { FakeProvider, userMessageOf } from '../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../helpers/tool-model.js'
 import { FAKE_KEY } from '../helpers/providers.js'
 import { expectSelfContainedHtml } from '../helpers/html-self-contained.js'
 
@@ -196,13 +197,12 @@ describe('dataforge-evals conformance', () => {
   })
 
   describe('with a model classifier on loopback', () => {
-    let server: FakeChatServer
+    let server: FakeProvider
     beforeEach(async () => {
-      server = await startFakeServer({
-        handler: (request) => completion(/"text":"(\w+) text/.exec(userMessageOf(request))?.[1] ?? 'unsure'),
-      })
+      server = await new FakeProvider().start()
+      server.handler = (request) => chatCompletion(/"text":"(\w+) text/.exec(userMessageOf(request))?.[1] ?? 'unsure')
     })
-    afterEach(() => server.close())
+    afterEach(() => server.stop())
 
     it('agent:openai-compatible classifies each sample through the provider client', () =>
       withTempDir(async (dir) => {

@@ -2,7 +2,8 @@ import { readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, withTempDir } from '../helpers/cli-harness.js'
-import { completion, startFakeServer, type FakeChatServer } from '../helpers/fake-provider.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../helpers/tool-model.js'
 
 const KEY = 'sk-test-9f8e7d6c5b4a'
 const products = (file: string) => join(process.cwd(), 'fixtures/repair/products', file)
@@ -16,20 +17,19 @@ async function allText(dir: string): Promise<string> {
 }
 
 describe('dataforge-evals run with a model provider (loopback server)', () => {
-  let server: FakeChatServer | undefined
+  let server: FakeProvider | undefined
   afterEach(async () => {
-    await server?.close()
+    await server?.stop()
     server = undefined
   })
 
   it('accounts tokens, quota and cost, records then replays without the server or the key, and never writes the key', async () => {
-    server = await startFakeServer()
-    server.onChat(() =>
-      completion(JSON.stringify({ fixes: [{ row: 2, column: 'department', new_value: 'Computing' }] }), {
+    server = await new FakeProvider().start()
+    server.handler = () =>
+      chatCompletion(JSON.stringify({ fixes: [{ row: 2, column: 'department', new_value: 'Computing' }] }), {
         promptTokens: 900,
         completionTokens: 40,
-      }),
-    )
+      })
     await withTempDir(async (dir) => {
       await writeFile(
         join(dir, 'prices.json'),
@@ -71,7 +71,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
       expect(record.usage).toMatchObject({ calls: 1, promptTokens: 900, completionTokens: 40, cachedCalls: 0 })
       expect(record.usage.costUsd).toBeCloseTo(900e-6 + 80e-6, 12)
 
-      await server!.close()
+      await server!.stop()
       server = undefined
       // Replay needs neither the server nor the key: what CI does with committed cassettes.
       const replay = await runCli(
@@ -107,7 +107,7 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
   })
 
   it('a missing key is a clear error naming the variable, before any call', async () => {
-    server = await startFakeServer()
+    server = await new FakeProvider().start()
     await withTempDir(async (dir) => {
       const res = await runCli(
         [
@@ -134,8 +134,8 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
   })
 
   it('an unparseable answer is a parse_failure kept apart from scores', async () => {
-    server = await startFakeServer()
-    server.onChat(() => completion('Sure! I fixed a few things in the table for you.'))
+    server = await new FakeProvider().start()
+    server.handler = () => chatCompletion('Sure! I fixed a few things in the table for you.')
     await withTempDir(async (dir) => {
       const res = await runCli(
         [
@@ -165,12 +165,12 @@ describe('dataforge-evals run with a model provider (loopback server)', () => {
   })
 
   it('a 200 answer that is not JSON never puts any part of the key into stderr or any report file', async () => {
-    server = await startFakeServer()
+    server = await new FakeProvider().start()
     // The gateway echoes the Authorization header as its body.
-    server.onChat((request) => ({
+    server.handler = (request) => ({
       text: String(request.headers.authorization),
       headers: { 'content-type': 'text/plain' },
-    }))
+    })
     await withTempDir(async (dir) => {
       const res = await runCli(
         [

@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto'
 import { tablesJsonSha256 } from '../../src/core/hash.js'
 import { canonicalJson } from '../../src/core/hash.js'
 import { loadQaSuite } from '../../src/datasets/questions/index.js'
-import { FakeProvider } from '../helpers/fake-llm-upstream.js'
-import { COUNT_THEN_ANSWER } from '../helpers/tool-model.js'
-import { completion, type FakeChatServer, type RecordedRequest, startFakeServer } from '../helpers/fake-provider.js'
+import { FakeProvider, type ProviderRequest } from '../helpers/fake-llm-upstream.js'
+import { COUNT_THEN_ANSWER, chatCompletion } from '../helpers/tool-model.js'
 
 const SUITES = ['bespoke', 'hard', 'large', 'messy', 'wtq'] as const
 
@@ -240,30 +239,29 @@ describe('dataforge-evals qa with the oracle and the refusing agent', () => {
 })
 
 describe('dataforge-evals qa with a model-backed agent on a loopback chat server', () => {
-  let server: FakeChatServer
+  let server: FakeProvider
   const KEY = 'sk-test-qa-secret-000'
-  const lastUser = (req: RecordedRequest) => {
+  const lastUser = (req: ProviderRequest) => {
     const messages = (req.body as { messages: Array<{ role: string; content: string }> }).messages
     return messages.filter((m) => m.role === 'user').at(-1)!.content
   }
 
   beforeAll(async () => {
-    server = await startFakeServer({
-      handler: async (req) => {
-        const question = lastUser(req)
-        const model = (req.body as { model: string }).model
-        // Refuses what the data lacks, answers 0 to everything else; m2 wraps its JSON in a code fence.
-        const reply = /email|profit/i.test(question)
-          ? '{"refused": true, "explanation": "no such column"}'
-          : '{"answer": 0, "explanation": "zero"}'
-        return completion(model === 'm2' ? `\`\`\`json\n${reply}\n\`\`\`` : reply, {
-          promptTokens: 100,
-          completionTokens: 10,
-        })
-      },
-    })
+    server = await new FakeProvider().start()
+    server.handler = async (req) => {
+      const question = lastUser(req)
+      const model = (req.body as { model: string }).model
+      // Refuses what the data lacks, answers 0 to everything else; m2 wraps its JSON in a code fence.
+      const reply = /email|profit/i.test(question)
+        ? '{"refused": true, "explanation": "no such column"}'
+        : '{"answer": 0, "explanation": "zero"}'
+      return chatCompletion(model === 'm2' ? `\`\`\`json\n${reply}\n\`\`\`` : reply, {
+        promptTokens: 100,
+        completionTokens: 10,
+      })
+    }
   })
-  afterAll(async () => server.close())
+  afterAll(async () => server.stop())
 
   it('fails closed: replay without cassettes errors every question; qa exits 1 with one line saying why, reports written', async () => {
     await withTempDir(async (dir) => {
@@ -365,17 +363,17 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
   }
 
   it('the model matrix runs concurrently, within the provider limit shared by its models', async () => {
-    const gated = await startFakeServer()
+    const gated = await new FakeProvider().start()
     // Holds every answer until two calls are in flight, so concurrency shows without timing: 6 calls over 2 models
     // pair up exactly when both are asked at once (a run that asked one at a time would hang and fail the test).
     const waiting: Array<() => void> = []
-    gated.onChat(async () => {
+    gated.handler = async () => {
       await new Promise<void>((resolve) => {
         waiting.push(resolve)
         if (waiting.length >= 2) for (const go of waiting.splice(0)) go()
       })
-      return completion('{"answer": 1}')
-    })
+      return chatCompletion('{"answer": 1}')
+    }
     try {
       await withTempDir(async (dir) => {
         const args = [
@@ -402,7 +400,7 @@ describe('dataforge-evals qa with a model-backed agent on a loopback chat server
         expect(gated.maxInFlight).toBe(2)
       })
     } finally {
-      await gated.close()
+      await gated.stop()
     }
   })
 
@@ -427,7 +425,7 @@ describe('dataforge-evals qa --agent data-agent (tool calling over DuckDB) on a 
 
   it('is registered for `qa`: every question goes through sql and answer, with tool counters on each record', async () => {
     await withTempDir(async (dir) => {
-      const args = modelQaArgs('data-agent', `${server.url}/v1`, 'large', '--limit', '2', '--quiet')
+      const args = modelQaArgs('data-agent', server.baseUrl, 'large', '--limit', '2', '--quiet')
       const res = await runCli(args, dir, { QA_KEY: 'sk-test-data-agent-0' })
       expect(res.code, res.stderr).toBe(0)
       const { records } = reportIn(dir)

@@ -130,7 +130,7 @@ async function evals(
   const env = {
     ...consumerEnv(),
     ...keys,
-    MODEL_BASE_URL: `${fake.url}/v1`,
+    MODEL_BASE_URL: fake.baseUrl,
     DATAFORGE_CACHE: mode,
     DATAFORGE_CACHE_DIR: join(project, '.dataforge-cache'),
   }

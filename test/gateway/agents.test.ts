@@ -81,7 +81,7 @@ describe('agents through the gateway (CLI)', () => {
       './env-sdk-agent.mjs',
       ...(hasPython ? ['--agent', 'cmd:python3 py_stdlib_agent.py'] : []),
     ]
-    const llm = ['--llm', `${fake.url}/v1`, '--llm-key-env', 'GW_AGENTS_KEY', '--cache-dir', cache, '--trials', '2']
+    const llm = ['--llm', fake.baseUrl, '--llm-key-env', 'GW_AGENTS_KEY', '--cache-dir', cache, '--trials', '2']
     const before = fake.requests.length
     const recorded = await run([...agents, ...llm, '--cache', 'record'], { GW_AGENTS_KEY: SECRET })
     const records = recorded.runs()
@@ -143,7 +143,7 @@ describe('agents through the gateway (CLI)', () => {
   it('an in-process agent on ctx.llm is counted by the gateway, not by its own report; a budget stops it and the run goes on', async () => {
     const llm = [
       '--llm',
-      `${fake.url}/v1`,
+      fake.baseUrl,
       '--llm-key-env',
       'GW_AGENTS_KEY',
       '--no-isolate',
@@ -184,7 +184,7 @@ describe('agents through the gateway (CLI)', () => {
         'baseline',
         '--no-isolate',
         '--llm',
-        `${fake.url}/v1`,
+        fake.baseUrl,
         '--cache',
         'replay',
         '--cache-dir',
@@ -203,14 +203,7 @@ describe('agents through the gateway (CLI)', () => {
     "a Python cmd agent on the openai package's defaults streams through the gateway (skipped: no Python with openai; set DATAFORGE_TEST_PYTHON)",
     async () => {
       const res = await run(
-        [
-          '--agent',
-          `cmd:${pythonOpenai} py_openai_agent.py`,
-          '--llm',
-          `${fake.url}/v1`,
-          '--llm-key-env',
-          'GW_AGENTS_KEY',
-        ],
+        ['--agent', `cmd:${pythonOpenai} py_openai_agent.py`, '--llm', fake.baseUrl, '--llm-key-env', 'GW_AGENTS_KEY'],
         { GW_AGENTS_KEY: SECRET },
       )
       const [record] = res.runs()

@@ -115,7 +115,7 @@ describe.skipIf(!hasPython)('a connection flood from a cmd: agent (CLI, open fil
         '--agent',
         'cmd:python3 py_flood_agent.py',
         '--llm',
-        `${fx.fake.url}/v1`,
+        fx.fake.baseUrl,
         '--llm-key-env',
         'GW_FLOOD_KEY',
         '--quiet',

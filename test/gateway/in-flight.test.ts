@@ -85,7 +85,7 @@ describe('calls in flight when the trial ends', () => {
       },
     }
     const llm = resolveLlmConfig({
-      llm: { baseUrl: `${fx.fake.url}/v1`, keyEnv: 'GW_RUN_KEY', budget: { calls: 3 } },
+      llm: { baseUrl: fx.fake.baseUrl, keyEnv: 'GW_RUN_KEY', budget: { calls: 3 } },
       env: { GW_RUN_KEY: SECRET },
       cache: { mode: 'off', dir: fx.dir },
     })

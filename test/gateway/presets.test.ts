@@ -8,7 +8,7 @@ import { caseAgent, type EvalCaseOptions, runTrial, trialMeta } from '../../src/
 import type { RunRecord } from '../../src/core/run-record.js'
 import { recordFromTest } from '../../src/test-meta/to-run-record.js'
 import { runCli } from '../helpers/cli-harness.js'
-import { type FakeChatServer, fixesReply, startFakeServer } from '../helpers/fake-provider.js'
+import { FakeProvider, fixesReply } from '../helpers/fake-llm-upstream.js'
 
 // The built-in preset agents take the same gateway path as user agents: record once against a loopback upstream,
 // replay with it down and no key, gateway traces on every record, the key in no file written.
@@ -38,11 +38,10 @@ function textOf(...dirs: string[]): string {
     .join('\n')
 }
 
-async function fakeUpstream(): Promise<FakeChatServer> {
-  const server = await startFakeServer()
-  server.onChat((_request, index) =>
-    fixesReply([{ row: 0, column: 'name', new_value: `fixed ${index}` }], { promptTokens: 300, completionTokens: 12 }),
-  )
+async function fakeUpstream(): Promise<FakeProvider> {
+  const server = await new FakeProvider().start()
+  server.handler = (_request, index) =>
+    fixesReply([{ row: 0, column: 'name', new_value: `fixed ${index}` }], { promptTokens: 300, completionTokens: 12 })
   return server
 }
 
@@ -113,7 +112,7 @@ describe('preset agents through the gateway', () => {
     )
     expect(readdirSync(cache)).toHaveLength(2)
 
-    await server.close()
+    await server.stop()
     const replay = await runCli([...common, ...outputs('replay'), '--cache', 'replay', '--cache-dir', cache], cwd, {})
     expect(replay.code, replay.stderr).toBe(0)
     const replayed = readRuns(join(cwd, 'replay'))
@@ -211,7 +210,7 @@ describe('preset agents through the gateway', () => {
     expect(recorded.record.llmCalls).toEqual([expect.objectContaining({ cache: 'live', model: 'fake-model' })])
     expect(server.requests).toHaveLength(1)
 
-    await server.close()
+    await server.stop()
     const replayed = await trial({ dataset, agent: preset('replay', {}) })
     expect(replayed.error).toBeNull()
     expect(replayed.record.usage).toMatchObject({ calls: 1, cachedCalls: 1, promptTokens: 0 })

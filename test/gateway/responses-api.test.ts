@@ -20,7 +20,7 @@ const dirs: string[] = []
 beforeAll(async () => {
   fake = await new FakeProvider(READ_THEN_REPAIR).start()
   gateway = await startGateway({ log: () => undefined, maxServerRetries: 0 })
-  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'GW_RESP_KEY' }, { env: { GW_RESP_KEY: SECRET } })
+  upstream = resolveUpstream({ baseUrl: fake.baseUrl, keyEnv: 'GW_RESP_KEY' }, { env: { GW_RESP_KEY: SECRET } })
 })
 afterEach(() => {
   fake.handler = undefined
@@ -99,7 +99,7 @@ describe('POST /v1/responses', () => {
     dirs.push(dir)
     const own = await new FakeProvider(READ_THEN_REPAIR).start()
     const ownUpstream = resolveUpstream(
-      { baseUrl: `${own.url}/v1`, keyEnv: 'GW_RESP_KEY' },
+      { baseUrl: own.baseUrl, keyEnv: 'GW_RESP_KEY' },
       { env: { GW_RESP_KEY: SECRET } },
     )
     const run = async (mode: 'record' | 'replay') => {

@@ -59,7 +59,7 @@ describe('evalCase and conversation through the gateway', () => {
     const options: EvalCaseOptions = {
       dataset: { id: 'synthetic', rows: 4 },
       agent: sdkAgent,
-      llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' },
+      llm: { baseUrl: fake.baseUrl, keyEnv: 'GW_DOORS_KEY' },
     }
     const { error, record, live } = await trial(options, async ({ agent, llm }) => {
       expect(llm?.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
@@ -78,7 +78,7 @@ describe('evalCase and conversation through the gateway', () => {
     const options: EvalCaseOptions = {
       dataset: { id: 'synthetic', rows: 4 },
       agent: sdkAgent,
-      llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY', budget: { calls: 1 } },
+      llm: { baseUrl: fake.baseUrl, keyEnv: 'GW_DOORS_KEY', budget: { calls: 1 } },
     }
     const { error, record } = await trial(options, async ({ agent }) => {
       await agent.run().catch(() => undefined)
@@ -131,7 +131,7 @@ describe('evalCase and conversation through the gateway', () => {
       {
         data: { t: { columns: ['a'], rows: [['1']] } },
         agent,
-        llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'GW_DOORS_KEY' },
+        llm: { baseUrl: fake.baseUrl, keyEnv: 'GW_DOORS_KEY' },
       },
       [
         ['first?', () => undefined],

@@ -18,7 +18,7 @@ const dirs: string[] = []
 beforeAll(async () => {
   fake = await new FakeProvider().start()
   gateway = await startGateway({ log: (line) => logs.push(line), backoff: { baseMs: 5, capMs: 20 } })
-  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'GW_TEST_KEY' }, { env: { GW_TEST_KEY: SECRET } })
+  upstream = resolveUpstream({ baseUrl: fake.baseUrl, keyEnv: 'GW_TEST_KEY' }, { env: { GW_TEST_KEY: SECRET } })
 })
 afterAll(async () => {
   await gateway.close()
@@ -159,7 +159,7 @@ describe('record and replay', () => {
     const dir = await tempDir()
     const own = await new FakeProvider().start()
     const ownUpstream = resolveUpstream(
-      { baseUrl: `${own.url}/v1`, keyEnv: 'GW_TEST_KEY' },
+      { baseUrl: own.baseUrl, keyEnv: 'GW_TEST_KEY' },
       { env: { GW_TEST_KEY: SECRET } },
     )
     const run = async (mode: 'record' | 'replay') => {
@@ -209,7 +209,7 @@ describe('record and replay', () => {
   it('a recording on one loopback port replays against another (the port is masked in the key)', async () => {
     const dir = await tempDir()
     const first = await new FakeProvider().start()
-    const a = resolveUpstream(`${first.url}/v1`, { env: {} })
+    const a = resolveUpstream(first.baseUrl, { env: {} })
     const t1 = gateway.openTrial(spec({ upstream: a, cache: { mode: 'record', dir } }))
     await openaiOf(t1.llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'p' }] })
     t1.finish()

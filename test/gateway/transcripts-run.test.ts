@@ -40,7 +40,7 @@ const base = (out: string, cache: string, mode: string) => [
   '--output',
   join(out, 'r.md'),
   '--llm',
-  `${fake.url}/v1`,
+  fake.baseUrl,
   '--llm-key-env',
   'TR_RUN_KEY',
   '--cache-dir',

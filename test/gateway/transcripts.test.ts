@@ -24,7 +24,7 @@ const dirs: string[] = []
 beforeAll(async () => {
   fake = await new FakeProvider(MODEL).start()
   gateway = await startGateway({ log: () => undefined, backoff: { baseMs: 5, capMs: 20 } })
-  upstream = resolveUpstream({ baseUrl: `${fake.url}/v1`, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
+  upstream = resolveUpstream({ baseUrl: fake.baseUrl, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
 })
 afterAll(async () => {
   await gateway.close()
@@ -303,10 +303,7 @@ describe('transcripts of the calls the gateway served', () => {
   it('a replay with the provider down keeps the same transcript and tool calls, marked cached, chunk for chunk', async () => {
     const dir = await tempDir()
     const provider = await new FakeProvider(MODEL).start()
-    const live = resolveUpstream(
-      { baseUrl: `${provider.url}/v1`, keyEnv: 'TR_TEST_KEY' },
-      { env: { TR_TEST_KEY: SECRET } },
-    )
+    const live = resolveUpstream({ baseUrl: provider.baseUrl, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
     const run = async (mode: 'record' | 'replay') => {
       const out: Array<{ answers: string[]; transcript: Transcript; toolCalls: unknown }> = []
       for (const stream of [false, true]) {
@@ -437,10 +434,7 @@ describe('transcripts of the calls the gateway served', () => {
       // The key split across two events: the stream redactor holds the first piece back until it knows.
       return { events: [chunk(leak.slice(0, 20)), chunk(leak.slice(20)), 'data: [DONE]\n\n'] }
     }
-    const leaky = resolveUpstream(
-      { baseUrl: `${echo.url}/v1`, keyEnv: 'TR_TEST_KEY' },
-      { env: { TR_TEST_KEY: SECRET } },
-    )
+    const leaky = resolveUpstream({ baseUrl: echo.baseUrl, keyEnv: 'TR_TEST_KEY' }, { env: { TR_TEST_KEY: SECRET } })
     try {
       const trial = gateway.openTrial(spec({ caseId: 'echo', upstream: leaky }))
       const client = new OpenAI({ baseURL: trial.llm.baseURL, apiKey: trial.llm.apiKey, maxRetries: 0 })

@@ -30,7 +30,7 @@ export function gatewayFixture(secret: string, options: GatewayOptions = {}, cas
     fixture.fake = await new FakeProvider().start()
     fixture.gateway = await startGateway({ log: () => undefined, ...options })
     fixture.upstream = resolveUpstream(
-      { baseUrl: `${fixture.fake.url}/v1`, keyEnv: 'GW_FIXTURE_KEY' },
+      { baseUrl: fixture.fake.baseUrl, keyEnv: 'GW_FIXTURE_KEY' },
       { env: { GW_FIXTURE_KEY: secret } },
     )
     fixture.dir = await mkdtemp(join(tmpdir(), 'dfg-gw-'))

@@ -2,14 +2,9 @@ import { join } from 'node:path'
 import { createChatClient, type ChatClient, type ProviderAgentOptions } from '../../src/adapters/providers/index.js'
 import type { Table } from '../../src/core/schemas.js'
 import { Random } from '../../src/core/random.js'
-import {
-  completion,
-  type FakeChatServer,
-  type FakeHandler,
-  type FakeReply,
-  type RecordedRequest,
-} from './fake-provider.js'
+import type { FakeProvider, ProviderHandler, ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
 import { FAKE_KEY, tempDir } from './providers.js'
+import { chatCompletion } from './tool-model.js'
 
 interface WireMessage {
   role: string
@@ -21,8 +16,8 @@ interface WireMessage {
 let callSeq = 0
 
 /** A chat answer that calls the given tools (arguments as objects, or a raw string for malformed JSON). */
-export function callTools(...calls: Array<[name: string, args: Record<string, unknown> | string]>): FakeReply {
-  return completion(null, {
+export function callTools(...calls: Array<[name: string, args: Record<string, unknown> | string]>): ProviderReply {
+  return chatCompletion(null, {
     toolCalls: calls.map(([name, args]) => ({
       id: `call_${++callSeq}`,
       name,
@@ -31,17 +26,17 @@ export function callTools(...calls: Array<[name: string, args: Record<string, un
   })
 }
 
-export function callTool(name: string, args: Record<string, unknown> | string = {}): FakeReply {
+export function callTool(name: string, args: Record<string, unknown> | string = {}): ProviderReply {
   return callTools([name, args])
 }
 
 /** The messages a request carried. */
-export function messagesOf(request: RecordedRequest): WireMessage[] {
+export function messagesOf(request: ProviderRequest): WireMessage[] {
   return (request.body as { messages: WireMessage[] }).messages
 }
 
 /** The last tool result the model was sent, parsed. */
-export function lastToolResult(request: RecordedRequest): Record<string, unknown> {
+export function lastToolResult(request: ProviderRequest): Record<string, unknown> {
   const tool = messagesOf(request)
     .filter((m) => m.role === 'tool')
     .at(-1)
@@ -50,17 +45,17 @@ export function lastToolResult(request: RecordedRequest): Record<string, unknown
 }
 
 /** The first cell of the last `sql` result the model was sent. */
-export function firstCell(request: RecordedRequest): unknown {
+export function firstCell(request: ProviderRequest): unknown {
   return (lastToolResult(request)['rows'] as unknown[][])[0]![0]
 }
 
-export type ModelStep = FakeReply | ((request: RecordedRequest) => FakeReply)
+export type ModelStep = ProviderReply | ((request: ProviderRequest) => ProviderReply)
 
 /**
  * A scripted model: each chat call takes the next step, which may read what the tools returned so far.
  * Running out of steps answers 500, so a loop that asks more than the script holds fails loudly.
  */
-export function scriptedModel(steps: ModelStep[]): FakeHandler {
+export function scriptedModel(steps: ModelStep[]): ProviderHandler {
   let next = 0
   return (request) => {
     const step = steps[next++]
@@ -70,7 +65,7 @@ export function scriptedModel(steps: ModelStep[]): FakeHandler {
   }
 }
 
-export function testClient(server: FakeChatServer, extra: ProviderAgentOptions = {}): ChatClient {
+export function testClient(server: FakeProvider, extra: ProviderAgentOptions = {}): ChatClient {
   return createChatClient('openai-compatible', {
     baseUrl: server.baseUrl,
     model: 'fake-model',

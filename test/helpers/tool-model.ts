@@ -8,6 +8,7 @@ import type { ProviderReply, ProviderRequest } from './fake-llm-upstream.js'
 //   - a question with no tool result after it: the tool calls of `calls`, or, with none, the answer;
 //   - once tool results follow the question: the answer (`answer`), text or one last tool call.
 // Other paths (embeddings, models, GETs) are FakeProvider's. `new FakeProvider(options).start()` serves it.
+// `chatCompletion` builds its JSON chat completions, and those a test queues or returns from a handler.
 
 /** A tool call the model makes. */
 export interface ToolCall {
@@ -44,20 +45,25 @@ export const echoText = (text: string): string => `echo:${text.split('').reverse
 /** The default answer: `echo:` and the last text it was sent (a tool result, else the question) reversed. */
 export const echo = (turn: Turn): string => echoText(turn.results.at(-1) ?? turn.question)
 
+/** The wire a request speaks: a POST to one of the model paths, else undefined. */
+function wireOf(request: ProviderRequest): typeof chat | undefined {
+  if (request.method !== 'POST') return undefined
+  const path = request.url.replace(/\?.*$/, '')
+  return path.endsWith('/chat/completions')
+    ? chat
+    : path.endsWith('/responses')
+      ? responses
+      : path.endsWith('/messages')
+        ? messages
+        : undefined
+}
+
+/** A call of the model (chat completions, Responses, Anthropic messages), not a model list or an embedding. */
+export const isModelCall = (request: ProviderRequest): boolean => wireOf(request) !== undefined
+
 /** The model's answer to a request on a model path (undefined on any other). */
 export function toolModel(options: ToolModelOptions = {}): (request: ProviderRequest) => ProviderReply | undefined {
-  return (request) => {
-    if (request.method !== 'POST') return undefined
-    const path = request.url.replace(/\?.*$/, '')
-    const wire = path.endsWith('/chat/completions')
-      ? chat
-      : path.endsWith('/responses')
-        ? responses
-        : path.endsWith('/messages')
-          ? messages
-          : undefined
-    return wire?.(request, options)
-  }
+  return (request) => wireOf(request)?.(request, options)
 }
 
 // ---- The scripts several test files share ----
@@ -70,6 +76,9 @@ export const SQL_AND_DESCRIBE: ToolModelOptions = {
   ],
   usage: { prompt: 11, completion: 7 },
 }
+
+/** A repair agent's model that finds nothing to fix: `{"fixes": []}`, 100 tokens in and 20 out. */
+export const NO_FIXES: ToolModelOptions = { answer: () => '{"fixes": []}', usage: { prompt: 100, completion: 20 } }
 
 /** One `sql` call when the question is `plan`, else an answer (the trajectory fixture asks `plan`, then `answer`). */
 export const SQL_ON_PLAN: ToolModelOptions = {
@@ -222,6 +231,49 @@ const halves = (text: string): [string, string] => [
   text.slice(Math.ceil(text.length / 2)),
 ]
 
+const CHAT_ID = 'chatcmpl-t'
+
+export interface ChatCompletionOptions {
+  /** Default 100. */
+  promptTokens?: number
+  /** Default 20. */
+  completionTokens?: number
+  /** Default `tool_calls` with tool calls, else `stop`. */
+  finishReason?: string
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>
+  refusal?: string | null
+  /** Default `fake-model`. */
+  model?: string
+}
+
+/** A 200 chat completion (OpenAI's JSON answer): the model's own, and any a test scripts. */
+export function chatCompletion(content: string | null, options: ChatCompletionOptions = {}): ProviderReply {
+  const { promptTokens = 100, completionTokens = 20, toolCalls = [] } = options
+  const message: Json = { role: 'assistant', content }
+  if (options.refusal !== undefined) message['refusal'] = options.refusal
+  if (toolCalls.length > 0)
+    message['tool_calls'] = toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }))
+  const finishReason = options.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
+  return {
+    json: {
+      id: CHAT_ID,
+      object: 'chat.completion',
+      created: 1,
+      model: options.model ?? 'fake-model',
+      choices: [{ index: 0, message, finish_reason: finishReason }],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
+    },
+  }
+}
+
 function chat(request: ProviderRequest, options: ToolModelOptions): ProviderReply {
   const body = request.body ?? {}
   const entries = chatEntries(body)
@@ -234,29 +286,14 @@ function chat(request: ProviderRequest, options: ToolModelOptions): ProviderRepl
   }
   const finish = said.calls.length > 0 ? 'tool_calls' : 'stop'
   const id = (call: NumberedCall) => `call_${call.n}`
-  if (body['stream'] !== true) {
-    const toolCalls = said.calls.map((c) => ({
-      id: id(c),
-      type: 'function',
-      function: { name: c.name, arguments: c.args },
-    }))
-    const message = {
-      role: 'assistant',
-      content: said.text,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    }
-    return {
-      json: {
-        id: 'chatcmpl-t',
-        object: 'chat.completion',
-        created: 1,
-        model: turn.model,
-        choices: [{ index: 0, message, finish_reason: finish }],
-        usage,
-      },
-    }
-  }
-  const base = { id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1, model: turn.model }
+  if (body['stream'] !== true)
+    return chatCompletion(said.text, {
+      model: turn.model,
+      toolCalls: said.calls.map((c) => ({ id: id(c), name: c.name, arguments: c.args })),
+      promptTokens: said.usage.prompt,
+      completionTokens: said.usage.completion,
+    })
+  const base = { id: CHAT_ID, object: 'chat.completion.chunk', created: 1, model: turn.model }
   const chunk = (delta: Json, finishReason: string | null = null) =>
     sse({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] })
   const includeUsage = (body['stream_options'] as Json | undefined)?.['include_usage'] === true

@@ -54,7 +54,7 @@ beforeAll(async () => {
 }\n`,
   )
   run = await runJest(work, work, [], {
-    TRAJ_UPSTREAM: `${fake.url}/v1`,
+    TRAJ_UPSTREAM: fake.baseUrl,
     TRAJ_KEY: 'sk-jest-trajectory-SECRET',
     DATAFORGE_OTEL: 'traces.otlp.jsonl',
   })

@@ -173,7 +173,7 @@ describe('ctx.trajectory() of an evalCase trial through the gateway', () => {
     const options: EvalCaseOptions = {
       dataset: { id: 'synthetic', rows: 4 },
       agent: threeCalls,
-      llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'TRAJ_KEY' },
+      llm: { baseUrl: fake.baseUrl, keyEnv: 'TRAJ_KEY' },
     }
     const live = trialMeta('trajectory case', options, 0)
     const seen: Trajectory[] = []

@@ -78,7 +78,7 @@ beforeAll(async () => {
   const options: EvalCaseOptions = {
     dataset: { id: 'synthetic', rows: 4 },
     agent: twoCalls,
-    llm: { baseUrl: `${fake.url}/v1`, keyEnv: 'OTEL_TEST_KEY' },
+    llm: { baseUrl: fake.baseUrl, keyEnv: 'OTEL_TEST_KEY' },
   }
   const live = trialMeta('otel case', options, 0)
   await runTrial(

@@ -76,7 +76,7 @@ describe('view on reports written by the real commands', () => {
           )
         ).code,
       ).toBe(0)
-      const qa = modelQaArgs('data-agent', `${server.url}/v1`, 'large', '--limit', '2', '--quiet')
+      const qa = modelQaArgs('data-agent', server.baseUrl, 'large', '--limit', '2', '--quiet')
       const asked = await runCli(qa, dir, { QA_KEY: KEY })
       expect(asked.code, asked.stderr).toBe(0)
       const samples = ['positive', 'negative', 'neutral'].flatMap((label, k) =>
@@ -176,7 +176,7 @@ describe('view on reports written by the real commands', () => {
         '--output',
         join(dir, 'r/r.md'),
         '--llm',
-        `${tools.url}/v1`,
+        tools.baseUrl,
         '--llm-key-env',
         'VIEW_KEY',
         '--cache',

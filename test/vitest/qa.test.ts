@@ -1,31 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunRecord } from '../../src/core/run-record.js'
 import { type FixtureRun, runFixture, TempDirs } from '../helpers/vitest-run.js'
-import { completion, type FakeChatServer, startFakeServer } from '../helpers/fake-provider.js'
+import { FakeProvider } from '../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../helpers/tool-model.js'
 
 // One real Vitest run of test/fixtures/vitest/qa: qaSuite with the oracle on all five suites, the refusing
 // agent, and a model-backed agent against a loopback chat-completions server.
 
 const temp = new TempDirs()
-let server: FakeChatServer
+let server: FakeProvider
 let run: FixtureRun
 let runs: RunRecord[]
 
 beforeAll(async () => {
-  server = await startFakeServer({
-    handler: async (req) => {
-      const messages = (req.body as { messages: Array<{ role: string; content: string }> }).messages
-      const question = messages.filter((m) => m.role === 'user').at(-1)!.content
-      const orders = messages[0]!.content.split('\n').filter((l) => /^\d{4},/.test(l)).length
-      if (/email|profit/i.test(question))
-        return completion('{"refused": true, "explanation": "not in the data"}', {
-          promptTokens: 50,
-          completionTokens: 5,
-        })
-      // Counts the rows it was shown: right for "How many orders are there?", wrong elsewhere.
-      return completion(`{"answer": ${orders}}`, { promptTokens: 50, completionTokens: 5 })
-    },
-  })
+  server = await new FakeProvider().start()
+  server.handler = async (req) => {
+    const messages = (req.body as { messages: Array<{ role: string; content: string }> }).messages
+    const question = messages.filter((m) => m.role === 'user').at(-1)!.content
+    const orders = messages[0]!.content.split('\n').filter((l) => /^\d{4},/.test(l)).length
+    if (/email|profit/i.test(question))
+      return chatCompletion('{"refused": true, "explanation": "not in the data"}', {
+        promptTokens: 50,
+        completionTokens: 5,
+      })
+    // Counts the rows it was shown: right for "How many orders are there?", wrong elsewhere.
+    return chatCompletion(`{"answer": ${orders}}`, { promptTokens: 50, completionTokens: 5 })
+  }
   run = await runFixture({
     fixture: 'qa',
     outputDir: temp.make(),
@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   temp.removeAll()
-  await server.close()
+  await server.stop()
 })
 
 describe('qaSuite in a real Vitest run', () => {

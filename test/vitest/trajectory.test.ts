@@ -24,7 +24,7 @@ beforeAll(async () => {
     fixture: 'trajectory',
     outputDir: out,
     cacheDir: temp.make(),
-    env: { TRAJ_UPSTREAM: `${fake.url}/v1`, TRAJ_KEY: SECRET },
+    env: { TRAJ_UPSTREAM: fake.baseUrl, TRAJ_KEY: SECRET },
     reporterOptions: { otel: join(out, 'traces.otlp.jsonl') },
   })
   records = run.reports.runs()

@@ -32,7 +32,7 @@ describe('transcripts in the reporters', () => {
       fixture: 'transcripts',
       outputDir,
       cacheDir: temp.make(),
-      env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY },
+      env: { TR_BASE_URL: fake.baseUrl, TR_KEY: KEY },
     })
     expect(run.exitCode ?? 0, run.output).toBe(0)
     const records = jsonLines<RunRecord>(join(outputDir, 'runs.jsonl'))
@@ -65,7 +65,7 @@ describe('transcripts in the reporters', () => {
       outputDir,
       cacheDir: temp.make(),
       testNamePattern: '^plain',
-      env: { TR_BASE_URL: `${fake.url}/v1`, TR_KEY: KEY },
+      env: { TR_BASE_URL: fake.baseUrl, TR_KEY: KEY },
     })
     expect(run.exitCode ?? 0, run.output).toBe(0)
     expect(existsSync(join(outputDir, 'transcripts.jsonl'))).toBe(false)

@@ -12,13 +12,8 @@ import { InputError } from '../../../src/core/errors.js'
 import type { DataAgentSession } from '../../../src/adapters/data-agent/session.js'
 import type { Answer } from '../../../src/core/answer.js'
 import { chartProduced, contains, numeric } from '../../../src/grading/answers/index.js'
-import {
-  completion,
-  errorReply,
-  type FakeChatServer,
-  heldAnswers,
-  startFakeServer,
-} from '../../helpers/fake-provider.js'
+import { FakeProvider, errorReply, heldAnswers } from '../../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../../helpers/tool-model.js'
 import { FAKE_KEY, manualClock, tempDir, virtualClock } from '../../helpers/providers.js'
 import {
   callTool,
@@ -32,19 +27,19 @@ import {
   trapTable,
 } from '../../helpers/scripted-model.js'
 
-let server: FakeChatServer
+let server: FakeProvider
 let agent: ToolDataAgent | undefined
 let session: DataAgentSession | undefined
 
 beforeEach(async () => {
-  server = await startFakeServer()
+  server = await new FakeProvider().start()
 })
 afterEach(async () => {
   await session?.close()
   await agent?.close()
   session = undefined
   agent = undefined
-  await server.close()
+  await server.stop()
 })
 
 async function failureOf(promise: Promise<unknown>): Promise<DataAgentFailure> {
@@ -61,14 +56,12 @@ const JOIN_SQL = "SELECT sum(o.amount) FROM orders o JOIN customers c ON c.id = 
 
 describe('data agent: tool calling over DuckDB', () => {
   it('answers a join question through sql, seeing only the sample rows', async () => {
-    server.onChat(
-      scriptedModel([
-        callTool('list_tables'),
-        callTools(['describe', { table: 'customers' }], ['describe', { table: 'orders' }]),
-        callTool('sql', { query: JOIN_SQL }),
-        (request) => callTool('answer', { value: firstCell(request), text: 'North spent this much' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('list_tables'),
+      callTools(['describe', { table: 'customers' }], ['describe', { table: 'orders' }]),
+      callTool('sql', { query: JOIN_SQL }),
+      (request) => callTool('answer', { value: firstCell(request), text: 'North spent this much' }),
+    ])
     agent = createDataAgent({ client: testClient(server), maxTokensPerStep: 256 })
     session = await agent.session(shopTables(), { seed: 3 })
     const answer = await session.ask('How much did customers in the North region spend in all?')
@@ -126,17 +119,15 @@ describe('data agent: tool calling over DuckDB', () => {
   it('keeps state across questions: a result saved in one turn is queried in the next', async () => {
     const revenueSql =
       'SELECT c.name, sum(o.amount) AS revenue FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name'
-    server.onChat(
-      scriptedModel([
-        callTool('save', { name: 'cust_rev', query: revenueSql }),
-        callTool('sql', { query: 'SELECT count(*) FROM cust_rev' }),
-        // The value as JSON text, as the tool declares it: "4" is the number 4.
-        (request) => callTool('answer', { value: JSON.stringify(firstCell(request)), text: 'customers with orders' }),
-        callTool('sql', { query: 'SELECT name FROM cust_rev ORDER BY revenue DESC LIMIT 1' }),
-        (request) => callTool('answer', { value: firstCell(request), text: `${firstCell(request)} spent most` }),
-        callTool('answer', { result: 'cust_rev', text: 'the saved table' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('save', { name: 'cust_rev', query: revenueSql }),
+      callTool('sql', { query: 'SELECT count(*) FROM cust_rev' }),
+      // The value as JSON text, as the tool declares it: "4" is the number 4.
+      (request) => callTool('answer', { value: JSON.stringify(firstCell(request)), text: 'customers with orders' }),
+      callTool('sql', { query: 'SELECT name FROM cust_rev ORDER BY revenue DESC LIMIT 1' }),
+      (request) => callTool('answer', { value: firstCell(request), text: `${firstCell(request)} spent most` }),
+      callTool('answer', { result: 'cust_rev', text: 'the saved table' }),
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session(shopTables(), { seed: 1 })
 
@@ -175,20 +166,18 @@ describe('data agent: tool calling over DuckDB', () => {
     expect(Math.abs(sampleMean - trueMean) / trueMean).toBeGreaterThan(10)
 
     // The computing model averages over the whole table.
-    server.onChat(
-      scriptedModel([
-        callTool('describe', { table: 'sales' }),
-        callTool('sql', { query: 'SELECT avg(amount) FROM sales' }),
-        (request) => callTool('answer', { value: firstCell(request), text: 'mean sale' }),
-        // The sampling model reads describe's rows and averages those.
-        callTool('describe', { table: 'sales' }),
-        (request) => {
-          const sample = lastToolResult(request)['sample'] as number[][]
-          const mean = sample.reduce((a, r) => a + r[2]!, 0) / sample.length
-          return callTool('answer', { value: mean, text: 'mean of what I saw' })
-        },
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('describe', { table: 'sales' }),
+      callTool('sql', { query: 'SELECT avg(amount) FROM sales' }),
+      (request) => callTool('answer', { value: firstCell(request), text: 'mean sale' }),
+      // The sampling model reads describe's rows and averages those.
+      callTool('describe', { table: 'sales' }),
+      (request) => {
+        const sample = lastToolResult(request)['sample'] as number[][]
+        const mean = sample.reduce((a, r) => a + r[2]!, 0) / sample.length
+        return callTool('answer', { value: mean, text: 'mean of what I saw' })
+      },
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session({ sales: table }, { seed: 1 })
     const described = await session.ask('What is the mean sale amount?')
@@ -206,12 +195,10 @@ describe('data agent: tool calling over DuckDB', () => {
 
   it('caps sql results at maxRows with a note giving the full count', async () => {
     const { table } = trapTable(1_000)
-    server.onChat(
-      scriptedModel([
-        callTool('sql', { query: 'SELECT * FROM sales' }),
-        callTool('answer', { value: 0, text: 'done' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('sql', { query: 'SELECT * FROM sales' }),
+      callTool('answer', { value: 0, text: 'done' }),
+    ])
     agent = createDataAgent({ client: testClient(server), maxRows: 20 })
     session = await agent.session({ sales: table }, { seed: 1 })
     await session.ask('Show all sales')
@@ -232,15 +219,13 @@ describe('data agent: tool calling over DuckDB', () => {
       mark: 'bar',
       encoding: { x: { field: 'region', type: 'nominal' }, y: { field: y, type: 'quantitative' } },
     })
-    server.onChat(
-      scriptedModel([
-        callTool('chart', { spec: spec('total'), query: perRegion }),
-        callTool('chart', { spec: '"a bar chart"', query: perRegion }),
-        // As JSON text, the form the tool declares (portable across providers' schema rules).
-        callTool('chart', { spec: JSON.stringify(spec('revenue')), query: perRegion }),
-        callTool('answer', { text: 'revenue per region, as a bar chart' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('chart', { spec: spec('total'), query: perRegion }),
+      callTool('chart', { spec: '"a bar chart"', query: perRegion }),
+      // As JSON text, the form the tool declares (portable across providers' schema rules).
+      callTool('chart', { spec: JSON.stringify(spec('revenue')), query: perRegion }),
+      callTool('answer', { text: 'revenue per region, as a bar chart' }),
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('Chart revenue per region.')
@@ -271,14 +256,12 @@ describe('data agent: tool calling over DuckDB', () => {
       'SET enable_external_access = true',
       'SELECT 1; DROP TABLE orders',
     ]
-    server.onChat(
-      scriptedModel([
-        ...attempts.map((query) => callTool('sql', { query })),
-        callTool('save', { name: 'sneaky', query: 'DELETE FROM orders' }),
-        callTool('sql', { query: 'SELECT count(*) FROM orders' }),
-        (request) => callTool('answer', { value: firstCell(request), text: 'orders counted' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      ...attempts.map((query) => callTool('sql', { query })),
+      callTool('save', { name: 'sneaky', query: 'DELETE FROM orders' }),
+      callTool('sql', { query: 'SELECT count(*) FROM orders' }),
+      (request) => callTool('answer', { value: firstCell(request), text: 'orders counted' }),
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('How many orders are there?')
@@ -305,17 +288,15 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('returns malformed tool calls to the model as counted tool errors', async () => {
-    server.onChat(
-      scriptedModel([
-        callTool('sql', '{"query": "SELECT 1"'),
-        callTool('drop_everything', {}),
-        callTool('describe', { name: 'orders' }),
-        callTool('describe', { table: 'nope' }),
-        callTool('answer', { value: { a: 1 }, text: 'an object' }),
-        completion('The answer is 6.'),
-        callTool('answer', { value: 6, text: 'six orders' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('sql', '{"query": "SELECT 1"'),
+      callTool('drop_everything', {}),
+      callTool('describe', { name: 'orders' }),
+      callTool('describe', { table: 'nope' }),
+      callTool('answer', { value: { a: 1 }, text: 'an object' }),
+      chatCompletion('The answer is 6.'),
+      callTool('answer', { value: 6, text: 'six orders' }),
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('How many orders?')
@@ -347,7 +328,7 @@ describe('data agent: tool calling over DuckDB', () => {
   it('sends the per-step token cap and warns when a provider goes past it', async () => {
     const over = callTool('answer', { value: 6, text: 'six' })
     ;(over.json as { usage: Record<string, number> }).usage['completion_tokens'] = 500
-    server.onChat(scriptedModel([over]))
+    server.handler = scriptedModel([over])
     agent = createDataAgent({ client: testClient(server), maxTokensPerStep: 100 })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('How many orders?')
@@ -357,14 +338,12 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('fails a model that never answers as no_answer, with what it spent, and the session goes on', async () => {
-    server.onChat(
-      scriptedModel([
-        callTool('list_tables'),
-        completion('I think it is about 5.'),
-        callTool('sql', { query: 'SELECT count(*) FROM orders' }),
-        callTool('answer', { value: 6, text: 'six' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('list_tables'),
+      chatCompletion('I think it is about 5.'),
+      callTool('sql', { query: 'SELECT count(*) FROM orders' }),
+      callTool('answer', { value: 6, text: 'six' }),
+    ])
     agent = createDataAgent({ client: testClient(server), maxSteps: 3 })
     session = await agent.session(shopTables(), { seed: 1 })
     const failure = await failureOf(session.ask('How many orders?'))
@@ -395,11 +374,11 @@ describe('data agent: tool calling over DuckDB', () => {
   it('rides out a 429 mid-loop, waiting Retry-After on the virtual clock', async () => {
     const clock = virtualClock()
     const logs: string[] = []
-    server.script(
+    server.queueReplies(
       callTool('sql', { query: 'SELECT count(*) FROM orders' }),
       errorReply(429, 'slow down', { 'retry-after': '7' }),
     )
-    server.onChat(scriptedModel([(request) => callTool('answer', { value: firstCell(request), text: 'six orders' })]))
+    server.handler = scriptedModel([(request) => callTool('answer', { value: firstCell(request), text: 'six orders' })])
     agent = createDataAgent({
       client: testClient(server, { clock, log: (line) => logs.push(line), random: () => 0.5 }),
     })
@@ -419,8 +398,8 @@ describe('data agent: tool calling over DuckDB', () => {
 
   it('fails as rate_limited when 429s outlast the retries, keeping the usage of earlier steps', async () => {
     const clock = virtualClock()
-    server.script(callTool('list_tables'))
-    server.onChat(() => errorReply(429, 'quota', { 'retry-after': '1' }))
+    server.queueReplies(callTool('list_tables'))
+    server.handler = () => errorReply(429, 'quota', { 'retry-after': '1' })
     agent = createDataAgent({ client: testClient(server, { clock, maxRetries: 2 }) })
     session = await agent.session(shopTables(), { seed: 1 })
     const failure = await failureOf(session.ask('How many orders?'))
@@ -433,9 +412,9 @@ describe('data agent: tool calling over DuckDB', () => {
   })
 
   it('interrupts a long query when the question runs out of time', async () => {
-    server.onChat(
-      scriptedModel([callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' })]),
-    )
+    server.handler = scriptedModel([
+      callTool('sql', { query: 'SELECT count(*) FROM range(1000000000000) a WHERE a.range % 7 = 3' }),
+    ])
     const clock = manualClock()
     agent = createDataAgent({ client: testClient(server), timeoutMs: 300, clock })
     session = await agent.session(shopTables(), { seed: 1 })
@@ -457,7 +436,7 @@ describe('data agent: tool calling over DuckDB', () => {
   it('fails a question past its time as timeout while waiting for the model', async () => {
     const held = heldAnswers()
     const script = scriptedModel([callTool('list_tables')])
-    server.onChat((request, index) => (index === 0 ? script(request, index) : held.handler()))
+    server.handler = (request, index) => (index === 0 ? script(request, index) : held.handler())
     const clock = manualClock()
     agent = createDataAgent({ client: testClient(server), timeoutMs: 200, clock })
     session = await agent.session(shopTables(), { seed: 1 })
@@ -478,7 +457,7 @@ describe('data agent: tool calling over DuckDB', () => {
         callTool('sql', { query: JOIN_SQL }),
         (request) => callTool('answer', { value: firstCell(request), text: 'North' }),
       ])
-    server.onChat(steps())
+    server.handler = steps()
     const recorder = createDataAgent({ client: testClient(server, { cache: { mode: 'record', dir } }) })
     const recorded = await recorder.session(shopTables(), { seed: 5, trial: 2 })
     const live = await recorded.ask('North revenue?')
@@ -486,7 +465,7 @@ describe('data agent: tool calling over DuckDB', () => {
     await recorder.close()
     expect(server.requests).toHaveLength(2)
 
-    server.onChat(() => errorReply(500, 'the server must not be called in replay'))
+    server.handler = () => errorReply(500, 'the server must not be called in replay')
     agent = createDataAgent({ client: testClient(server, { cache: { mode: 'replay', dir } }) })
     session = await agent.session(shopTables(), { seed: 5, trial: 2 })
     const replayed: Answer = await session.ask('North revenue?')
@@ -516,13 +495,11 @@ describe('tool definitions', () => {
   })
 
   it('list_tables can leave out saved results', async () => {
-    server.onChat(
-      scriptedModel([
-        callTool('save', { name: 'n', query: 'SELECT 1 AS one' }),
-        callTool('list_tables', { include_saved: false }),
-        (request) => callTool('answer', { value: JSON.stringify(lastToolResult(request)['tables']), text: 'tables' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('save', { name: 'n', query: 'SELECT 1 AS one' }),
+      callTool('list_tables', { include_saved: false }),
+      (request) => callTool('answer', { value: JSON.stringify(lastToolResult(request)['tables']), text: 'tables' }),
+    ])
     agent = createDataAgent({ client: testClient(server) })
     session = await agent.session(shopTables(), { seed: 1 })
     const answer = await session.ask('Which tables are there?')
@@ -538,12 +515,10 @@ describe('dataAgentFromCli', () => {
   })
 
   it('builds the agent from the provider flags and answers through the server', async () => {
-    server.onChat(
-      scriptedModel([
-        callTool('sql', { query: 'SELECT count(*) FROM customers' }),
-        (r) => callTool('answer', { value: firstCell(r), text: 'four' }),
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('sql', { query: 'SELECT count(*) FROM customers' }),
+      (r) => callTool('answer', { value: firstCell(r), text: 'four' }),
+    ])
     agent = dataAgentFromCli({
       ...base(),
       baseUrl: server.baseUrl,

@@ -6,7 +6,7 @@ import { capRows } from '../../../src/adapters/data-agent/session.js'
 import { DataEngine } from '../../../src/adapters/data-agent/engine.js'
 import type { DataAgentSession } from '../../../src/adapters/data-agent/session.js'
 import { callTool, lastToolResult, scriptedModel, testClient } from '../../helpers/scripted-model.js'
-import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { FakeProvider } from '../../helpers/fake-llm-upstream.js'
 
 // Issue 26 item 5: after a question timed out while DuckDB ran a heavy query, the process never exited; and
 // tool results were capped by rows but not bytes (a 50 MB cell went to the model).
@@ -94,18 +94,18 @@ describe('the data agent lets the process exit after a timeout', () => {
 })
 
 describe('tool results are capped in bytes', () => {
-  let server: FakeChatServer
+  let server: FakeProvider
   let agent: ToolDataAgent | undefined
   let session: DataAgentSession | undefined
   beforeEach(async () => {
-    server = await startFakeServer()
+    server = await new FakeProvider().start()
   })
   afterEach(async () => {
     await session?.close()
     await agent?.close()
     session = undefined
     agent = undefined
-    await server.close()
+    await server.stop()
   })
 
   it('a 5 MB cell reaches the model as its start and a note, within the cap; the answer itself is not cut', async () => {
@@ -120,19 +120,17 @@ describe('tool results are capped in bytes', () => {
     }
     let seen: Record<string, unknown> | undefined
     let bytes = 0
-    server.onChat(
-      scriptedModel([
-        callTool('sql', {
-          query: "SELECT id, CASE WHEN id = 1 THEN repeat('x', 5000000) ELSE body END AS body FROM blobs ORDER BY id",
-        }),
-        (request) => {
-          seen = lastToolResult(request)
-          const messages = (request.body as { messages: Array<{ role: string; content?: string }> }).messages
-          bytes = Buffer.byteLength(messages.filter((m) => m.role === 'tool').at(-1)!.content!)
-          return callTool('answer', { value: 'done', text: 'ok' })
-        },
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('sql', {
+        query: "SELECT id, CASE WHEN id = 1 THEN repeat('x', 5000000) ELSE body END AS body FROM blobs ORDER BY id",
+      }),
+      (request) => {
+        seen = lastToolResult(request)
+        const messages = (request.body as { messages: Array<{ role: string; content?: string }> }).messages
+        bytes = Buffer.byteLength(messages.filter((m) => m.role === 'tool').at(-1)!.content!)
+        return callTool('answer', { value: 'done', text: 'ok' })
+      },
+    ])
     agent = createDataAgent({ client: testClient(server), maxResultBytes: 4096 })
     session = await agent.session(tables, { seed: 1 })
     const answer = await session.ask('What is in the blobs?')

@@ -5,7 +5,7 @@ import { checkSnapshotTrap } from '../../../src/adapters/data-agent/snapshot-tra
 import type { Answer } from '../../../src/core/answer.js'
 import type { RecordToolCall } from '../../../src/core/transcript.js'
 import type { Trajectory } from '../../../src/grading/trajectory.js'
-import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { FakeProvider } from '../../helpers/fake-llm-upstream.js'
 import { conversationSession } from '../../../src/cases/conversation-turns.js'
 import { recordFromTest } from '../../../src/test-meta/to-run-record.js'
 import {
@@ -25,17 +25,17 @@ import {
 
 const { table, sampleMean, trueMean } = trapTable(2_000)
 const tables = { sales: table }
-let server: FakeChatServer
+let server: FakeProvider
 let agent: ToolDataAgent
 let session: DataAgentSession
 
 beforeEach(async () => {
-  server = await startFakeServer()
+  server = await new FakeProvider().start()
 })
 afterEach(async () => {
   await session?.close()
   await agent?.close()
-  await server.close()
+  await server.stop()
 })
 
 /** The tool calls the model asked for in this question, in order (its final `answer` call included). */
@@ -63,7 +63,7 @@ function modelToolCalls(answered: Answer): Trajectory {
 }
 
 async function ask(steps: Parameters<typeof scriptedModel>[0]): Promise<{ answer: Answer; trajectory: Trajectory }> {
-  server.onChat(scriptedModel(steps))
+  server.handler = scriptedModel(steps)
   agent = createDataAgent({ client: testClient(server) })
   session = await agent.session(tables, { seed: 1 })
   const answer = await session.ask('What is the mean sale amount?')
@@ -159,15 +159,13 @@ describe('snapshot trap and trajectory through the gateway (a conversation turn,
   it('the data agent answered with sql over the full table: the turn trajectory holds its tool calls, the matchers pass', async ({
     task,
   }) => {
-    server.onChat(
-      scriptedModel([
-        callTool('describe', { table: 'sales' }),
-        callTool('sql', { query: 'SELECT avg(amount) AS mean FROM sales' }),
-        (request) => callTool('answer', { value: firstCell(request) }),
-        callTool('describe', { table: 'sales' }),
-        sampleAnswer,
-      ]),
-    )
+    server.handler = scriptedModel([
+      callTool('describe', { table: 'sales' }),
+      callTool('sql', { query: 'SELECT avg(amount) AS mean FROM sales' }),
+      (request) => callTool('answer', { value: firstCell(request) }),
+      callTool('describe', { table: 'sales' }),
+      sampleAnswer,
+    ])
     agent = createDataAgent({ client: testClient(server) })
     const conv = conversationSession('trap', { data: tables, agent }, [
       ['What is the mean sale amount?', () => undefined],

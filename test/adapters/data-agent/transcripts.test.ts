@@ -5,29 +5,19 @@ import type { RunRecord } from '../../../src/core/run-record.js'
 import type { Transcript } from '../../../src/core/transcript.js'
 import { jsonLines } from '../../helpers/report-files.js'
 import { runCli, withTempDir, modelQaArgs } from '../../helpers/cli-harness.js'
-import { completion, type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { FakeProvider } from '../../helpers/fake-llm-upstream.js'
+import { COUNT_THEN_ANSWER } from '../../helpers/tool-model.js'
 
 // The data agent (DuckDB) under `qa` through the gateway: its SQL runs are agent tool steps with a preview of their
 // rows, and the record's toolCalls list them in the order the model asked for them.
 
 const KEY = 'sk-data-agent-transcripts-SECRET-42'
-let server: FakeChatServer
+let server: FakeProvider
 
 beforeAll(async () => {
-  server = await startFakeServer({
-    handler: async (req) => {
-      const messages = (req.body as { messages: Array<{ role: string; content: string | null }> }).messages
-      const lastUserAt = messages.map((m) => m.role).lastIndexOf('user')
-      const tool = messages.slice(lastUserAt).find((m) => m.role === 'tool')
-      const call = (name: string, args: Record<string, unknown>) =>
-        completion(null, { toolCalls: [{ id: `c${messages.length}`, name, arguments: JSON.stringify(args) }] })
-      if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM events' })
-      const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
-      return call('answer', { value: JSON.stringify(rows[0]![0]), text: 'rows counted' })
-    },
-  })
+  server = await new FakeProvider(COUNT_THEN_ANSWER).start()
 })
-afterAll(async () => server.close())
+afterAll(async () => server.stop())
 
 describe('the data agent in transcripts', () => {
   it('keeps each SQL it ran with a preview of the result, and lists it as an agent tool call', async () => {
@@ -58,7 +48,7 @@ describe('the data agent in transcripts', () => {
       // The tool result went back to the model in the second request, as the transcript shows.
       expect(transcript!.calls[1]!.request.messages.find((m) => m.role === 'tool')).toMatchObject({
         content: sql!.resultPreview,
-        toolCallId: 'c2',
+        toolCallId: 'call_1',
       })
       expect(readFileSync(join(dir, 'reports/qa/qa.transcripts.jsonl'), 'utf8')).not.toContain(KEY)
       expect((await runCli(['verify', join(dir, 'reports/qa')], dir)).code).toBe(0)

@@ -11,29 +11,23 @@ import {
 } from '../../../src/adapters/providers/index.js'
 import { InputError } from '../../../src/core/errors.js'
 import type { AgentRunResult } from '../../../src/core/schemas.js'
-import {
-  completion,
-  errorReply,
-  type FakeChatServer,
-  fixesReply,
-  startFakeServer,
-} from '../../helpers/fake-provider.js'
+import { FakeProvider, fixesReply, errorReply } from '../../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../../helpers/tool-model.js'
 import { ctx, FAKE_KEY, makeTask, tempDir, virtualClock } from '../../helpers/providers.js'
 
-let server: FakeChatServer
+let server: FakeProvider
 let dir: string
 let logs: string[]
 
 beforeEach(async () => {
-  server = await startFakeServer()
-  server.onChat((_request, index) =>
-    fixesReply([{ row: 0, column: 'city', new_value: `answer ${index}` }], { promptTokens: 200, completionTokens: 30 }),
-  )
+  server = await new FakeProvider().start()
+  server.handler = (_request, index) =>
+    fixesReply([{ row: 0, column: 'city', new_value: `answer ${index}` }], { promptTokens: 200, completionTokens: 30 })
   dir = join(tempDir(), 'cassettes')
   logs = []
 })
 afterEach(async () => {
-  await server.close()
+  await server.stop()
 })
 
 const task = makeTask(['city'], [['Bostn']], 'hospital-case-3')
@@ -114,19 +108,19 @@ describe('record / replay cache', () => {
   })
 
   it('redacts the key should the provider echo it in its answer', async () => {
-    server.onChat(() => fixesReply([{ row: 0, column: 'city', new_value: `leaked ${FAKE_KEY}` }]))
+    server.handler = () => fixesReply([{ row: 0, column: 'city', new_value: `leaked ${FAKE_KEY}` }])
     await run('record')
     expect(readFileSync(join(dir, files()[0]!), 'utf8')).not.toContain(FAKE_KEY)
   })
 
   it('no key in any file written or message printed, whatever happens', async () => {
     const messages: string[] = []
-    server.script(
+    server.queueReplies(
       errorReply(429, `rate limited for key ${FAKE_KEY}`, { 'retry-after': '1' }),
       errorReply(500, `internal error, key=${FAKE_KEY}`),
       fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }]),
       errorReply(403, `forbidden: ${FAKE_KEY}`),
-      completion(`I'm sorry, I cannot share ${FAKE_KEY}`),
+      chatCompletion(`I'm sorry, I cannot share ${FAKE_KEY}`),
     )
     const agent = agentWith('record', { clock: virtualClock() })
     for (let trial = 0; trial < 3; trial++) {
@@ -199,7 +193,7 @@ describe('record / replay cache', () => {
   it('replays many calls with the server gone', async () => {
     const agent = agentWith('record')
     for (let trial = 0; trial < 50; trial++) await agent.run(task, ctx(trial))
-    await server.close()
+    await server.stop()
     const replay = agentWith('replay', { maxServerRetries: 0 })
     const results = (await Promise.all(
       Array.from({ length: 50 }, (_, trial) => replay.run(task, ctx(trial))),

@@ -11,28 +11,22 @@ import {
 } from '../../../src/adapters/providers/index.js'
 import { AgentFailure, InputError } from '../../../src/core/errors.js'
 import type { AgentRunResult } from '../../../src/core/schemas.js'
-import {
-  completion,
-  heldAnswers,
-  errorReply,
-  type FakeChatServer,
-  fixesReply,
-  startFakeServer,
-  userMessageOf,
-} from '../../helpers/fake-provider.js'
+import { FakeProvider, fixesReply, errorReply, heldAnswers, userMessageOf } from '../../helpers/fake-llm-upstream.js'
+import { chatCompletion, NO_FIXES } from '../../helpers/tool-model.js'
 import { ctx, FAKE_KEY, makeTask, numberedTask, tempDir, virtualClock } from '../../helpers/providers.js'
 
-let server: FakeChatServer
+let server: FakeProvider
 let logs: string[]
 let clock: ReturnType<typeof virtualClock>
 
 beforeEach(async () => {
-  server = await startFakeServer()
+  // Calls the test scripts no answer for find nothing to fix.
+  server = await new FakeProvider(NO_FIXES).start()
   logs = []
   clock = virtualClock()
 })
 afterEach(async () => {
-  await server.close()
+  await server.stop()
 })
 
 function options(extra: ProviderAgentOptions = {}): ProviderAgentOptions {
@@ -72,13 +66,16 @@ async function failureOf(promise: Promise<unknown>): Promise<ProviderFailure> {
   throw new Error('expected a ProviderFailure')
 }
 
+/** What a misbehaving server labels a body that is not JSON. */
+const JSON_TYPE = { 'content-type': 'application/json' }
+
 function expectNoKey(...texts: unknown[]): void {
   for (const text of texts) expect(JSON.stringify(text)).not.toContain(FAKE_KEY)
 }
 
 describe('provider agent against a chat-completions server', () => {
   it('returns the fixes with tokens, quota and cost of the call', async () => {
-    server.script(
+    server.queueReplies(
       fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }], { promptTokens: 1_000, completionTokens: 50 }),
     )
     const result = await runAgent('groq-llama-70b', {
@@ -109,7 +106,7 @@ describe('provider agent against a chat-completions server', () => {
       ['openrouter', 1_000],
       ['cerebras-llama', 1_000],
     ] as const) {
-      server.script(fixesReply([]), fixesReply([]), fixesReply([]))
+      server.queueReplies(fixesReply([]), fixesReply([]), fixesReply([]))
       const agent = createProviderAgent(
         name,
         options({ env: { GEMINI_API_KEY: FAKE_KEY, OPENROUTER_API_KEY: FAKE_KEY, CEREBRAS_API_KEY: FAKE_KEY } }),
@@ -119,13 +116,13 @@ describe('provider agent against a chat-completions server', () => {
         quota += ((await agent.run(task, ctx(trial))) as AgentRunResult).usage!.quotaUnits!
       expect(quota).toBe(1 / perDay + 1 / perDay + 1 / perDay)
     }
-    server.script(fixesReply([]))
+    server.queueReplies(fixesReply([]))
     const local = await runAgent('local-ollama')
     expect(local.usage!.quotaUnits).toBe(0)
   })
 
   it('sends the key as a bearer header, never in the URL (Gemini)', async () => {
-    server.script(fixesReply([]))
+    server.queueReplies(fixesReply([]))
     await runAgent('gemini-flash')
     const request = server.requests[0]!
     expect(request.headers.authorization).toBe(`Bearer ${FAKE_KEY}`)
@@ -152,7 +149,7 @@ describe('provider agent against a chat-completions server', () => {
   it('reads the key from a .env file; the real environment wins', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, '.env'), `# keys\nexport GROQ_API_KEY="from-file-key-1234"\nOTHER=x # comment\n`)
-    server.script(fixesReply([]), fixesReply([]))
+    server.queueReplies(fixesReply([]), fixesReply([]))
     await createProviderAgent('groq-llama-70b', options({ env: {}, envFile: undefined, cwd: dir })).run(task, ctx())
     expect(server.requests[0]!.headers.authorization).toBe('Bearer from-file-key-1234')
     await createProviderAgent(
@@ -177,7 +174,7 @@ describe('provider agent against a chat-completions server', () => {
     )
     expect(() => createProviderAgent('openai-compatible', options({}))).toThrow(/--model/)
     expect(() => createProviderAgent('no-such-agent', options())).toThrow(/unknown provider agent/)
-    server.script(fixesReply([]))
+    server.queueReplies(fixesReply([]))
     const agent = createProviderAgent(
       'openai-compatible',
       options({ model: 'my-model', apiKeyEnv: 'CUSTOM_KEY', env: { CUSTOM_KEY: 'custom-key-5678' } }),
@@ -193,13 +190,16 @@ describe('provider agent against a chat-completions server', () => {
   })
 
   it('accepts fenced JSON from the model', async () => {
-    server.script(completion('```json\n[{"row": 1, "column": "zip", "new_value": "60601"}]\n```'))
+    server.queueReplies(chatCompletion('```json\n[{"row": 1, "column": "zip", "new_value": "60601"}]\n```'))
     expect((await runAgent('groq-llama-70b')).fixes).toEqual([{ row: 1, column: 'zip', newValue: '60601' }])
   })
 
   it('fails truncated JSON as parse_failure and keeps the tokens it cost', async () => {
-    server.script(
-      completion('{"fixes": [{"row": 1, "column": "zip", "new_va', { finishReason: 'length', completionTokens: 4096 }),
+    server.queueReplies(
+      chatCompletion('{"fixes": [{"row": 1, "column": "zip", "new_va', {
+        finishReason: 'length',
+        completionTokens: 4096,
+      }),
     )
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure).toBeInstanceOf(AgentFailure)
@@ -210,14 +210,16 @@ describe('provider agent against a chat-completions server', () => {
   })
 
   it('fails a refusal as refusal', async () => {
-    server.script(completion("I'm sorry, I can't help with that."))
+    server.queueReplies(chatCompletion("I'm sorry, I can't help with that."))
     expect((await failureOf(runAgent('groq-llama-70b'))).kind).toBe('refusal')
-    server.script(completion(null, { refusal: 'Declined by policy' }))
+    server.queueReplies(chatCompletion(null, { refusal: 'Declined by policy' }))
     expect((await failureOf(runAgent('groq-llama-70b'))).kind).toBe('refusal')
   })
 
   it('skips malformed fixes with warnings', async () => {
-    server.script(completion('{"fixes": [{"row": 0, "column": "city", "new_value": "Boston"}, {"row": "x"}]}'))
+    server.queueReplies(
+      chatCompletion('{"fixes": [{"row": 0, "column": "city", "new_value": "Boston"}, {"row": "x"}]}'),
+    )
     const result = await runAgent('groq-llama-70b')
     expect(result.fixes).toHaveLength(1)
     expect(result.warnings).toEqual([expect.stringMatching(/skipped fix #1/)])
@@ -226,7 +228,7 @@ describe('provider agent against a chat-completions server', () => {
 
 describe('429, server errors and timeouts', () => {
   it('honors Retry-After and logs the wait', async () => {
-    server.script(errorReply(429, 'slow down', { 'retry-after': '7' }), fixesReply([]))
+    server.queueReplies(errorReply(429, 'slow down', { 'retry-after': '7' }), fixesReply([]))
     const result = await runAgent('groq-llama-70b')
     expect(result.fixes).toEqual([])
     expect(clock.sleeps).toEqual([7_000])
@@ -236,7 +238,7 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('prefers retry-after-ms, and accepts an HTTP date', async () => {
-    server.script(
+    server.queueReplies(
       errorReply(429, 'slow down', { 'retry-after-ms': '1500', 'retry-after': '9' }),
       errorReply(429, 'slow down', { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }),
       fixesReply([]),
@@ -249,7 +251,7 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('backs off exponentially with jitter when no Retry-After is given, capped', async () => {
-    server.onChat(() => errorReply(429, 'quota'))
+    server.handler = () => errorReply(429, 'quota')
     let draw = 0
     const draws = [0, 1, 0.5, 0.999, 0, 1]
     const failure = await failureOf(
@@ -269,7 +271,7 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('fails as rate_limited at once when the server asks for a wait over the limit', async () => {
-    server.script(errorReply(429, 'daily quota', { 'retry-after': '86400' }))
+    server.queueReplies(errorReply(429, 'daily quota', { 'retry-after': '86400' }))
     const failure = await failureOf(runAgent('groq-llama-70b', { maxRetryAfterMs: 60_000 }))
     expect(failure.kind).toBe('rate_limited')
     expect(failure.message).toMatch(/86400 seconds/)
@@ -277,10 +279,10 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('retries 5xx a few times, then fails as provider_error', async () => {
-    server.script(errorReply(503, 'busy'), fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }]))
+    server.queueReplies(errorReply(503, 'busy'), fixesReply([{ row: 0, column: 'city', new_value: 'Boston' }]))
     expect((await runAgent('groq-llama-70b')).fixes).toHaveLength(1)
     expect(logs[0]).toMatch(/HTTP 503 .*retrying in/)
-    server.onChat(() => errorReply(500, 'broken'))
+    server.handler = () => errorReply(500, 'broken')
     const failure = await failureOf(runAgent('groq-llama-70b', { maxServerRetries: 2 }))
     expect(failure.kind).toBe('provider_error')
     expect(failure.message).toMatch(/HTTP 500 from \S+ after 2 retries/)
@@ -288,14 +290,14 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('retries a dropped connection', async () => {
-    server.script({ destroy: true }, fixesReply([]))
+    server.queueReplies({ dropConnection: true }, fixesReply([]))
     expect((await runAgent('groq-llama-70b')).fixes).toEqual([])
     expect(logs[0]).toMatch(/cannot reach .*retrying in/)
     expect(server.requests).toHaveLength(2)
   })
 
   it('does not retry other 4xx, and never echoes the key', async () => {
-    server.script(errorReply(401, `Invalid API key: ${FAKE_KEY}`))
+    server.queueReplies(errorReply(401, `Invalid API key: ${FAKE_KEY}`))
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
     expect(failure.message).toMatch(/HTTP 401: the provider answered with an error$/)
@@ -305,8 +307,9 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('never copies a body into a message: a 200 that is not JSON says so, with its size', async () => {
-    // A misbehaving gateway echoes the Authorization header; JSON.parse's error would quote its first characters.
-    server.script({ text: `Bearer ${FAKE_KEY}` })
+    // A misbehaving gateway echoes the Authorization header, labelled JSON; JSON.parse's error would quote its
+    // first characters.
+    server.queueReplies({ text: `Bearer ${FAKE_KEY}`, headers: JSON_TYPE })
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
     expect(failure.message).toMatch(/answered HTTP 200 with a body that is not JSON \(\d+ characters\)$/)
@@ -316,16 +319,16 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('fails an answer that is not a chat completion as provider_error', async () => {
-    server.script({ text: '<html>gateway</html>' })
+    server.queueReplies({ text: '<html>gateway</html>', headers: JSON_TYPE })
     expect((await failureOf(runAgent('groq-llama-70b'))).kind).toBe('provider_error')
-    server.script({ json: { object: 'list', data: [] } })
+    server.queueReplies({ json: { object: 'list', data: [] } })
     const failure = await failureOf(runAgent('groq-llama-70b'))
     expect(failure.kind).toBe('provider_error')
     expect(failure.message).toMatch(/not a chat completion/)
   })
 
   it('fails a call past its timeout as timeout', async () => {
-    server.onChat(heldAnswers().handler) // the answer never comes
+    server.handler = heldAnswers().handler // the answer never comes
     const failure = await failureOf(runAgent('groq-llama-70b', { timeoutMs: 150, clock: undefined }))
     expect(failure.kind).toBe('timeout')
     expect(failure.message).toMatch(/no answer within 0.15 seconds/)
@@ -334,7 +337,7 @@ describe('429, server errors and timeouts', () => {
   it('honors the run signal: an aborted trial fails as timeout', async () => {
     const controller = new AbortController()
     const held = heldAnswers()
-    server.onChat(held.handler)
+    server.handler = held.handler
     const agent = createProviderAgent('groq-llama-70b', options())
     const running = agent.run(task, ctx(0, 7, controller.signal))
     // Abort while the call is in flight: once the server holds it, not after a guessed delay.
@@ -346,26 +349,26 @@ describe('429, server errors and timeouts', () => {
   })
 
   it('never falls back to another provider', async () => {
-    const other = await startFakeServer()
+    const other = await new FakeProvider().start()
     try {
-      server.onChat(() => errorReply(429, 'quota'))
+      server.handler = () => errorReply(429, 'quota')
       await failureOf(runAgent('groq-llama-70b', { maxRetries: 1 }))
       expect(other.requests).toHaveLength(0)
     } finally {
-      await other.close()
+      await other.stop()
     }
   })
 })
 
 describe('chunks and limits', () => {
   it('splits a large table into chunks and merges their fixes in row order', async () => {
-    server.onChat((request) => {
+    server.handler = (request) => {
       const rows = [...userMessageOf(request).matchAll(/\{"row":(\d+),/g)].map((m) => Number(m[1]))
       return fixesReply(
         rows.map((row) => ({ row, column: 'zip', new_value: `z${row}` })),
         { promptTokens: 10, completionTokens: 5 },
       )
-    })
+    }
     const big = numberedTask(120)
     const agent = createProviderAgent('groq-llama-70b', options({ chunkTokenBudget: 800, concurrency: 3, rpm: 0 }))
     const result = (await agent.run(big, ctx())) as AgentRunResult
@@ -394,9 +397,8 @@ describe('chunks and limits', () => {
   })
 
   it('fails the run when one chunk fails, and says which rows', async () => {
-    server.onChat((request) =>
-      userMessageOf(request).includes('{"row":0,') ? completion('not json at all') : fixesReply([]),
-    )
+    server.handler = (request) =>
+      userMessageOf(request).includes('{"row":0,') ? chatCompletion('not json at all') : fixesReply([])
     const agent = createProviderAgent('groq-llama-70b', options({ chunkTokenBudget: 800 }))
     const failure = await failureOf(Promise.resolve(agent.run(numberedTask(120), ctx())))
     expect(failure.kind).toBe('parse_failure')
@@ -422,7 +424,7 @@ describe('chunks and limits', () => {
 
   it('two agents for the same provider share its limits', async () => {
     const held = heldAnswers(() => fixesReply([]))
-    server.onChat(held.handler)
+    server.handler = held.handler
     const opts = options({ concurrency: 2, rpm: 0, clock: undefined })
     const first = createProviderAgent('groq-llama-70b', opts)
     const second = createProviderAgent('groq-llama-70b', { ...opts, model: 'other-model' })
@@ -438,10 +440,10 @@ describe('chunks and limits', () => {
     await createProviderAgent('groq-llama-70b', opts).run(numberedTask(120), ctx())
     const chunks = server.requests.length
     expect(chunks).toBeGreaterThan(4)
-    const counted = await startFakeServer()
+    const counted = await new FakeProvider().start()
     try {
       const held = heldAnswers()
-      counted.onChat(held.handler)
+      counted.handler = held.handler
       const running = createProviderAgent('groq-llama-70b', { ...opts, baseUrl: counted.baseUrl }).run(
         numberedTask(120),
         ctx(),
@@ -451,7 +453,7 @@ describe('chunks and limits', () => {
       expect(counted.requests).toHaveLength(chunks)
       expect(counted.maxInFlight).toBe(2)
     } finally {
-      await counted.close()
+      await counted.stop()
     }
   })
 })
@@ -469,11 +471,11 @@ describe('chat with tools', () => {
   ]
 
   it('returns tool calls and continues the conversation with their results', async () => {
-    server.script(
-      completion(null, {
+    server.queueReplies(
+      chatCompletion(null, {
         toolCalls: [{ id: 'call_1', name: 'sql', arguments: '{"query": "select count(*) from t"}' }],
       }),
-      completion('There are 42 rows.', { promptTokens: 30, completionTokens: 6 }),
+      chatCompletion('There are 42 rows.', { promptTokens: 30, completionTokens: 6 }),
     )
     const client = createChatClient('groq-llama-70b', options())
     try {
@@ -506,7 +508,7 @@ describe('chat with tools', () => {
   })
 
   it('reports tool arguments that are not JSON', async () => {
-    server.script(completion(null, { toolCalls: [{ id: 'c', name: 'sql', arguments: '{"query": ' }] }))
+    server.queueReplies(chatCompletion(null, { toolCalls: [{ id: 'c', name: 'sql', arguments: '{"query": ' }] }))
     const client = createChatClient('groq-llama-70b', options())
     try {
       const reply = await client.chatWithTools([{ role: 'user', content: 'q' }], tools, { trial: 0, seed: 1 })

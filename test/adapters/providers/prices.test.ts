@@ -5,7 +5,7 @@ import { loadPriceFile, parsePriceMap } from '../../../src/adapters/providers/in
 import { main } from '../../../src/cli/main.js'
 import type { CliIO } from '../../../src/cli/io.js'
 import { InputError } from '../../../src/core/errors.js'
-import { type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { FakeProvider, type ProviderReply } from '../../helpers/fake-llm-upstream.js'
 import { tempDir } from '../../helpers/providers.js'
 
 const MODELS = {
@@ -26,22 +26,29 @@ function io(cwd: string) {
   return { cli, out, err }
 }
 
-let server: FakeChatServer | undefined
+/** A provider whose `GET …/models` answers `reply`; other paths get FakeProvider's own answers. */
+async function modelsServer(reply: ProviderReply): Promise<FakeProvider> {
+  const provider = await new FakeProvider().start()
+  provider.handler = (request) => (request.method === 'GET' && request.url.endsWith('/models') ? reply : undefined)
+  return provider
+}
+
+let server: FakeProvider | undefined
 afterEach(async () => {
-  await server?.close()
+  await server?.stop()
   server = undefined
 })
 
 describe('dataforge-evals prices fetch', () => {
   it('reads the models endpoint and writes a price map in USD per token', async () => {
-    server = await startFakeServer({ models: MODELS })
+    server = await modelsServer({ json: MODELS })
     const dir = tempDir()
     const { cli, out, err } = io(dir)
-    const code = await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1`, '--out', 'prices.json'], cli)
+    const code = await main(['prices', 'fetch', '--base-url', `${server.url}/api/v1`, '--out', 'prices.json'], cli)
     expect(err.join('')).toBe('')
     expect(code).toBe(0)
     expect(out.join('')).toBe('wrote prices for 3 models to prices.json\n')
-    expect(server.other[0]!.url).toBe('/api/v1/models')
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/models'])
     const written = JSON.parse(readFileSync(join(dir, 'prices.json'), 'utf8'))
     expect(Object.keys(written.models)).toEqual([
       'google/gemini-2.0-flash-001',
@@ -53,9 +60,10 @@ describe('dataforge-evals prices fetch', () => {
   })
 
   it('prints the map to stdout without --out', async () => {
-    server = await startFakeServer({ models: MODELS })
+    server = await modelsServer({ json: MODELS })
     const { cli, out } = io(tempDir())
-    expect(await main(['prices', 'fetch', '--base-url', `${server.origin}/api/v1/`], cli)).toBe(0)
+    expect(await main(['prices', 'fetch', '--base-url', `${server.url}/api/v1/`], cli)).toBe(0)
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/models'])
     expect(JSON.parse(out.join('')).models['google/gemini-2.0-flash-001']).toEqual({
       prompt: 0.0000001,
       completion: 0.0000004,
@@ -63,13 +71,13 @@ describe('dataforge-evals prices fetch', () => {
   })
 
   it('returns 2 with one line on stderr for bad usage or a bad answer', async () => {
-    server = await startFakeServer({ models: { nothing: true } })
+    server = await modelsServer({ json: { nothing: true } })
     const cases: string[][] = [
       [],
       ['update'],
       ['fetch', '--bogus'],
       ['fetch', '--base-url', 'ftp://example'],
-      ['fetch', '--base-url', `${server.origin}/api/v1`],
+      ['fetch', '--base-url', `${server.url}/api/v1`],
     ]
     for (const argv of cases) {
       const { cli, err } = io(tempDir())
@@ -77,13 +85,13 @@ describe('dataforge-evals prices fetch', () => {
       expect(err).toHaveLength(1)
       expect(err[0]!.trim().split('\n')).toHaveLength(1)
     }
-    const failing = await startFakeServer({ modelsStatus: 500 })
+    const failing = await modelsServer({ status: 500, json: { data: [] } })
     try {
       const { cli, err } = io(tempDir())
-      expect(await main(['prices', 'fetch', '--base-url', failing.origin], cli)).toBe(2)
+      expect(await main(['prices', 'fetch', '--base-url', failing.url], cli)).toBe(2)
       expect(err[0]).toMatch(/HTTP 500/)
     } finally {
-      await failing.close()
+      await failing.stop()
     }
   })
 

@@ -6,7 +6,8 @@ import { dabenchPrompt } from '../../../src/datasets/dabench/suite.js'
 import { dabenchEqual } from '../../../src/grading/answers/dabench.js'
 import type { EvalReport } from '../../../src/report-builder/build.js'
 import { runCli, withTempDir, modelQaArgs } from '../../helpers/cli-harness.js'
-import { completion, type FakeChatServer, startFakeServer } from '../../helpers/fake-provider.js'
+import { FakeProvider } from '../../helpers/fake-llm-upstream.js'
+import { chatCompletion } from '../../helpers/tool-model.js'
 
 // The model-backed agents on the dabench suite against a loopback chat-completions server: each gets the
 // question's CSV as other suites' tables (model-qa: head rows within its token budget; the data agent: a DuckDB
@@ -32,34 +33,33 @@ function reportIn(dir: string): EvalReport {
 }
 
 describe('dabench with model-backed agents on a loopback server', () => {
-  let server: FakeChatServer
+  let server: FakeProvider
   beforeAll(async () => {
-    server = await startFakeServer({
-      handler: async (req) => {
-        const body = req.body as { messages: Array<Message & { tool_calls?: unknown[] }>; tools?: unknown[] }
-        const question = lastUser(body)
-        const name = firstName(question)
-        if (!body.tools)
-          return completion(JSON.stringify({ answer: `@${name}[0]`, explanation: 'a guess' }), {
-            promptTokens: 50,
-            completionTokens: 5,
-          })
-        // The data agent: count the rows with sql, then answer with the count in the asked format.
-        const lastUserAt = body.messages.map((m) => m.role).lastIndexOf('user')
-        const tool = body.messages.slice(lastUserAt).find((m) => m.role === 'tool')
-        const call = (fn: string, args: Record<string, unknown>) =>
-          completion(null, {
-            toolCalls: [{ id: `c${body.messages.length}`, name: fn, arguments: JSON.stringify(args) }],
-            promptTokens: 50,
-            completionTokens: 5,
-          })
-        if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM "table"' })
-        const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
-        return call('answer', { value: `@${name}[${String(rows[0]![0])}]`, text: 'rows counted' })
-      },
-    })
+    server = await new FakeProvider().start()
+    server.handler = async (req) => {
+      const body = req.body as { messages: Array<Message & { tool_calls?: unknown[] }>; tools?: unknown[] }
+      const question = lastUser(body)
+      const name = firstName(question)
+      if (!body.tools)
+        return chatCompletion(JSON.stringify({ answer: `@${name}[0]`, explanation: 'a guess' }), {
+          promptTokens: 50,
+          completionTokens: 5,
+        })
+      // The data agent: count the rows with sql, then answer with the count in the asked format.
+      const lastUserAt = body.messages.map((m) => m.role).lastIndexOf('user')
+      const tool = body.messages.slice(lastUserAt).find((m) => m.role === 'tool')
+      const call = (fn: string, args: Record<string, unknown>) =>
+        chatCompletion(null, {
+          toolCalls: [{ id: `c${body.messages.length}`, name: fn, arguments: JSON.stringify(args) }],
+          promptTokens: 50,
+          completionTokens: 5,
+        })
+      if (!tool) return call('sql', { query: 'SELECT count(*) AS n FROM "table"' })
+      const rows = (JSON.parse(tool.content!) as { rows: unknown[][] }).rows
+      return call('answer', { value: `@${name}[${String(rows[0]![0])}]`, text: 'rows counted' })
+    }
   })
-  afterAll(async () => server.close())
+  afterAll(async () => server.stop())
 
   it('model-qa: the question with its constraints and format as the user turn, the table as head rows within the budget', async () => {
     await withTempDir(async (dir) => {
