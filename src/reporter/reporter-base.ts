@@ -77,12 +77,6 @@ export abstract class EvalReporterBase {
 
   private runEnd: Promise<typeof import('../report-builder/run-end.js')> | null = null
 
-  /** Whether the report folder gets files that hold every record (report.json, runs.jsonl). */
-  protected get writesRecords(): boolean {
-    const formats = this.options.formats ?? REPORT_FORMATS
-    return formats.includes('json') || formats.includes('jsonl')
-  }
-
   /** Builds, gates, writes and prints one run's report; sets a failing exit code when a gate fails. */
   async finishRun(run: FinishedRun): Promise<{ failures: string[] }> {
     const { endRun } = await this.preloadRunEnd()

@@ -103,7 +103,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
   private async runState(): Promise<EvalRunState> {
     this.runStateModule ??= import('./run-state.js')
     const { EvalRunState } = await this.runStateModule
-    this.state ??= new EvalRunState({ serializeAhead: this.writesRecords })
+    this.state ??= new EvalRunState()
     return this.state
   }
 

@@ -2,7 +2,6 @@ import { relative, sep } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import type { DatasetInfo } from '../../core/dataset-info.js'
 import type { RunRecord } from '../../core/run-record.js'
-import { recordJson } from '../../core/record-json.js'
 import type { Transcript } from '../../core/transcript.js'
 import { groupName } from '../../report-builder/aggregate.js'
 import type { EvalReport } from '../../report-builder/build.js'
@@ -29,12 +28,6 @@ export class EvalRunState {
   private provenance: RecordProvenance | null = null
   previous: EvalReport | null = null
 
-  /**
-   * `serializeAhead`: each record's JSON text (`recordJson`, kept for it) is made as the record is built, while
-   * the tests run, for a reporter that writes the records' files; the run's end then only joins the lines.
-   */
-  constructor(private readonly options: { serializeAhead: boolean } = { serializeAhead: false }) {}
-
   /** A run starts: records prepared for a run that never reached its end (no eval file ran) are dropped. */
   startRun(): void {
     this.prepared.clear()
@@ -58,9 +51,7 @@ export class EvalRunState {
     const state = testCase.result().state
     if (!isExactDataforgeMeta(meta) || state === 'skipped' || state === 'pending') return
     const provenance = this.provenance
-    const record = recordOf(testCase, meta, provenance)
-    if (this.options.serializeAhead) recordJson(record)
-    this.prepared.set(testCase.id, { testCase, state, meta, record, provenance })
+    this.prepared.set(testCase.id, { testCase, state, meta, record: recordOf(testCase, meta, provenance), provenance })
   }
 
   /**
