@@ -25,6 +25,11 @@ export function bySuite(aggregates: readonly Aggregate[]): Array<{ title: string
   return [...out.values()]
 }
 
+/** A group's label on a chart's axis: `agent[@model][ · category]`. */
+export function shortLabel(a: Aggregate): string {
+  return [armName(a.agent, a.model), a.category].filter(Boolean).join(' · ')
+}
+
 /**
  * Labels for one chart: `agent[@model][ · category]`, short enough to read on an axis, since the chart's
  * caption already names the suite or dataset; the full labels where the short ones would collide.
@@ -33,7 +38,7 @@ export function chartLabels(
   aggregates: readonly Aggregate[],
   full: ReadonlyMap<Aggregate, string>,
 ): Map<Aggregate, string> {
-  const short = aggregates.map((a) => [armName(a.agent, a.model), a.category].filter(Boolean).join(' · '))
+  const short = aggregates.map(shortLabel)
   const unique = new Set(short).size === short.length
   return new Map(aggregates.map((a, i) => [a, unique ? short[i]! : (full.get(a) ?? a.group)]))
 }

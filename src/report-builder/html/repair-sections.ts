@@ -5,32 +5,45 @@ import { fixed } from '../figure-text.js'
 import { kindRecallSpec, paretoSpec, scoreF1Spec } from './charts.js'
 import { esc, slug, sortValue } from './escape.js'
 import { figure } from './figure.js'
-import { bySuite, chartLabels } from './labels.js'
+import { bySuite, chartLabels, shortLabel } from './labels.js'
 import { paretoPoints, repairArmCosts } from './pareto.js'
 
 type Labeled = { label: string; aggregate: Aggregate }
 
-/** Per suite, Score and F1 of every group with their 95% intervals. */
+/**
+ * Per suite, Score and F1 of every group with their 95% intervals. Suites with one group each (a hundred
+ * conversations of one agent) share one chart, a row per suite: a chart of one row compares nothing, and a
+ * hundred of them bury the page.
+ */
 export async function scoreCharts(
   aggregates: readonly Aggregate[],
   labels: ReadonlyMap<Aggregate, string>,
 ): Promise<string> {
+  const suites = bySuite(aggregates.filter((a) => a.score.point !== null))
+  const alone = suites.filter((s) => s.aggregates.length === 1)
+  const pooled = new Set(alone.length > 1 ? alone : [])
   const parts: string[] = []
-  for (const [i, { title, aggregates: groups }] of bySuite(
-    aggregates.filter((a) => a.score.point !== null),
-  ).entries()) {
-    const short = chartLabels(groups, labels)
-    const rows: Labeled[] = groups.map((a) => ({ label: short.get(a)!, aggregate: a }))
-    parts.push(
-      await figure(scoreF1Spec(rows), {
-        id: `score-${i}-${slug(title)}`,
-        caption: `${title}: Score (correct/attempted, Wilson 95% interval)${groups.some(hasF1) ? ' and mean F1 (t 95% interval over units)' : ''} per group.`,
-        markField: 'group',
-        marksFor: rows.map((r) => r.label),
-      }),
-    )
+  for (const [i, suite] of suites.entries()) {
+    if (pooled.has(suite)) continue
+    const short = chartLabels(suite.aggregates, labels)
+    const rows = suite.aggregates.map((a) => ({ label: short.get(a)!, aggregate: a }))
+    parts.push(await scoreFigure(rows, `score-${i}-${slug(suite.title)}`, `${suite.title}: `, 'per group'))
+  }
+  if (pooled.size) {
+    const rows = alone.map(({ title, aggregates: [a] }) => ({ label: `${title} · ${shortLabel(a!)}`, aggregate: a! }))
+    parts.push(await scoreFigure(rows, 'score-suites', `The ${rows.length} suites with one group each: `, 'per suite'))
   }
   return parts.join('')
+}
+
+function scoreFigure(rows: Labeled[], id: string, lead: string, per: string): Promise<string> {
+  const f1 = rows.some((r) => hasF1(r.aggregate)) ? ' and mean F1 (t 95% interval over units)' : ''
+  return figure(scoreF1Spec(rows), {
+    id,
+    caption: `${lead}Score (correct/attempted, Wilson 95% interval)${f1} ${per}.`,
+    markField: 'group',
+    marksFor: rows.map((r) => r.label),
+  })
 }
 
 const hasF1 = (a: Aggregate) => (a.f1Interval?.mean ?? null) !== null

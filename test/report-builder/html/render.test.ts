@@ -68,6 +68,32 @@ describe('renderHtmlReport', () => {
     }
   })
 
+  it('draws suites of one group each in one Score chart, a row per suite; a suite of several groups keeps its own', async () => {
+    const turn = (suite: string, agent: string, turn: number, correct: boolean) =>
+      makeRecord({ suite, dataset: 'shop', caseId: suite, turn, agent, agentKind: 'custom', category: null, correct })
+    const records = [
+      ...['refunds', 'returns', 'shipping'].flatMap((suite, i) => [1, 2].map((t) => turn(suite, 'bot', t, t <= i + 1))),
+      ...['bot', 'other'].flatMap((agent) => [1, 2].map((t) => turn('pricing', agent, t, agent === 'bot'))),
+    ]
+    const html = await renderHtmlReport(reportOf(records))
+    const figures = [...html.matchAll(/<figure class="chart" id="(score-[^"]+)"[^>]*data-marks-for="([^"]*)"/g)]
+    expect(figures.map((m) => m[1])).toEqual(['score-0-pricing-shop', 'score-suites'])
+    const marks = (i: number) => JSON.parse(figures[i]![2]!.replaceAll('&quot;', '"')) as string[]
+    expect(marks(0)).toEqual(['bot', 'other'])
+    expect(marks(1)).toEqual(['refunds (shop) · bot', 'returns (shop) · bot', 'shipping (shop) · bot'])
+    expect(html).toContain(
+      'The 3 suites with one group each: Score (correct/attempted, Wilson 95% interval) per suite.',
+    )
+    // one suite of one group alone is drawn as before
+    const lone = await renderHtmlReport(
+      reportOf(records.filter((r) => r.suite !== 'returns' && r.suite !== 'shipping')),
+    )
+    expect([...lone.matchAll(/<figure class="chart" id="(score-[^"]+)"/g)].map((m) => m[1])).toEqual([
+      'score-0-pricing-shop',
+      'score-1-refunds-shop',
+    ])
+  })
+
   it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
     const html = await renderHtmlReport(reportOf(repairRecords()), {
       baselineDeltas: [
