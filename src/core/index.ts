@@ -41,6 +41,7 @@ export { LlmMetaSchema } from './llm-schema.js'
 export type { LlmAccess, LlmCall } from './llm.js'
 export { compareText, sortedEntries, sortedRecord } from './order.js'
 export { Random } from './random.js'
+export { realClearTimeout, realNow, realSetImmediate, realSetTimeout } from './real-timers.js'
 export { type DataBounds, recordProblems } from './record-checks.js'
 export { recordJson } from './record-json.js'
 export {

@@ -1,3 +1,5 @@
+import { realClearTimeout, realNow, realSetTimeout } from '../core/real-timers.js'
+
 /** Time as the rate limiter and backoff see it; tests inject a virtual clock so long waits take no real time. */
 export interface Clock {
   /** Milliseconds, monotonic. */
@@ -7,15 +9,15 @@ export interface Clock {
 }
 
 export const realClock: Clock = {
-  now: () => performance.now(),
+  now: realNow,
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason)
       const onAbort = () => {
-        clearTimeout(timer)
+        realClearTimeout(timer)
         reject(signal!.reason)
       }
-      const timer = setTimeout(
+      const timer = realSetTimeout(
         () => {
           signal?.removeEventListener('abort', onAbort)
           resolve()

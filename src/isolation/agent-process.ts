@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { AgentFailure } from '../core/errors.js'
+import { realClearTimeout, realSetTimeout } from '../core/real-timers.js'
 import type { FailureKind } from '../core/schemas.js'
 import { type AgentMessage, AgentMessageSchema, type HostMessage } from './protocol.js'
 import { truncate } from '../core/text.js'
@@ -68,7 +69,7 @@ export class AgentProcess {
       this.failReady = reject
     })
     this.ready.catch(() => undefined)
-    const readyTimer = setTimeout(
+    const readyTimer = realSetTimeout(
       () =>
         this.kill(
           new AgentFailure(
@@ -81,10 +82,10 @@ export class AgentProcess {
     readyTimer.unref()
     this.ready.then(
       () => {
-        clearTimeout(readyTimer)
+        realClearTimeout(readyTimer)
         this.isReady = true
       },
-      () => clearTimeout(readyTimer),
+      () => realClearTimeout(readyTimer),
     )
     this.detached = launch.detached === true
     this.sandbox = launch.sandbox ?? null
@@ -177,9 +178,9 @@ export class AgentProcess {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return
     this.killedByUs = true
     this.signal('SIGTERM')
-    const timer = setTimeout(() => this.signal('SIGKILL'), KILL_GRACE_MS)
+    const timer = realSetTimeout(() => this.signal('SIGKILL'), KILL_GRACE_MS)
     timer.unref()
-    this.child.once('exit', () => clearTimeout(timer))
+    this.child.once('exit', () => realClearTimeout(timer))
   }
 
   /** Closes stdin and waits for the process to end (killing it after the grace period). */
@@ -188,9 +189,9 @@ export class AgentProcess {
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()))
     this.killedByUs = true
     this.child.stdin!.end()
-    const timer = setTimeout(() => this.kill(), KILL_GRACE_MS)
+    const timer = realSetTimeout(() => this.kill(), KILL_GRACE_MS)
     await exited
-    clearTimeout(timer)
+    realClearTimeout(timer)
   }
 
   /** Signals the process, and its whole group when it has one of its own (what it started goes too). */

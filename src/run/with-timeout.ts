@@ -1,5 +1,6 @@
 import { AgentFailure, InputError } from '../core/errors.js'
 import { formatSeconds } from '../stats/number-format.js'
+import { realClearTimeout, realSetTimeout } from '../core/real-timers.js'
 
 /** What a timer can hold: Node fires a setTimeout beyond 2^31−1 ms after 1 ms instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1
@@ -73,11 +74,11 @@ export function withLazyTimeout<T>(
   const timed = timeoutMs !== null && Number.isFinite(timeoutMs)
   return new Promise<T>((resolve, reject) => {
     const settle = () => {
-      clearTimeout(timer)
+      realClearTimeout(timer)
       linked?.removeEventListener('abort', onParentAbort)
     }
     const timer = timed
-      ? setTimeout(() => {
+      ? realSetTimeout(() => {
           expired = new AgentFailure('timeout', `timed out after ${formatSeconds(timeoutMs / 1000)} s`)
           controller?.abort(expired)
           settle()
