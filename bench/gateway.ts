@@ -107,14 +107,14 @@ export default async function run(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'dfg-gw-bench-'))
   const rows: string[] = []
   try {
-    const upstream = resolveUpstream(`${fake.url}/v1`, { env: { OPENAI_API_KEY: 'bench-key' } })
+    const upstream = resolveUpstream(fake.baseUrl, { env: { OPENAI_API_KEY: 'bench-key' } })
     const live = gateway.openTrial({ caseId: 'bench', trial: 0, seed: 1, upstream, cache: { mode: 'off', dir } })
-    const json = await paired(timeCall, `${fake.url}/v1`, live.llm.baseURL, live.llm.apiKey, CALLS)
+    const json = await paired(timeCall, fake.baseUrl, live.llm.baseURL, live.llm.apiKey, CALLS)
     const added = json.gateway - json.direct
     rows.push(
       `| JSON call, median (direct ${json.direct.toFixed(2)} ms, gateway ${json.gateway.toFixed(2)} ms) | +${added.toFixed(2)} ms | ≤ 1 ms | ${added <= 1 ? 'met' : 'NOT met'} |`,
     )
-    const sse = await paired(timeFirstByte, `${fake.url}/v1`, live.llm.baseURL, live.llm.apiKey, CALLS)
+    const sse = await paired(timeFirstByte, fake.baseUrl, live.llm.baseURL, live.llm.apiKey, CALLS)
     const addedFirst = sse.gateway - sse.direct
     rows.push(
       `| first streamed byte, median (direct ${sse.direct.toFixed(2)} ms, gateway ${sse.gateway.toFixed(2)} ms) | +${addedFirst.toFixed(2)} ms | ≤ 2 ms | ${addedFirst <= 2 ? 'met' : 'NOT met'} |`,

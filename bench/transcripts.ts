@@ -66,7 +66,7 @@ export default async function run(): Promise<string> {
   const gateway = await startGateway({ log: () => undefined })
   const rows: string[] = []
   try {
-    const upstream = resolveUpstream(`${fake.url}/v1`, { env: { OPENAI_API_KEY: 'bench-key' } })
+    const upstream = resolveUpstream(fake.baseUrl, { env: { OPENAI_API_KEY: 'bench-key' } })
     const spec = (i: number) => ({
       caseId: `bench-${i}`,
       trial: 0,
@@ -122,14 +122,14 @@ export default async function run(): Promise<string> {
       }),
     )
     const json = (await (
-      await fetch(`${fake.url}/v1/chat/completions`, {
+      await fetch(`${fake.baseUrl}/chat/completions`, {
         method: 'POST',
         body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'q' }], tools }),
       })
     ).json()) as unknown
     const events = (
       await (
-        await fetch(`${fake.url}/v1/chat/completions`, {
+        await fetch(`${fake.baseUrl}/chat/completions`, {
           method: 'POST',
           body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'q' }], tools }),
         })
