@@ -15,12 +15,17 @@ describe('letResultsFlow', () => {
     setImmediate(() => {
       earlier = true
     })
+    const before = performance.now()
     const turn = letResultsFlow()
+    const again = letResultsFlow()
+    const elapsed = performance.now() - before
     expect(turn).toBeInstanceOf(Promise)
+    // Within 10 ms of a turn there is none to wait for. A loaded machine may stop this process for longer
+    // between the two calls: then a second turn is due, and no claim is made.
+    if (elapsed < 10) expect(again).toBeUndefined()
     await turn
     // A turn of the loop, not a microtask: the immediate queued before it has run.
     expect(earlier).toBe(true)
-    expect(letResultsFlow()).toBeUndefined()
     busy(11)
     expect(letResultsFlow()).toBeInstanceOf(Promise)
   })
