@@ -67,7 +67,6 @@ export abstract class EvalReporterBase {
    * reporter calls it once the tests are under way, so the import is not paid at the run's end.
    */
   preloadRunEnd(): Promise<typeof import('../report-builder/run-end.js')> {
-    if (!this.runEnd && (this.options.formats ?? REPORT_FORMATS).includes('html')) preloadVega()
     this.runEnd ??= import('../report-builder/run-end.js').then((runEnd) => {
       runEnd.readVersionsAhead()
       return runEnd
@@ -76,6 +75,18 @@ export abstract class EvalReporterBase {
   }
 
   private runEnd: Promise<typeof import('../report-builder/run-end.js')> | null = null
+
+  private chartsPreloaded = false
+
+  /**
+   * Starts loading the HTML report's chart renderer (Vega and Vega-Lite) in the background; a runner's reporter
+   * calls it once its collected tests name two groups, when the page will draw a Score chart.
+   */
+  protected preloadCharts(): void {
+    if (this.chartsPreloaded || !(this.options.formats ?? REPORT_FORMATS).includes('html')) return
+    this.chartsPreloaded = true
+    preloadVega()
+  }
 
   /** Builds, gates, writes and prints one run's report; sets a failing exit code when a gate fails. */
   async finishRun(run: FinishedRun): Promise<{ failures: string[] }> {
@@ -132,9 +143,11 @@ export abstract class EvalReporterBase {
 
 /**
  * Vega and Vega-Lite (the HTML report's charts) load while the tests run: they are most of the HTML report's cost
- * in a short run. A failure is not lost: the chart rendering awaits the same load and reports it. No chart is
- * drawn ahead: a warm-up drawing saved ~15 ms at the run's end and cost ~60 ms of CPU while the tests ran, which
- * on two cores the tests pay (BENCHMARKS.md).
+ * in a short run. Only when a chart is likely: a page of one group has no Score chart, and loading them for
+ * nothing cost that run ~50 ms of CPU (other charts of such a page load them at its end). A failure is not lost:
+ * the chart rendering awaits the same load and reports it. No chart is drawn ahead: a warm-up drawing saved
+ * ~15 ms at the run's end and cost ~60 ms of CPU while the tests ran, which on two cores the tests pay
+ * (BENCHMARKS.md).
  */
 function preloadVega(): void {
   import('../report-builder/html/vega-svg.js').then(

@@ -13,7 +13,6 @@ import { questionSection } from './question-section.js'
 import { dabenchHtmlSection } from './dabench-section.js'
 import { columnHeatTables, kindCharts, repairCostChart, scoreCharts, scoreChartsTitle } from './repair-sections.js'
 import { reproducibilitySection } from './reproducibility-section.js'
-import { loadVega } from './vega-svg.js'
 import { valueCutsNotice } from './value-cuts-notice.js'
 import { isRepairReport, pricedOf, repairRank, scoreRule } from '../score-rule.js'
 import { unitsTable } from './units-table.js'
@@ -45,8 +44,6 @@ interface Section {
  * and options, same bytes.
  */
 export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptions = {}): Promise<string> {
-  const { vega } = await loadVega()
-  const shade = vega.scheme('blues') as (t: number) => string
   const title = opts.title ?? 'dataforge-evals report'
   const aggregates = report.aggregates
   const labels = groupLabels(aggregates)
@@ -74,7 +71,7 @@ export async function renderHtmlReport(report: EvalReport, opts: HtmlReportOptio
   }
   const kinds = await kindCharts(repair, labels)
   if (kinds) sections.push({ id: 'kinds', title: 'Recall per corruption kind', body: kinds })
-  const heat = columnHeatTables(repair, labels, shade)
+  const heat = columnHeatTables(repair, labels)
   if (heat)
     sections.push({
       id: 'columns',

@@ -5,15 +5,16 @@ import { fixed } from '../figure-text.js'
 import { kindRecallSpec, paretoSpec, scoreF1Spec } from './charts.js'
 import { esc, slug, sortValue } from './escape.js'
 import { figure } from './figure.js'
+import { heatShade } from './heat-shade.js'
 import { bySuite, chartLabels, shortLabel } from './labels.js'
 import { paretoPoints, repairArmCosts } from './pareto.js'
 
 type Labeled = { label: string; aggregate: Aggregate }
 
 /**
- * Per suite, Score and F1 of every group with their 95% intervals. Suites with one group each (a hundred
- * conversations of one agent) share one chart, a row per suite: a chart of one row compares nothing, and a
- * hundred of them bury the page.
+ * Per suite, Score and F1 of every group with their 95% intervals. A chart of one row compares nothing (the
+ * leaderboard has the row's figures), so a suite of one group gets no chart of its own: two or more such suites
+ * (a hundred conversations of one agent) share one chart, a row per suite, and a lone one is not charted.
  */
 export async function scoreCharts(
   aggregates: readonly Aggregate[],
@@ -21,15 +22,14 @@ export async function scoreCharts(
 ): Promise<string> {
   const suites = bySuite(aggregates.filter((a) => a.score.point !== null))
   const alone = suites.filter((s) => s.aggregates.length === 1)
-  const pooled = new Set(alone.length > 1 ? alone : [])
   const parts: string[] = []
   for (const [i, suite] of suites.entries()) {
-    if (pooled.has(suite)) continue
+    if (suite.aggregates.length === 1) continue
     const short = chartLabels(suite.aggregates, labels)
     const rows = suite.aggregates.map((a) => ({ label: short.get(a)!, aggregate: a }))
     parts.push(await scoreFigure(rows, `score-${i}-${slug(suite.title)}`, `${suite.title}: `, 'per group'))
   }
-  if (pooled.size) {
+  if (alone.length > 1) {
     const rows = alone.map(({ title, aggregates: [a] }) => ({ label: `${title} · ${shortLabel(a!)}`, aggregate: a! }))
     parts.push(await scoreFigure(rows, 'score-suites', `The ${rows.length} suites with one group each: `, 'per suite'))
   }
@@ -80,14 +80,10 @@ export async function kindCharts(
 }
 
 /**
- * Per dataset, a table of F1 per column and group, each cell shaded by its value (colours from Vega's `blues`
- * scheme); the counts are in each cell's title.
+ * Per dataset, a table of F1 per column and group, each cell shaded by its value (`heatShade`); the counts are in
+ * each cell's title.
  */
-export function columnHeatTables(
-  aggregates: readonly Aggregate[],
-  labels: ReadonlyMap<Aggregate, string>,
-  shade: (t: number) => string,
-): string {
+export function columnHeatTables(aggregates: readonly Aggregate[], labels: ReadonlyMap<Aggregate, string>): string {
   const parts: string[] = []
   for (const [dataset, groups] of byDataset(aggregates.filter((a) => Object.keys(a.perColumn).length > 0))) {
     const columns = [...new Set(groups.flatMap((a) => Object.keys(a.perColumn)))]
@@ -96,7 +92,7 @@ export function columnHeatTables(
       const cells = columns.map((c) => {
         const p = a.perColumn[c]
         if (!p) return `<td class="num"${sortValue(null)}>—</td>`
-        const style = `background:${shade(p.f1)};color:${p.f1 > 0.6 ? '#fff' : '#111'}`
+        const style = `background:${heatShade(p.f1)};color:${p.f1 > 0.6 ? '#fff' : '#111'}`
         return `<td class="num heat"${sortValue(p.f1)} style="${style}" title="tp ${p.tp} · fp ${p.fp} · fn ${p.fn}">${fixed(p.f1, 2)}</td>`
       })
       return `<tr><th scope="row">${esc(labels.get(a)!)}</th>${cells.join('')}</tr>`

@@ -46,6 +46,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
 
   onTestRunStart(): void {
     this.state?.startRun()
+    this.collectedGroups.clear()
     this.preloadPending = true
     this.runDateUtc = new Date().toISOString()
     this.runProvenance = null
@@ -57,7 +58,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
    * workers then run tests and need nothing from this process. Loaded at the run's start, it took the main
    * thread while Vitest started the workers and served them their modules, which delayed the first test.
    */
-  onTestModuleCollected(): void {
+  onTestModuleCollected(module: TestModule): void {
+    if (this.isEvalFile(module.moduleId)) this.noteGroups(module)
     if (!this.preloadPending) return
     this.preloadPending = false
     void this.preloadRunEnd()
@@ -68,6 +70,23 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
       if (this.runProvenance === provenance) state.knowProvenance(known.provenance)
     })
     this.projectEvalFiles = this.globEvalFiles()
+  }
+
+  /** The groups this run's collected eval tests name, until there are two (`noteGroups`). */
+  private readonly collectedGroups = new Set<string>()
+
+  /**
+   * Two groups among the collected tests (as their metas name them before they run: agent, model, suite, dataset,
+   * category) mean a Score chart on the HTML page, so the charts' renderer starts loading.
+   */
+  private noteGroups(module: TestModule): void {
+    for (const testCase of module.children.allTests()) {
+      if (this.collectedGroups.size > 1) break
+      const meta = testCase.meta().dataforge as Partial<Record<string, unknown>> | undefined
+      if (!meta || typeof meta !== 'object') continue
+      this.collectedGroups.add(JSON.stringify([meta.agent, meta.model, meta.suite, meta.dataset, meta.category]))
+    }
+    if (this.collectedGroups.size > 1) this.preloadCharts()
   }
 
   /** The run's commit (looked up once) and the date it started. */

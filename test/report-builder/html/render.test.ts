@@ -68,7 +68,7 @@ describe('renderHtmlReport', () => {
     }
   })
 
-  it('draws suites of one group each in one Score chart, a row per suite; a suite of several groups keeps its own', async () => {
+  it('draws suites of one group each in one Score chart, a row per suite, and a lone one in none; a suite of several groups keeps its own', async () => {
     const turn = (suite: string, agent: string, turn: number, correct: boolean) =>
       makeRecord({ suite, dataset: 'shop', caseId: suite, turn, agent, agentKind: 'custom', category: null, correct })
     const records = [
@@ -84,14 +84,18 @@ describe('renderHtmlReport', () => {
     expect(html).toContain(
       'The 3 suites with one group each: Score (correct/attempted, Wilson 95% interval) per suite.',
     )
-    // one suite of one group alone is drawn as before
+    // one suite of one group alone has no chart: its one row is the leaderboard's
     const lone = await renderHtmlReport(
       reportOf(records.filter((r) => r.suite !== 'returns' && r.suite !== 'shipping')),
     )
     expect([...lone.matchAll(/<figure class="chart" id="(score-[^"]+)"/g)].map((m) => m[1])).toEqual([
       'score-0-pricing-shop',
-      'score-1-refunds-shop',
     ])
+    // nor has a page of one group: no Score section at all
+    const single = await renderHtmlReport(reportOf(records.filter((r) => r.suite === 'refunds')))
+    expect(sectionIds(single)).not.toContain('scores')
+    expect(single).not.toContain('id="score-')
+    expect([...single.matchAll(/<tr data-group="([^"]+)"/g)].map((m) => m[1])).toEqual(['bot · refunds'])
   })
 
   it('shows richer baseline verdicts when they come: a paired F1 test, groups the baseline lacks', async () => {
