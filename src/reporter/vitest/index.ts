@@ -46,7 +46,7 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
 
   onTestRunStart(): void {
     this.state?.startRun()
-    this.collectedGroups.clear()
+    this.collectedGroup = null
     this.preloadPending = true
     this.runDateUtc = new Date().toISOString()
     this.runProvenance = null
@@ -72,8 +72,8 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
     this.projectEvalFiles = this.globEvalFiles()
   }
 
-  /** The groups this run's collected eval tests name, until there are two (`noteGroups`). */
-  private readonly collectedGroups = new Set<string>()
+  /** The group of this run's first collected eval test, as its meta names it (`noteGroups`). */
+  private collectedGroup: readonly unknown[] | null = null
 
   /**
    * Two groups among the collected tests (as their metas name them before they run: agent, model, suite, dataset,
@@ -81,12 +81,15 @@ export default class DataforgeReporter extends EvalReporterBase implements Repor
    */
   private noteGroups(module: TestModule): void {
     for (const testCase of module.children.allTests()) {
-      if (this.collectedGroups.size > 1) break
       const meta = testCase.meta().dataforge as Partial<Record<string, unknown>> | undefined
       if (!meta || typeof meta !== 'object') continue
-      this.collectedGroups.add(JSON.stringify([meta.agent, meta.model, meta.suite, meta.dataset, meta.category]))
+      const group = [meta.agent, meta.model, meta.suite, meta.dataset, meta.category]
+      this.collectedGroup ??= group
+      if (group.some((part, i) => part !== this.collectedGroup![i])) {
+        this.preloadCharts()
+        return
+      }
     }
-    if (this.collectedGroups.size > 1) this.preloadCharts()
   }
 
   /** The run's commit (looked up once) and the date it started. */
