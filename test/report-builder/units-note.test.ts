@@ -14,7 +14,14 @@ function conversations(count: number, turns: number, extra: Partial<Parameters<t
 
 const noteOf = (records: ReturnType<typeof makeRecord>[]) =>
   unitsNote(
-    buildReport({ records, datasets: [], config: {}, cwd: '/repo', project: { commit: null, dirty: null } }).aggregates,
+    buildReport({
+      records,
+      datasets: [],
+      config: {},
+      cwd: '/repo',
+      runDateUtc: '2026-01-01T00:00:00.000Z',
+      project: { commit: null, dirty: null },
+    }).aggregates,
     (name) => name,
   )
 
