@@ -200,7 +200,8 @@ describe('agents through the gateway (CLI)', () => {
   }, 60_000)
 
   it.skipIf(!hasPythonOpenai)(
-    "a Python cmd agent on the openai package's defaults streams through the gateway (skipped: no Python with openai; set DATAFORGE_TEST_PYTHON)",
+    "a Python cmd agent on the openai package's defaults streams through the gateway" +
+      (hasPythonOpenai ? '' : ' (skipped: no Python with openai; set DATAFORGE_TEST_PYTHON)'),
     async () => {
       const res = await run(
         ['--agent', `cmd:${pythonOpenai} py_openai_agent.py`, '--llm', fake.baseUrl, '--llm-key-env', 'GW_AGENTS_KEY'],
