@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport } from '../../src/report-builder/build.js'
+import type { RunRecord } from '../../src/core/run-record.js'
 import { unitsNote } from '../../src/report-builder/units-note.js'
 import { makeRecord } from '../helpers/stats-records.js'
+import { reportOf } from './html/report.fixture.js'
 
 /** Conversations of one agent: each its own group (suite), one unit of `turns` runs. */
-function conversations(count: number, turns: number, extra: Partial<Parameters<typeof makeRecord>[0]> = {}) {
+function conversations(count: number, turns: number, extra: Partial<RunRecord> = {}) {
   return Array.from({ length: count }, (_, c) =>
     Array.from({ length: turns }, (_, t) =>
       makeRecord({ suite: `conversation ${c}`, caseId: `conversation ${c}`, turn: t + 1, category: null, ...extra }),
@@ -12,18 +13,7 @@ function conversations(count: number, turns: number, extra: Partial<Parameters<t
   ).flat()
 }
 
-const noteOf = (records: ReturnType<typeof makeRecord>[]) =>
-  unitsNote(
-    buildReport({
-      records,
-      datasets: [],
-      config: {},
-      cwd: '/repo',
-      runDateUtc: '2026-01-01T00:00:00.000Z',
-      project: { commit: null, dirty: null },
-    }).aggregates,
-    (name) => name,
-  )
+const noteOf = (records: RunRecord[]) => unitsNote(reportOf(records).aggregates, (name) => name)
 
 describe('unitsNote', () => {
   it('names one group of one unit in full', () => {
