@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { chmod } from 'node:fs/promises'
+import { resolve, sep } from 'node:path'
+import type { ChunkingContext, CodeSplittingOptions } from 'rolldown'
 import { defineConfig, type UserConfig } from 'tsdown'
 
 // One build: the package's entries in ESM (`.js`, `.d.ts`) and CommonJS (`.cjs`, `.d.cts`), each format split
@@ -44,12 +46,76 @@ const common: UserConfig = {
 // export their names too; CommonJS consumers read `default` through the `__esModule` marker.
 const output = (ext: string) => ({ chunkFileNames: `chunks/[name]-[hash].${ext}`, exports: 'named' as const })
 
+const sourceIds = (entries: Record<string, string>) => Object.values(entries).map((path) => resolve(path))
+const workerIds = sourceIds(workerEntries)
+const vitestReporterId = resolve(requirableEntries['vitest/reporter/index'])
+const reporterIds = [vitestReporterId, resolve(requirableEntries['jest/reporter'])]
+const requirableIds = sourceIds(requirableEntries)
+const sources = resolve('src') + sep
+
+/** The modules reachable from `from` by static imports, and by dynamic ones too when `dynamic`. */
+function reachable(ctx: ChunkingContext, from: readonly string[], dynamic: boolean): Set<string> {
+  const seen = new Set<string>()
+  const next = [...from]
+  for (let id = next.pop(); id !== undefined; id = next.pop()) {
+    if (seen.has(id)) continue
+    seen.add(id)
+    const info = ctx.getModuleInfo(id)
+    if (info) next.push(...info.importedIds, ...(dynamic ? info.dynamicallyImportedIds : []))
+  }
+  return seen
+}
+
+/**
+ * A Vitest worker imports the setup entry and the vitest entry before its first test, and its import time grows
+ * with the number of modules more than with their size: split automatically, that was 42 files. Their static
+ * graph goes into four chunks instead:
+ * - `vitest-worker`: the modules only those entries use (some import `vitest`, so nothing else may load them);
+ * - `worker-shared`: the ones other entries use too (the CLI and Jest's entries load it whole for a part of it);
+ * - `worker-common`: the ones a reporter loads at a run's end, with its report builder;
+ * - `reporter-shared`: the ones the Vitest reporter loads with the config (it loads no more than before).
+ * A chunk imports only chunks listed below it, so they form no cycle.
+ */
+function workerChunks(): CodeSplittingOptions {
+  let chunkOf: Map<string, string> | null = null
+  const plan = (ctx: ChunkingContext) => {
+    const worker = reachable(ctx, workerIds, false)
+    const byOthers = reachable(ctx, requirableIds, true)
+    const byReporters = reachable(ctx, reporterIds, true)
+    const withConfig = reachable(ctx, [vitestReporterId], false)
+    const entries = new Set([...workerIds, ...requirableIds])
+    const chunks = new Map<string, string>()
+    for (const id of worker) {
+      if (!id.startsWith(sources) || entries.has(id)) continue
+      const chunk = withConfig.has(id)
+        ? 'reporter-shared'
+        : byReporters.has(id)
+          ? 'worker-common'
+          : byOthers.has(id)
+            ? 'worker-shared'
+            : 'vitest-worker'
+      chunks.set(id, chunk)
+    }
+    return chunks
+  }
+  // Their dependencies stay where they are: pulled in, the reporters' modules would follow them into these chunks.
+  return { includeDependenciesRecursively: false, groups: [{ name: (id, ctx) => (chunkOf ??= plan(ctx)).get(id) ?? null }] }
+}
+
 // The bin is made executable here, after the ESM build has written it, whatever tsdown's own shebang detection
 // did: the mode npm packs is then the same on every build.
 const bin = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> }).bin['dataforge-evals']!
 const binExecutable = { 'build:done': () => chmod(bin, 0o755) }
 
 export default defineConfig([
-  { ...common, entry: { ...workerEntries, ...requirableEntries }, format: 'esm', outputOptions: output('js'), hooks: binExecutable },
+  {
+    ...common,
+    entry: { ...workerEntries, ...requirableEntries },
+    format: 'esm',
+    outputOptions: { ...output('js'), codeSplitting: workerChunks() },
+    // What `includeDependenciesRecursively: false` needs: an entry may export more, for a chunk that imports it.
+    inputOptions: { preserveEntrySignatures: 'allow-extension' },
+    hooks: binExecutable,
+  },
   { ...common, entry: requirableEntries, format: 'cjs', outputOptions: output('cjs') },
 ])

@@ -102,6 +102,14 @@ describe('the built package', () => {
     }
   })
 
+  it('loads the worker entries from a handful of files, and none of their chunks with the reporter', () => {
+    // A worker's import time grows with the number of modules (tsdown.config.ts, `workerChunks`).
+    for (const entry of ['vitest/setup.js', 'vitest/index.js'])
+      expect(closure(entry).files.length, entry).toBeLessThanOrEqual(6)
+    const withConfig = closure('vitest/reporter/index.js').files
+    expect(withConfig.filter((f) => /\/(vitest-worker|worker-shared|worker-common)-/.test(f))).toEqual([])
+  })
+
   it('holds each source module once per format, so module state (the recorder, the label wall) has one copy per format', () => {
     for (const ext of ['.js', '.cjs'] as const) {
       const seen = new Map<string, string>()
