@@ -66,40 +66,54 @@ function reachable(ctx: ChunkingContext, from: readonly string[], dynamic: boole
   return seen
 }
 
+/** What a reporter loads while the tests run (the run's end), and the HTML report it loads at the end. */
+const runEndId = resolve('src/report-builder/run-end.ts')
+const htmlReportId = resolve('src/report-builder/html/index.ts')
+
 /**
- * A Vitest worker imports the setup entry and the vitest entry before its first test, and its import time grows
- * with the number of modules more than with their size: split automatically, that was 42 files. Their static
- * graph goes into four chunks instead:
+ * Fewer, larger chunks where a run loads many modules at once: import time grows with the number of modules more
+ * than with their size. Split automatically, a Vitest worker loaded 42 files before its first test, and the main
+ * process 31 in a run. A worker's graph (the setup and vitest entries, static imports) goes into four chunks:
  * - `vitest-worker`: the modules only those entries use (some import `vitest`, so nothing else may load them);
  * - `worker-shared`: the ones other entries use too (the CLI and Jest's entries load it whole for a part of it);
  * - `worker-common`: the ones a reporter loads at a run's end, with its report builder;
  * - `reporter-shared`: the ones the Vitest reporter loads with the config (it loads no more than before).
- * A chunk imports only chunks listed below it, so they form no cycle.
+ * Of the rest, the run end's graph goes into `run-end` (a reporter loads it while the tests run; the CLI and Jest's
+ * entries load it whole) and the HTML report's into `html-report`. A chunk imports only chunks after it in these
+ * lists (`run-end` and `html-report` neither of the first two), so they form no cycle.
  */
-function workerChunks(): CodeSplittingOptions {
-  let chunkOf: Map<string, string> | null = null
-  const plan = (ctx: ChunkingContext) => {
-    const worker = reachable(ctx, workerIds, false)
-    const byOthers = reachable(ctx, requirableIds, true)
-    const byReporters = reachable(ctx, reporterIds, true)
-    const withConfig = reachable(ctx, [vitestReporterId], false)
-    const entries = new Set([...workerIds, ...requirableIds])
-    const chunks = new Map<string, string>()
-    for (const id of worker) {
-      if (!id.startsWith(sources) || entries.has(id)) continue
-      const chunk = withConfig.has(id)
-        ? 'reporter-shared'
-        : byReporters.has(id)
-          ? 'worker-common'
-          : byOthers.has(id)
-            ? 'worker-shared'
-            : 'vitest-worker'
-      chunks.set(id, chunk)
-    }
-    return chunks
+function chunkPlan(ctx: ChunkingContext): Map<string, string> {
+  for (const id of [runEndId, htmlReportId])
+    if (!ctx.getModuleInfo(id)) throw new Error(`tsdown.config.ts: no module ${id}; update the chunk plan`)
+  const worker = reachable(ctx, workerIds, false)
+  const byOthers = reachable(ctx, requirableIds, true)
+  const byReporters = reachable(ctx, reporterIds, true)
+  const withConfig = reachable(ctx, [vitestReporterId], false)
+  const runEnd = reachable(ctx, [runEndId], false)
+  const entries = new Set([...workerIds, ...requirableIds])
+  const ours = (id: string) => id.startsWith(sources) && !entries.has(id)
+  const chunks = new Map<string, string>()
+  for (const id of [...worker].filter(ours)) {
+    const chunk = withConfig.has(id)
+      ? 'reporter-shared'
+      : byReporters.has(id)
+        ? 'worker-common'
+        : byOthers.has(id)
+          ? 'worker-shared'
+          : 'vitest-worker'
+    chunks.set(id, chunk)
   }
-  // Their dependencies stay where they are: pulled in, the reporters' modules would follow them into these chunks.
-  return { includeDependenciesRecursively: false, groups: [{ name: (id, ctx) => (chunkOf ??= plan(ctx)).get(id) ?? null }] }
+  for (const id of [...runEnd].filter(ours)) if (!chunks.has(id) && !withConfig.has(id)) chunks.set(id, 'run-end')
+  for (const id of [...reachable(ctx, [htmlReportId], false)].filter(ours))
+    if (!chunks.has(id) && !withConfig.has(id)) chunks.set(id, 'html-report')
+  return chunks
+}
+
+function chunkGroups(): CodeSplittingOptions {
+  let plan: Map<string, string> | null = null
+  // Dependencies stay where the plan puts them: pulled in, the reporter's modules would follow a worker's.
+  const name = (id: string, ctx: ChunkingContext) => (plan ??= chunkPlan(ctx)).get(id) ?? null
+  return { includeDependenciesRecursively: false, groups: [{ name }] }
 }
 
 // The bin is made executable here, after the ESM build has written it, whatever tsdown's own shebang detection
@@ -112,7 +126,7 @@ export default defineConfig([
     ...common,
     entry: { ...workerEntries, ...requirableEntries },
     format: 'esm',
-    outputOptions: { ...output('js'), codeSplitting: workerChunks() },
+    outputOptions: { ...output('js'), codeSplitting: chunkGroups() },
     // What `includeDependenciesRecursively: false` needs: an entry may export more, for a chunk that imports it.
     inputOptions: { preserveEntrySignatures: 'allow-extension' },
     hooks: binExecutable,

@@ -108,6 +108,10 @@ describe('the built package', () => {
       expect(closure(entry).files.length, entry).toBeLessThanOrEqual(6)
     const withConfig = closure('vitest/reporter/index.js').files
     expect(withConfig.filter((f) => /\/(vitest-worker|worker-shared|worker-common)-/.test(f))).toEqual([])
+    // The run's end, which the reporter loads while the tests run, is a handful of files too.
+    const runEnd = builtFiles('.js').filter((f) => /^chunks\/run-end-[\w-]+\.js$/.test(f))
+    expect(runEnd).toHaveLength(1)
+    expect(closure(runEnd[0]!).files.length).toBeLessThanOrEqual(8)
   })
 
   it('holds each source module once per format, so module state (the recorder, the label wall) has one copy per format', () => {
