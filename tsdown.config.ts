@@ -109,11 +109,13 @@ function chunkPlan(ctx: ChunkingContext): Map<string, string> {
   return chunks
 }
 
-function chunkGroups(): CodeSplittingOptions {
-  let plan: Map<string, string> | null = null
+/** The current build's plan, made at its first chunking call; forgotten when a build starts (watch mode). */
+let plan: Map<string, string> | null = null
+const forgetPlan = { name: 'forget-chunk-plan', buildStart: () => void (plan = null) }
+const chunkGroups: CodeSplittingOptions = {
   // Dependencies stay where the plan puts them: pulled in, the reporter's modules would follow a worker's.
-  const name = (id: string, ctx: ChunkingContext) => (plan ??= chunkPlan(ctx)).get(id) ?? null
-  return { includeDependenciesRecursively: false, groups: [{ name }] }
+  includeDependenciesRecursively: false,
+  groups: [{ name: (id, ctx) => (plan ??= chunkPlan(ctx)).get(id) ?? null }],
 }
 
 // The bin is made executable here, after the ESM build has written it, whatever tsdown's own shebang detection
@@ -126,7 +128,8 @@ export default defineConfig([
     ...common,
     entry: { ...workerEntries, ...requirableEntries },
     format: 'esm',
-    outputOptions: { ...output('js'), codeSplitting: chunkGroups() },
+    outputOptions: { ...output('js'), codeSplitting: chunkGroups },
+    plugins: [forgetPlan],
     // What `includeDependenciesRecursively: false` needs: an entry may export more, for a chunk that imports it.
     inputOptions: { preserveEntrySignatures: 'allow-extension' },
     hooks: binExecutable,

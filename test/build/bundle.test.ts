@@ -103,7 +103,7 @@ describe('the built package', () => {
   })
 
   it('loads the worker entries from a handful of files, and none of their chunks with the reporter', () => {
-    // A worker's import time grows with the number of modules (tsdown.config.ts, `workerChunks`).
+    // A worker's import time grows with the number of modules (tsdown.config.ts, `chunkPlan`).
     for (const entry of ['vitest/setup.js', 'vitest/index.js'])
       expect(closure(entry).files.length, entry).toBeLessThanOrEqual(6)
     const withConfig = closure('vitest/reporter/index.js').files
