@@ -72,8 +72,9 @@ const htmlReportId = resolve('src/report-builder/html/index.ts')
 
 /**
  * Fewer, larger chunks where a run loads many modules at once: import time grows with the number of modules more
- * than with their size. Split automatically, a Vitest worker loaded 42 files before its first test, and the main
- * process 31 in a run. A worker's graph (the setup and vitest entries, static imports) goes into four chunks:
+ * than with their size. Split automatically, a Vitest worker loaded 43 files before its first test, and the main
+ * process 51 in the README's run. A worker's graph (the setup and vitest entries, static imports) goes into four
+ * chunks:
  * - `vitest-worker`: the modules only those entries use (some import `vitest`, so nothing else may load them);
  * - `worker-shared`: the ones other entries use too (the CLI and Jest's entries load it whole for a part of it);
  * - `worker-common`: the ones a reporter loads at a run's end, with its report builder;
