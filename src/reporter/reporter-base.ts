@@ -115,23 +115,9 @@ export abstract class EvalReporterBase {
     process.exitCode = 1
   }
 
-  /** Each module's answer under `evalFilesRoot` (a run asks once per test result; the patterns are fixed). */
-  private readonly evalFileAnswers = new Map<string, boolean>()
-  private evalFilesRoot: string | null = null
-
   isEvalFile(moduleId: string): boolean {
-    const root = this.root
-    if (root !== this.evalFilesRoot) {
-      this.evalFileAnswers.clear()
-      this.evalFilesRoot = root
-    }
-    let answer = this.evalFileAnswers.get(moduleId)
-    if (answer === undefined) {
-      const relative = moduleId.startsWith(root) ? moduleId.slice(root.length) : moduleId
-      answer = (this.options.evalFiles ?? DEFAULT_EVAL_FILES).some((re) => re.test(relative))
-      this.evalFileAnswers.set(moduleId, answer)
-    }
-    return answer
+    const relative = moduleId.startsWith(this.root) ? moduleId.slice(this.root.length) : moduleId
+    return (this.options.evalFiles ?? DEFAULT_EVAL_FILES).some((re) => re.test(relative))
   }
 
   protected baselinePath(): string | null {
