@@ -8,6 +8,7 @@
  * transformed by Vite; an installed one is not), the fixture files copied there. So build first.
  * Goal: the README pattern ≤ 1.35 × plain, whole process, median of paired rounds (the 1.15 goal is withdrawn).
  * Run alone: `npm run build && node --import jiti/register bench/vitest-overhead.ts` (`BENCH_VITEST_ROUNDS=n`).
+ * Vitest runs on the Node that runs this file: put another Node first on PATH to measure it (BENCHMARKS.md).
  */
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -166,7 +167,7 @@ export default async function run(): Promise<string> {
         'paired like the wall time. The goal is on the wall time.',
       '',
       `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${median(loads).toFixed(1)} the median after a round ` +
-        `(${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}), on ${cpus().length} cores.`,
+        `(${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}), on ${cpus().length} cores, Node ${process.version}.`,
       '',
       '| run | wall time | CPU | tests phase | ratio to plain | CPU ratio | goal | status |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
